@@ -1,0 +1,137 @@
+// Tensor files: safetensors and .npy, read from bytes and written to bytes, always as float32 tensors.
+//
+// Reading works in steps so a caller can touch only the bytes it needs (a 1.5 GB model in a browser):
+//   safetensors: first 8 bytes -> safetensors_header_size(); the JSON after them -> parse_safetensors_header();
+//                then only [data_offset() + begin, data_offset() + end) of one tensor -> to_float32().
+//   .npy:        first bytes -> npy_header_size(); the header -> parse_npy_header(); the data -> decode_npy_data().
+// Every malformed input throws tp::Error("safetensors: ..." or "npy: ...") naming the problem and its values.
+// This part of the core depends on nothing else in it (only error.hpp and nlohmann-json), so the fuzz
+// targets in tests/fuzz compile it alone.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tensorpad/error.hpp"
+
+namespace tp::io {
+
+using Shape = std::vector<int64_t>;  // the same type as tp::Shape
+
+// --- Element types -------------------------------------------------------------------------------
+
+// The stored element types we can read; every one is converted to float32 on load.
+enum class DType : uint8_t { F64, F32, F16, BF16, I64, I32, I16, I8, U32, U16, U8, BOOL };
+
+const char* dtype_name(DType dt);         // safetensors spelling: "F32", "BF16", "U8", ...
+size_t dtype_size(DType dt);              // bytes per element
+bool dtype_from_name(const std::string& name, DType* out);  // false for a name we do not read
+std::string supported_dtypes();           // "F64, F32, ..." for error messages
+
+// Converts n little-endian elements of type dt at src (any alignment) to float32 at dst.
+// Exact for F32, F16, BF16, I16, I8, U16, U8, BOOL; F64, I64, I32, U32 round to the nearest float.
+void to_float32(DType dt, const void* src, int64_t n, float* dst);
+
+// Scalar conversions, exact (every half and bfloat16 value is a float32 value).
+float half_to_float(uint16_t h);
+inline float bf16_to_float(uint16_t b);
+
+// numel of a shape, refusing negative dimensions and products that overflow int64 (op names the format).
+int64_t checked_numel(const char* op, const std::string& what, const Shape& shape);
+
+// --- safetensors -----------------------------------------------------------------------------------
+
+constexpr uint64_t kMaxSafetensorsHeader = 100'000'000;  // the limit of the reference implementation
+
+struct SafetensorsEntry {
+  std::string name;
+  DType dtype;
+  Shape shape;
+  uint64_t begin = 0, end = 0;  // byte range inside the data section (after the header)
+  int64_t numel() const;
+  uint64_t nbytes() const { return end - begin; }
+};
+
+struct SafetensorsHeader {
+  uint64_t header_size = 0;  // JSON bytes after the 8-byte length
+  uint64_t data_size = 0;    // bytes after the header: file_size - 8 - header_size
+  std::vector<SafetensorsEntry> tensors;                       // in the header's order
+  std::vector<std::pair<std::string, std::string>> metadata;   // "__metadata__", in the header's order
+  uint64_t data_offset() const { return 8 + header_size; }     // file offset of the data section
+  const SafetensorsEntry& at(const std::string& name) const;   // throws naming the missing tensor
+};
+
+// Reads the 8-byte little-endian header length from the file's first prefix_len bytes and checks it
+// against the file size and kMaxSafetensorsHeader. Returns the JSON header's byte count.
+uint64_t safetensors_header_size(const uint8_t* prefix, size_t prefix_len, uint64_t file_size);
+
+// Parses and validates the JSON header (json_len bytes, as given by safetensors_header_size) of a
+// file of file_size bytes: dtypes, shapes, offsets inside the data, no overlaps, sizes matching shapes.
+SafetensorsHeader parse_safetensors_header(const uint8_t* json, size_t json_len, uint64_t file_size);
+
+// Both steps on a whole file in memory.
+SafetensorsHeader parse_safetensors(const uint8_t* file, size_t file_size);
+
+// Converts one entry of a whole file in memory to float32 (dst holds entry.numel() floats).
+void read_safetensors_tensor(const SafetensorsHeader& h, const SafetensorsEntry& entry,
+                             const uint8_t* file, size_t file_size, float* dst);
+
+// A float32 array to write: shape and C-order contiguous data.
+struct NamedArray {
+  std::string name;
+  Shape shape;
+  const float* data;
+};
+
+// Writes F32 tensors in the given order, header padded with spaces to a multiple of 8 bytes.
+std::vector<uint8_t> write_safetensors(const std::vector<NamedArray>& arrays,
+                                       const std::vector<std::pair<std::string, std::string>>& metadata = {});
+
+// --- .npy ------------------------------------------------------------------------------------------
+
+struct NpyHeader {
+  int major = 1, minor = 0;      // format version (1, 2 or 3)
+  std::string descr;             // as written, e.g. "<f4"
+  DType dtype = DType::F32;
+  bool fortran_order = false;
+  Shape shape;
+  uint64_t data_offset = 0;      // file offset of the data
+  uint64_t nbytes() const;       // numel * dtype size
+};
+
+// From the first prefix_len bytes (10 suffice for v1, 12 for v2/v3) returns the full header's size,
+// i.e. the file offset of the data, checked against the file size.
+uint64_t npy_header_size(const uint8_t* prefix, size_t prefix_len, uint64_t file_size);
+
+// Parses the header (the first header_len >= npy_header_size bytes of the file) and checks that the
+// file holds exactly the data its shape and dtype need.
+NpyHeader parse_npy_header(const uint8_t* header, size_t header_len, uint64_t file_size);
+
+// Converts the data (h.nbytes() bytes) to float32 in C order (dst holds numel floats);
+// Fortran-ordered data is transposed to C order.
+void decode_npy_data(const NpyHeader& h, const uint8_t* data, size_t data_len, float* dst);
+
+// Both steps on a whole file in memory.
+struct DecodedArray {
+  Shape shape;
+  std::vector<float> values;
+};
+DecodedArray read_npy(const uint8_t* file, size_t file_size);
+
+// Writes a little-endian float32, C-order .npy (version 1.0, or 2.0 if the header needs it).
+std::vector<uint8_t> write_npy(const Shape& shape, const float* data);
+
+// --- inline definitions ----------------------------------------------------------------------------
+
+inline float bf16_to_float(uint16_t b) {
+  // bfloat16 is the top half of a float32: widening is exact, NaN payloads included.
+  uint32_t bits = uint32_t(b) << 16;
+  float f;
+  static_assert(sizeof f == 4);
+  __builtin_memcpy(&f, &bits, 4);
+  return f;
+}
+
+}  // namespace tp::io

@@ -1,0 +1,136 @@
+// Stored element types of tensor files and their conversion to float32.
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "tensorpad/io.hpp"
+
+namespace tp::io {
+
+namespace {
+
+struct DTypeInfo {
+  DType dtype;
+  const char* name;
+  size_t size;
+};
+
+// One table drives names, sizes and the list in error messages.
+constexpr DTypeInfo kDTypes[] = {
+    {DType::F64, "F64", 8}, {DType::F32, "F32", 4},  {DType::F16, "F16", 2},   {DType::BF16, "BF16", 2},
+    {DType::I64, "I64", 8}, {DType::I32, "I32", 4},  {DType::I16, "I16", 2},   {DType::I8, "I8", 1},
+    {DType::U32, "U32", 4}, {DType::U16, "U16", 2},  {DType::U8, "U8", 1},     {DType::BOOL, "BOOL", 1},
+};
+
+const DTypeInfo& info(DType dt) {
+  for (const auto& d : kDTypes)
+    if (d.dtype == dt) return d;
+  TP_ASSERT(false);
+  return kDTypes[0];
+}
+
+// Loads element i of type T from possibly unaligned little-endian bytes (every target we build is LE).
+template <class T>
+T load(const uint8_t* p, int64_t i) {
+  T v;
+  std::memcpy(&v, p + i * int64_t(sizeof(T)), sizeof(T));
+  return v;
+}
+
+template <class T>
+void convert(const uint8_t* src, int64_t n, float* dst) {
+  for (int64_t i = 0; i < n; ++i) dst[i] = static_cast<float>(load<T>(src, i));
+}
+
+}  // namespace
+
+const char* dtype_name(DType dt) { return info(dt).name; }
+size_t dtype_size(DType dt) { return info(dt).size; }
+
+bool dtype_from_name(const std::string& name, DType* out) {
+  for (const auto& d : kDTypes)
+    if (name == d.name) {
+      *out = d.dtype;
+      return true;
+    }
+  return false;
+}
+
+std::string supported_dtypes() {
+  std::string s;
+  for (const auto& d : kDTypes) s += std::string(s.empty() ? "" : ", ") + d.name;
+  return s;
+}
+
+float half_to_float(uint16_t h) {
+  const uint32_t sign = uint32_t(h & 0x8000u) << 16;
+  const uint32_t exp = (h >> 10) & 0x1fu;
+  const uint32_t man = h & 0x3ffu;
+  uint32_t bits;
+  if (exp == 0) {
+    // Zero or subnormal: man * 2^-24 is exactly representable as a normal float32.
+    float mag = std::ldexp(float(man), -24);
+    std::memcpy(&bits, &mag, 4);
+    bits |= sign;
+  } else if (exp == 31) {
+    bits = sign | 0x7f800000u | (man << 13);  // inf, or NaN keeping its payload
+  } else {
+    bits = sign | ((exp + 112u) << 23) | (man << 13);  // rebias 15 -> 127
+  }
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+void to_float32(DType dt, const void* src_v, int64_t n, float* dst) {
+  TP_ASSERT(n >= 0);
+  const auto* src = static_cast<const uint8_t*>(src_v);
+  switch (dt) {
+    case DType::F32: std::memcpy(dst, src, size_t(n) * 4); return;
+    case DType::F64:
+      // Out-of-range doubles become +-inf, as numpy's astype(float32) does (and without UB).
+      for (int64_t i = 0; i < n; ++i) {
+        double v = load<double>(src, i);
+        constexpr double fmax = std::numeric_limits<float>::max();
+        dst[i] = (v > fmax || v < -fmax) && std::isfinite(v) ? (v > 0 ? INFINITY : -INFINITY) : float(v);
+      }
+      return;
+    case DType::F16:
+      for (int64_t i = 0; i < n; ++i) dst[i] = half_to_float(load<uint16_t>(src, i));
+      return;
+    case DType::BF16:
+      for (int64_t i = 0; i < n; ++i) dst[i] = bf16_to_float(load<uint16_t>(src, i));
+      return;
+    case DType::I64: convert<int64_t>(src, n, dst); return;
+    case DType::I32: convert<int32_t>(src, n, dst); return;
+    case DType::I16: convert<int16_t>(src, n, dst); return;
+    case DType::I8: convert<int8_t>(src, n, dst); return;
+    case DType::U32: convert<uint32_t>(src, n, dst); return;
+    case DType::U16: convert<uint16_t>(src, n, dst); return;
+    case DType::U8: convert<uint8_t>(src, n, dst); return;
+    case DType::BOOL:
+      for (int64_t i = 0; i < n; ++i) dst[i] = src[i] ? 1.0f : 0.0f;
+      return;
+  }
+  TP_ASSERT(false);
+}
+
+int64_t checked_numel(const char* op, const std::string& what, const Shape& shape) {
+  // More dimensions than numpy allows is not a tensor anyone saved on purpose.
+  if (shape.size() > 64) fail(op, what, " has ", shape.size(), " dimensions (at most 64)");
+  int64_t n = 1;
+  bool zero = false;
+  for (int64_t d : shape) {
+    if (d < 0) fail(op, what, " has negative dimension ", d, " in shape ", shape_str(shape));
+    if (d == 0) zero = true;
+  }
+  if (zero) return 0;
+  for (int64_t d : shape) {
+    if (n > std::numeric_limits<int64_t>::max() / d)
+      fail(op, what, " has shape ", shape_str(shape), " with more elements than fit in 64 bits");
+    n *= d;
+  }
+  return n;
+}
+
+}  // namespace tp::io

@@ -1,0 +1,454 @@
+// safetensors and .npy: exact reads in every dtype, round trips, and one clear error per malformed input.
+// Every file is built here, byte by byte; nothing is downloaded.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "tensorpad/io.hpp"
+
+using namespace tp::io;
+using Bytes = std::vector<uint8_t>;
+
+namespace {
+
+template <class T>
+Bytes bytes_of(std::initializer_list<T> values) {
+  Bytes out(values.size() * sizeof(T));
+  std::memcpy(out.data(), values.begin(), out.size());
+  return out;
+}
+
+// A safetensors file from its JSON header text and data section.
+Bytes st_file(const std::string& json, const Bytes& data = {}) {
+  Bytes out(8 + json.size() + data.size());
+  const uint64_t n = json.size();
+  for (int i = 0; i < 8; ++i) out[size_t(i)] = uint8_t(n >> (8 * i));
+  std::copy(json.begin(), json.end(), out.begin() + 8);
+  std::copy(data.begin(), data.end(), out.begin() + 8 + long(json.size()));
+  return out;
+}
+
+// A .npy file from its header dict text (padded and terminated here) and data.
+Bytes npy_file(const std::string& dict, const Bytes& data = {}, int major = 1) {
+  std::string h = dict;
+  const size_t pre = major == 1 ? 10 : 12;
+  while ((pre + h.size() + 1) % 64) h += ' ';
+  h += '\n';
+  Bytes out = {0x93, 'N', 'U', 'M', 'P', 'Y', uint8_t(major), 0};
+  for (size_t i = 0; i < pre - 8; ++i) out.push_back(uint8_t(h.size() >> (8 * i)));
+  out.insert(out.end(), h.begin(), h.end());
+  out.insert(out.end(), data.begin(), data.end());
+  return out;
+}
+
+// The tp::Error message f throws, or "" when it throws nothing (any other exception fails the test).
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const tp::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::vector<float> read_st(const Bytes& file, const std::string& name) {
+  const auto h = parse_safetensors(file.data(), file.size());
+  const auto& e = h.at(name);
+  std::vector<float> out(size_t(e.numel()));
+  read_safetensors_tensor(h, e, file.data(), file.size(), out.data());
+  return out;
+}
+
+std::string st_error(const Bytes& file) {
+  return error_of([&] {
+    const auto h = parse_safetensors(file.data(), file.size());
+    for (const auto& e : h.tensors) read_st(file, e.name);
+  });
+}
+
+std::string st_error(const std::string& json, const Bytes& data = {}) { return st_error(st_file(json, data)); }
+
+std::string npy_error(const Bytes& file) { return error_of([&] { read_npy(file.data(), file.size()); }); }
+
+// Bitwise equality, so NaN payloads and -0 count.
+bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * 4) == 0;
+}
+
+float bits_to_float(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+}  // namespace
+
+// --- element types -----------------------------------------------------------------------------------
+
+TEST_CASE("half_to_float is exact on normals, subnormals, zeros, infinities and NaN") {
+  CHECK(half_to_float(0x3c00) == 1.0f);
+  CHECK(half_to_float(0xc000) == -2.0f);
+  CHECK(half_to_float(0x7bff) == 65504.0f);
+  CHECK(half_to_float(0x0400) == std::ldexp(1.0f, -14));        // smallest normal
+  CHECK(half_to_float(0x0001) == std::ldexp(1.0f, -24));        // smallest subnormal
+  CHECK(half_to_float(0x03ff) == std::ldexp(1023.0f, -24));     // largest subnormal
+  CHECK(half_to_float(0x3555) == 0.333251953125f);
+  CHECK(half_to_float(0x7c00) == INFINITY);
+  CHECK(half_to_float(0xfc00) == -INFINITY);
+  CHECK(std::isnan(half_to_float(0x7e00)));
+  CHECK(std::signbit(half_to_float(0x8000)));
+  // Every one of the 63488 finite halves survives a round trip through double arithmetic.
+  for (uint32_t h = 0; h < 0x10000; ++h) {
+    const uint32_t exp = (h >> 10) & 0x1f, man = h & 0x3ff;
+    if (exp == 31) continue;
+    const double mag = exp == 0 ? std::ldexp(double(man), -24) : std::ldexp(1.0 + man / 1024.0, int(exp) - 15);
+    const double want = (h & 0x8000) ? -mag : mag;
+    if (half_to_float(uint16_t(h)) != float(want)) FAIL("half 0x" << std::hex << h);
+  }
+}
+
+TEST_CASE("bf16_to_float keeps the top half of the float32 bits") {
+  CHECK(bf16_to_float(0x3f80) == 1.0f);
+  CHECK(bf16_to_float(0xc040) == -3.0f);
+  CHECK(bf16_to_float(0x0001) == bits_to_float(0x00010000));
+  CHECK(bf16_to_float(0x7f80) == INFINITY);
+  CHECK(std::isnan(bf16_to_float(0x7fc0)));
+}
+
+TEST_CASE("to_float32 reads unaligned little-endian elements of every dtype") {
+  Bytes buf(1 + 8 * 3);
+  auto at1 = [&](const Bytes& b) {
+    std::memcpy(buf.data() + 1, b.data(), b.size());  // misaligned on purpose
+    return buf.data() + 1;
+  };
+  float out[3];
+  to_float32(DType::F64, at1(bytes_of<double>({1.5, -1e300, 1e-50})), 3, out);
+  CHECK(out[0] == 1.5f);
+  CHECK(out[1] == -INFINITY);
+  CHECK(out[2] == 0.0f);
+  to_float32(DType::I64, at1(bytes_of<int64_t>({-5, int64_t(1) << 40, 7})), 3, out);
+  CHECK(out[0] == -5.0f);
+  CHECK(out[1] == std::ldexp(1.0f, 40));
+  to_float32(DType::U32, at1(bytes_of<uint32_t>({4000000000u, 0, 1})), 3, out);
+  CHECK(out[0] == 4e9f);
+  to_float32(DType::BOOL, at1(Bytes{0, 1, 2}), 3, out);
+  CHECK(out[2] == 1.0f);
+}
+
+// --- safetensors -------------------------------------------------------------------------------------
+
+TEST_CASE("a safetensors file round trips through write_safetensors and parse_safetensors") {
+  const std::vector<float> a = {1, 2, 3, 4, 5, 6}, b = {-0.5f, 1e-30f, INFINITY};
+  const Bytes file = write_safetensors({{"layer.0.w", {2, 3}, a.data()}, {"b", {3}, b.data()}, {"empty", {0, 4}, nullptr}},
+                                       {{"format", "pt"}, {"note", "made in a test"}});
+  CHECK((file.size() - 8 - 4 * 9) % 8 == 0);  // data section is 8-byte aligned
+  const auto h = parse_safetensors(file.data(), file.size());
+  REQUIRE(h.tensors.size() == 3);
+  CHECK(h.tensors[0].name == "layer.0.w");  // the file's order, not sorted
+  CHECK(h.tensors[0].shape == Shape{2, 3});
+  CHECK(h.tensors[0].dtype == DType::F32);
+  CHECK(h.tensors[2].shape == Shape{0, 4});
+  CHECK(h.metadata.size() == 2);
+  CHECK(h.metadata[1] == std::pair<std::string, std::string>{"note", "made in a test"});
+  CHECK(same_bits(read_st(file, "layer.0.w"), a));
+  CHECK(same_bits(read_st(file, "b"), b));
+  CHECK(read_st(file, "empty").empty());
+}
+
+TEST_CASE("safetensors tensors of every dtype read back exactly") {
+  struct Case {
+    const char* dtype;
+    Bytes data;
+    std::vector<float> want;
+  };
+  const Case cases[] = {
+      {"F32", bytes_of<float>({1.5f, -0.0f, 3.4e38f}), {1.5f, -0.0f, 3.4e38f}},
+      {"F64", bytes_of<double>({0.1, -2.0, 1e10}), {float(0.1), -2.0f, 1e10f}},
+      {"F16", bytes_of<uint16_t>({0x3c00, 0x0001, 0xfc00}), {1.0f, std::ldexp(1.0f, -24), -INFINITY}},
+      {"BF16", bytes_of<uint16_t>({0x3f80, 0xc040, 0x4049}), {1.0f, -3.0f, 3.140625f}},
+      {"I64", bytes_of<int64_t>({-1, 0, 1 << 20}), {-1.0f, 0.0f, 1048576.0f}},
+      {"I32", bytes_of<int32_t>({-7, 65536, 2147483647}), {-7.0f, 65536.0f, 2147483648.0f}},
+      {"I16", bytes_of<int16_t>({-32768, 1, 32767}), {-32768.0f, 1.0f, 32767.0f}},
+      {"I8", bytes_of<int8_t>({-128, 0, 127}), {-128.0f, 0.0f, 127.0f}},
+      {"U32", bytes_of<uint32_t>({0, 1, 16777216}), {0.0f, 1.0f, 16777216.0f}},
+      {"U16", bytes_of<uint16_t>({0, 1, 65535}), {0.0f, 1.0f, 65535.0f}},
+      {"U8", bytes_of<uint8_t>({0, 128, 255}), {0.0f, 128.0f, 255.0f}},
+      {"BOOL", bytes_of<uint8_t>({0, 1, 1}), {0.0f, 1.0f, 1.0f}},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.dtype);
+    const std::string json = std::string("{\"t\":{\"dtype\":\"") + c.dtype + "\",\"shape\":[3],\"data_offsets\":[0," +
+                             std::to_string(c.data.size()) + "]}}";
+    CHECK(same_bits(read_st(st_file(json, c.data), "t"), c.want));
+  }
+}
+
+TEST_CASE("a safetensors tensor is read from the header bytes and its own byte range alone") {
+  const std::vector<float> a(100, 1.0f), b = {7, 8};
+  const Bytes file = write_safetensors({{"a", {10, 10}, a.data()}, {"b", {2}, b.data()}});
+  const uint64_t n = safetensors_header_size(file.data(), 8, file.size());  // only 8 bytes seen
+  const Bytes json(file.begin() + 8, file.begin() + 8 + long(n));           // only the header seen
+  const auto h = parse_safetensors_header(json.data(), json.size(), file.size());
+  const auto& e = h.at("b");
+  const Bytes slice(file.begin() + long(h.data_offset() + e.begin), file.begin() + long(h.data_offset() + e.end));
+  std::vector<float> out(2);
+  to_float32(e.dtype, slice.data(), e.numel(), out.data());
+  CHECK(out == b);
+}
+
+TEST_CASE("safetensors accepts scalars, empty tensors, gaps between tensors and header padding") {
+  const Bytes data = bytes_of<float>({42.0f, 0.0f, 5.0f});
+  const Bytes file = st_file(
+      "{\"s\":{\"dtype\":\"F32\",\"shape\":[],\"data_offsets\":[0,4]},"
+      "\"z\":{\"dtype\":\"BF16\",\"shape\":[3,0],\"data_offsets\":[4,4]},"
+      "\"g\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[8,12]}}    ",
+      data);
+  CHECK(read_st(file, "s") == std::vector<float>{42.0f});
+  CHECK(read_st(file, "z").empty());
+  CHECK(read_st(file, "g") == std::vector<float>{5.0f});
+}
+
+TEST_CASE("malformed safetensors files are refused with the problem and its values") {
+  const std::string ok_entry = "\"w\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}";
+  const Bytes eight(8, 0);
+
+  CHECK(st_error(Bytes{1, 2, 3}) == "safetensors: file is 3 bytes, too short for the 8-byte header length");
+  CHECK(st_error(Bytes{}) == "safetensors: file is 0 bytes, too short for the 8-byte header length");
+  {
+    Bytes f = st_file("{}");
+    f[0] = 200;  // the length claims far more than the file holds
+    CHECK(st_error(f) ==
+          "safetensors: header length 200 is beyond the file (10 bytes, so at most 2 header bytes): "
+          "the file is truncated or not safetensors");
+  }
+  {
+    Bytes prefix = {0x00, 0xc2, 0xeb, 0x0b, 0, 0, 0, 0};  // 200000000
+    CHECK(error_of([&] { safetensors_header_size(prefix.data(), 8, 1ull << 40); }) ==
+          "safetensors: header length 200000000 is above the 100000000-byte limit");
+    Bytes huge = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+    CHECK(error_of([&] { safetensors_header_size(huge.data(), 8, 100); }) ==
+          "safetensors: header length 18446744073709551615 is above the 100000000-byte limit");
+  }
+  CHECK(st_error(st_file("", {})) == "safetensors: header length 0 is too short for a JSON object");
+  CHECK(st_error("{\"w\": [1, 2") .rfind("safetensors: header is not JSON (parse error", 0) == 0);
+  CHECK(st_error("not json at all").rfind("safetensors: header is not JSON (", 0) == 0);
+  CHECK(st_error("{\"a\":1e99999}").rfind("safetensors: header is not JSON (", 0) == 0);
+  CHECK(st_error("[1, 2, 3]") == "safetensors: header is JSON but not an object (it is array)");
+  CHECK(st_error("{\"w\": 5}") == "safetensors: tensor 'w' is not an object but number");
+  CHECK(st_error("{\"w\":{\"dtype\":\"F7\",\"shape\":[2],\"data_offsets\":[0,8]}}", Bytes(8)) ==
+        "safetensors: tensor 'w' has unknown dtype 'F7' (supported: F64, F32, F16, BF16, I64, I32, I16, I8, U32, "
+        "U16, U8, BOOL)");
+  CHECK(st_error("{\"w\":{\"dtype\":\"F8_E4M3\",\"shape\":[2],\"data_offsets\":[0,2]}}", Bytes(2))
+            .rfind("safetensors: tensor 'w' has unknown dtype 'F8_E4M3'", 0) == 0);
+  CHECK(st_error("{\"w\":{\"shape\":[2],\"data_offsets\":[0,8]}}", eight) ==
+        "safetensors: tensor 'w' has no \"dtype\" string");
+  CHECK(st_error("{\"w\":{\"dtype\":\"F32\",\"data_offsets\":[0,8]}}", eight) ==
+        "safetensors: tensor 'w' has no \"shape\" array");
+  CHECK(st_error("{\"w\":{\"dtype\":\"F32\",\"shape\":[2]}}", eight) ==
+        "safetensors: tensor 'w' has no \"data_offsets\" pair of non-negative integers");
+  CHECK(st_error("{\"w\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8,9]}}", eight) ==
+        "safetensors: tensor 'w' has no \"data_offsets\" pair of non-negative integers");
+  CHECK(st_error("{\"w\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[-8,0]}}", eight) ==
+        "safetensors: tensor 'w' has no \"data_offsets\" pair of non-negative integers");
+  CHECK(st_error("{" + ok_entry + "}", Bytes(4)) ==
+        "safetensors: tensor 'w' has data_offsets [0, 8] outside the data section (4 bytes)");
+  CHECK(st_error("{\"w\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[8,0]}}", eight) ==
+        "safetensors: tensor 'w' has data_offsets [8, 0] that run backwards");
+  CHECK(st_error("{\"w\":{\"dtype\":\"F32\",\"shape\":[2,-3],\"data_offsets\":[0,8]}}", eight) ==
+        "safetensors: tensor 'w' has negative dimension -3 in shape [2,-3]");
+  CHECK(st_error("{\"w\":{\"dtype\":\"F32\",\"shape\":[2.5],\"data_offsets\":[0,8]}}", eight) ==
+        "safetensors: tensor 'w' has a shape [2.5] that is not a list of sizes");
+  CHECK(st_error("{\"w\":{\"dtype\":\"F32\",\"shape\":[3],\"data_offsets\":[0,8]}}", eight) ==
+        "safetensors: tensor 'w' of shape [3] and dtype F32 needs 3 x 4 bytes but data_offsets [0, 8] hold 8");
+  CHECK(st_error("{\"w\":{\"dtype\":\"F32\",\"shape\":[2147483648,2147483648],\"data_offsets\":[0,8]}}", eight) ==
+        "safetensors: tensor 'w' of shape [2147483648, 2147483648] and dtype F32 needs 4611686018427387904 x 4 "
+        "bytes but data_offsets [0, 8] hold 8");
+  CHECK(st_error("{\"w\":{\"dtype\":\"F32\",\"shape\":[4294967296,4294967296,4],\"data_offsets\":[0,8]}}", eight) ==
+        "safetensors: tensor 'w' has shape [4294967296, 4294967296, 4] with more elements than fit in 64 bits");
+  CHECK(st_error("{\"w\":{\"dtype\":\"F32\",\"shape\":[18446744073709551615],\"data_offsets\":[0,8]}}", eight) ==
+        "safetensors: tensor 'w' has a shape [18446744073709551615] that is not a list of sizes");
+  CHECK(st_error("{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]},"
+                 "\"b\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[4,12]}}",
+                 Bytes(12)) == "safetensors: tensors 'a' [0, 8] and 'b' [4, 12] overlap");
+  CHECK(st_error("{\"__metadata__\": [1]," + ok_entry + "}", eight) ==
+        "safetensors: __metadata__ is not an object but array");
+  CHECK(st_error(std::string(40, '[') + std::string(40, ']')) ==
+        "safetensors: header nests deeper than 16 levels");
+  CHECK(st_error("{\"\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}", eight) ==
+        "safetensors: a tensor has an empty name");
+  {
+    const Bytes f = st_file("{" + ok_entry + "}", eight);
+    const auto h = parse_safetensors(f.data(), f.size());
+    CHECK(error_of([&] { h.at("nope"); }) == "safetensors: no tensor named 'nope' (the file has 1 tensors)");
+  }
+}
+
+TEST_CASE("safetensors metadata values that are not strings are kept as their JSON text") {
+  const Bytes f = st_file("{\"__metadata__\":{\"a\":\"x\",\"n\":3}}");
+  const auto h = parse_safetensors(f.data(), f.size());
+  CHECK(h.tensors.empty());
+  REQUIRE(h.metadata.size() == 2);
+  CHECK(h.metadata[1].second == "3");
+}
+
+TEST_CASE("write_safetensors refuses names it cannot write") {
+  const float x = 1.0f;
+  CHECK(error_of([&] { write_safetensors({{"a", {1}, &x}, {"a", {1}, &x}}); }) ==
+        "safetensors: cannot write two tensors named 'a'");
+  CHECK(error_of([&] { write_safetensors({{"__metadata__", {1}, &x}}); }) ==
+        "safetensors: cannot write a tensor named __metadata__ (reserved)");
+  CHECK(error_of([&] { write_safetensors({{"a", {-1}, &x}}); }) ==
+        "safetensors: tensor 'a' has negative dimension -1 in shape [-1]");
+}
+
+// --- .npy ----------------------------------------------------------------------------------------------
+
+TEST_CASE("a .npy file round trips through write_npy and read_npy in every rank") {
+  const std::vector<float> v = {1, -2, 3.5f, NAN, -0.0f, 6};
+  for (const Shape& s : {Shape{}, Shape{6}, Shape{2, 3}, Shape{1, 2, 3}, Shape{2, 0}}) {
+    CAPTURE(tp::shape_str(s));
+    const Bytes f = write_npy(s, v.data());
+    CHECK((f.size() - (f.size() - 64 * ((f.size() + 63) / 64 - 1))) % 64 == 0);
+    const auto a = read_npy(f.data(), f.size());
+    CHECK(a.shape == s);
+    int64_t n = 1;
+    for (auto d : s) n *= d;
+    CHECK(same_bits(a.values, std::vector<float>(v.begin(), v.begin() + n)));
+  }
+}
+
+TEST_CASE("write_npy writes the header numpy writes") {
+  const float x[6] = {};
+  const Bytes f = write_npy({2, 3}, x);
+  const std::string want = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }";
+  CHECK(std::string(f.begin() + 10, f.begin() + 10 + long(want.size())) == want);
+  CHECK(f.size() == 128 + 24);  // numpy 1.24 pads this header to 128 bytes too
+  CHECK(f[8] == 118);
+  CHECK(f[127] == '\n');
+  const Bytes one = write_npy({3}, x);
+  const std::string want1 = "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }";
+  CHECK(std::string(one.begin() + 10, one.begin() + 10 + long(want1.size())) == want1);
+}
+
+TEST_CASE(".npy arrays of every dtype read back exactly") {
+  struct Case {
+    const char* descr;
+    Bytes data;
+    std::vector<float> want;
+  };
+  const Case cases[] = {
+      {"<f4", bytes_of<float>({1.5f, -0.0f, 1e-45f}), {1.5f, -0.0f, 1e-45f}},
+      {"<f8", bytes_of<double>({0.1, -2.0, 1e10}), {float(0.1), -2.0f, 1e10f}},
+      {"<f2", bytes_of<uint16_t>({0x3c00, 0x8001, 0x7bff}), {1.0f, -std::ldexp(1.0f, -24), 65504.0f}},
+      {"|i1", bytes_of<int8_t>({-128, 0, 127}), {-128.0f, 0.0f, 127.0f}},
+      {"|u1", bytes_of<uint8_t>({0, 128, 255}), {0.0f, 128.0f, 255.0f}},
+      {"<i4", bytes_of<int32_t>({-7, 65536, 16777217}), {-7.0f, 65536.0f, 16777216.0f}},
+      {"<i2", bytes_of<int16_t>({-32768, 1, 32767}), {-32768.0f, 1.0f, 32767.0f}},
+      {"<i8", bytes_of<int64_t>({-1, 0, 3}), {-1.0f, 0.0f, 3.0f}},
+      {"<u2", bytes_of<uint16_t>({0, 1, 65535}), {0.0f, 1.0f, 65535.0f}},
+      {"<u4", bytes_of<uint32_t>({0, 1, 7}), {0.0f, 1.0f, 7.0f}},
+      {"|b1", bytes_of<uint8_t>({1, 0, 1}), {1.0f, 0.0f, 1.0f}},
+      {"=f4", bytes_of<float>({1, 2, 3}), {1.0f, 2.0f, 3.0f}},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.descr);
+    const Bytes f = npy_file(std::string("{'descr': '") + c.descr + "', 'fortran_order': False, 'shape': (3,), }", c.data);
+    const auto a = read_npy(f.data(), f.size());
+    CHECK(a.shape == Shape{3});
+    CHECK(same_bits(a.values, c.want));
+  }
+}
+
+TEST_CASE(".npy versions 2 and 3 and header variations numpy accepts are read") {
+  const Bytes data = bytes_of<float>({1, 2});
+  for (int major : {2, 3}) {
+    const Bytes f = npy_file("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", data, major);
+    CHECK(read_npy(f.data(), f.size()).values == std::vector<float>{1, 2});
+  }
+  // Key order, double quotes, no trailing comma, Python 2 longs.
+  const Bytes f = npy_file("{\"shape\": (1L, 2L), \"fortran_order\": False, \"descr\": \"<f4\"}", data);
+  const auto a = read_npy(f.data(), f.size());
+  CHECK(a.shape == Shape{1, 2});
+}
+
+TEST_CASE("Fortran-ordered .npy arrays are converted to C order") {
+  // numpy: np.asfortranarray(np.arange(6).reshape(2, 3)) stores 0 3 1 4 2 5.
+  const Bytes f2 = npy_file("{'descr': '<f8', 'fortran_order': True, 'shape': (2, 3), }",
+                            bytes_of<double>({0, 3, 1, 4, 2, 5}));
+  CHECK(read_npy(f2.data(), f2.size()).values == std::vector<float>{0, 1, 2, 3, 4, 5});
+  // 3-d: element (i, j, k) of shape (2, 3, 4) sits at i + 2*j + 6*k in Fortran order.
+  std::vector<float> fort(24);
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 4; ++k) fort[i + 2 * j + 6 * k] = float(100 * i + 10 * j + k);
+  Bytes data(96);
+  std::memcpy(data.data(), fort.data(), 96);
+  const Bytes f3 = npy_file("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3, 4), }", data);
+  const auto a = read_npy(f3.data(), f3.size());
+  for (int i = 0, n = 0; i < 2; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 4; ++k, ++n) CHECK(a.values[size_t(n)] == float(100 * i + 10 * j + k));
+}
+
+TEST_CASE("malformed .npy files are refused with the problem and its values") {
+  const std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }";
+  const Bytes eight(8, 0);
+  auto with = [&](const std::string& d, const Bytes& data) { return npy_error(npy_file(d, data)); };
+
+  CHECK(npy_error(Bytes{0x93, 'N', 'U'}) == "npy: file is 3 bytes, too short for the .npy preamble");
+  CHECK(npy_error(Bytes{'P', 'K', 3, 4, 0, 0, 0, 0, 0, 0}) == "npy: not a .npy file (it does not start with \\x93NUMPY)");
+  {
+    Bytes f = npy_file(dict, eight);
+    f[6] = 4;
+    CHECK(npy_error(f) == "npy: unsupported format version 4.0 (supported: 1.0, 2.0, 3.0)");
+    Bytes g = npy_file(dict, eight, 2);
+    g.resize(10);
+    CHECK(npy_error(g) == "npy: file is 10 bytes, too short for the version 2 header length");
+  }
+  {
+    Bytes f = npy_file(dict, eight);
+    f.resize(40);
+    CHECK(npy_error(f) == "npy: header length 118 is beyond the file (40 bytes): the file is truncated");
+  }
+  {
+    Bytes f = npy_file(dict, {}, 2);
+    f[8] = 0; f[9] = 0; f[10] = 0; f[11] = 0x10;  // 256 MiB
+    CHECK(npy_error(f) == "npy: header length 268435456 is above the 100000000-byte limit");
+  }
+  CHECK(with(dict, Bytes(7)) == "npy: shape [2] of '<f4' needs 2 x 4 bytes but the file has 7 after the header (truncated)");
+  CHECK(with(dict, Bytes(9)) == "npy: shape [2] of '<f4' needs 2 x 4 bytes but the file has 9 after the header");
+  CHECK(with("{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }", eight) ==
+        "npy: big-endian dtype '>f4' is not supported; save with arr.astype('<f4')");
+  CHECK(with("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }", eight) ==
+        "npy: unsupported dtype '<c8' (supported: f8, f4, f2, i8, i4, i2, i1, u4, u2, u1, b1)");
+  CHECK(with("{'descr': '<U10', 'fortran_order': False, 'shape': (1,), }", Bytes(40))
+            .rfind("npy: unsupported dtype '<U10'", 0) == 0);
+  CHECK(with("{'descr': 'f4', 'fortran_order': False, 'shape': (2,), }", eight) == "npy: unknown dtype 'f4'");
+  CHECK(with("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }", eight) ==
+        "npy: structured dtypes (a list as 'descr') are not supported; save a plain numeric array");
+  CHECK(with("{'descr': '<f4', 'fortran_order': False, 'shape': (2, -1), }", eight)
+            .rfind("npy: 'shape' has a negative dimension", 0) == 0);
+  CHECK(with("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,), }", eight)
+            .rfind("npy: header is not a numpy header dict: dimension does not fit in 64 bits", 0) == 0);
+  CHECK(with("{'descr': '<f4', 'fortran_order': False, 'shape': (4294967296, 4294967296, 4), }", eight) ==
+        "npy: array has shape [4294967296, 4294967296, 4] with more elements than fit in 64 bits");
+  CHECK(with("{'descr': '<f4', 'fortran_order': False, 'shape': (2147483648, 2147483648), }", eight) ==
+        "npy: shape [2147483648, 2147483648] of '<f4' needs 4611686018427387904 x 4 bytes but the file has 8 "
+        "after the header (truncated)");
+  CHECK(with("{'descr': '<f4', 'shape': (2,), }", eight) == "npy: header lacks 'fortran_order'");
+  CHECK(with("{'descr': '<f4', 'fortran_order': 0, 'shape': (2,), }", eight)
+            .rfind("npy: header is not a numpy header dict: expected a string, True, False or a tuple", 0) == 0);
+  CHECK(with("{'descr': '<f4', 'fortran_order': False, 'shape': [2], }", eight)
+            .rfind("npy: header is not a numpy header dict", 0) == 0);
+  CHECK(with("{'descr': 1}", eight).rfind("npy: header is not a numpy header dict", 0) == 0);
+  CHECK(with("not a dict", eight).rfind("npy: header is not a numpy header dict: expected '{'", 0) == 0);
+  CHECK(with("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), } trailing", eight)
+            .rfind("npy: header is not a numpy header dict: unexpected text after the dict", 0) == 0);
+  CHECK(with("{'descr': '<f4", eight).rfind("npy: header is not a numpy header dict: unterminated string", 0) == 0);
+}
