@@ -84,6 +84,7 @@ float half_to_float(uint16_t h) {
 
 void to_float32(DType dt, const void* src_v, int64_t n, float* dst) {
   TP_ASSERT(n >= 0);
+  if (n == 0) return;  // empty tensors may come with null pointers, which memcpy must never see
   const auto* src = static_cast<const uint8_t*>(src_v);
   switch (dt) {
     case DType::F32: std::memcpy(dst, src, size_t(n) * 4); return;

@@ -141,6 +141,13 @@ TEST_CASE("to_float32 reads unaligned little-endian elements of every dtype") {
   CHECK(out[2] == 1.0f);
 }
 
+TEST_CASE("to_float32 of zero elements touches no pointer (fuzz finding: memcpy from null)") {
+  // The fuzzer found memcpy(nullptr, ..., 0) for an empty F32 tensor read into an empty vector.
+  for (DType dt : {DType::F32, DType::F64, DType::BF16, DType::U8}) to_float32(dt, nullptr, 0, nullptr);
+  const Bytes f = st_file("{\"e\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[0,0]}}");
+  CHECK(read_st(f, "e").empty());
+}
+
 // --- safetensors -------------------------------------------------------------------------------------
 
 TEST_CASE("a safetensors file round trips through write_safetensors and parse_safetensors") {
