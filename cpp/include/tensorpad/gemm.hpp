@@ -1,0 +1,33 @@
+// f32 matrix product kernels. A is (m,k), B is (k,n), C is (m,n).
+// Operands are strided views, so a transposed A or B is read by the packing step, never copied first.
+#pragma once
+#include <cstdint>
+
+namespace tp::kernels {
+
+// C = A@B, or C += A@B when accumulate, with A(i,p) = A[i*rsa + p*csa], B(p,j) = B[p*rsb + j*csb],
+// C(i,j) = C[i*rsc + j]. Packed and cache-blocked (BLIS style); any of m, n, k may be 0.
+// C must not overlap A or B.
+void sgemm(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t csa, const float* B,
+           int64_t rsb, int64_t csb, float* C, int64_t rsc, bool accumulate);
+
+// The plain i-j-p triple loop with a float accumulator: the oracle the fast kernel is tested against.
+void sgemm_ref(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t csa,
+               const float* B, int64_t rsb, int64_t csb, float* C, int64_t rsc, bool accumulate);
+
+namespace detail {
+
+// One tile shape of the packed GEMM, with its cache blocking; sgemm is variants()[0] with its defaults.
+// The other shapes stay for the tests (every tile's edges) and for tuning in tests/bench.
+struct SgemmVariant {
+  const char* name;  // e.g. "f32_gemm_6x8__wasmsimd" (or "__scalar" in native builds)
+  int mr, nr;        // register tile: mr rows of A by nr columns of B
+  void (*run)(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t csa,
+              const float* B, int64_t rsb, int64_t csb, float* C, int64_t rsc, bool accumulate,
+              int64_t kc, int64_t mc, int64_t nc);  // kc/mc/nc <= 0 means this variant's default
+};
+int sgemm_variant_count();
+const SgemmVariant& sgemm_variant(int i);
+
+}  // namespace detail
+}  // namespace tp::kernels

@@ -1,0 +1,90 @@
+// A thin f32x4 layer: WASM SIMD (wasm_simd128.h) when compiled with -msimd128, a plain scalar struct
+// otherwise, so the native build runs and tests exactly the algorithm the browser runs.
+// Loads and stores are unaligned; there is no FMA (WASM SIMD has none), so madd rounds twice everywhere.
+#pragma once
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#else
+#include <cmath>
+#endif
+
+namespace tp::simd {
+
+#if defined(__wasm_simd128__)
+
+inline constexpr bool is_wasm_simd = true;
+using f32x4 = v128_t;
+
+inline f32x4 load(const float* p) { return wasm_v128_load(p); }
+inline void store(float* p, f32x4 v) { wasm_v128_store(p, v); }
+inline f32x4 splat(float x) { return wasm_f32x4_splat(x); }
+// Broadcasts *p to the four lanes straight from memory (one load, no shuffle on x86).
+inline f32x4 load_splat(const float* p) { return wasm_v128_load32_splat(p); }
+inline f32x4 zero() { return wasm_f32x4_const_splat(0.0f); }
+inline f32x4 add(f32x4 a, f32x4 b) { return wasm_f32x4_add(a, b); }
+inline f32x4 sub(f32x4 a, f32x4 b) { return wasm_f32x4_sub(a, b); }
+inline f32x4 mul(f32x4 a, f32x4 b) { return wasm_f32x4_mul(a, b); }
+inline f32x4 div(f32x4 a, f32x4 b) { return wasm_f32x4_div(a, b); }
+// IEEE-style min/max: NaN in either operand propagates (like numpy.minimum/maximum).
+inline f32x4 min(f32x4 a, f32x4 b) { return wasm_f32x4_min(a, b); }
+inline f32x4 max(f32x4 a, f32x4 b) { return wasm_f32x4_max(a, b); }
+inline f32x4 neg(f32x4 a) { return wasm_f32x4_neg(a); }
+inline f32x4 abs(f32x4 a) { return wasm_f32x4_abs(a); }
+inline f32x4 sqrt(f32x4 a) { return wasm_f32x4_sqrt(a); }
+template <int L>
+inline float lane(f32x4 a) { return wasm_f32x4_extract_lane(a, L); }
+
+#else
+
+inline constexpr bool is_wasm_simd = false;
+struct f32x4 {
+  float v[4];
+};
+
+inline f32x4 load(const float* p) { return {{p[0], p[1], p[2], p[3]}}; }
+inline void store(float* p, f32x4 a) {
+  for (int i = 0; i < 4; ++i) p[i] = a.v[i];
+}
+inline f32x4 splat(float x) { return {{x, x, x, x}}; }
+inline f32x4 load_splat(const float* p) { return splat(*p); }
+inline f32x4 zero() { return splat(0.0f); }
+#define TP_SIMD_LANEWISE(name, expr)                 \
+  inline f32x4 name(f32x4 a, f32x4 b) {              \
+    f32x4 r;                                         \
+    for (int i = 0; i < 4; ++i) {                    \
+      const float x = a.v[i], y = b.v[i];            \
+      r.v[i] = (expr);                               \
+    }                                                \
+    return r;                                        \
+  }
+TP_SIMD_LANEWISE(add, x + y)
+TP_SIMD_LANEWISE(sub, x - y)
+TP_SIMD_LANEWISE(mul, x * y)
+TP_SIMD_LANEWISE(div, x / y)
+TP_SIMD_LANEWISE(min, (x != x || y != y) ? x + y : (x < y ? x : y))
+TP_SIMD_LANEWISE(max, (x != x || y != y) ? x + y : (x > y ? x : y))
+#undef TP_SIMD_LANEWISE
+inline f32x4 neg(f32x4 a) {
+  for (float& x : a.v) x = -x;
+  return a;
+}
+inline f32x4 abs(f32x4 a) {
+  for (float& x : a.v) x = std::fabs(x);
+  return a;
+}
+inline f32x4 sqrt(f32x4 a) {
+  for (float& x : a.v) x = std::sqrt(x);
+  return a;
+}
+template <int L>
+inline float lane(f32x4 a) { return a.v[L]; }
+
+#endif
+
+// a*b + c, as a multiply then an add (two roundings) on every target.
+inline f32x4 madd(f32x4 a, f32x4 b, f32x4 c) { return add(mul(a, b), c); }
+// Sum of the four lanes, in the fixed order (l0 + l1) + (l2 + l3).
+inline float hsum(f32x4 a) { return (lane<0>(a) + lane<1>(a)) + (lane<2>(a) + lane<3>(a)); }
+
+}  // namespace tp::simd

@@ -1,0 +1,65 @@
+// Benchmark-only WASM entry points (module tensorpad_bench, built under Emscripten only):
+// the GEMM variants on heap buffers, and the WASM SIMD arithmetic peak built with the same flags.
+// Addresses cross to JS as plain numbers (byte offsets into the module's memory).
+#include <emscripten/bind.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include "tensorpad/gemm.hpp"
+#include "tensorpad/simd.hpp"
+
+namespace {
+
+using tp::kernels::detail::sgemm_variant;
+using tp::kernels::detail::sgemm_variant_count;
+
+uintptr_t alloc_floats(int count) { return reinterpret_cast<uintptr_t>(std::aligned_alloc(64, size_t(count) * 4 + 64)); }
+void free_floats(uintptr_t p) { std::free(reinterpret_cast<void*>(p)); }
+
+std::string variant_name(int i) { return sgemm_variant(i).name; }
+
+// C (m,n) = A @ B for reps repetitions; trans_a / trans_b read A / B as column-major storage.
+// variant < 0 runs the public tp::kernels::sgemm, -2 the scalar reference.
+void gemm(int variant, int m, int n, int k, uintptr_t a, uintptr_t b, uintptr_t c, bool trans_a,
+          bool trans_b, int kc, int mc, int nc, int reps) {
+  const auto* A = reinterpret_cast<const float*>(a);
+  const auto* B = reinterpret_cast<const float*>(b);
+  auto* C = reinterpret_cast<float*>(c);
+  const int64_t rsa = trans_a ? 1 : k, csa = trans_a ? m : 1;
+  const int64_t rsb = trans_b ? 1 : n, csb = trans_b ? k : 1;
+  for (int r = 0; r < reps; ++r) {
+    if (variant == -1)
+      tp::kernels::sgemm(m, n, k, A, rsa, csa, B, rsb, csb, C, n, false);
+    else if (variant == -2)
+      tp::kernels::sgemm_ref(m, n, k, A, rsa, csa, B, rsb, csb, C, n, false);
+    else
+      sgemm_variant(variant).run(m, n, k, A, rsa, csa, B, rsb, csb, C, n, false, kc, mc, nc);
+  }
+}
+
+// The arithmetic limit: 12 independent f32x4 chains of acc = acc*x + y (a multiply then an add,
+// as GEMM does without FMA). 96 flops per iteration; the chains converge, so no denormals or infs.
+float simd_peak(int iters, float x, float y) {
+  using namespace tp::simd;
+  const f32x4 vx = splat(x), vy = splat(y);
+  f32x4 acc[12];
+  for (int i = 0; i < 12; ++i) acc[i] = splat(float(i) * 0.01f);
+  for (int it = 0; it < iters; ++it)
+    for (int i = 0; i < 12; ++i) acc[i] = add(mul(acc[i], vx), vy);
+  f32x4 s = acc[0];
+  for (int i = 1; i < 12; ++i) s = add(s, acc[i]);
+  return hsum(s);
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(tensorpad_bench) {
+  emscripten::function("allocFloats", &alloc_floats);
+  emscripten::function("freeFloats", &free_floats);
+  emscripten::function("variantCount", &sgemm_variant_count);
+  emscripten::function("variantName", &variant_name);
+  emscripten::function("gemm", &gemm);
+  emscripten::function("simdPeak", &simd_peak);
+}

@@ -1,0 +1,215 @@
+// The packed GEMM (every tile shape) against the plain reference: every edge of the register tile,
+// primes, empty sizes, transposed and strided operands, accumulation, several cache blocks.
+// Inputs are multiples of 1/4 in [-2, 2] unless stated: every product and partial sum is then exact
+// in float, so the fast kernel must equal the reference bit for bit whatever its summation order.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "tensorpad/gemm.hpp"
+
+namespace {
+
+using tp::kernels::sgemm;
+using tp::kernels::sgemm_ref;
+namespace detail = tp::kernels::detail;
+
+std::vector<float> quarters(size_t count, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> q(-8, 8);
+  std::vector<float> v(count);
+  for (float& x : v) x = float(q(rng)) * 0.25f;
+  return v;
+}
+
+std::vector<float> uniform(size_t count, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::vector<float> v(count);
+  for (float& x : v) x = u(rng);
+  return v;
+}
+
+// One product in a given layout: A (m,k) and B (k,n) stored row-major, column-major (transposed)
+// or with gaps between rows and columns; C has `pad` spare columns that must stay untouched.
+struct Layout {
+  bool trans_a = false, trans_b = false;
+  int64_t gap = 0;  // extra stride: rows and columns are spaced by (1 + gap) or (extent + gap)
+  int64_t pad = 0;  // C row stride is n + pad
+};
+
+using GemmFn = void (*)(int64_t, int64_t, int64_t, const float*, int64_t, int64_t, const float*,
+                        int64_t, int64_t, float*, int64_t, bool);
+
+struct Case {
+  int64_t m, n, k;
+  Layout layout;
+  bool accumulate = false;
+  std::vector<float> a, b, c_fast, c_ref;
+  int64_t rsa, csa, rsb, csb, rsc;
+
+  Case(int64_t m_, int64_t n_, int64_t k_, Layout l, bool acc, uint32_t seed, bool exact = true)
+      : m(m_), n(n_), k(k_), layout(l), accumulate(acc) {
+    // Strides: the inner one is 1 + gap; the outer one covers the inner extent plus a gap.
+    const int64_t in = 1 + l.gap;
+    if (!l.trans_a) { csa = in; rsa = k * in + l.gap; } else { rsa = in; csa = m * in + l.gap; }
+    if (!l.trans_b) { csb = in; rsb = n * in + l.gap; } else { rsb = in; csb = k * in + l.gap; }
+    rsc = n + l.pad;
+    const size_t a_size = size_t(std::max<int64_t>(1, (m - 1) * rsa + (k - 1) * csa + 1));
+    const size_t b_size = size_t(std::max<int64_t>(1, (k - 1) * rsb + (n - 1) * csb + 1));
+    a = exact ? quarters(a_size, seed) : uniform(a_size, seed);
+    b = exact ? quarters(b_size, seed + 1) : uniform(b_size, seed + 1);
+    c_ref = exact ? quarters(size_t(std::max<int64_t>(1, m * rsc)), seed + 2)
+                  : uniform(size_t(std::max<int64_t>(1, m * rsc)), seed + 2);
+    c_fast = c_ref;
+  }
+
+  void run(GemmFn fast) {
+    fast(m, n, k, a.data(), rsa, csa, b.data(), rsb, csb, c_fast.data(), rsc, accumulate);
+    sgemm_ref(m, n, k, a.data(), rsa, csa, b.data(), rsb, csb, c_ref.data(), rsc, accumulate);
+  }
+
+  // Counts elements of C (padding included) outside atol + rtol*|ref|; NaN must match NaN.
+  int64_t mismatches(float atol = 0.0f, float rtol = 0.0f) const {
+    int64_t bad = 0;
+    for (size_t i = 0; i < c_ref.size(); ++i) {
+      const float r = c_ref[i], f = c_fast[i];
+      if (r == f) continue;  // also equal infinities
+      if (std::isnan(r) || std::isnan(f)) {
+        bad += std::isnan(r) != std::isnan(f);
+      } else if (!(std::fabs(f - r) <= atol + rtol * std::fabs(r))) {
+        ++bad;
+      }
+    }
+    return bad;
+  }
+};
+
+// Runs variant v with small cache blocks so a modest product spans several blocks in every loop.
+thread_local int g_variant = 0;
+thread_local int64_t g_kc = 0, g_mc = 0, g_nc = 0;
+void run_variant(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t csa,
+                 const float* B, int64_t rsb, int64_t csb, float* C, int64_t rsc, bool accumulate) {
+  detail::sgemm_variant(g_variant).run(m, n, k, A, rsa, csa, B, rsb, csb, C, rsc, accumulate, g_kc,
+                                       g_mc, g_nc);
+}
+
+}  // namespace
+
+TEST_CASE("every tile shape matches the reference for each m, n and k from 1 to one past its tile") {
+  for (int v = 0; v < detail::sgemm_variant_count(); ++v) {
+    const auto& var = detail::sgemm_variant(v);
+    g_variant = v;
+    g_kc = g_mc = g_nc = 0;
+    CAPTURE(var.name);
+    int64_t failures = 0;
+    for (int64_t m = 1; m <= var.mr + 1; ++m)
+      for (int64_t n = 1; n <= var.nr + 1; ++n)
+        for (int64_t k : {1, 2, 3, 4, 5, 7, 8, 9}) {
+          Case c(m, n, k, {}, false, uint32_t(m * 1000 + n * 10 + k));
+          c.run(run_variant);
+          failures += c.mismatches() != 0;
+        }
+    CHECK(failures == 0);
+  }
+}
+
+TEST_CASE("every tile shape matches the reference when the product spans several cache blocks") {
+  for (int v = 0; v < detail::sgemm_variant_count(); ++v) {
+    const auto& var = detail::sgemm_variant(v);
+    g_variant = v;
+    g_kc = 5;
+    g_mc = 2 * var.mr;
+    g_nc = 2 * var.nr;
+    CAPTURE(var.name);
+    for (bool acc : {false, true}) {
+      for (Layout l : {Layout{}, Layout{true, true, 1, 3}}) {
+        Case c(5 * var.mr + 1, 5 * var.nr - 1, 17, l, acc, 7u + v);
+        c.run(run_variant);
+        CHECK(c.mismatches() == 0);
+      }
+    }
+  }
+  g_kc = g_mc = g_nc = 0;
+}
+
+TEST_CASE("sgemm matches the reference for prime sizes and for k, m and n past one cache block") {
+  const int64_t sizes[][3] = {{13, 17, 19}, {31, 37, 41}, {97, 101, 103}, {131, 67, 257},
+                              {7, 2053, 11}, {1, 1, 601}, {211, 5, 3}, {1, 263, 269}};
+  for (const auto& s : sizes) {
+    CAPTURE(s[0]);
+    CAPTURE(s[1]);
+    CAPTURE(s[2]);
+    Case c(s[0], s[1], s[2], {}, false, 11);
+    c.run(sgemm);
+    CHECK(c.mismatches() == 0);
+  }
+}
+
+TEST_CASE("sgemm reads transposed and strided operands in place and leaves C's row padding alone") {
+  const Layout layouts[] = {{true, false, 0, 0}, {false, true, 0, 0}, {true, true, 0, 0},
+                            {false, false, 2, 5}, {true, true, 1, 1}, {true, false, 3, 2}};
+  for (const Layout& l : layouts) {
+    CAPTURE(l.trans_a);
+    CAPTURE(l.trans_b);
+    CAPTURE(l.gap);
+    for (const auto& s : {std::vector<int64_t>{1, 1, 1}, {9, 13, 7}, {67, 45, 300}}) {
+      Case c(s[0], s[1], s[2], l, false, 3);
+      c.run(sgemm);
+      CHECK(c.mismatches() == 0);
+    }
+  }
+}
+
+TEST_CASE("sgemm with accumulate adds the product to C instead of overwriting it") {
+  for (const auto& s : {std::vector<int64_t>{1, 1, 1}, {6, 8, 4}, {29, 23, 300}, {70, 130, 2}}) {
+    Case c(s[0], s[1], s[2], {false, false, 0, 2}, true, 5);
+    const std::vector<float> before = c.c_fast;
+    c.run(sgemm);
+    CHECK(c.mismatches() == 0);
+    // Spot check against an independent sum for C(0,0).
+    float s00 = 0.0f;
+    for (int64_t p = 0; p < c.k; ++p) s00 += c.a[size_t(p * c.csa)] * c.b[size_t(p * c.rsb)];
+    CHECK(c.c_fast[0] == before[0] + s00);
+  }
+}
+
+TEST_CASE("sgemm handles empty sizes: k = 0 gives zeros or leaves C, m = 0 or n = 0 touch nothing") {
+  for (bool acc : {false, true}) {
+    Case c(3, 5, 0, {false, false, 0, 1}, acc, 9);
+    const std::vector<float> before = c.c_fast;
+    c.run(sgemm);
+    CHECK(c.mismatches() == 0);
+    for (int64_t i = 0; i < 3; ++i)
+      for (int64_t j = 0; j < 5; ++j)
+        CHECK(c.c_fast[size_t(i * 6 + j)] == (acc ? before[size_t(i * 6 + j)] : 0.0f));
+    CHECK(c.c_fast[5] == before[5]);  // the padding column
+  }
+  for (const auto& s : {std::vector<int64_t>{0, 5, 3}, {4, 0, 3}, {0, 0, 0}}) {
+    std::vector<float> a(16, 1.0f), b(16, 1.0f), cm(16, 42.0f);
+    sgemm(s[0], s[1], s[2], a.data(), 3, 1, b.data(), 5, 1, cm.data(), 5, false);
+    for (float x : cm) CHECK(x == 42.0f);
+  }
+}
+
+TEST_CASE("sgemm agrees with the reference on random reals to float rounding (atol 1e-5, rtol 1e-4)") {
+  for (const auto& s : {std::vector<int64_t>{64, 64, 64}, {100, 37, 513}, {5, 300, 1000}}) {
+    Case c(s[0], s[1], s[2], {}, false, 21, false);
+    c.run(sgemm);
+    CHECK(c.mismatches(1e-5f * std::sqrt(float(s[2])), 1e-4f) == 0);
+  }
+}
+
+TEST_CASE("sgemm propagates NaN and infinity like the reference, and padding never leaks NaN") {
+  Case c(7, 9, 6, {}, false, 13);
+  c.a[2 * 6 + 3] = std::numeric_limits<float>::quiet_NaN();  // row 2 of C becomes NaN
+  c.b[4 * 9 + 8] = std::numeric_limits<float>::infinity();   // the last column of B holds an inf
+  c.run(sgemm);
+  CHECK(c.mismatches() == 0);
+  CHECK(std::isnan(c.c_fast[2 * 9 + 0]));
+  CHECK(!std::isnan(c.c_fast[0 * 9 + 0]));
+}
