@@ -1,0 +1,234 @@
+// Tensor-level LLM blocks: validation, broadcasting over leading dims, then the raw kernels.
+#include <cmath>
+#include <string>
+
+#include "tensorpad/gemm.hpp"
+#include "tensorpad/nn.hpp"
+#include "tensorpad/ops.hpp"
+
+namespace tp::nn {
+
+namespace {
+
+Shape leading(const Tensor& t) { return Shape(t.shape().begin(), t.shape().end() - 2); }
+
+// Element offset of flat batch index b in a view whose first nb dims are the batch dims.
+int64_t batch_offset(const Tensor& t, const Shape& batch, int64_t b) {
+  int64_t off = 0;
+  for (int64_t d = int64_t(batch.size()) - 1; d >= 0; --d) {
+    off += (b % batch[d]) * t.strides()[d];
+    b /= batch[d];
+  }
+  return off;
+}
+
+// Contiguous rows: the kernels read rows at a stride but columns at stride 1.
+Tensor rows_ready(const Tensor& t) { return t.strides().back() == 1 ? t : t.contiguous(); }
+
+// x as a contiguous (rows, d) buffer for the row kernels.
+Tensor last_dim_rows(const char* op, const Tensor& x) {
+  if (x.dim() < 1) fail(op, "expects at least a 1-d tensor, got a 0-d tensor");
+  return x.contiguous();
+}
+
+void check_vector(const char* op, const char* what, const Tensor& v, int64_t d) {
+  if (v.dim() != 1 || v.size(0) != d)
+    fail(op, what, " must have shape [", d, "] (the last dim of x), got ", shape_str(v.shape()));
+}
+
+}  // namespace
+
+AttentionResult scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v,
+                                             const AttentionOptions& opts) {
+  const char* op = "scaledDotProductAttention";
+  if (q.dim() < 2 || k.dim() < 2 || v.dim() < 2)
+    fail(op, "Q, K, V must be at least 2-d [..., S, D], got ", shape_str(q.shape()), ", ",
+         shape_str(k.shape()), ", ", shape_str(v.shape()));
+  const int64_t sq = q.size(-2), d = q.size(-1), sk = k.size(-2), dv = v.size(-1);
+  if (k.size(-1) != d)
+    fail(op, "Q ", shape_str(q.shape()), " and K ", shape_str(k.shape()), " differ in the last dim (", d,
+         " != ", k.size(-1), ")");
+  if (v.size(-2) != sk)
+    fail(op, "K ", shape_str(k.shape()), " and V ", shape_str(v.shape()), " differ in the key count (", sk,
+         " != ", v.size(-2), ")");
+  Shape batch = broadcast_shapes(op, broadcast_shapes(op, leading(q), leading(k)), leading(v));
+  float scale = d > 0 ? float(1.0 / std::sqrt(double(d))) : 1.0f;
+  if (opts.scale) {
+    if (!std::isfinite(*opts.scale)) fail(op, "scale must be finite, got ", *opts.scale);
+    scale = *opts.scale;
+  }
+  Tensor mask;
+  if (opts.mask) {
+    const Tensor& m = *opts.mask;
+    Shape full = batch;
+    full.push_back(sq);
+    full.push_back(sk);
+    // The mask may carry batch dims of its own (e.g. one mask per sequence): they join the batch.
+    if (m.dim() > int64_t(full.size())) {
+      Shape mlead(m.shape().begin(), m.shape().end() - 2);
+      batch = broadcast_shapes(op, batch, mlead);
+      full = batch;
+      full.push_back(sq);
+      full.push_back(sk);
+    }
+    const Shape merged = broadcast_shapes(op, full, m.shape());
+    if (merged != full)
+      fail(op, "mask ", shape_str(m.shape()), " does not broadcast to the scores ", shape_str(full));
+    mask = expand(m, full);
+  }
+  auto with_batch = [&](const Tensor& t, int64_t a, int64_t b) {
+    Shape s = batch;
+    s.push_back(a);
+    s.push_back(b);
+    return expand(rows_ready(t), s);
+  };
+  const Tensor qe = with_batch(q, sq, d), ke = with_batch(k, sk, d), ve = with_batch(v, sk, dv);
+  Shape oshape = batch;
+  oshape.push_back(sq);
+  oshape.push_back(dv);
+  Tensor out = Tensor::empty(oshape);
+  std::optional<Tensor> weights;
+  if (opts.return_weights) {
+    Shape wshape = batch;
+    wshape.push_back(sq);
+    wshape.push_back(sk);
+    weights = Tensor::empty(wshape);
+  }
+  int64_t nb = 1;
+  for (int64_t s : batch) nb *= s;
+  for (int64_t b = 0; b < nb; ++b) {
+    kernels::AttentionArgs a;
+    a.sq = sq, a.sk = sk, a.d = d, a.dv = dv;
+    a.q = qe.data() + batch_offset(qe, batch, b), a.rsq = qe.strides()[batch.size()];
+    a.k = ke.data() + batch_offset(ke, batch, b), a.rsk = ke.strides()[batch.size()];
+    a.v = ve.data() + batch_offset(ve, batch, b), a.rsv = ve.strides()[batch.size()];
+    a.o = out.data() + b * sq * dv, a.rso = dv;
+    a.scale = scale;
+    a.causal = opts.causal;
+    if (opts.mask) {
+      a.mask = mask.data() + batch_offset(mask, batch, b);
+      a.rsm = mask.strides()[batch.size()];
+      a.csm = mask.strides()[batch.size() + 1];
+    }
+    if (weights) a.weights = weights->data() + b * sq * sk;
+    kernels::attention_f32(a);
+  }
+  return {out, weights};
+}
+
+Tensor multi_head_attention(const Tensor& x, const Tensor& wq, const Tensor& wk, const Tensor& wv,
+                            const Tensor& wo, const MultiHeadOptions& opts) {
+  const char* op = "multiHeadAttention";
+  if (x.dim() < 2) fail(op, "X must be [..., n, dModel], got ", shape_str(x.shape()));
+  const int64_t dm = x.size(-1), h = opts.heads;
+  for (const Tensor* w : {&wq, &wk, &wv, &wo})
+    if (w->dim() != 2) fail(op, "weights must be 2-d, got ", shape_str(w->shape()));
+  if (wq.size(0) != dm || wk.size(0) != dm || wv.size(0) != dm)
+    fail(op, "Wq, Wk, Wv must have ", dm, " rows (X's last dim), got ", shape_str(wq.shape()), ", ",
+         shape_str(wk.shape()), ", ", shape_str(wv.shape()));
+  if (h < 1) fail(op, "heads must be >= 1, got ", h);
+  if (wq.size(1) != wk.size(1))
+    fail(op, "Wq ", shape_str(wq.shape()), " and Wk ", shape_str(wk.shape()), " must have the same width");
+  if (wq.size(1) % h != 0 || wv.size(1) % h != 0)
+    fail(op, "heads = ", h, " must divide the projection widths ", wq.size(1), " and ", wv.size(1));
+  if (wo.size(0) != wv.size(1))
+    fail(op, "Wo ", shape_str(wo.shape()), " must have ", wv.size(1), " rows (the concatenated heads)");
+  const int64_t dh = wq.size(1) / h, dhv = wv.size(1) / h, n = x.size(-2);
+  // [..., n, h*dh] -> [..., n, h, dh] -> [..., h, n, dh]: a view, the kernel reads rows at a stride.
+  auto split = [&](const Tensor& t, int64_t width) {
+    Shape s = t.shape();
+    s.back() = h;
+    s.push_back(width);
+    return transpose(reshape(t, s), -3, -2);
+  };
+  const Tensor Q = split(matmul(x, wq), dh), K = split(matmul(x, wk), dh), V = split(matmul(x, wv), dhv);
+  AttentionOptions ao;
+  ao.causal = opts.causal;
+  const Tensor C = scaled_dot_product_attention(Q, K, V, ao).output;  // [..., h, n, dhv]
+  Shape cat_shape(x.shape().begin(), x.shape().end() - 1);
+  cat_shape.push_back(h * dhv);
+  (void)n;
+  const Tensor Ccat = reshape(transpose(C, -3, -2).contiguous(), cat_shape);
+  return matmul(Ccat, wo);
+}
+
+Tensor layer_norm(const Tensor& x, const std::optional<Tensor>& weight, const std::optional<Tensor>& bias,
+                  float eps) {
+  const char* op = "layerNorm";
+  const Tensor xc = last_dim_rows(op, x);
+  const int64_t d = x.size(-1);
+  if (!(eps >= 0) || !std::isfinite(eps)) fail(op, "eps must be finite and >= 0, got ", eps);
+  Tensor w, b;
+  if (weight) check_vector(op, "weight", *weight, d), w = weight->contiguous();
+  if (bias) check_vector(op, "bias", *bias, d), b = bias->contiguous();
+  Tensor y = Tensor::empty(x.shape());
+  if (d > 0)
+    kernels::layer_norm_f32(x.numel() / d, d, xc.data(), weight ? w.data() : nullptr,
+                            bias ? b.data() : nullptr, eps, y.data());
+  return y;
+}
+
+Tensor rms_norm(const Tensor& x, const std::optional<Tensor>& weight, float eps) {
+  const char* op = "rmsNorm";
+  const Tensor xc = last_dim_rows(op, x);
+  const int64_t d = x.size(-1);
+  if (!(eps >= 0) || !std::isfinite(eps)) fail(op, "eps must be finite and >= 0, got ", eps);
+  Tensor w;
+  if (weight) check_vector(op, "weight", *weight, d), w = weight->contiguous();
+  Tensor y = Tensor::empty(x.shape());
+  if (d > 0) kernels::rms_norm_f32(x.numel() / d, d, xc.data(), weight ? w.data() : nullptr, eps, y.data());
+  return y;
+}
+
+namespace {
+template <class Kernel>
+Tensor pointwise(const Tensor& x, Kernel kernel) {
+  const Tensor xc = x.contiguous();
+  Tensor y = Tensor::empty(x.shape());
+  kernel(x.numel(), xc.data(), y.data());
+  return y;
+}
+}  // namespace
+
+Tensor relu(const Tensor& x) { return pointwise(x, kernels::relu_f32); }
+Tensor silu(const Tensor& x) { return pointwise(x, kernels::silu_f32); }
+Tensor gelu(const Tensor& x, const std::string& approximate) {
+  if (approximate == "none" || approximate.empty()) return pointwise(x, kernels::gelu_erf_f32);
+  if (approximate == "tanh") return pointwise(x, kernels::gelu_tanh_f32);
+  fail("gelu", "approximate must be 'none' (erf) or 'tanh', got '", approximate, "'");
+}
+
+namespace {
+void check_rope(const char* op, int64_t dim, double theta) {
+  if (dim <= 0 || dim % 2 != 0) fail(op, "dim must be even and positive (pairs of coordinates rotate), got ", dim);
+  if (!(theta > 0) || !std::isfinite(theta)) fail(op, "theta must be finite and positive, got ", theta);
+}
+}  // namespace
+
+Tensor rope_matrix(double pos, int64_t dim, double theta) {
+  check_rope("ropeMatrix", dim, theta);
+  if (!std::isfinite(pos)) fail("ropeMatrix", "pos must be finite, got ", pos);
+  Tensor R = Tensor::empty({dim, dim});
+  kernels::rope_matrix_f32(pos, dim, theta, R.data());
+  return R;
+}
+
+Tensor apply_rope(const Tensor& x, const std::vector<double>& positions, double theta) {
+  const char* op = "applyRope";
+  if (x.dim() < 1) fail(op, "x must be [..., n, dim] or [dim], got a 0-d tensor");
+  const int64_t dim = x.size(-1);
+  check_rope(op, dim, theta);
+  const int64_t n = x.dim() >= 2 ? x.size(-2) : 1;
+  if (int64_t(positions.size()) != n)
+    fail(op, "positions has ", positions.size(), " entries but x ", shape_str(x.shape()), " has ", n,
+         " rows along dim -2");
+  const Tensor xc = x.contiguous();
+  const int64_t rows = x.numel() / dim;
+  std::vector<double> pos(rows);
+  for (int64_t r = 0; r < rows; ++r) pos[r] = positions[r % n];
+  Tensor y = Tensor::empty(x.shape());
+  kernels::apply_rope_f32(rows, dim, xc.data(), pos.data(), theta, y.data());
+  return y;
+}
+
+}  // namespace tp::nn

@@ -1,0 +1,88 @@
+// Tensor-level quantization: validation, then the kernels of quant_kernel.cpp.
+#include <cmath>
+
+#include "tensorpad/quant.hpp"
+
+namespace tp::quant {
+
+namespace {
+
+void check_bits(const char* op, int bits, int max_bits) {
+  if (bits < 2 || bits > max_bits) fail(op, "bits must be in [2, ", max_bits, "], got ", bits);
+}
+
+// (rows, cols) of x read as rows along the last dim; a 0-d tensor is one row of one value.
+void row_shape(const Tensor& x, int64_t* rows, int64_t* cols) {
+  *cols = x.dim() == 0 ? 1 : x.size(-1);
+  *rows = *cols == 0 ? 0 : x.numel() / *cols;
+}
+
+}  // namespace
+
+int64_t QTensor::cols() const { return shape.empty() ? 1 : shape.back(); }
+int64_t QTensor::rows() const { return cols() == 0 ? 0 : int64_t(q.size()) / cols(); }
+
+Tensor QTensor::dequantize() const {
+  Tensor y = Tensor::empty(shape);
+  const int64_t r = rows(), c = cols();
+  for (int64_t i = 0; i < r; ++i) {
+    const float s = scale[per_row ? i : 0];
+    for (int64_t j = 0; j < c; ++j) y.data()[i * c + j] = float(q[i * c + j]) * s;
+  }
+  return y;
+}
+
+Tensor QTensor::scale_tensor() const { return Tensor::from({int64_t(scale.size())}, scale.data()); }
+
+Tensor fake_quant(const Tensor& x, int bits, bool per_row) {
+  check_bits("fakeQuant", bits, 16);
+  int64_t rows, cols;
+  row_shape(x, &rows, &cols);
+  const Tensor xc = x.contiguous();
+  Tensor y = Tensor::empty(x.shape());
+  if (x.numel() > 0) kernels::fake_quant_f32(rows, cols, xc.data(), bits, per_row, y.data());
+  return y;
+}
+
+double rel_error(const Tensor& approx, const Tensor& exact) {
+  if (approx.shape() != exact.shape())
+    fail("relError", "approx ", shape_str(approx.shape()), " and exact ", shape_str(exact.shape()),
+         " must have the same shape");
+  const Tensor a = approx.contiguous(), e = exact.contiguous();
+  return kernels::rel_error_f32(a.numel(), a.data(), e.data());
+}
+
+QTensor quantize(const Tensor& x, int bits, bool per_row) {
+  check_bits("quantize", bits, 8);
+  QTensor out;
+  out.shape = x.shape();
+  out.per_row = per_row;
+  out.bits = bits;
+  int64_t rows, cols;
+  row_shape(x, &rows, &cols);
+  out.q.resize(size_t(x.numel()));
+  out.scale.assign(per_row ? size_t(rows) : 1, 0.0f);
+  const Tensor xc = x.contiguous();
+  for (int64_t i = 0; i < x.numel(); ++i)
+    if (!std::isfinite(xc.data()[i])) fail("quantize", "x has a non-finite value at flat index ", i);
+  if (x.numel() > 0) kernels::quantize_i8(rows, cols, xc.data(), bits, per_row, out.q.data(), out.scale.data());
+  return out;
+}
+
+Tensor matmul_int8(const QTensor& a, const QTensor& b) {
+  const char* op = "matmulInt8";
+  if (a.shape.size() != 2 || b.shape.size() != 2)
+    fail(op, "expects 2-d operands a (m,k) and b (n,k), got ", shape_str(a.shape), " and ", shape_str(b.shape));
+  const int64_t m = a.shape[0], k = a.shape[1], n = b.shape[0];
+  if (b.shape[1] != k)
+    fail(op, "a ", shape_str(a.shape), " and b ", shape_str(b.shape),
+         " must share the last dim (the product is a bᵀ, like x Wᵀ): ", k, " != ", b.shape[1]);
+  if (k >= (int64_t(1) << 31) / (128 * 128))
+    fail(op, "k = ", k, " could overflow the int32 accumulator (max 131071)");
+  Tensor out = Tensor::empty({m, n});
+  kernels::matmul_i8_dequant(m, n, k, a.q.data(), a.scale.data(), a.per_row, b.q.data(), b.scale.data(),
+                             b.per_row, out.data());
+  return out;
+}
+
+}  // namespace tp::quant

@@ -1,0 +1,362 @@
+// LLM blocks: the worked examples of the source documents, and each fused op against its composition of
+// primitives (matmul, softmax, dense matrices).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "tensorpad/nn.hpp"
+#include "tensorpad/ops.hpp"
+#include "tensorpad/quant.hpp"
+#include "tensorpad/random.hpp"
+
+using namespace tp;
+
+namespace {
+
+Tensor T(const Shape& shape, std::vector<float> v) { return Tensor::from(shape, v.data()); }
+
+Tensor randn_t(const Shape& shape, uint64_t seed) {
+  Rng rng(seed);
+  return randn(shape, rng);
+}
+
+// Every |a - b| <= atol + rtol |b|; reports the first offender.
+void check_close(const Tensor& a, const Tensor& b, double atol, double rtol = 0) {
+  REQUIRE(a.shape() == b.shape());
+  const Tensor ac = a.contiguous(), bc = b.contiguous();
+  for (int64_t i = 0; i < a.numel(); ++i) {
+    const double x = ac.data()[i], y = bc.data()[i];
+    if (!(std::fabs(x - y) <= atol + rtol * std::fabs(y))) {
+      FAIL_CHECK("element " << i << ": " << x << " vs " << y << " (atol " << atol << ", rtol " << rtol << ")");
+      return;
+    }
+  }
+}
+
+Tensor mm(const Tensor& a, const Tensor& b) { return matmul(a, b); }
+Tensor tr(const Tensor& a) { return transpose(a, -2, -1); }
+
+// softmax(Q Kᵀ scale + M) V from the primitives of ops.hpp.
+Tensor attention_from_primitives(const Tensor& q, const Tensor& k, const Tensor& v, float scale,
+                                 const Tensor* mask, bool causal) {
+  Tensor s = binary_scalar(BinaryOp::Mul, mm(q, tr(k)), scale);
+  if (mask) s = binary(BinaryOp::Add, s, *mask);
+  if (causal) {
+    const int64_t sq = q.size(-2), sk = k.size(-2);
+    std::vector<float> m(sq * sk);
+    for (int64_t i = 0; i < sq; ++i)
+      for (int64_t j = 0; j < sk; ++j) m[i * sk + j] = j > i ? -INFINITY : 0.0f;
+    s = binary(BinaryOp::Add, s, T({sq, sk}, m));
+  }
+  return mm(softmax(s, -1), v);
+}
+
+}  // namespace
+
+TEST_CASE("attention mixes three value vectors 0.1/0.7/0.2 into (0.5, 1.9, 0.9)") {
+  const Tensor V = T({3, 3}, {1, 0, 2, 0, 3, 1, 2, -1, 0});
+  // Logits log(0.1), log(0.7), log(0.2): softmax returns exactly that reading distribution.
+  const Tensor Q = T({1, 1}, {1});
+  const Tensor K = T({3, 1}, {std::log(0.1f), std::log(0.7f), std::log(0.2f)});
+  nn::AttentionOptions o;
+  o.scale = 1.0f;
+  o.return_weights = true;
+  const nn::AttentionResult r = nn::scaled_dot_product_attention(Q, K, V, o);
+  check_close(*r.weights, T({1, 3}, {0.1f, 0.7f, 0.2f}), 1e-6);
+  check_close(r.output, T({1, 3}, {0.5f, 1.9f, 0.9f}), 1e-6);
+  // The same distribution given as an additive mask on zero scores.
+  nn::AttentionOptions om;
+  om.mask = T({1, 3}, {std::log(0.1f), std::log(0.7f), std::log(0.2f)});
+  const Tensor out = nn::scaled_dot_product_attention(Tensor::zeros({1, 4}), Tensor::zeros({3, 4}), V, om).output;
+  check_close(out, T({1, 3}, {0.5f, 1.9f, 0.9f}), 1e-6);
+}
+
+TEST_CASE("causal attention weights have rows summing to 1 and zeros above the diagonal") {
+  const Tensor Q = randn_t({6, 4}, 1), K = randn_t({6, 4}, 2), V = randn_t({6, 4}, 3);
+  nn::AttentionOptions o;
+  o.causal = true;
+  o.return_weights = true;
+  const nn::AttentionResult r = nn::scaled_dot_product_attention(Q, K, V, o);
+  const float* w = r.weights->data();
+  for (int i = 0; i < 6; ++i) {
+    double sum = 0;
+    for (int j = 0; j < 6; ++j) {
+      if (j > i) CHECK(w[i * 6 + j] == 0.0f);
+      CHECK(w[i * 6 + j] >= 0.0f);
+      sum += w[i * 6 + j];
+    }
+    CHECK(sum == doctest::Approx(1.0).epsilon(1e-6));
+  }
+  CHECK(w[0] == 1.0f);  // the first token can only read itself
+  // The fused path (no weights) gives the same output.
+  o.return_weights = false;
+  check_close(nn::scaled_dot_product_attention(Q, K, V, o).output, r.output, 1e-6, 1e-5);
+}
+
+TEST_CASE("fused attention equals softmax(QKᵀ/√d + M) V from primitives, unbatched and batched") {
+  struct Case {
+    Shape q, k, v;
+    bool causal, use_mask;
+  };
+  // Sizes cross the 64-row tiles (130, 150) and leave ragged edges; batches broadcast K/V over heads.
+  const Case cases[] = {
+      {{5, 8}, {7, 8}, {7, 3}, false, false},          {{5, 8}, {7, 8}, {7, 3}, true, false},
+      {{130, 16}, {150, 16}, {150, 12}, false, true},  {{130, 16}, {130, 16}, {130, 16}, true, true},
+      {{2, 3, 65, 8}, {2, 3, 65, 8}, {2, 3, 65, 5}, true, false},
+      {{2, 3, 9, 8}, {2, 1, 11, 8}, {2, 1, 11, 4}, false, true},
+  };
+  uint64_t seed = 10;
+  for (const Case& c : cases) {
+    CAPTURE(shape_str(c.q));
+    CAPTURE(c.causal);
+    const Tensor Q = randn_t(c.q, seed++), K = randn_t(c.k, seed++), V = randn_t(c.v, seed++);
+    const int64_t sq = c.q[c.q.size() - 2], sk = c.k[c.k.size() - 2];
+    const Tensor M = binary_scalar(BinaryOp::Mul, randn_t({sq, sk}, seed++), 0.5f);
+    nn::AttentionOptions o;
+    o.causal = c.causal;
+    if (c.use_mask) o.mask = M;
+    const float scale = float(1.0 / std::sqrt(double(c.q.back())));
+    const Tensor ref = attention_from_primitives(Q, K, V, scale, c.use_mask ? &M : nullptr, c.causal);
+    check_close(nn::scaled_dot_product_attention(Q, K, V, o).output, ref, 1e-5, 1e-4);
+    o.return_weights = true;
+    check_close(nn::scaled_dot_product_attention(Q, K, V, o).output, ref, 1e-5, 1e-4);
+  }
+}
+
+TEST_CASE("fused attention matches the double-precision oracle on a long causal head") {
+  const int64_t n = 300, d = 32;
+  const Tensor Q = randn_t({n, d}, 41), K = randn_t({n, d}, 42), V = randn_t({n, d}, 43);
+  Tensor out = Tensor::empty({n, d}), ref = Tensor::empty({n, d});
+  kernels::AttentionArgs a;
+  a.sq = a.sk = n, a.d = a.dv = d;
+  a.q = Q.data(), a.k = K.data(), a.v = V.data(), a.rsq = a.rsk = a.rsv = a.rso = d;
+  a.scale = 0.5f, a.causal = true;
+  a.o = out.data();
+  kernels::attention_f32(a);
+  a.o = ref.data();
+  kernels::attention_ref(a);
+  check_close(out, ref, 1e-5, 1e-4);
+}
+
+TEST_CASE("attention is stable for huge logits and gives zeros for a fully masked row") {
+  const Tensor Q = binary_scalar(BinaryOp::Mul, randn_t({4, 8}, 5), 1000.0f), K = randn_t({4, 8}, 6);
+  const Tensor V = randn_t({4, 2}, 7);
+  nn::AttentionOptions o;
+  const Tensor out = nn::scaled_dot_product_attention(Q, K, V, o).output;
+  for (int64_t i = 0; i < out.numel(); ++i) CHECK(std::isfinite(out.data()[i]));
+  std::vector<float> m(16, 0.0f);
+  for (int j = 0; j < 4; ++j) m[4 + j] = -INFINITY;  // row 1 sees nothing
+  o.mask = T({4, 4}, m);
+  const Tensor masked = nn::scaled_dot_product_attention(Q, K, V, o).output;
+  CHECK(masked.data()[2] == 0.0f);
+  CHECK(masked.data()[3] == 0.0f);
+  CHECK(std::isfinite(masked.data()[0]));
+}
+
+TEST_CASE("attention reports mismatched shapes by name") {
+  CHECK_THROWS_WITH_AS(nn::scaled_dot_product_attention(Tensor::zeros({3, 4}), Tensor::zeros({5, 3}),
+                                                        Tensor::zeros({5, 2})),
+                       "scaledDotProductAttention: Q [3, 4] and K [5, 3] differ in the last dim (4 != 3)",
+                       Error);
+  nn::AttentionOptions o;
+  o.mask = Tensor::zeros({2, 2});
+  CHECK_THROWS_AS(nn::scaled_dot_product_attention(Tensor::zeros({3, 4}), Tensor::zeros({5, 4}),
+                                                   Tensor::zeros({5, 2}), o),
+                  Error);
+}
+
+TEST_CASE("multi-head attention equals the sum over heads of C^(r) W_O^(r)") {
+  const int64_t n = 7, dm = 12, h = 3, dh = dm / h;
+  const Tensor X = randn_t({n, dm}, 20), Wq = randn_t({dm, dm}, 21), Wk = randn_t({dm, dm}, 22);
+  const Tensor Wv = randn_t({dm, dm}, 23), Wo = randn_t({dm, dm}, 24);
+  nn::MultiHeadOptions o;
+  o.heads = h;
+  o.causal = true;
+  const Tensor out = nn::multi_head_attention(X, Wq, Wk, Wv, Wo, o);
+  Tensor sum = Tensor::zeros({n, dm});
+  for (int64_t r = 0; r < h; ++r) {
+    auto cols = [&](const Tensor& W) { return narrow(W, 1, r * dh, dh); };
+    const Tensor Qr = mm(X, cols(Wq)), Kr = mm(X, cols(Wk)), Vr = mm(X, cols(Wv));
+    const Tensor Cr = attention_from_primitives(Qr, Kr, Vr, float(1.0 / std::sqrt(double(dh))), nullptr, true);
+    sum = binary(BinaryOp::Add, sum, mm(Cr, narrow(Wo, 0, r * dh, dh)));
+  }
+  check_close(out, sum, 1e-4, 1e-4);
+  // Batched input: each batch element is its own sequence.
+  const Tensor Xb = stack({X, binary_scalar(BinaryOp::Mul, X, -0.5f)}, 0);
+  const Tensor outb = nn::multi_head_attention(Xb, Wq, Wk, Wv, Wo, o);
+  check_close(select(outb, 0, 0), out, 1e-5, 1e-5);
+  CHECK_THROWS_AS(nn::multi_head_attention(X, Wq, Wk, Wv, Wo, nn::MultiHeadOptions{5, false}), Error);
+}
+
+TEST_CASE("RMSNorm of (3, 4, 0) is (3√3/5, 4√3/5, 0) and ignores the overall scale") {
+  const Tensor h = T({3}, {3, 4, 0});
+  const float r3 = std::sqrt(3.0f);
+  check_close(nn::rms_norm(h, std::nullopt, 0.0f), T({3}, {3 * r3 / 5, 4 * r3 / 5, 0}), 1e-6);
+  check_close(nn::rms_norm(T({3}, {30, 40, 0}), std::nullopt, 0.0f), nn::rms_norm(h, std::nullopt, 0.0f), 1e-7);
+  // Its output has RMS 1, and the weight scales feature by feature.
+  const Tensor y = nn::rms_norm(h, T({3}, {2, 1, 5}), 0.0f);
+  check_close(y, T({3}, {6 * r3 / 5, 4 * r3 / 5, 0}), 1e-6);
+  CHECK_THROWS_AS(nn::rms_norm(h, T({2}, {1, 1})), Error);
+}
+
+TEST_CASE("LayerNorm gives each row zero mean and unit variance, then the affine map") {
+  const Tensor x = binary_scalar(BinaryOp::Add, binary_scalar(BinaryOp::Mul, randn_t({4, 64}, 30), 7.0f), 3.0f);
+  const Tensor y = nn::layer_norm(x, std::nullopt, std::nullopt, 0.0f);
+  for (int r = 0; r < 4; ++r) {
+    double mean = 0, var = 0;
+    for (int j = 0; j < 64; ++j) mean += y.data()[r * 64 + j];
+    mean /= 64;
+    for (int j = 0; j < 64; ++j) var += (y.data()[r * 64 + j] - mean) * (y.data()[r * 64 + j] - mean);
+    var /= 64;
+    CHECK(std::fabs(mean) < 1e-6);
+    CHECK(var == doctest::Approx(1.0).epsilon(1e-5));
+  }
+  // Then γ ⊙ ĥ + β, the same γ and β for every row. With the source's γ = (2, 0.5, 1), β = (0.1, 0, -0.2):
+  // (a, -a, 0) normalises to ĥ = (√1.5, -√1.5, 0), so the output is (2√1.5 + 0.1, -0.5√1.5, -0.2).
+  const float r = std::sqrt(1.5f);
+  check_close(nn::layer_norm(T({3}, {4, -4, 0}), std::nullopt, std::nullopt, 0.0f), T({3}, {r, -r, 0}), 1e-6);
+  const Tensor out = nn::layer_norm(T({3}, {4, -4, 0}), T({3}, {2, 0.5f, 1}), T({3}, {0.1f, 0, -0.2f}), 0.0f);
+  check_close(out, T({3}, {2 * r + 0.1f, -0.5f * r, -0.2f}), 1e-6);
+}
+
+TEST_CASE("relu, gelu (erf and tanh) and silu match their formulas") {
+  const Tensor x = T({5}, {-3, -1, 0, 0.5f, 2});
+  check_close(nn::relu(x), T({5}, {0, 0, 0, 0.5f, 2}), 0);
+  // torch.nn.functional.gelu (erf) and approximate='tanh', silu: values from their closed forms.
+  check_close(nn::gelu(x), T({5}, {-0.0040496f, -0.1586553f, 0, 0.3457312f, 1.9544997f}), 1e-6);
+  check_close(nn::gelu(x, "tanh"), T({5}, {-0.0036374f, -0.1588080f, 0, 0.3457140f, 1.9545977f}), 1e-6);
+  check_close(nn::silu(x), T({5}, {-0.1422776f, -0.2689414f, 0, 0.3112297f, 1.7615942f}), 1e-6);
+  CHECK_THROWS_AS(nn::gelu(x, "fast"), Error);
+}
+
+TEST_CASE("RoPE: R_3 is orthogonal and R_3ᵀ R_7 = R_4 for dim 8; applyRope equals x @ R") {
+  const Tensor R3 = nn::rope_matrix(3, 8), R7 = nn::rope_matrix(7, 8), R4 = nn::rope_matrix(4, 8);
+  check_close(mm(R3, tr(R3)), eye(8), 1e-6);
+  check_close(mm(tr(R3), R7), R4, 1e-5);
+  // The first block rotates by the angle pos itself: R_3[0:2,0:2] = [[cos 3, sin 3], [-sin 3, cos 3]].
+  CHECK(R3.data()[0] == doctest::Approx(std::cos(3.0)));
+  CHECK(R3.data()[1] == doctest::Approx(std::sin(3.0)));
+  CHECK(R3.data()[8] == doctest::Approx(-std::sin(3.0)));
+  // Pairwise form: row i of x rotated by R_{pos_i}.
+  const Tensor x = randn_t({2, 4, 8}, 50);
+  const std::vector<double> pos = {0, 3, 7, 11};
+  const Tensor y = nn::apply_rope(x, pos);
+  for (int b = 0; b < 2; ++b)
+    for (int i = 0; i < 4; ++i) {
+      const Tensor row = narrow(select(x, 0, b), 0, i, 1);
+      check_close(narrow(select(y, 0, b), 0, i, 1), mm(row, nn::rope_matrix(pos[i], 8)), 1e-5);
+    }
+  // Scores depend on relative position only: (q R_m)·(k R_n) = q R_{m-n} kᵀ.
+  const Tensor q = randn_t({1, 8}, 51), k = randn_t({1, 8}, 52);
+  const float lhs = mm(mm(q, R7), tr(mm(k, R3))).item();
+  const float rhs = mm(mm(q, nn::rope_matrix(4, 8)), tr(k)).item();
+  CHECK(lhs == doctest::Approx(rhs).epsilon(1e-5));
+  CHECK_THROWS_WITH_AS(nn::rope_matrix(1, 7), "ropeMatrix: dim must be even and positive (pairs of coordinates rotate), got 7", Error);
+  CHECK_THROWS_AS(nn::apply_rope(x, {1, 2}), Error);
+}
+
+TEST_CASE("hadamard(n) is Sylvester's, orthogonal, and refuses n not a power of 2") {
+  const Tensor H2 = linalg::hadamard(2);
+  const float s = float(1 / std::sqrt(2.0));
+  check_close(H2, T({2, 2}, {s, s, s, -s}), 1e-7);
+  const Tensor H = linalg::hadamard(64);
+  check_close(mm(H, tr(H)), eye(64), 1e-5);
+  // H_4 = [[H_2, H_2], [H_2, -H_2]] / √2
+  const Tensor H4 = linalg::hadamard(4);
+  CHECK(H4.data()[2 * 4 + 2] == doctest::Approx(-0.5));
+  CHECK(H4.data()[1 * 4 + 2] == doctest::Approx(0.5));
+  CHECK(H4.data()[1 * 4 + 3] == doctest::Approx(-0.5));
+  CHECK_THROWS_WITH_AS(linalg::hadamard(12), "hadamard: n must be a power of 2 (Sylvester's construction doubles the size), got 12", Error);
+}
+
+TEST_CASE("fwht equals multiplication by the (block-)Hadamard matrix") {
+  for (int64_t d : {1, 2, 8, 64, 256}) {
+    const Tensor x = randn_t({3, d}, 60 + d);
+    check_close(linalg::fwht(x), mm(x, linalg::hadamard(d)), 1e-5, 1e-5);
+  }
+  const Tensor x = randn_t({2, 5, 256}, 70);
+  std::vector<Tensor> blocks(8, linalg::hadamard(32));
+  check_close(linalg::fwht(x, 32), mm(x, linalg::block_diag(blocks)), 1e-5, 1e-5);
+  Tensor r = randn_t({4, 128}, 71);
+  Tensor f = r.clone();
+  kernels::fwht_f32(4, 128, 16, f.data());
+  kernels::fwht_ref(4, 128, 16, r.data());
+  check_close(f, r, 1e-5, 1e-5);
+  CHECK_THROWS_AS(linalg::fwht(x, 24), Error);
+  CHECK_THROWS_AS(linalg::fwht(randn_t({2, 12}, 1)), Error);
+  CHECK_THROWS_AS(linalg::fwht(x, 512), Error);
+}
+
+TEST_CASE("randomOrthogonal is orthogonal, seeded, and preserves X Wᵀ = (XQ)(WQ)ᵀ") {
+  const Tensor Q = linalg::random_orthogonal(48, 3);
+  check_close(mm(tr(Q), Q), eye(48), 1e-5);
+  check_close(linalg::random_orthogonal(48, 3), Q, 0);
+  CHECK(linalg::random_orthogonal(48, 4).data()[0] != Q.data()[0]);
+  const Tensor X = randn_t({10, 48}, 80), W = randn_t({20, 48}, 81);
+  check_close(mm(mm(X, Q), tr(mm(W, Q))), mm(X, tr(W)), 1e-4, 1e-4);
+  const Tensor H = linalg::hadamard(16);
+  const Tensor X2 = randn_t({10, 16}, 82), W2 = randn_t({20, 16}, 83);
+  check_close(mm(linalg::fwht(X2), tr(linalg::fwht(W2))), mm(X2, tr(W2)), 1e-4, 1e-4);
+  (void)H;
+}
+
+TEST_CASE("blockDiag places blocks along the diagonal") {
+  const Tensor B = linalg::block_diag({T({1, 2}, {1, 2}), T({2, 1}, {3, 4})});
+  check_close(B, T({3, 3}, {1, 2, 0, 0, 0, 3, 0, 0, 4}), 0);
+  CHECK_THROWS_AS(linalg::block_diag({T({2}, {1, 2})}), Error);
+}
+
+TEST_CASE("LoRA adds r(dIn + dOut) parameters: 131072, 294912 at rank 16 and 65536 at rank 8") {
+  CHECK(lora::params(4096, 4096, 16) == 131072);
+  CHECK(lora::params(14336, 4096, 16) == 294912);
+  CHECK(lora::params(4096, 4096, 8) == 65536);
+  CHECK_THROWS_AS(lora::params(0, 4, 1), Error);
+}
+
+TEST_CASE("lora.merge is W + (alpha/r) B A and has rank-r update") {
+  const Tensor W = randn_t({6, 5}, 90), A = randn_t({2, 5}, 91), B = randn_t({6, 2}, 92);
+  const Tensor merged = lora::merge(W, A, B, 16.0, 2);
+  check_close(merged, binary(BinaryOp::Add, W, binary_scalar(BinaryOp::Mul, mm(B, A), 8.0f)), 1e-5, 1e-5);
+  check_close(lora::merge(W, A, B), binary(BinaryOp::Add, W, mm(B, A)), 1e-5, 1e-5);
+  CHECK_THROWS_AS(lora::merge(W, B, A), Error);
+}
+
+TEST_CASE("rotating synthetic outlier activations cuts max/median >= 3x and W8A8 error >= 2x") {
+  const Tensor X = synth::activations({512, 1024, 6, 50.0f, 0});
+  const Tensor W = binary_scalar(BinaryOp::Mul, randn_t({768, 1024}, 100), 1.0f / 32);
+  const Tensor Y = mm(X, tr(W));
+  auto peak = [](const Tensor& x) {
+    std::vector<float> a(x.data(), x.data() + x.numel());
+    for (float& v : a) v = std::fabs(v);
+    std::nth_element(a.begin(), a.begin() + a.size() / 2, a.end());
+    const float med = a[a.size() / 2];
+    return *std::max_element(a.begin(), a.end()) / med;
+  };
+  auto w8a8 = [&](const Tensor& xq, const Tensor& wq) {
+    return quant::rel_error(mm(quant::fake_quant(xq, 8, false), tr(quant::fake_quant(wq, 8, true))), Y);
+  };
+  const double peak0 = peak(X), err0 = w8a8(X, W);
+  MESSAGE("no rotation: max/median " << peak0 << ", W8A8 " << err0);
+  CHECK(peak0 > 30);
+  // Block Hadamard (1024 = 8 x 128) through the fast transform, and a random orthogonal Q.
+  const Tensor Xh = linalg::fwht(X, 128), Wh = linalg::fwht(W, 128);
+  const Tensor Q = linalg::random_orthogonal(1024, 0);
+  const Tensor Xq = mm(X, Q), Wq = mm(W, Q);
+  check_close(mm(Xh, tr(Wh)), Y, 2e-3, 1e-3);
+  for (auto [name, xr, wr] : {std::tuple{std::string("block Hadamard"), Xh, Wh}, std::tuple{std::string("random orthogonal"), Xq, Wq}}) {
+    const double p = peak(xr), e = w8a8(xr, wr);
+    MESSAGE(name << ": max/median " << p << ", W8A8 " << e);
+    CHECK(peak0 / p >= 3.0);
+    CHECK(err0 / e >= 2.0);
+  }
+}
+
+TEST_CASE("synth.activations is deterministic in its seed and validates its options") {
+  const Tensor a = synth::activations({16, 64, 2, 20.0f, 5}), b = synth::activations({16, 64, 2, 20.0f, 5});
+  check_close(a, b, 0);
+  CHECK_THROWS_AS(synth::activations({16, 64, 65, 20.0f, 5}), Error);
+}
