@@ -1,0 +1,59 @@
+// The judge in the page: the same judge() as the CLI, with module Web Workers.
+//   judgeInWorker(exercise, sourceText, { seed, workerUrl, tpUrl, limits }) → Promise<Result>
+// `exercise` is one entry of bundleExercises() (exercise.json plus the sources of reference.js and
+// cases.js); `sourceText` is what the learner typed: an ES module with exports, or plain top-level
+// declarations like any other cell. Result is described in judge.js; result.status is the verdict
+// (pass | fail | error) for data-verdict. No memory limit here: browsers have no per-worker heap cap.
+
+import { judge, DEFAULT_SEED } from './judge.js';
+
+export { DEFAULT_SEED };
+export { formatText, toResultsJson } from './format.js';
+
+const blobUrls = new WeakMap();
+
+function blobUrl(text) {
+  return URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
+}
+
+export function webEnv({ workerUrl = new URL('./web-worker.js', import.meta.url), tpUrl } = {}) {
+  const url = new URL(String(workerUrl), self.location.href);
+  if (tpUrl) url.searchParams.set('tp', new URL(String(tpUrl), self.location.href).href);
+  return {
+    spawn() {
+      const worker = new Worker(url, { type: 'module', name: 'tensorpad-judge' });
+      let closed = false;
+      const exitHandlers = [];
+      const fail = (error) => {
+        if (closed) return;
+        closed = true;
+        worker.terminate();
+        for (const h of exitHandlers) h({ code: 1, error });
+      };
+      worker.addEventListener('error', (e) => { e.preventDefault?.(); fail(new Error(e.message || 'the worker failed')); });
+      worker.addEventListener('messageerror', () => fail(new Error('a message from the worker could not be read')));
+      return {
+        post: (msg) => { if (!closed) worker.postMessage(msg); },
+        onMessage: (fn) => worker.addEventListener('message', (e) => fn(e.data)),
+        onExit: (fn) => exitHandlers.push(fn),
+        terminate: () => { closed = true; exitHandlers.length = 0; worker.terminate(); },
+      };
+    },
+    moduleUrl(source, filename) {
+      const u = blobUrl(source);
+      return { url: u, clean: (s) => s.split(u).join(filename), dispose: () => URL.revokeObjectURL(u) };
+    },
+    exerciseUrls(exercise) {
+      if (!blobUrls.has(exercise)) {
+        blobUrls.set(exercise, { cases: blobUrl(exercise.sources.cases), reference: blobUrl(exercise.sources.reference) });
+      }
+      return blobUrls.get(exercise);
+    },
+  };
+}
+
+const cache = new Map();
+
+export function judgeInWorker(exercise, sourceText, { seed = DEFAULT_SEED, workerUrl, tpUrl, limits, filename = 'solution.js' } = {}) {
+  return judge({ exercise, source: sourceText, filename, seed, limits, cache, env: webEnv({ workerUrl, tpUrl }) });
+}

@@ -1,0 +1,92 @@
+// `tensorpad check`: what every exercise must satisfy before it ships.
+//   checkExercise(id, opts) → Promise<[{ name, ok, message }]>
+// - exercise.json validates; reference.js and cases.js are self-contained (the page loads them from Blob URLs)
+// - the generator is deterministic per seed and varies with the seed
+// - the reference passes every case; the starter code fails
+// - the expected values printed in exercise.json's examples agree with the reference
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'acorn';
+import { loadExercise } from './exercises.js';
+import { generateCases } from './judge.js';
+import { nodeEnv, judgeSource } from './node-runner.js';
+import { compareValues } from './compare.js';
+
+function selfContained(dir, file) {
+  const ast = parse(readFileSync(join(dir, file), 'utf8'), { ecmaVersion: 'latest', sourceType: 'module' });
+  const imports = ast.body.filter((n) => n.type === 'ImportDeclaration' || (n.type.startsWith('Export') && n.source));
+  if (imports.length) {
+    throw new Error(`${file} imports "${imports[0].source.value}"; it must be self-contained ` +
+      '(the page loads it from a Blob URL; cases get rng and tensorArg as arguments, tp is a global)');
+  }
+}
+
+async function step(results, name, fn) {
+  try {
+    const message = await fn();
+    results.push({ name, ok: true, message: message || '' });
+    return true;
+  } catch (err) {
+    results.push({ name, ok: false, message: err.message });
+    return false;
+  }
+}
+
+export async function checkExercise(id, { seeds = [1, 2], tpModule, root } = {}) {
+  const results = [];
+  let exercise;
+  const loaded = await step(results, `${id}: exercise.json validates`, () => {
+    exercise = loadExercise(id, root);
+    selfContained(exercise.dir, 'reference.js');
+    selfContained(exercise.dir, 'cases.js');
+  });
+  if (!loaded) return results;
+  const env = nodeEnv({ tpModule });
+  const cache = new Map();
+  let cases1;
+  await step(results, `${id}: generator is deterministic per seed`, async () => {
+    cases1 = await generateCases({ exercise, seed: seeds[0], env });
+    const again = await generateCases({ exercise, seed: seeds[0], env });
+    const other = await generateCases({ exercise, seed: seeds[1], env });
+    const hidden = (cs) => JSON.stringify(cs.filter((c) => c.kind === 'hidden').map((c) => [c.fn, c.args, c.expected]));
+    if (hidden(cases1) !== hidden(again)) throw new Error(`seed ${seeds[0]} gave different cases on two runs`);
+    if (hidden(cases1) === hidden(other)) throw new Error(`seeds ${seeds[0]} and ${seeds[1]} gave the same cases`);
+    const n = cases1.filter((c) => c.kind === 'hidden').length;
+    if (n < 3) throw new Error(`only ${n} hidden cases; write at least 3`);
+    const missing = exercise.functions.map((f) => f.name).filter((f) => !cases1.some((c) => c.kind === 'hidden' && c.fn === f));
+    if (missing.length) throw new Error(`no hidden case calls ${missing.join(', ')}`);
+    return `${n} hidden cases`;
+  });
+  await step(results, `${id}: example values in exercise.json match the reference`, () => {
+    if (!cases1) throw new Error('no cases were generated');
+    exercise.examples.forEach((ex, i) => {
+      if (ex.expected === undefined) return;
+      const c = cases1.filter((k) => k.kind === 'example')[i];
+      const spec = exercise.functions.find((f) => f.name === ex.fn);
+      const want = Array.isArray(ex.expected) || typeof ex.expected === 'number' ? ex.expected : ex.expected.$tensor;
+      const r = compareValues(c.expected, want, { atol: spec.atol, rtol: spec.rtol });
+      if (!r.pass) throw new Error(`examples[${i}].expected disagrees with the reference: ${r.message}`);
+    });
+  });
+  for (const seed of seeds) {
+    await step(results, `${id}: reference passes every case (seed ${seed})`, async () => {
+      const source = readFileSync(join(exercise.dir, 'reference.js'), 'utf8');
+      const r = await judgeSource(exercise, source, { filename: 'reference.js', seed, cache, tpModule });
+      if (r.status !== 'pass') {
+        const bad = r.cases.find((c) => c.status !== 'pass');
+        throw new Error(r.message || `${bad.name}: ${bad.message}`);
+      }
+      return `${r.passed} cases`;
+    });
+  }
+  await step(results, `${id}: starter code fails`, async () => {
+    const r = await judgeSource(exercise, exercise.starter, { filename: 'starter.js', seed: seeds[0], cache, tpModule });
+    if (r.status === 'pass') throw new Error('the starter code passes every case');
+    if (r.errorKind === 'syntax' || r.errorKind === 'missing-export') {
+      throw new Error(`the starter code must load and export the functions: ${r.message}`);
+    }
+    return `${r.failed} of ${r.cases.length} cases fail`;
+  });
+  return results;
+}

@@ -1,0 +1,152 @@
+#!/usr/bin/env node
+// tensorpad — judge exercise solutions in the terminal (the same judge the page uses).
+//   tensorpad judge <id> <solution.js> [--json] [--seed N]   exit 0 all pass, 1 some fail, 2 usage error
+//   tensorpad list [--lang zh|en]
+//   tensorpad show <id> [--lang zh|en]
+//   tensorpad check [id ...]                                  for authors
+
+import { existsSync, statSync } from 'node:fs';
+import { loadExercise, loadExercises, listExerciseIds, ExerciseError } from './exercises.js';
+import { judgeFile } from './node-runner.js';
+import { exitCodeOf, DEFAULT_SEED } from './judge.js';
+import { formatText, toResultsJson } from './format.js';
+
+const USAGE = `usage:
+  tensorpad judge <exercise-id> <solution.js> [--json] [--seed N]
+  tensorpad list [--lang zh|en]
+  tensorpad show <exercise-id> [--lang zh|en]
+  tensorpad check [exercise-id ...]`;
+
+class UsageError extends Error {}
+
+function parseArgs(argv) {
+  const positional = [];
+  const flags = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--json') flags.json = true;
+    else if (a === '--help' || a === '-h') flags.help = true;
+    else if (a === '--seed' || a === '--lang') {
+      if (i + 1 >= argv.length) throw new UsageError(`${a} needs a value`);
+      flags[a.slice(2)] = argv[++i];
+    } else if (a.startsWith('--seed=') || a.startsWith('--lang=')) {
+      const [k, v] = a.slice(2).split('=');
+      flags[k] = v;
+    } else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
+    else positional.push(a);
+  }
+  if (flags.seed !== undefined && !/^\d+$/.test(flags.seed)) throw new UsageError(`--seed must be a non-negative integer, got "${flags.seed}"`);
+  if (flags.lang !== undefined && !['zh', 'en'].includes(flags.lang)) throw new UsageError(`--lang must be zh or en, got "${flags.lang}"`);
+  return { positional, flags };
+}
+
+function load(id) {
+  try {
+    return loadExercise(id);
+  } catch (err) {
+    if (err instanceof ExerciseError) {
+      const known = listExerciseIds();
+      if (!known.includes(id)) throw new UsageError(`unknown exercise "${id}"; known: ${known.join(', ')}`);
+    }
+    throw err;
+  }
+}
+
+async function cmdJudge(positional, flags) {
+  if (positional.length !== 2) throw new UsageError('judge needs <exercise-id> <solution.js>');
+  const [id, file] = positional;
+  const exercise = load(id);
+  if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`solution file not found: ${file}`);
+  const seed = flags.seed !== undefined ? Number(flags.seed) : DEFAULT_SEED;
+  const result = await judgeFile(exercise, file, { seed });
+  const code = exitCodeOf(result);
+  if (flags.json) {
+    process.stdout.write(JSON.stringify(toResultsJson(result), null, 2) + '\n');
+  } else if (code === 2) {
+    process.stderr.write(`${result.message}\n`);
+  } else {
+    process.stdout.write(formatText(result) + '\n');
+  }
+  return code;
+}
+
+function cmdList(flags) {
+  const lang = flags.lang ?? 'en';
+  const rows = loadExercises().map((e) => [e.id, e.difficulty, e.title[lang]]);
+  const w0 = Math.max(2, ...rows.map((r) => r[0].length));
+  const w1 = Math.max(10, ...rows.map((r) => r[1].length));
+  process.stdout.write(`${'id'.padEnd(w0)}  ${'difficulty'.padEnd(w1)}  title\n`);
+  for (const r of rows) process.stdout.write(`${r[0].padEnd(w0)}  ${r[1].padEnd(w1)}  ${r[2]}\n`);
+  return 0;
+}
+
+function cmdShow(positional, flags) {
+  if (positional.length !== 1) throw new UsageError('show needs <exercise-id>');
+  const e = load(positional[0]);
+  const lang = flags.lang ?? 'en';
+  const zh = lang === 'zh';
+  const out = [];
+  out.push(`# ${e.title[lang]}  (${e.id}, ${e.difficulty})`, '', e.statement[lang].trim(), '');
+  out.push(zh ? '## 要写的函数' : '## Functions to write');
+  for (const f of e.functions) {
+    out.push(`- ${f.signature}   ${zh ? '容差' : 'tolerance'}: atol ${f.atol}, rtol ${f.rtol}`);
+  }
+  out.push('', zh ? '## 示例' : '## Examples');
+  for (const ex of e.examples) {
+    const args = ex.args.map((a) => JSON.stringify(a && a.$tensor !== undefined ? a.$tensor : a)).join(', ');
+    const want = ex.expected === undefined ? '' : ` → ${JSON.stringify(ex.expected && ex.expected.$tensor !== undefined ? ex.expected.$tensor : ex.expected)}`;
+    out.push(`- ${ex.fn}(${args})${want}`);
+  }
+  out.push('', zh ? '## 起始代码' : '## Starter code', '', '```js', e.starter.trimEnd(), '```', '');
+  out.push(zh ? `本地判题：npx tensorpad judge ${e.id} solution.js` : `Judge locally: npx tensorpad judge ${e.id} solution.js`);
+  process.stdout.write(out.join('\n') + '\n');
+  return 0;
+}
+
+async function cmdCheck(positional) {
+  const { checkExercise } = await import('./check.js');
+  const ids = positional.length ? positional : listExerciseIds();
+  for (const id of positional) load(id);
+  let failed = 0;
+  let passed = 0;
+  for (const id of ids) {
+    for (const r of await checkExercise(id)) {
+      process.stdout.write(`${r.ok ? '✓' : '✗'} ${r.name}${r.message ? ` — ${r.message}` : ''}\n`);
+      if (r.ok) passed++; else failed++;
+    }
+  }
+  process.stdout.write(`${passed} passed, ${failed} failed\n`);
+  return failed ? 1 : 0;
+}
+
+async function main(argv) {
+  const { positional, flags } = parseArgs(argv);
+  const [cmd, ...rest] = positional;
+  if (flags.help || !cmd) {
+    process.stdout.write(USAGE + '\n');
+    return cmd || flags.help ? 0 : 2;
+  }
+  switch (cmd) {
+    case 'judge': return cmdJudge(rest, flags);
+    case 'list': return cmdList(flags);
+    case 'show': return cmdShow(rest, flags);
+    case 'check': return cmdCheck(rest);
+    default: throw new UsageError(`unknown command "${cmd}"`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => { process.exitCode = code; },
+  (err) => {
+    if (err instanceof UsageError) {
+      process.stderr.write(`tensorpad: ${err.message}\n${USAGE}\n`);
+      process.exitCode = 2;
+    } else if (err instanceof ExerciseError) {
+      process.stderr.write(`tensorpad: ${err.message}\n`);
+      process.exitCode = 2;
+    } else {
+      process.stderr.write(`tensorpad: internal error: ${err.stack || err}\n`);
+      process.exitCode = 2;
+    }
+  },
+);

@@ -1,0 +1,112 @@
+// The judge's comparison, shared by the Node and the browser runners. It runs in the judge's own
+// thread, on plain data (see values.js), never inside the solution's worker.
+//   compareValues(got, want, { atol, rtol, kind }) → { pass: true } | { pass: false, message, worst }
+// Shape first ("expected shape [4, 5], got [5, 4]"), then |got − want| ≤ atol + rtol·|want| elementwise,
+// reporting the worst element with its absolute and relative error. NaN where a number is expected fails.
+
+import { isTensorMarker, shapeOfNested, flattenNested, describeValue, formatNumber } from './values.js';
+
+const fmtShape = (s) => `[${s.join(', ')}]`;
+
+// Plain data → { scalar } | { shape, data } | { error } | { other }
+export function toShaped(v) {
+  if (typeof v === 'number') return { scalar: v };
+  if (isTensorMarker(v)) {
+    const { shape, data } = v.$tensor;
+    if (shape.length === 0) return { scalar: data[0], zeroDim: true };
+    return { shape, data };
+  }
+  if (Array.isArray(v)) {
+    const s = shapeOfNested(v);
+    if (s.error) return { error: s.error };
+    return { shape: s.shape, data: flattenNested(v) };
+  }
+  return { other: v };
+}
+
+export function unravel(i, shape) {
+  const idx = new Array(shape.length).fill(0);
+  for (let d = shape.length - 1; d >= 0; d--) {
+    idx[d] = i % shape[d];
+    i = Math.floor(i / shape[d]);
+  }
+  return idx;
+}
+
+function toleranceText(atol, rtol) {
+  return `atol ${formatNumber(atol)} + rtol ${formatNumber(rtol)}·|want|`;
+}
+
+// One element: null when it passes, else its error size relative to what is allowed.
+function elementExcess(g, w, atol, rtol) {
+  if (Number.isNaN(w)) return Number.isNaN(g) ? null : { abs: NaN, rel: NaN, ratio: Infinity };
+  if (typeof g !== 'number' || Number.isNaN(g)) return { abs: NaN, rel: NaN, ratio: Infinity, nan: true };
+  if (!Number.isFinite(w) || !Number.isFinite(g)) {
+    return g === w ? null : { abs: Infinity, rel: Infinity, ratio: Infinity };
+  }
+  const abs = Math.abs(g - w);
+  const allowed = atol + rtol * Math.abs(w);
+  if (abs <= allowed) return null;
+  const rel = w === 0 ? Infinity : abs / Math.abs(w);
+  return { abs, rel, ratio: allowed > 0 ? abs / allowed : Infinity };
+}
+
+function valueMismatch(where, g, w, e, atol, rtol) {
+  if (e.nan) return `${where}: got NaN, want ${formatNumber(w)}`;
+  return `${where}: got ${formatNumber(g)}, want ${formatNumber(w)} ` +
+    `(abs error ${formatNumber(e.abs)}, rel error ${formatNumber(e.rel)}; allowed ${toleranceText(atol, rtol)})`;
+}
+
+export function compareValues(got, want, { atol = 0, rtol = 0, kind } = {}) {
+  const w = toShaped(want);
+  const g = toShaped(got);
+  if (w.other !== undefined || w.error) {
+    // Non-numeric expected values (booleans, strings) compare exactly.
+    return Object.is(got, want) || JSON.stringify(got) === JSON.stringify(want)
+      ? { pass: true }
+      : { pass: false, message: `expected ${JSON.stringify(want)}, got ${describeValue(got)}` };
+  }
+  if (w.scalar !== undefined) {
+    if (g.scalar === undefined) {
+      return { pass: false, message: `expected a number, got ${describeValue(got)}` };
+    }
+    if (kind === 'integer' && Number.isFinite(g.scalar) && !Number.isInteger(g.scalar)) {
+      return { pass: false, message: `expected an integer, got ${formatNumber(g.scalar)}`,
+        worst: { index: [], got: g.scalar, want: w.scalar } };
+    }
+    const e = elementExcess(g.scalar, w.scalar, atol, rtol);
+    if (!e) return { pass: true };
+    return { pass: false, message: valueMismatch('value', g.scalar, w.scalar, e, atol, rtol),
+      worst: { index: [], got: g.scalar, want: w.scalar, abs: e.abs, rel: e.rel } };
+  }
+  // want is an array or a tensor
+  if (g.error) return { pass: false, message: `expected shape ${fmtShape(w.shape)}, got an ${g.error}` };
+  if (g.scalar !== undefined || g.other !== undefined) {
+    return { pass: false, message: `expected shape ${fmtShape(w.shape)}, got ${describeValue(got)}` };
+  }
+  if (g.shape.join() !== w.shape.join()) {
+    let message = `expected shape ${fmtShape(w.shape)}, got ${fmtShape(g.shape)}`;
+    if (g.shape.length === 2 && w.shape.length === 2 && g.shape[0] === w.shape[1] && g.shape[1] === w.shape[0]) {
+      message += ' (transposed?)';
+    }
+    return { pass: false, message };
+  }
+  let worst = null;
+  let bad = 0;
+  let firstNaN = -1;
+  for (let i = 0; i < w.data.length; i++) {
+    const e = elementExcess(g.data[i], w.data[i], atol, rtol);
+    if (!e) continue;
+    bad++;
+    if (e.nan && firstNaN < 0) firstNaN = i;
+    if (!worst || e.ratio > worst.e.ratio || (e.ratio === worst.e.ratio && e.abs > worst.e.abs)) worst = { i, e };
+  }
+  if (!worst) return { pass: true };
+  const at = firstNaN >= 0 ? firstNaN : worst.i;
+  const e = firstNaN >= 0 ? { nan: true } : worst.e;
+  const index = unravel(at, w.shape);
+  const message = valueMismatch(`value at ${fmtShape(index)}`, g.data[at], w.data[at], e, atol, rtol) +
+    `; ${bad} of ${w.data.length} values out of tolerance`;
+  return { pass: false, message,
+    worst: { index, got: g.data[at], want: w.data[at], abs: e.abs ?? NaN, rel: e.rel ?? NaN }, mismatches: bad };
+}

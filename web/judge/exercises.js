@@ -1,0 +1,101 @@
+// Loading exercises from disk (Node): exercise.json validated against schema.js with ajv, plus the
+// checks a schema cannot express. Errors name the file and the field.
+//   loadExercise(id, root?)  → exercise ({ ...exercise.json, dir })
+//   loadExercises(root?)     → [exercise]
+//   bundleExercises(root?)   → JSON-serializable { exercises: [{ ...exercise.json, sources: { reference, cases } }] }
+//                               for the page build to embed (the page loads the sources from Blob URLs).
+
+import { readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Ajv from 'ajv';
+import { exerciseSchema } from './schema.js';
+
+export const EXERCISES_DIR = fileURLToPath(new URL('../../exercises/', import.meta.url));
+
+export class ExerciseError extends Error {
+  constructor(file, field, message) {
+    super(`${file}: ${field ? `field \`${field}\` ` : ''}${message}`);
+    this.name = 'ExerciseError';
+    this.file = file;
+    this.field = field;
+  }
+}
+
+let validate = null;
+function validator() {
+  if (!validate) validate = new Ajv({ allErrors: true, strict: false }).compile(exerciseSchema);
+  return validate;
+}
+
+// "/functions/0/atol" → "functions[0].atol"
+function fieldName(instancePath, extra) {
+  const parts = instancePath.split('/').slice(1).filter((p) => p !== '');
+  if (extra) parts.push(extra);
+  return parts.reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '');
+}
+
+function schemaError(file, err) {
+  const extra = err.params?.missingProperty ?? err.params?.additionalProperty;
+  const field = fieldName(err.instancePath, extra) || '(root)';
+  let message = err.message;
+  if (err.keyword === 'required') message = 'is missing';
+  if (err.keyword === 'additionalProperties') message = 'is not allowed (unknown field; a typo?)';
+  if (err.keyword === 'enum') message = `must be one of ${err.params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+  return new ExerciseError(file, field, message);
+}
+
+export function listExerciseIds(root = EXERCISES_DIR) {
+  if (!existsSync(root)) return [];
+  return readdirSync(root)
+    .filter((d) => statSync(join(root, d)).isDirectory() && existsSync(join(root, d, 'exercise.json')))
+    .sort();
+}
+
+export function loadExercise(id, root = EXERCISES_DIR) {
+  const dir = join(root, id);
+  const file = relative(process.cwd(), join(dir, 'exercise.json')) || join(dir, 'exercise.json');
+  if (!existsSync(join(dir, 'exercise.json'))) {
+    const known = listExerciseIds(root);
+    throw new ExerciseError(file, null, `does not exist: unknown exercise "${id}"` +
+      (known.length ? ` (known: ${known.join(', ')})` : ''));
+  }
+  let json;
+  try {
+    json = JSON.parse(readFileSync(join(dir, 'exercise.json'), 'utf8'));
+  } catch (err) {
+    throw new ExerciseError(file, null, `is not valid JSON: ${err.message}`);
+  }
+  const v = validator();
+  if (!v(json)) throw schemaError(file, v.errors[0]);
+  if (json.id !== id) throw new ExerciseError(file, 'id', `is "${json.id}" but the folder is "${id}"`);
+  const names = json.functions.map((f) => f.name);
+  names.forEach((n, i) => {
+    if (names.indexOf(n) !== i) throw new ExerciseError(file, `functions[${i}].name`, `repeats "${n}"`);
+  });
+  json.examples.forEach((ex, i) => {
+    if (!names.includes(ex.fn)) {
+      throw new ExerciseError(file, `examples[${i}].fn`, `is "${ex.fn}", not one of ${names.join(', ')}`);
+    }
+  });
+  for (const f of ['reference.js', 'cases.js']) {
+    if (!existsSync(join(dir, f))) throw new ExerciseError(relative(process.cwd(), join(dir, f)), null, 'is missing');
+  }
+  return { ...json, dir };
+}
+
+export function loadExercises(root = EXERCISES_DIR) {
+  return listExerciseIds(root).map((id) => loadExercise(id, root));
+}
+
+export function bundleExercises(root = EXERCISES_DIR) {
+  return {
+    exercises: loadExercises(root).map(({ dir, ...json }) => ({
+      ...json,
+      sources: {
+        reference: readFileSync(join(dir, 'reference.js'), 'utf8'),
+        cases: readFileSync(join(dir, 'cases.js'), 'utf8'),
+      },
+    })),
+  };
+}

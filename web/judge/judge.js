@@ -1,0 +1,258 @@
+// The judge: one function used by the CLI (Node workers) and by the page (Web Workers).
+//   judge({ exercise, source, filename, seed, env }) → Promise<Result>
+// env = { spawn() → WorkerHandle, moduleUrl(source, filename) → { url, dispose() }, exerciseUrls(exercise) → { cases, reference } }
+// WorkerHandle = { post(msg), onMessage(fn), onExit(fn({ code, error })), terminate() }
+// Result = { exerciseId, seed, status: 'pass'|'fail'|'error', errorKind?, message?, passed, failed,
+//            cases: [{ name, kind, fn, status: 'pass'|'fail'|'error', message, output }], output }
+
+import { MSG, DEFAULT_LIMITS } from './protocol.js';
+import { compareValues } from './compare.js';
+import { describeArg } from './values.js';
+import { inspectSolution, lineFromModuleError } from './source.js';
+
+export const DEFAULT_SEED = 1;
+
+// Starts a worker and resolves once tp is initialised in it.
+function startWorker(env, limits) {
+  return new Promise((resolve, reject) => {
+    const w = env.spawn();
+    const timer = setTimeout(() => { w.terminate(); reject(new Error('the judge worker did not start in time')); },
+      limits.startupMs);
+    w.onMessage((m) => {
+      if (m.type === MSG.READY) { clearTimeout(timer); resolve(w); }
+      if (m.type === MSG.FATAL && !w.started) { clearTimeout(timer); w.terminate(); reject(new Error(m.message)); }
+    });
+    w.onExit(({ error }) => { clearTimeout(timer); reject(error || new Error('the judge worker exited while starting')); });
+  });
+}
+
+// Sends one request and waits for the first reply of the given types.
+function request(w, msg, types) {
+  return new Promise((resolve, reject) => {
+    w.onMessage((m) => { if (types.includes(m.type)) resolve(m); });
+    w.onExit(({ error, code }) => reject(error || new Error(`the worker exited (code ${code})`)));
+    w.post(msg);
+  });
+}
+
+// The exercise's trusted side: hidden cases, expected values, known mistakes. Cached per seed.
+async function openOracle(exercise, seed, env, limits, cache) {
+  const key = `${exercise.id}:${seed}`;
+  const needsChecks = exercise.functions.some((f) => f.compare === 'invariant');
+  if (!needsChecks && cache?.has(key)) return { cases: cache.get(key), close() {} };
+  const w = await startWorker(env, limits);
+  const urls = env.exerciseUrls(exercise);
+  const reply = await request(w, {
+    type: MSG.ORACLE, seed, exerciseId: exercise.id, casesUrl: urls.cases, referenceUrl: urls.reference,
+    functions: exercise.functions.map((f) => f.name), examples: exercise.examples || [],
+  }, [MSG.CASES, MSG.ORACLE_ERROR]);
+  if (reply.type === MSG.ORACLE_ERROR) {
+    w.terminate();
+    throw new Error(`exercise ${exercise.id}: generating cases or running the reference failed: ${reply.message}`);
+  }
+  if (!needsChecks) { w.terminate(); cache?.set(key, reply.cases); }
+  let pending = Promise.resolve();
+  return {
+    cases: reply.cases,
+    check(c, got) {
+      pending = pending.then(() => request(w, { type: MSG.CHECK, id: c.id, fn: c.fn, args: c.args, got, want: c.expected },
+        [MSG.CHECKED]).then((m) => m.message));
+      return pending;
+    },
+    close() { if (needsChecks) w.terminate(); },
+  };
+}
+
+// Runs the learner's module over the cases under time limits; never throws.
+function runSolution(env, limits, moduleUrl, functions, cases) {
+  return new Promise((resolve) => {
+    const results = new Map();
+    const state = { current: null, loaded: false, loadOutput: '', stop: null };
+    let w = null;
+    const timers = new Set();
+    const timer = (ms, fn) => { const t = setTimeout(fn, ms); timers.add(t); return t; };
+    const clear = (t) => { clearTimeout(t); timers.delete(t); };
+    let caseTimer = null;
+    const finish = (extra = {}) => {
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      if (w) w.terminate();
+      resolve({ results, loadOutput: state.loadOutput, stop: state.stop, ...extra });
+    };
+    const startupTimer = timer(limits.startupMs, () => finish({ fatal: 'the judge worker did not start in time' }));
+    w = env.spawn();
+    w.onExit(({ code, error }) => {
+      let reason;
+      if (error && /ERR_WORKER_OUT_OF_MEMORY/.test(`${error.code} ${error.message}`)) {
+        reason = `memory limit exceeded (${limits.memoryMb} MB)`;
+      } else if (error) {
+        reason = `the worker crashed: ${error.message}`;
+      } else {
+        reason = `the solution stopped its worker (exit code ${code})`;
+      }
+      if (state.current !== null) results.set(state.current, { error: reason });
+      else if (!state.loaded) return finish({ loadError: { kind: 'load', message: reason } });
+      state.stop = reason;
+      finish();
+    });
+    w.onMessage((m) => {
+      switch (m.type) {
+        case MSG.READY:
+          clear(startupTimer);
+          timer(limits.totalMs, () => {
+            const reason = `time limit exceeded: all cases together took more than ${limits.totalMs} ms`;
+            if (state.current !== null) results.set(state.current, { error: reason, tle: true });
+            else if (!state.loaded) return finish({ loadError: { kind: 'time', message: reason } });
+            state.stop = reason;
+            finish();
+          });
+          caseTimer = timer(limits.perCaseMs, () => finish({ loadError: { kind: 'time',
+            message: `time limit exceeded while loading the solution (${limits.perCaseMs} ms)` } }));
+          w.post({ type: MSG.SOLVE, moduleUrl, functions, cases: cases.map(({ id, fn, args }) => ({ id, fn, args })) });
+          break;
+        case MSG.FATAL:
+          finish({ fatal: m.message });
+          break;
+        case MSG.LOADED:
+          clear(caseTimer);
+          state.loaded = true;
+          state.loadOutput = m.output || '';
+          break;
+        case MSG.LOAD_ERROR:
+          finish({ loadError: { kind: m.kind, message: m.message, stack: m.stack }, loadOutput: m.output || '' });
+          break;
+        case MSG.CASE_START:
+          if (!cases.some((c) => c.id === m.id)) break;
+          state.current = m.id;
+          caseTimer = timer(limits.perCaseMs, () => {
+            results.set(m.id, { error: `time limit exceeded (${limits.perCaseMs} ms per case)`, tle: true });
+            state.stop = 'an earlier case exceeded the time limit';
+            finish();
+          });
+          break;
+        case MSG.CASE_END:
+          if (m.id !== state.current) break;
+          clear(caseTimer);
+          state.current = null;
+          results.set(m.id, m.error !== undefined ? { error: m.error, output: m.output } : { value: m.value, output: m.output });
+          break;
+        case MSG.DONE:
+          finish();
+          break;
+        default:
+          break;
+      }
+    });
+  });
+}
+
+function caseTitle(c, spec) {
+  const params = spec?.params || [];
+  const args = c.args.map((a, i) => (params[i] ? `${params[i]}=${describeArg(a)}` : describeArg(a)));
+  return `${c.name}: ${c.fn}(${args.join(', ')})`;
+}
+
+function findMistake(c, got, tol) {
+  for (const m of c.mistakes || []) {
+    if (compareValues(m.value, c.expected, tol).pass) continue;  // the mistake gives the right answer here
+    if (compareValues(got, m.value, tol).pass) return m.hint;
+  }
+  return null;
+}
+
+async function judgeCase(c, outcome, spec, oracle) {
+  const base = { name: caseTitle(c, spec), kind: c.kind, fn: c.fn, output: outcome?.output || '' };
+  if (!outcome) return { ...base, status: 'error', message: 'not run' };
+  if (outcome.error !== undefined) return { ...base, status: 'error', message: outcome.error };
+  const tol = { atol: spec.atol ?? 0, rtol: spec.rtol ?? 0, kind: spec.returns };
+  let message;
+  if (spec.compare === 'invariant') {
+    message = await oracle.check(c, outcome.value);
+  } else {
+    const r = compareValues(outcome.value, c.expected, tol);
+    message = r.pass ? null : r.message;
+  }
+  if (!message) return { ...base, status: 'pass', message: '' };
+  const hint = findMistake(c, outcome.value, tol);
+  return { ...base, status: 'fail', message: hint ? `${message}\nhint: ${hint}` : message };
+}
+
+function summarize(result) {
+  result.passed = result.cases.filter((c) => c.status === 'pass').length;
+  result.failed = result.cases.length - result.passed;
+  if (!result.status) result.status = result.failed === 0 && result.cases.length > 0 ? 'pass' : 'fail';
+  return result;
+}
+
+export async function judge({ exercise, source, filename = 'solution.js', seed = DEFAULT_SEED, env, limits = {}, cache }) {
+  const lim = { ...DEFAULT_LIMITS, ...limitsOf(exercise), ...limits };
+  const required = exercise.functions.map((f) => f.name);
+  const base = { exerciseId: exercise.id, seed, cases: [], output: '' };
+  const inspected = inspectSolution(source, required, filename);
+  if (!inspected.ok) return summarize({ ...base, status: 'error', errorKind: inspected.kind, message: inspected.message });
+
+  let oracle;
+  try {
+    oracle = await openOracle(exercise, seed, env, lim, cache);
+  } catch (err) {
+    return summarize({ ...base, status: 'error', errorKind: 'internal', message: err.message });
+  }
+  const module = await env.moduleUrl(inspected.source, filename);
+  try {
+    const run = await runSolution(env, lim, module.url, required, oracle.cases);
+    const clean = (s) => module.clean(String(s ?? ''));
+    if (run.fatal) return summarize({ ...base, status: 'error', errorKind: 'internal', message: clean(run.fatal) });
+    if (run.loadError) {
+      const e = run.loadError;
+      let message = clean(e.message);
+      if (e.kind === 'syntax') {
+        const line = lineFromModuleError({ stack: e.stack });
+        if (line) message = `${filename}:${line}: ${message}`;
+      } else if (e.kind === 'load') {
+        message = `loading ${filename} failed: ${message}`;
+      }
+      // Nothing ran: every case fails with the reason, so the summary still counts them.
+      const notRun = oracle.cases.map((c) => ({ name: caseTitle(c, specOf(exercise, c.fn)), kind: c.kind, fn: c.fn,
+        status: 'error', message: `not run: ${message.split('\n')[0]}`, output: '' }));
+      return summarize({ ...base, status: 'error', errorKind: e.kind, message, cases: notRun, output: clean(run.loadOutput) });
+    }
+    const specs = Object.fromEntries(exercise.functions.map((f) => [f.name, f]));
+    const cases = [];
+    for (const c of oracle.cases) {
+      const outcome = run.results.get(c.id);
+      const r = await judgeCase(c, outcome, specs[c.fn], oracle);
+      if (!outcome && run.stop) r.message = `not run: ${run.stop}`;
+      r.message = clean(r.message);
+      r.output = clean(r.output);
+      cases.push(r);
+    }
+    return summarize({ ...base, cases, output: clean(run.loadOutput) });
+  } finally {
+    oracle.close();
+    module.dispose();
+  }
+}
+
+const specOf = (exercise, fn) => exercise.functions.find((f) => f.name === fn);
+
+// The hidden and example cases with their expected values, for authors' checks and tests.
+export async function generateCases({ exercise, seed = DEFAULT_SEED, env, limits = {} }) {
+  const oracle = await openOracle(exercise, seed, env, { ...DEFAULT_LIMITS, ...limits }, null);
+  oracle.close();
+  return oracle.cases;
+}
+
+function limitsOf(exercise) {
+  const t = exercise.timeLimitMs || {};
+  const out = {};
+  if (t.perCase) out.perCaseMs = t.perCase;
+  if (t.total) out.totalMs = t.total;
+  return out;
+}
+
+// Exit status of the CLI for a result: 0 all pass, 1 some case fails, 2 the solution cannot be judged.
+export function exitCodeOf(result) {
+  if (result.status === 'pass') return 0;
+  if (result.status === 'error' && ['syntax', 'missing-export', 'internal', 'usage'].includes(result.errorKind)) return 2;
+  return 1;
+}

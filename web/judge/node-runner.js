@@ -1,0 +1,71 @@
+// The judge under Node: worker_threads with resourceLimits, solutions loaded from a private
+// temporary .mjs copy (so a `.js` file outside a "type": "module" package still loads as a module).
+//   judgeFile(exercise, path, opts)     → Promise<Result>
+//   judgeSource(exercise, source, opts) → Promise<Result>
+
+import { Worker } from 'node:worker_threads';
+import { mkdtempSync, writeFileSync, rmSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, basename, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { judge } from './judge.js';
+import { DEFAULT_LIMITS } from './protocol.js';
+
+const WORKER = new URL('./node-worker.js', import.meta.url);
+
+export function nodeEnv({ tpModule, memoryMb = DEFAULT_LIMITS.memoryMb } = {}) {
+  return {
+    spawn() {
+      const worker = new Worker(WORKER, {
+        workerData: { tpModule },
+        resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
+        stdout: true, stderr: true,  // anything that escapes the console capture stays out of our terminal
+      });
+      worker.stdout.resume();
+      worker.stderr.resume();
+      let exited = false;
+      const exitHandlers = [];
+      let lastError = null;
+      worker.on('error', (error) => { lastError = error; });
+      worker.on('exit', (code) => {
+        exited = true;
+        for (const h of exitHandlers) h({ code, error: lastError });
+      });
+      return {
+        post: (msg) => { if (!exited) worker.postMessage(msg); },
+        onMessage: (fn) => worker.on('message', fn),
+        onExit: (fn) => exitHandlers.push(fn),
+        terminate: () => {
+          if (exited) return;
+          exited = true;
+          exitHandlers.length = 0;
+          worker.terminate();
+        },
+      };
+    },
+    moduleUrl(source, filename) {
+      const dir = mkdtempSync(join(tmpdir(), 'tensorpad-judge-'));
+      const file = join(dir, basename(filename).replace(/\.[cm]?js$/, '') + '.mjs');
+      writeFileSync(file, source);
+      const url = pathToFileURL(file).href;
+      return {
+        url,
+        clean: (s) => s.split(url).join(filename).split(file).join(filename),
+        dispose: () => rmSync(dir, { recursive: true, force: true }),
+      };
+    },
+    exerciseUrls(exercise) {
+      return { cases: pathToFileURL(join(exercise.dir, 'cases.js')).href,
+        reference: pathToFileURL(join(exercise.dir, 'reference.js')).href };
+    },
+  };
+}
+
+export function judgeSource(exercise, source, { filename = 'solution.js', seed, limits, cache, tpModule } = {}) {
+  return judge({ exercise, source, filename, seed, limits, cache, env: nodeEnv({ tpModule }) });
+}
+
+export function judgeFile(exercise, path, opts = {}) {
+  const source = readFileSync(resolve(path), 'utf8');
+  return judgeSource(exercise, source, { ...opts, filename: opts.filename ?? path });
+}

@@ -1,0 +1,33 @@
+// The contract between the judge (main thread / CLI process) and its workers, in one place.
+// Every worker is fresh: one "oracle" worker runs the exercise's own trusted code (case generator,
+// reference, known mistakes, invariant checks); one "solution" worker runs the learner's module.
+// Expected values never enter the solution worker, and the comparison runs in the judge's thread.
+//
+// worker → judge, once tp is initialised:     { type: 'ready' }  |  { type: 'fatal', message }
+//
+// judge → oracle:  { type: 'oracle', seed, exerciseId, casesUrl, referenceUrl, functions: [name], examples }
+// oracle → judge:  { type: 'cases', cases: [Case] }  |  { type: 'oracle-error', message }
+//   Case = { id, kind: 'example' | 'hidden', name?, fn, args, expected, mistakes: [{ hint, value }] }
+// judge → oracle:  { type: 'check', id, fn, args, got, want }     (functions judged by invariants)
+// oracle → judge:  { type: 'checked', id, message }               (message null when the check passes)
+//
+// judge → solution: { type: 'solve', moduleUrl, functions: [name], cases: [{ id, fn, args }] }
+// solution → judge: { type: 'loaded', output }  |  { type: 'load-error', kind, message, output }
+//                   { type: 'case-start', id }
+//                   { type: 'case-end', id, value?, error?, output }
+//                   { type: 'done' }
+// Values are plain data as described in values.js.
+
+export const MSG = Object.freeze({
+  READY: 'ready', FATAL: 'fatal',
+  ORACLE: 'oracle', CASES: 'cases', ORACLE_ERROR: 'oracle-error', CHECK: 'check', CHECKED: 'checked',
+  SOLVE: 'solve', LOADED: 'loaded', LOAD_ERROR: 'load-error',
+  CASE_START: 'case-start', CASE_END: 'case-end', DONE: 'done',
+});
+
+export const DEFAULT_LIMITS = Object.freeze({
+  perCaseMs: 2000,   // one call of a solution function
+  totalMs: 10000,    // all cases of one solution, loading included
+  startupMs: 30000,  // starting a worker and initialising tp (compiling WASM on a busy machine)
+  memoryMb: 256,     // V8 heap of the solution worker (Node only)
+});

@@ -1,0 +1,69 @@
+// JSON schema of exercises/<id>/exercise.json (validated with ajv in exercises.js).
+
+const bilingual = (what) => ({
+  type: 'object',
+  description: `${what} in Chinese (zh) and English (en)`,
+  required: ['zh', 'en'],
+  additionalProperties: false,
+  properties: { zh: { type: 'string', minLength: 1 }, en: { type: 'string', minLength: 1 } },
+});
+
+export const exerciseSchema = {
+  $id: 'https://tensorpad.dev/schema/exercise.json',
+  type: 'object',
+  required: ['id', 'title', 'statement', 'difficulty', 'functions', 'starter', 'timeLimitMs', 'examples'],
+  additionalProperties: false,
+  properties: {
+    $schema: { type: 'string' },
+    id: { type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' },
+    title: bilingual('title'),
+    statement: bilingual('statement (Markdown with $…$ math)'),
+    difficulty: { enum: ['easy', 'medium', 'hard'] },
+    section: { type: 'string', description: 'where the exercise sits in the chapter (section id)' },
+    tags: { type: 'array', items: { type: 'string' } },
+    functions: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        required: ['name', 'params', 'signature', 'returns', 'atol', 'rtol'],
+        additionalProperties: false,
+        properties: {
+          name: { type: 'string', pattern: '^[A-Za-z_$][A-Za-z0-9_$]*$' },
+          params: { type: 'array', items: { type: 'string' } },
+          signature: { type: 'string', minLength: 1 },
+          returns: { enum: ['number', 'integer', 'array', 'tensor', 'boolean'] },
+          atol: { type: 'number', minimum: 0 },
+          rtol: { type: 'number', minimum: 0 },
+          compare: { enum: ['values', 'invariant'],
+            description: 'values: elementwise against the reference; invariant: cases.js exports checks[name]' },
+        },
+      },
+    },
+    starter: { type: 'string', minLength: 1 },
+    timeLimitMs: {
+      type: 'object',
+      required: ['perCase'],
+      additionalProperties: false,
+      properties: {
+        perCase: { type: 'integer', minimum: 50, maximum: 60000 },
+        total: { type: 'integer', minimum: 100, maximum: 600000 },
+      },
+    },
+    examples: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        required: ['fn', 'args'],
+        additionalProperties: false,
+        properties: {
+          name: { type: 'string' },
+          fn: { type: 'string' },
+          args: { type: 'array' },
+          expected: { description: 'shown to the learner; `tensorpad check` verifies it against the reference' },
+        },
+      },
+    },
+  },
+};

@@ -1,0 +1,123 @@
+// Values that cross the worker boundary: plain data only (numbers, arrays, strings, booleans)
+// plus one marker for tensors, { $tensor: { shape, data } } with data flat row-major.
+// Case generators build arguments with tensorArg(); the worker turns markers into tp tensors
+// before calling a solution and turns returned tensors back into markers.
+
+export function tensorArg(value, shape) {
+  if (shape) return { $tensor: { shape: [...shape], data: Array.from(value) } };
+  const s = shapeOfNested(value);
+  if (s.error) throw new Error(`tensorArg: ${s.error}`);
+  return { $tensor: { shape: s.shape, data: flattenNested(value) } };
+}
+
+export function isTensorMarker(v) {
+  return v !== null && typeof v === 'object' && v.$tensor !== undefined;
+}
+
+// Anything with a shape array and toArray()/data() is treated as a tensor (tp tensors, and any
+// tensor-like object a solution may return).
+export function isTensorLike(v) {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && !isTensorMarker(v) &&
+    (Array.isArray(v.shape) || ArrayBuffer.isView(v.shape)) &&
+    (typeof v.data === 'function' || typeof v.toArray === 'function');
+}
+
+// Shape of a nested array; { error } names the first ragged or non-numeric position.
+export function shapeOfNested(value, path = []) {
+  if (!Array.isArray(value) && !ArrayBuffer.isView(value)) {
+    return typeof value === 'number' ? { shape: [] } :
+      { error: `${describeValue(value)} at index [${path.join(', ')}] is not a number` };
+  }
+  const n = value.length;
+  if (n === 0) return { shape: [0] };
+  const first = shapeOfNested(value[0], [...path, 0]);
+  if (first.error) return first;
+  for (let i = 1; i < n; i++) {
+    const s = shapeOfNested(value[i], [...path, i]);
+    if (s.error) return s;
+    if (s.shape.join() !== first.shape.join()) {
+      return { error: `ragged array: element [${[...path, i].join(', ')}] has shape [${s.shape.join(', ')}] ` +
+        `but element [${[...path, 0].join(', ')}] has shape [${first.shape.join(', ')}]` };
+    }
+  }
+  return { shape: [n, ...first.shape] };
+}
+
+export function flattenNested(value, out = []) {
+  if (Array.isArray(value) || ArrayBuffer.isView(value)) {
+    for (const v of value) flattenNested(v, out);
+  } else {
+    out.push(Number(value));
+  }
+  return out;
+}
+
+export function nestFlat(shape, data) {
+  if (shape.length === 0) return data[0];
+  const [n, ...rest] = shape;
+  const size = rest.reduce((a, b) => a * b, 1);
+  return Array.from({ length: n }, (_, i) => nestFlat(rest, data.slice(i * size, (i + 1) * size)));
+}
+
+// In the worker: argument markers become tensors of the global tp.
+export function decodeArg(v, tp) {
+  if (isTensorMarker(v)) {
+    const { shape, data } = v.$tensor;
+    return tp.tensor(Float32Array.from(data), { shape });
+  }
+  if (Array.isArray(v)) return v.map((x) => decodeArg(x, tp));
+  return v;
+}
+
+// In the worker: whatever a function returned becomes plain, cloneable data.
+export function encodeResult(v, depth = 0) {
+  if (depth > 64) return { $unsupported: 'a value nested deeper than 64 levels' };
+  if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean' || v === null) return v;
+  if (v === undefined) return { $undefined: true };
+  if (typeof v === 'bigint') return Number(v);
+  if (isTensorLike(v)) {
+    const shape = Array.from(v.shape, Number);
+    const raw = typeof v.data === 'function' ? v.data() : flattenNested(v.toArray());
+    return { $tensor: { shape, data: Array.from(raw, Number) } };
+  }
+  if (ArrayBuffer.isView(v)) return Array.from(v, Number);
+  if (Array.isArray(v)) return v.map((x) => encodeResult(x, depth + 1));
+  if (typeof v === 'function') return { $unsupported: 'a function' };
+  if (v instanceof Promise || (typeof v === 'object' && typeof v.then === 'function')) {
+    return { $unsupported: 'a Promise (did you forget await, or declare the function async?)' };
+  }
+  return { $unsupported: `an object with keys {${Object.keys(v).slice(0, 5).join(', ')}}` };
+}
+
+// Short descriptions for messages: "a tensor of shape [4, 5]", "a number (3.5)", ...
+export function describeValue(v) {
+  if (v === undefined || (v && v.$undefined)) return 'undefined';
+  if (v === null) return 'null';
+  if (typeof v === 'number') return Number.isNaN(v) ? 'NaN' : `a number (${formatNumber(v)})`;
+  if (typeof v === 'string') return `a string ${JSON.stringify(v.slice(0, 40))}`;
+  if (typeof v === 'boolean') return `a boolean (${v})`;
+  if (isTensorMarker(v)) return `a tensor of shape [${v.$tensor.shape.join(', ')}]`;
+  if (v && v.$unsupported) return v.$unsupported;
+  if (Array.isArray(v)) {
+    const s = shapeOfNested(v);
+    return s.error ? `an array of length ${v.length} (${s.error})` : `an array of shape [${s.shape.join(', ')}]`;
+  }
+  return typeof v;
+}
+
+// Arguments in a case name: numbers as written, tensors by shape.
+export function describeArg(v) {
+  if (isTensorMarker(v)) return `[${v.$tensor.shape.join('×')}]`;
+  if (typeof v === 'number') return formatNumber(v);
+  if (Array.isArray(v)) return v.length <= 6 ? `[${v.map(describeArg).join(', ')}]` : `[${v.length} items]`;
+  return JSON.stringify(v);
+}
+
+export function formatNumber(x) {
+  if (typeof x !== 'number') return String(x);
+  if (!Number.isFinite(x)) return String(x);
+  if (Number.isInteger(x) && Math.abs(x) < 1e15) return String(x);
+  const a = Math.abs(x);
+  if (a !== 0 && (a < 1e-4 || a >= 1e6)) return x.toExponential(3);
+  return String(Number(x.toPrecision(6)));
+}

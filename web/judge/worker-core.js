@@ -1,0 +1,149 @@
+// What a judge worker does, independent of where it runs (worker_threads or a Web Worker).
+// The entry files (node-worker.js, web-worker.js) only provide post/listen/import/initTp.
+
+import { MSG } from './protocol.js';
+import { createRng } from './rng.js';
+import { tensorArg, decodeArg, encodeResult, isTensorMarker } from './values.js';
+
+const OUTPUT_CAP = 8000;
+
+// console.* inside the worker goes into the current case's output instead of the terminal.
+function captureConsole() {
+  let buffer = '';
+  const write = (...parts) => {
+    if (buffer.length >= OUTPUT_CAP) return;
+    const line = parts.map((p) => (typeof p === 'string' ? p : safeInspect(p))).join(' ');
+    buffer += line + '\n';
+    if (buffer.length > OUTPUT_CAP) buffer = buffer.slice(0, OUTPUT_CAP) + '… (output truncated)\n';
+  };
+  for (const k of ['log', 'info', 'warn', 'error', 'debug', 'trace', 'dir', 'table']) console[k] = write;
+  return { take() { const b = buffer; buffer = ''; return b; }, write };
+}
+
+function safeInspect(v) {
+  try {
+    if (v && Array.isArray(v.shape) && typeof v.toArray === 'function') {
+      return `tensor(${JSON.stringify(v.toArray())}, shape=[${v.shape.join(', ')}])`;
+    }
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
+  }
+}
+
+function errorMessage(err) {
+  if (err instanceof Error) return `${err.name}: ${err.message}`;
+  return `threw ${safeInspect(err)}`;
+}
+
+// " at solution.js:3:11" from the first stack frame inside the solution module, when there is one.
+function where(err, moduleUrl) {
+  const stack = String(err && err.stack);
+  const i = stack.indexOf(moduleUrl + ':');
+  if (i < 0) return '';
+  const m = /^:(\d+):(\d+)/.exec(stack.slice(i + moduleUrl.length));
+  return m ? ` (at ${moduleUrl}:${m[1]}:${m[2]})` : '';
+}
+
+function normalizeTensorMarkers(v) {
+  // Exercise JSON may write a tensor as { "$tensor": [[1, 2], [3, 4]] } for readability.
+  if (isTensorMarker(v) && Array.isArray(v.$tensor)) return tensorArg(v.$tensor);
+  if (Array.isArray(v)) return v.map(normalizeTensorMarkers);
+  return v;
+}
+
+async function runOracle(msg, env) {
+  const casesModule = await env.importModule(msg.casesUrl);
+  const reference = await env.importModule(msg.referenceUrl);
+  const tp = globalThis.tp;
+  const raw = [];
+  (msg.examples || []).forEach((ex, i) =>
+    raw.push({ kind: 'example', name: ex.name ?? `example ${i + 1}`, fn: ex.fn, args: normalizeTensorMarkers(ex.args) }));
+  const rng = createRng(msg.seed, msg.exerciseId);
+  const hidden = await casesModule.generate({ seed: msg.seed, rng, tensorArg });
+  hidden.forEach((c, i) => raw.push({ kind: 'hidden', name: c.name ?? `hidden ${i + 1}`, fn: c.fn, args: c.args }));
+  const mistakes = casesModule.mistakes || {};
+  const cases = [];
+  for (const [i, c] of raw.entries()) {
+    if (typeof reference[c.fn] !== 'function') throw new Error(`reference.js does not export ${c.fn}`);
+    const expected = encodeResult(await reference[c.fn](...decodeArg(c.args, tp)));
+    const known = [];
+    for (const m of mistakes[c.fn] || []) {
+      try {
+        known.push({ hint: m.hint, value: encodeResult(await m.fn(...decodeArg(c.args, tp))) });
+      } catch { /* a mistake that throws on this case simply does not match it */ }
+    }
+    cases.push({ id: i, kind: c.kind, name: c.name, fn: c.fn, args: c.args, expected, mistakes: known });
+  }
+  env.oracleChecks = casesModule.checks || {};
+  env.post({ type: MSG.CASES, cases });
+}
+
+async function runCheck(msg, env) {
+  const tp = globalThis.tp;
+  const check = env.oracleChecks?.[msg.fn];
+  let message = null;
+  try {
+    const decode = (v) => (isTensorMarker(v) ? decodeArg(v, tp) : v);
+    message = check ? await check({ args: decodeArg(msg.args, tp), got: decode(msg.got), want: decode(msg.want), tp })
+      : `no invariant check for ${msg.fn}`;
+  } catch (err) {
+    message = `the check could not evaluate this answer: ${errorMessage(err)}`;
+  }
+  env.post({ type: MSG.CHECKED, id: msg.id, message: message || null });
+}
+
+async function runSolution(msg, env, out) {
+  let mod;
+  try {
+    mod = await env.importModule(msg.moduleUrl);
+  } catch (err) {
+    const kind = err instanceof SyntaxError ? 'syntax' : 'load';
+    env.post({ type: MSG.LOAD_ERROR, kind, message: errorMessage(err), stack: String(err && err.stack), output: out.take() });
+    return;
+  }
+  const missing = msg.functions.filter((n) => typeof mod[n] !== 'function');
+  if (missing.length) {
+    env.post({ type: MSG.LOAD_ERROR, kind: 'missing-export',
+      message: `the solution does not export ${missing.map((n) => `\`${n}\``).join(', ')} as a function`, output: out.take() });
+    return;
+  }
+  env.post({ type: MSG.LOADED, output: out.take() });
+  const fns = Object.fromEntries(msg.functions.map((n) => [n, mod[n]]));
+  for (const c of msg.cases) {
+    env.post({ type: MSG.CASE_START, id: c.id });
+    let reply;
+    try {
+      const value = await fns[c.fn](...decodeArg(c.args, globalThis.tp));
+      reply = { type: MSG.CASE_END, id: c.id, value: encodeResult(value) };
+    } catch (err) {
+      reply = { type: MSG.CASE_END, id: c.id, error: `threw ${errorMessage(err)}${where(err, msg.moduleUrl)}` };
+    }
+    reply.output = out.take();
+    env.post(reply);
+  }
+  env.post({ type: MSG.DONE });
+}
+
+// env: { post(msg), listen(handler), importModule(url), initTp() → Promise<tp>, harden?() }
+export async function startWorker(env) {
+  const out = captureConsole();
+  try {
+    globalThis.tp = await env.initTp();
+  } catch (err) {
+    env.post({ type: MSG.FATAL, message: `could not initialise tp: ${errorMessage(err)}` });
+    return;
+  }
+  if (env.harden) env.harden(out);
+  env.listen(async (msg) => {
+    try {
+      if (msg.type === MSG.ORACLE) await runOracle(msg, env);
+      else if (msg.type === MSG.CHECK) await runCheck(msg, env);
+      else if (msg.type === MSG.SOLVE) await runSolution(msg, env, out);
+    } catch (err) {
+      const type = msg.type === MSG.SOLVE ? MSG.FATAL : MSG.ORACLE_ERROR;
+      env.post({ type, message: errorMessage(err), stack: String(err && err.stack) });
+    }
+  });
+  env.post({ type: MSG.READY });
+}
