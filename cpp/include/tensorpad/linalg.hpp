@@ -1,0 +1,52 @@
+// Matrix decompositions and the quantities built on them: SVD, QR, symmetric eigendecomposition,
+// LU (det, inv, solve), matrix norms, rank and the randomized low-rank SVD.
+//
+// Two layers. tp::linalg::* below works on one row-major float32 matrix (pointer + rows m + columns n)
+// and knows nothing of tp::Tensor; the Tensor-level ops (batched over leading dims) are declared at the
+// end of this header and live in linalg_ops.cpp. Every routine computes in double internally, so the
+// float32 result is as accurate as float32 output allows; every iteration has a bound (non-convergence
+// throws tp::Error) and NaN or Inf in the input throws before any work.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tp::linalg {
+
+// --- The numerics on raw row-major matrices -----------------------------------------------------
+// A is (m,n); k = min(m,n). Output buffers are caller-owned and must not overlap the input.
+
+// S gets the k singular values of A, descending.
+void svdvals(const float* A, int64_t m, int64_t n, float* S);
+
+// Reduced SVD A = U diag(S) Vh: U is (m,k) with orthonormal columns, S (k) descending, Vh is (k,n).
+void svd(const float* A, int64_t m, int64_t n, float* U, float* S, float* Vh);
+
+// Reduced QR A = Q R: Q is (m,k) with orthonormal columns, R is (k,n) with exact zeros below the diagonal.
+void qr(const float* A, int64_t m, int64_t n, float* Q, float* R);
+
+// A is (n,n) symmetric (only its lower triangle is read): w gets the n eigenvalues ascending and, when
+// V is not null, V (n,n) gets the matching orthonormal eigenvectors in its columns.
+void eigh(const float* A, int64_t n, float* w, float* V);
+
+// A is (n,n). det by LU with partial pivoting; exactly 0 when A is singular to float32 precision.
+double det(const float* A, int64_t n);
+// A is (n,n), Ainv is (n,n); throws when A is singular to float32 precision.
+void inv(const float* A, int64_t n, float* Ainv);
+// A is (n,n), B and X are (n,nrhs): X = A^-1 B; throws when A is singular to float32 precision.
+void solve(const float* A, int64_t n, const float* B, int64_t nrhs, float* X);
+
+// Matrix norms of A (m,n): "fro", "nuc", "2" (largest singular value), "-2" (smallest), "1" (max column
+// abs sum), "-1", "inf" (max row abs sum), "-inf".
+double norm(const float* A, int64_t m, int64_t n, const std::string& ord);
+
+// The number of singular values above tol; tol < 0 means numpy's default sigma_1 * max(m,n) * eps(float32).
+int64_t matrix_rank(const float* A, int64_t m, int64_t n, double tol = -1.0);
+
+// Randomized SVD like torch.svd_lowrank (Halko et al. 2009, algorithm 5.1 with niter power iterations):
+// omega is (n,q) standard normal draws; U is (m,q), S (q) descending, V is (n,q), A ~ U diag(S) V^T.
+// Requires 1 <= q <= min(m,n) and niter >= 0.
+void svd_lowrank(const float* A, int64_t m, int64_t n, int64_t q, int64_t niter, const float* omega,
+                 float* U, float* S, float* V);
+
+}  // namespace tp::linalg

@@ -1,0 +1,72 @@
+// Internal building blocks of the decompositions (linalg_*.cpp): double-precision column-major work
+// matrices, Householder reflectors, the reductions to bidiagonal and tridiagonal form and the bounded
+// QR iterations that finish them. Not a public header.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace tp::linalg::detail {
+
+// A (rows, cols) double matrix stored column by column: reflectors and rotations in the
+// decompositions act on columns, so a column is one contiguous run.
+struct ColMat {
+  int64_t rows = 0, cols = 0;
+  std::vector<double> a;
+  ColMat() = default;
+  ColMat(int64_t r, int64_t c) : rows(r), cols(c), a(size_t(r * c), 0.0) {}
+  double& operator()(int64_t i, int64_t j) { return a[size_t(j * rows + i)]; }
+  double operator()(int64_t i, int64_t j) const { return a[size_t(j * rows + i)]; }
+  double* col(int64_t j) { return a.data() + j * rows; }
+  const double* col(int64_t j) const { return a.data() + j * rows; }
+  static ColMat identity(int64_t r, int64_t c);
+};
+
+// Throws tp::Error "op: input contains NaN or Inf" when any of the count values is not finite.
+void check_finite(const char* op, const float* A, int64_t count);
+
+// The row-major float (m,n) matrix A as a column-major double (m,n), or its transpose (n,m).
+ColMat load(const float* A, int64_t m, int64_t n, bool transpose);
+
+double dot(const double* x, const double* y, int64_t n);
+void axpy(double* y, double a, const double* x, int64_t n);  // y += a x
+// Plane rotation of two vectors: x <- c x + s y, y <- c y - s x.
+void rotate(double* x, double* y, int64_t n, double c, double s);
+
+// LAPACK's dlarfg: returns tau and overwrites alpha with beta and x with v[1:] so that
+// (I - tau v v^T) [alpha; x] = [beta; 0] with v[0] = 1. tau = 0 (H = I) when x is already zero.
+double make_householder(double& alpha, double* x, int64_t len);
+
+// Applies H = I - tau v v^T from the left to rows [r0, r0+len) of columns [c0, c1) of W.
+void reflect_columns(ColMat& W, const double* v, int64_t len, double tau, int64_t r0, int64_t c0, int64_t c1);
+
+// Householder QR in place (LAPACK geqrf): R in the upper triangle, reflector vectors below it.
+void householder_qr(ColMat& W, std::vector<double>& tau);
+// The first k columns of Q = H_0 H_1 ... H_{K-1} from householder_qr's output, as an (m,k) matrix.
+ColMat form_q(const ColMat& W, const std::vector<double>& tau, int64_t k);
+
+// Bidiagonal reduction of W (m,n), m >= n: A = Q B P^T with B upper bidiagonal, diagonal d (n),
+// superdiagonal e (n-1). Q (m,n) and P (n,n) are formed only when the pointers are not null.
+void bidiagonalize(ColMat& W, std::vector<double>& d, std::vector<double>& e, ColMat* Q, ColMat* P);
+
+// SVD of the upper bidiagonal (d, e) by implicit-shift Golub–Kahan QR; rotations are applied to the
+// columns of U (rows_u, n) and V (rows_v, n) when not null. On return d holds the singular values,
+// non-negative, descending, with U and V permuted to match. Throws after a bounded number of sweeps.
+void bidiagonal_svd(std::vector<double>& d, std::vector<double>& e, ColMat* U, ColMat* V);
+
+// Symmetric eigendecomposition of the (n,n) symmetric W (lower triangle read, W destroyed):
+// w ascending; Z (n,n) eigenvectors in columns when not null.
+void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z);
+
+// SVD of A (m,n) in double: S (k) descending, and when want_vectors the factors U (m,k) and V (n,k)
+// column-major with A = U diag(S) V^T.
+void svd_double(const float* A, int64_t m, int64_t n, std::vector<double>& S, ColMat* U, ColMat* V);
+
+// Singular values of A (m,n), descending: eigenvalues of the double Gram matrix (the smaller of
+// A^T A and A A^T) — exact float products summed in double, so sigma_i is off by at most
+// ~sqrt(k eps64) sigma_1, far below the float32 output's resolution of sigma_1.
+void svdvals_double(const float* A, int64_t m, int64_t n, std::vector<double>& S);
+
+// Lower triangle (and diagonal) of the Gram matrix G = W^T W (cols, cols); the upper part is left 0.
+ColMat gram_lower(const ColMat& W);
+
+}  // namespace tp::linalg::detail

@@ -1,0 +1,221 @@
+// Symmetric eigendecomposition: Householder tridiagonalization, then implicit QL with Wilkinson-type
+// shifts (EISPACK tql2); and the singular values of A from the eigenvalues of its double Gram matrix.
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+
+#include "linalg_detail.hpp"
+#include "tensorpad/error.hpp"
+#include "tensorpad/linalg.hpp"
+
+namespace tp::linalg::detail {
+
+static constexpr int kMaxQlIterationsPerValue = 60;
+
+// Reduces the symmetric W (lower triangle) to tridiagonal T = Q^T W Q: diagonal d (n), subdiagonal e
+// (n-1); the reflector vectors stay in W below the subdiagonal and their factors in tau.
+static void tridiagonalize(ColMat& W, std::vector<double>& d, std::vector<double>& e, std::vector<double>& tau) {
+  const int64_t n = W.rows;
+  d.assign(size_t(n), 0.0);
+  e.assign(size_t(std::max<int64_t>(n - 1, 0)), 0.0);
+  tau.assign(size_t(std::max<int64_t>(n - 1, 0)), 0.0);
+  std::vector<double> p, w;
+  for (int64_t k = 0; k + 1 < n; ++k) {
+    const int64_t len = n - k - 1;
+    double* v = W.col(k) + k + 1;  // W(k+1:n, k)
+    const double t = make_householder(v[0], v + 1, len - 1);
+    d[size_t(k)] = W(k, k);
+    e[size_t(k)] = v[0];
+    tau[size_t(k)] = t;
+    if (t == 0.0) continue;
+    v[0] = 1.0;
+    // p = t * T v with T = W(k+1:n, k+1:n) read from its lower triangle: one pass per column does
+    // the column's axpy (below the diagonal) and its mirror's dot product.
+    p.assign(size_t(len), 0.0);
+    for (int64_t j = 0; j < len; ++j) {
+      const double* c = W.col(k + 1 + j) + k + 1;
+      const double vj = v[j];
+      double s = c[j] * vj;
+      for (int64_t i = j + 1; i < len; ++i) {
+        p[size_t(i)] += c[i] * vj;
+        s += c[i] * v[i];
+      }
+      p[size_t(j)] += s;
+    }
+    for (auto& x : p) x *= t;
+    // w = p - (t/2)(p.v) v makes the update T - v w^T - w v^T equal to H T H.
+    const double alpha = -0.5 * t * dot(p.data(), v, len);
+    w.resize(size_t(len));
+    for (int64_t i = 0; i < len; ++i) w[size_t(i)] = p[size_t(i)] + alpha * v[i];
+    for (int64_t j = 0; j < len; ++j) {
+      double* c = W.col(k + 1 + j) + k + 1;
+      const double vj = v[j], wj = w[size_t(j)];
+      for (int64_t i = j; i < len; ++i) c[i] -= v[i] * wj + w[size_t(i)] * vj;
+    }
+    v[0] = e[size_t(k)];
+  }
+  if (n > 0) d[size_t(n - 1)] = W(n - 1, n - 1);
+}
+
+// Implicit QL on the symmetric tridiagonal (d, e); rotations go to the columns of Z when not null.
+static void tridiagonal_ql(std::vector<double>& d, std::vector<double>& e_in, ColMat* Z) {
+  const int64_t n = int64_t(d.size());
+  std::vector<double> e(size_t(n), 0.0);
+  for (int64_t i = 0; i + 1 < n; ++i) e[size_t(i)] = e_in[size_t(i)];
+  const int64_t mz = Z ? Z->rows : 0;
+  for (int64_t l = 0; l < n; ++l) {
+    int iter = 0;
+    int64_t m;
+    do {
+      // Split where the subdiagonal is negligible next to its two diagonal neighbours.
+      for (m = l; m + 1 < n; ++m) {
+        const double dd = std::fabs(d[size_t(m)]) + std::fabs(d[size_t(m + 1)]);
+        if (std::fabs(e[size_t(m)]) <= DBL_EPSILON * dd) break;
+      }
+      if (m == l) break;
+      if (iter++ == kMaxQlIterationsPerValue)
+        fail("eigh", "the tridiagonal QL iteration did not converge in ", kMaxQlIterationsPerValue,
+             " iterations (value ", l, ")");
+      double g = (d[size_t(l + 1)] - d[size_t(l)]) / (2.0 * e[size_t(l)]);
+      double r = std::hypot(g, 1.0);
+      g = d[size_t(m)] - d[size_t(l)] + e[size_t(l)] / (g + std::copysign(r, g));
+      double s = 1.0, c = 1.0, p = 0.0;
+      int64_t i = m - 1;
+      bool underflow = false;
+      for (; i >= l; --i) {
+        double f = s * e[size_t(i)];
+        const double b = c * e[size_t(i)];
+        r = std::hypot(f, g);
+        e[size_t(i + 1)] = r;
+        if (r == 0.0) {  // recover from underflow: deflate and restart
+          d[size_t(i + 1)] -= p;
+          e[size_t(m)] = 0.0;
+          underflow = true;
+          break;
+        }
+        s = f / r;
+        c = g / r;
+        g = d[size_t(i + 1)] - p;
+        r = (d[size_t(i)] - g) * s + 2.0 * c * b;
+        p = s * r;
+        d[size_t(i + 1)] = g + p;
+        g = c * r - b;
+        // Columns i and i+1 of Z: z_i <- c z_i - s z_{i+1}, z_{i+1} <- s z_i + c z_{i+1}.
+        if (Z) rotate(Z->col(i), Z->col(i + 1), mz, c, -s);
+      }
+      if (underflow) continue;
+      d[size_t(l)] -= p;
+      e[size_t(l)] = g;
+      e[size_t(m)] = 0.0;
+    } while (m != l);
+  }
+}
+
+void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z) {
+  const int64_t n = W.rows;
+  std::vector<double> e, tau;
+  tridiagonalize(W, w, e, tau);
+  if (Z) {
+    *Z = ColMat::identity(n, n);
+    std::vector<double> v;
+    for (int64_t k = n - 2; k >= 0; --k) {
+      v.assign(W.col(k) + k + 1, W.col(k) + n);
+      v[0] = 1.0;
+      reflect_columns(*Z, v.data(), n - k - 1, tau[size_t(k)], k + 1, k + 1, n);
+    }
+  }
+  tridiagonal_ql(w, e, Z);
+  // Ascending, with the eigenvector columns following their values.
+  std::vector<int64_t> order(static_cast<size_t>(n));
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return w[size_t(a)] < w[size_t(b)]; });
+  std::vector<double> ws(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) ws[size_t(i)] = w[size_t(order[size_t(i)])];
+  w = ws;
+  if (Z) {
+    ColMat S(n, n);
+    for (int64_t j = 0; j < n; ++j) std::copy(Z->col(order[size_t(j)]), Z->col(order[size_t(j)]) + n, S.col(j));
+    *Z = std::move(S);
+  }
+}
+
+// Two-lane double vectors (f64x2 under -msimd128, SSE2 natively) through the compilers' vector extension.
+typedef double d2 __attribute__((vector_size(16)));
+static inline d2 load2(const double* p) {
+  d2 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+ColMat gram_lower(const ColMat& W) {
+  const int64_t r = W.rows, c = W.cols;
+  // Zero padding to whole 4x2 tiles and an even length changes no dot product.
+  const int64_t rp = (r + 1) / 2 * 2, cp = (c + 3) / 4 * 4;
+  std::vector<double> X(size_t(rp * cp), 0.0);
+  for (int64_t j = 0; j < c; ++j) std::copy(W.col(j), W.col(j) + r, X.data() + j * rp);
+  ColMat G(cp, cp);
+  const int64_t kb = 256;  // rows per block: the four i columns stay in L1 while j sweeps
+  for (int64_t r0 = 0; r0 < rp; r0 += kb) {
+    const int64_t rl = std::min(kb, rp - r0);
+    for (int64_t i0 = 0; i0 < cp; i0 += 4) {
+      const double* a0 = X.data() + i0 * rp + r0;
+      const double *a1 = a0 + rp, *a2 = a1 + rp, *a3 = a2 + rp;
+      for (int64_t j0 = 0; j0 < i0 + 4; j0 += 2) {
+        const double* b0 = X.data() + j0 * rp + r0;
+        const double* b1 = b0 + rp;
+        d2 s00 = {0, 0}, s01 = s00, s10 = s00, s11 = s00, s20 = s00, s21 = s00, s30 = s00, s31 = s00;
+        for (int64_t p = 0; p < rl; p += 2) {
+          const d2 x0 = load2(a0 + p), x1 = load2(a1 + p), x2 = load2(a2 + p), x3 = load2(a3 + p);
+          const d2 y0 = load2(b0 + p), y1 = load2(b1 + p);
+          s00 += x0 * y0; s01 += x0 * y1;
+          s10 += x1 * y0; s11 += x1 * y1;
+          s20 += x2 * y0; s21 += x2 * y1;
+          s30 += x3 * y0; s31 += x3 * y1;
+        }
+        const d2 acc[4][2] = {{s00, s01}, {s10, s11}, {s20, s21}, {s30, s31}};
+        for (int a = 0; a < 4; ++a)
+          for (int b = 0; b < 2; ++b) G(i0 + a, j0 + b) += acc[a][b][0] + acc[a][b][1];
+      }
+    }
+  }
+  ColMat out(c, c);
+  for (int64_t j = 0; j < c; ++j)
+    for (int64_t i = j; i < c; ++i) out(i, j) = G(i, j);
+  return out;
+}
+
+void svdvals_double(const float* A, int64_t m, int64_t n, std::vector<double>& S) {
+  // Columns of W are the columns of A (tall) or the rows of A (wide): W^T W is the smaller Gram matrix.
+  ColMat G = gram_lower(load(A, m, n, m < n));
+  std::vector<double> lambda;
+  symmetric_eig(G, lambda, nullptr);
+  const int64_t k = int64_t(lambda.size());
+  S.assign(size_t(k), 0.0);
+  for (int64_t i = 0; i < k; ++i) S[size_t(i)] = std::sqrt(std::max(lambda[size_t(k - 1 - i)], 0.0));
+}
+
+}  // namespace tp::linalg::detail
+
+namespace tp::linalg {
+
+using namespace detail;
+
+void eigh(const float* A, int64_t n, float* w, float* V) {
+  if (n < 0) fail("eigh", "negative matrix size ", n);
+  // Only the lower triangle is an input (like numpy's UPLO='L'); check just what is read.
+  for (int64_t i = 0; i < n; ++i) check_finite("eigh", A + i * n, i + 1);
+  ColMat W(n, n);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j <= i; ++j) W(i, j) = A[i * n + j];
+  std::vector<double> lambda;
+  ColMat Z;
+  symmetric_eig(W, lambda, V ? &Z : nullptr);
+  for (int64_t i = 0; i < n; ++i) w[i] = float(lambda[size_t(i)]);
+  if (V)
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) V[i * n + j] = float(Z(i, j));
+}
+
+}  // namespace tp::linalg

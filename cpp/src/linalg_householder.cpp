@@ -1,0 +1,160 @@
+// Householder reflectors and the reductions built from them: QR and the bidiagonal form of the SVD.
+// All work matrices are column-major double (see linalg_detail.hpp).
+#include <cmath>
+
+#include "linalg_detail.hpp"
+#include "tensorpad/error.hpp"
+
+namespace tp::linalg::detail {
+
+ColMat ColMat::identity(int64_t r, int64_t c) {
+  ColMat I(r, c);
+  for (int64_t i = 0; i < std::min(r, c); ++i) I(i, i) = 1.0;
+  return I;
+}
+
+void check_finite(const char* op, const float* A, int64_t count) {
+  for (int64_t i = 0; i < count; ++i)
+    if (!std::isfinite(A[i])) fail(op, "input contains NaN or Inf (element ", i, " is ", A[i], ")");
+}
+
+ColMat load(const float* A, int64_t m, int64_t n, bool transpose) {
+  if (transpose) {  // column j of A^T is row j of A: the row-major data is already column-major
+    ColMat W(n, m);
+    for (int64_t i = 0; i < m * n; ++i) W.a[size_t(i)] = A[i];
+    return W;
+  }
+  ColMat W(m, n);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) W(i, j) = A[i * n + j];
+  return W;
+}
+
+// Four partial sums so the loop pipelines (and vectorizes) without reassociation by the compiler.
+double dot(const double* x, const double* y, int64_t n) {
+  double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    s0 += x[i] * y[i];
+    s1 += x[i + 1] * y[i + 1];
+    s2 += x[i + 2] * y[i + 2];
+    s3 += x[i + 3] * y[i + 3];
+  }
+  for (; i < n; ++i) s0 += x[i] * y[i];
+  return (s0 + s1) + (s2 + s3);
+}
+
+void axpy(double* y, double a, const double* x, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] += a * x[i];
+}
+
+void rotate(double* x, double* y, int64_t n, double c, double s) {
+  for (int64_t i = 0; i < n; ++i) {
+    const double xi = x[i], yi = y[i];
+    x[i] = c * xi + s * yi;
+    y[i] = c * yi - s * xi;
+  }
+}
+
+double make_householder(double& alpha, double* x, int64_t len) {
+  // float32 inputs live far inside double's range, so the plain sum of squares cannot overflow.
+  const double xnorm = std::sqrt(dot(x, x, len));
+  if (xnorm == 0.0) return 0.0;
+  const double beta = -std::copysign(std::hypot(alpha, xnorm), alpha);
+  const double tau = (beta - alpha) / beta;
+  const double scale = 1.0 / (alpha - beta);
+  for (int64_t i = 0; i < len; ++i) x[i] *= scale;
+  alpha = beta;
+  return tau;
+}
+
+void reflect_columns(ColMat& W, const double* v, int64_t len, double tau, int64_t r0, int64_t c0, int64_t c1) {
+  if (tau == 0.0) return;
+  for (int64_t j = c0; j < c1; ++j) {
+    double* c = W.col(j) + r0;
+    axpy(c, -tau * dot(v, c, len), v, len);
+  }
+}
+
+// Applies H = I - tau v v^T from the right to rows [r0, rows) of columns [c0, c0+len) of W.
+static void reflect_rows(ColMat& W, const double* v, int64_t len, double tau, int64_t r0, int64_t c0,
+                         std::vector<double>& work) {
+  if (tau == 0.0) return;
+  const int64_t r = W.rows - r0;
+  work.assign(size_t(r), 0.0);
+  for (int64_t j = 0; j < len; ++j) axpy(work.data(), v[j], W.col(c0 + j) + r0, r);  // work = W v
+  for (int64_t j = 0; j < len; ++j) axpy(W.col(c0 + j) + r0, -tau * v[j], work.data(), r);
+}
+
+void householder_qr(ColMat& W, std::vector<double>& tau) {
+  const int64_t m = W.rows, n = W.cols, k = std::min(m, n);
+  tau.assign(size_t(k), 0.0);
+  for (int64_t i = 0; i < k; ++i) {
+    double* c = W.col(i) + i;
+    tau[size_t(i)] = make_householder(c[0], c + 1, m - i - 1);
+    const double beta = c[0];
+    c[0] = 1.0;  // v = [1; W(i+1:m, i)] in place for the update
+    reflect_columns(W, c, m - i, tau[size_t(i)], i, i + 1, n);
+    c[0] = beta;
+  }
+}
+
+ColMat form_q(const ColMat& W, const std::vector<double>& tau, int64_t k) {
+  const int64_t m = W.rows, K = int64_t(tau.size());
+  ColMat Q = ColMat::identity(m, k);
+  std::vector<double> v;
+  for (int64_t i = std::min(K, k) - 1; i >= 0; --i) {
+    v.assign(W.col(i) + i, W.col(i) + m);
+    v[0] = 1.0;
+    reflect_columns(Q, v.data(), m - i, tau[size_t(i)], i, i, k);
+  }
+  return Q;
+}
+
+void bidiagonalize(ColMat& W, std::vector<double>& d, std::vector<double>& e, ColMat* Q, ColMat* P) {
+  const int64_t m = W.rows, n = W.cols;
+  TP_ASSERT(m >= n);
+  d.assign(size_t(n), 0.0);
+  e.assign(size_t(n > 0 ? n - 1 : 0), 0.0);
+  std::vector<double> tauq(size_t(n), 0.0), taup(size_t(n), 0.0), row, work;
+  for (int64_t i = 0; i < n; ++i) {
+    // Left reflector: zero column i below the diagonal.
+    double* c = W.col(i) + i;
+    tauq[size_t(i)] = make_householder(c[0], c + 1, m - i - 1);
+    d[size_t(i)] = c[0];
+    c[0] = 1.0;
+    reflect_columns(W, c, m - i, tauq[size_t(i)], i, i + 1, n);
+    c[0] = d[size_t(i)];
+    if (i + 1 >= n) break;
+    // Right reflector: zero row i right of the superdiagonal. The row is strided, so work on a copy.
+    const int64_t len = n - i - 1;
+    row.resize(size_t(len));
+    for (int64_t j = 0; j < len; ++j) row[size_t(j)] = W(i, i + 1 + j);
+    taup[size_t(i)] = make_householder(row[0], row.data() + 1, len - 1);
+    e[size_t(i)] = row[0];
+    row[0] = 1.0;
+    reflect_rows(W, row.data(), len, taup[size_t(i)], i + 1, i + 1, work);
+    for (int64_t j = 1; j < len; ++j) W(i, i + 1 + j) = row[size_t(j)];  // keep v for forming P
+  }
+  if (Q) {
+    *Q = ColMat::identity(m, n);
+    std::vector<double> v;
+    for (int64_t i = n - 1; i >= 0; --i) {
+      v.assign(W.col(i) + i, W.col(i) + m);
+      v[0] = 1.0;
+      reflect_columns(*Q, v.data(), m - i, tauq[size_t(i)], i, i, n);
+    }
+  }
+  if (P) {
+    *P = ColMat::identity(n, n);
+    for (int64_t i = n - 2; i >= 0; --i) {
+      const int64_t len = n - i - 1;
+      row.resize(size_t(len));
+      row[0] = 1.0;
+      for (int64_t j = 1; j < len; ++j) row[size_t(j)] = W(i, i + 1 + j);
+      reflect_columns(*P, row.data(), len, taup[size_t(i)], i + 1, i + 1, n);
+    }
+  }
+}
+
+}  // namespace tp::linalg::detail

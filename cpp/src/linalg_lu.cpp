@@ -1,0 +1,119 @@
+// LU factorization with partial pivoting (LAPACK getrf) in double, and det, inv, solve on top of it.
+#include <cfloat>
+#include <cmath>
+#include <utility>
+
+#include "linalg_detail.hpp"
+#include "tensorpad/error.hpp"
+#include "tensorpad/linalg.hpp"
+
+namespace tp::linalg {
+
+using namespace detail;
+
+namespace {
+
+// P A = L U of the (n,n) A, row-major double: L (unit lower) and U share a; perm[i] is the original
+// row now at row i. singular is set when a pivot is at most n * eps(float32) * max|A|: below that the
+// float32 input cannot tell A from a singular matrix (the same scale as numpy's matrix_rank tolerance).
+struct Lu {
+  int64_t n = 0;
+  std::vector<double> a;
+  std::vector<int64_t> perm;
+  int sign = 1;
+  bool singular = false;
+  int64_t bad_pivot = -1;
+};
+
+Lu lu_factor(const char* op, const float* A, int64_t n) {
+  if (n < 0) fail(op, "negative matrix size ", n);
+  check_finite(op, A, n * n);
+  Lu f;
+  f.n = n;
+  f.a.assign(A, A + n * n);
+  f.perm.resize(size_t(n));
+  double amax = 0.0;
+  for (int64_t i = 0; i < n; ++i) {
+    f.perm[size_t(i)] = i;
+    for (int64_t j = 0; j < n; ++j) amax = std::max(amax, std::fabs(f.a[size_t(i * n + j)]));
+  }
+  const double tol = double(n) * FLT_EPSILON * amax;
+  double* a = f.a.data();
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t p = k;
+    for (int64_t i = k + 1; i < n; ++i)
+      if (std::fabs(a[i * n + k]) > std::fabs(a[p * n + k])) p = i;
+    if (p != k) {
+      for (int64_t j = 0; j < n; ++j) std::swap(a[k * n + j], a[p * n + j]);
+      std::swap(f.perm[size_t(k)], f.perm[size_t(p)]);
+      f.sign = -f.sign;
+    }
+    const double piv = a[k * n + k];
+    if (std::fabs(piv) <= tol) {
+      f.singular = true;
+      if (f.bad_pivot < 0) f.bad_pivot = k;
+      if (piv == 0.0) continue;  // nothing to eliminate with; the factorization is flagged anyway
+    }
+    for (int64_t i = k + 1; i < n; ++i) {
+      const double l = a[i * n + k] / piv;
+      a[i * n + k] = l;
+      if (l != 0.0) axpy(a + i * n + k + 1, -l, a + k * n + k + 1, n - k - 1);
+    }
+  }
+  return f;
+}
+
+[[noreturn]] void fail_singular(const char* op, const Lu& f) {
+  fail(op, "matrix of shape [", f.n, ", ", f.n, "] is singular (LU pivot ", f.bad_pivot,
+       " is zero to float32 precision)");
+}
+
+// Overwrites the (n,nrhs) row-major X (holding B) with A^-1 B.
+void lu_solve(const Lu& f, std::vector<double>& X, int64_t nrhs) {
+  const int64_t n = f.n;
+  const double* a = f.a.data();
+  std::vector<double> Y(size_t(n * nrhs));
+  for (int64_t i = 0; i < n; ++i)
+    std::copy(X.begin() + f.perm[size_t(i)] * nrhs, X.begin() + (f.perm[size_t(i)] + 1) * nrhs, Y.begin() + i * nrhs);
+  for (int64_t i = 0; i < n; ++i)  // L y = P b
+    for (int64_t k = 0; k < i; ++k)
+      if (a[i * n + k] != 0.0) axpy(Y.data() + i * nrhs, -a[i * n + k], Y.data() + k * nrhs, nrhs);
+  for (int64_t i = n - 1; i >= 0; --i) {  // U x = y
+    double* yi = Y.data() + i * nrhs;
+    for (int64_t k = i + 1; k < n; ++k) axpy(yi, -a[i * n + k], Y.data() + k * nrhs, nrhs);
+    const double inv_d = 1.0 / a[i * n + i];
+    for (int64_t j = 0; j < nrhs; ++j) yi[j] *= inv_d;
+  }
+  X = std::move(Y);
+}
+
+}  // namespace
+
+double det(const float* A, int64_t n) {
+  const Lu f = lu_factor("det", A, n);
+  if (f.singular) return 0.0;
+  double d = f.sign;
+  for (int64_t i = 0; i < n; ++i) d *= f.a[size_t(i * n + i)];
+  return d;
+}
+
+void inv(const float* A, int64_t n, float* Ainv) {
+  const Lu f = lu_factor("inv", A, n);
+  if (f.singular) fail_singular("inv", f);
+  std::vector<double> X(size_t(n * n), 0.0);
+  for (int64_t i = 0; i < n; ++i) X[size_t(i * n + i)] = 1.0;
+  lu_solve(f, X, n);
+  for (int64_t i = 0; i < n * n; ++i) Ainv[i] = float(X[size_t(i)]);
+}
+
+void solve(const float* A, int64_t n, const float* B, int64_t nrhs, float* X) {
+  const Lu f = lu_factor("solve", A, n);
+  if (nrhs < 0) fail("solve", "negative number of right-hand sides ", nrhs);
+  check_finite("solve", B, n * nrhs);
+  if (f.singular) fail_singular("solve", f);
+  std::vector<double> Xd(B, B + n * nrhs);
+  lu_solve(f, Xd, nrhs);
+  for (int64_t i = 0; i < n * nrhs; ++i) X[i] = float(Xd[size_t(i)]);
+}
+
+}  // namespace tp::linalg

@@ -1,0 +1,58 @@
+// Matrix norms and numerical rank, from entry sums or from the singular values.
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+
+#include "linalg_detail.hpp"
+#include "tensorpad/error.hpp"
+#include "tensorpad/linalg.hpp"
+
+namespace tp::linalg {
+
+using namespace detail;
+
+// A is (m,n); ord is one of fro, nuc, 2, -2, 1, -1, inf, -inf.
+double norm(const float* A, int64_t m, int64_t n, const std::string& ord) {
+  if (m < 0 || n < 0) fail("norm", "negative matrix size ", m, " x ", n);
+  check_finite("norm", A, m * n);
+  if (ord == "fro") {
+    double s = 0.0;
+    for (int64_t i = 0; i < m * n; ++i) s += double(A[i]) * A[i];
+    return std::sqrt(s);
+  }
+  if (ord == "nuc" || ord == "2" || ord == "-2") {
+    if (m == 0 || n == 0) return 0.0;
+    std::vector<double> S;
+    svdvals_double(A, m, n, S);
+    if (ord == "2") return S.front();
+    if (ord == "-2") return S.back();
+    double s = 0.0;
+    for (double x : S) s += x;
+    return s;
+  }
+  const bool by_col = ord == "1" || ord == "-1";
+  const bool by_row = ord == "inf" || ord == "-inf" || ord == "Infinity" || ord == "-Infinity";
+  if (!by_col && !by_row)
+    fail("norm", "unknown matrix norm order '", ord, "' (use 'fro', 'nuc', 2, -2, 1, -1, inf, -inf)");
+  if (m == 0 || n == 0) return 0.0;
+  // Column sums for ord 1, row sums for ord inf; the max (or min for negative orders) of them.
+  std::vector<double> sums(size_t(by_col ? n : m), 0.0);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) sums[size_t(by_col ? j : i)] += std::fabs(double(A[i * n + j]));
+  const bool negative = ord[0] == '-';
+  return negative ? *std::min_element(sums.begin(), sums.end()) : *std::max_element(sums.begin(), sums.end());
+}
+
+int64_t matrix_rank(const float* A, int64_t m, int64_t n, double tol) {
+  if (m < 0 || n < 0) fail("matrix_rank", "negative matrix size ", m, " x ", n);
+  check_finite("matrix_rank", A, m * n);
+  if (m == 0 || n == 0) return 0;
+  if (std::isnan(tol)) fail("matrix_rank", "tol is NaN");
+  std::vector<double> S;
+  svdvals_double(A, m, n, S);
+  // numpy's default: S.max() * max(M, N) * eps of the input's dtype (float32).
+  if (tol < 0.0) tol = S.front() * double(std::max(m, n)) * FLT_EPSILON;
+  return int64_t(std::count_if(S.begin(), S.end(), [&](double s) { return s > tol; }));
+}
+
+}  // namespace tp::linalg

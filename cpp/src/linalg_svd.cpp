@@ -1,0 +1,198 @@
+// Singular value decomposition: Householder bidiagonalization, then implicit-shift Golub–Kahan QR
+// on the bidiagonal (Golub & Reinsch 1970); singular values alone from the double Gram matrix.
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <numeric>
+
+#include "linalg_detail.hpp"
+#include "tensorpad/error.hpp"
+#include "tensorpad/linalg.hpp"
+
+namespace tp::linalg::detail {
+
+// Sweeps allowed per singular value before the iteration is declared non-convergent (LAPACK allows
+// 6 per value on average; typical matrices need 2 to 3).
+static constexpr int kMaxSweepsPerValue = 75;
+
+// Reorders d descending and the columns of U and V with it.
+static void sort_descending(std::vector<double>& d, ColMat* U, ColMat* V) {
+  const int64_t n = int64_t(d.size());
+  std::vector<int64_t> order(static_cast<size_t>(n));
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return d[size_t(a)] > d[size_t(b)]; });
+  std::vector<double> ds(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) ds[size_t(i)] = d[size_t(order[size_t(i)])];
+  d = ds;
+  for (ColMat* M : {U, V}) {
+    if (!M) continue;
+    ColMat S(M->rows, M->cols);
+    for (int64_t j = 0; j < n; ++j) std::copy(M->col(order[size_t(j)]), M->col(order[size_t(j)]) + M->rows, S.col(j));
+    *M = std::move(S);
+  }
+}
+
+void bidiagonal_svd(std::vector<double>& d, std::vector<double>& e_in, ColMat* U, ColMat* V) {
+  const int64_t n = int64_t(d.size());
+  if (n == 0) return;
+  // f[i] couples d[i-1] and d[i]; f[0] stays 0.
+  std::vector<double> f(size_t(n), 0.0);
+  for (int64_t i = 1; i < n; ++i) f[size_t(i)] = e_in[size_t(i - 1)];
+  double anorm = 0.0;
+  for (int64_t i = 0; i < n; ++i) anorm = std::max(anorm, std::fabs(d[size_t(i)]) + std::fabs(f[size_t(i)]));
+  // Absolute negligibility: an entry below eps * ||B|| changes no singular value by more than that.
+  const double tiny = DBL_EPSILON * anorm;
+  const int64_t mu = U ? U->rows : 0, mv = V ? V->rows : 0;
+
+  for (int64_t k = n - 1; k >= 0; --k) {
+    for (int its = 0;; ++its) {
+      // Find the top l of the unreduced block ending at k.
+      int64_t l = k;
+      bool cancel = false;
+      for (; l >= 0; --l) {
+        if (l == 0 || std::fabs(f[size_t(l)]) <= tiny) break;
+        if (std::fabs(d[size_t(l - 1)]) <= tiny) {
+          cancel = true;
+          break;
+        }
+      }
+      if (cancel) {
+        // d[l-1] is negligible: chase f[l] off the block by rotations from the left.
+        const int64_t nm = l - 1;
+        double c = 0.0, s = 1.0;
+        for (int64_t i = l; i <= k; ++i) {
+          const double g0 = s * f[size_t(i)];
+          f[size_t(i)] *= c;
+          if (std::fabs(g0) <= tiny) break;
+          const double g = d[size_t(i)];
+          const double h = std::hypot(g0, g);
+          d[size_t(i)] = h;
+          c = g / h;
+          s = -g0 / h;
+          if (U) rotate(U->col(nm), U->col(i), mu, c, s);
+        }
+      }
+      const double z = d[size_t(k)];
+      if (l == k) {  // converged: make the value non-negative
+        if (z < 0.0) {
+          d[size_t(k)] = -z;
+          if (V)
+            for (int64_t j = 0; j < mv; ++j) (*V)(j, k) = -(*V)(j, k);
+        }
+        break;
+      }
+      if (its >= kMaxSweepsPerValue)
+        fail("svd", "the bidiagonal QR iteration did not converge in ", kMaxSweepsPerValue, " sweeps (value ", k, ")");
+      // Shift from the trailing 2x2 of B^T B (Wilkinson), then one implicit QR sweep over l..k.
+      double x = d[size_t(l)];
+      const int64_t nm = k - 1;
+      double y = d[size_t(nm)], g = f[size_t(nm)], h = f[size_t(k)];
+      double ff = ((y - z) * (y + z) + (g - h) * (g + h)) / (2.0 * h * y);
+      g = std::hypot(ff, 1.0);
+      ff = ((x - z) * (x + z) + h * ((y / (ff + std::copysign(g, ff))) - h)) / x;
+      double c = 1.0, s = 1.0;
+      for (int64_t j = l; j <= nm; ++j) {
+        const int64_t i = j + 1;
+        g = f[size_t(i)];
+        y = d[size_t(i)];
+        h = s * g;
+        g = c * g;
+        double zz = std::hypot(ff, h);
+        f[size_t(j)] = zz;
+        c = ff / zz;
+        s = h / zz;
+        ff = x * c + g * s;
+        g = g * c - x * s;
+        h = y * s;
+        y *= c;
+        if (V) rotate(V->col(j), V->col(i), mv, c, s);
+        zz = std::hypot(ff, h);
+        d[size_t(j)] = zz;
+        if (zz != 0.0) {  // the rotation is arbitrary when zz = 0
+          c = ff / zz;
+          s = h / zz;
+        }
+        ff = c * g + s * y;
+        x = c * y - s * g;
+        if (U) rotate(U->col(j), U->col(i), mu, c, s);
+      }
+      f[size_t(l)] = 0.0;
+      f[size_t(k)] = ff;
+      d[size_t(k)] = x;
+    }
+  }
+  sort_descending(d, U, V);
+}
+
+void svd_double(const float* A, int64_t m, int64_t n, std::vector<double>& S, ColMat* U, ColMat* V) {
+  // Work on the tall one of A and A^T; A^T = V S U^T swaps the factors back at the end.
+  const bool transposed = m < n;
+  const int64_t M = std::max(m, n), N = std::min(m, n);
+  ColMat W = load(A, m, n, transposed);
+  std::vector<double> e;
+  const bool want = U != nullptr;
+  ColMat Qb, P;
+  if (M >= 2 * N && N > 0) {
+    // Much taller than wide: QR first, then the bidiagonal work and every rotation act on the small R.
+    std::vector<double> tau;
+    householder_qr(W, tau);
+    ColMat R(N, N);
+    for (int64_t j = 0; j < N; ++j)
+      for (int64_t i = 0; i <= j; ++i) R(i, j) = W(i, j);
+    ColMat Qr;
+    if (want) Qr = form_q(W, tau, N);
+    bidiagonalize(R, S, e, want ? &Qb : nullptr, want ? &P : nullptr);
+    bidiagonal_svd(S, e, want ? &Qb : nullptr, want ? &P : nullptr);
+    if (want) {
+      // Left factor of the tall matrix: Qr (M,N) times Qb (N,N).
+      ColMat L(M, N);
+      for (int64_t j = 0; j < N; ++j)
+        for (int64_t p = 0; p < N; ++p) axpy(L.col(j), Qb(p, j), Qr.col(p), M);
+      Qb = std::move(L);
+    }
+  } else {
+    bidiagonalize(W, S, e, want ? &Qb : nullptr, want ? &P : nullptr);
+    bidiagonal_svd(S, e, want ? &Qb : nullptr, want ? &P : nullptr);
+  }
+  if (!want) return;
+  if (transposed) {
+    *U = std::move(P);
+    *V = std::move(Qb);
+  } else {
+    *U = std::move(Qb);
+    *V = std::move(P);
+  }
+}
+
+}  // namespace tp::linalg::detail
+
+namespace tp::linalg {
+
+using namespace detail;
+
+static void check_matrix(const char* op, const float* A, int64_t m, int64_t n) {
+  if (m < 0 || n < 0) fail(op, "negative matrix size ", m, " x ", n);
+  check_finite(op, A, m * n);
+}
+
+void svdvals(const float* A, int64_t m, int64_t n, float* S) {
+  check_matrix("svdvals", A, m, n);
+  std::vector<double> s;
+  svdvals_double(A, m, n, s);
+  for (size_t i = 0; i < s.size(); ++i) S[i] = float(s[i]);
+}
+
+void svd(const float* A, int64_t m, int64_t n, float* U, float* S, float* Vh) {
+  check_matrix("svd", A, m, n);
+  const int64_t k = std::min(m, n);
+  std::vector<double> s;
+  ColMat Uc, Vc;
+  svd_double(A, m, n, s, &Uc, &Vc);
+  for (int64_t j = 0; j < k; ++j) S[j] = float(s[size_t(j)]);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < k; ++j) U[i * k + j] = float(Uc(i, j));
+  for (int64_t j = 0; j < k; ++j)
+    for (int64_t i = 0; i < n; ++i) Vh[j * n + i] = float(Vc(i, j));
+}
+
+}  // namespace tp::linalg

@@ -1,0 +1,276 @@
+// Decompositions against numpy/LAPACK float64 references (tests/fixtures/linalg, made by
+// tests/fixtures/make_linalg_fixtures.py) with the accuracy bar, plus errors and edge cases.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tensorpad/error.hpp"
+#include "tensorpad/linalg.hpp"
+
+namespace {
+
+using Json = nlohmann::json;
+namespace la = tp::linalg;
+
+const Json& fixtures() {
+  static const Json j = [] {
+    std::ifstream f(std::string(TP_FIXTURES_DIR) + "/linalg/cases.json");
+    REQUIRE_MESSAGE(f.good(), "missing tests/fixtures/linalg/cases.json");
+    return Json::parse(f);
+  }();
+  return j;
+}
+
+std::vector<float> floats(const Json& a) { return a.get<std::vector<float>>(); }
+std::vector<double> doubles(const Json& a) { return a.get<std::vector<double>>(); }
+
+double fro(const std::vector<float>& A) {
+  double s = 0;
+  for (float x : A) s += double(x) * x;
+  return std::sqrt(s);
+}
+
+// C = A^T B for row-major A (r,p), B (r,q), in double.
+std::vector<double> atb(const std::vector<float>& A, const std::vector<float>& B, int64_t r, int64_t p, int64_t q) {
+  std::vector<double> C(static_cast<size_t>(p * q), 0.0);
+  for (int64_t k = 0; k < r; ++k)
+    for (int64_t i = 0; i < p; ++i)
+      for (int64_t j = 0; j < q; ++j) C[size_t(i * q + j)] += double(A[size_t(k * p + i)]) * B[size_t(k * q + j)];
+  return C;
+}
+
+// max |X^T X - I| of the (r,c) row-major X: how far its columns are from orthonormal.
+double orthogonality_error(const std::vector<float>& X, int64_t r, int64_t c) {
+  const auto G = atb(X, X, r, c, c);
+  double e = 0;
+  for (int64_t i = 0; i < c; ++i)
+    for (int64_t j = 0; j < c; ++j) e = std::max(e, std::fabs(G[size_t(i * c + j)] - (i == j ? 1.0 : 0.0)));
+  return e;
+}
+
+std::vector<float> transpose(const std::vector<float>& X, int64_t r, int64_t c) {
+  std::vector<float> T(X.size());
+  for (int64_t i = 0; i < r; ++i)
+    for (int64_t j = 0; j < c; ++j) T[size_t(j * r + i)] = X[size_t(i * c + j)];
+  return T;
+}
+
+// The singular value bar: |s - ref| <= 2e-5 sigma_1 (plus a denormal floor for the zero matrix).
+void check_singular_values(const std::vector<float>& S, const std::vector<double>& ref, const std::string& name) {
+  REQUIRE(S.size() == ref.size());
+  const double s1 = ref.empty() ? 0.0 : ref[0];
+  for (size_t i = 0; i < S.size(); ++i)
+    CHECK_MESSAGE(std::fabs(S[i] - ref[i]) <= 2e-5 * s1 + 1e-37, name, ": sigma_", i, " = ", S[i], ", LAPACK ", ref[i]);
+  for (size_t i = 1; i < S.size(); ++i) CHECK_MESSAGE(S[i] <= S[i - 1], name, ": not descending at ", i);
+}
+
+// Same stream as splitmix_gaussian in make_linalg_fixtures.py.
+std::vector<float> splitmix_gaussian(uint64_t seed, int64_t count) {
+  auto u = [&](uint64_t i) {
+    uint64_t z = seed + i * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return (double(z >> 11) + 0.5) / 9007199254740992.0;
+  };
+  std::vector<float> out(static_cast<size_t>(count));
+  const double two_pi = 6.283185307179586;
+  for (int64_t p = 0; 2 * p < count; ++p) {
+    const double u1 = u(uint64_t(2 * p + 1)), u2 = u(uint64_t(2 * p + 2));
+    const double r = std::sqrt(-2.0 * std::log(u1));
+    out[size_t(2 * p)] = float(r * std::cos(two_pi * u2));
+    if (2 * p + 1 < count) out[size_t(2 * p + 1)] = float(r * std::sin(two_pi * u2));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("svdvals matches LAPACK within 2e-5 sigma_1 on every fixture matrix") {
+  for (const auto& c : fixtures()["svd"]) {
+    const int64_t m = c["m"], n = c["n"];
+    const auto A = floats(c["A"]);
+    std::vector<float> S(static_cast<size_t>(std::min(m, n)));
+    la::svdvals(A.data(), m, n, S.data());
+    check_singular_values(S, doubles(c["S"]), c["name"]);
+  }
+}
+
+TEST_CASE("svd reconstructs A with orthonormal U and Vh on every fixture matrix") {
+  for (const auto& c : fixtures()["svd"]) {
+    const std::string name = c["name"];
+    const int64_t m = c["m"], n = c["n"], k = std::min(m, n);
+    const auto A = floats(c["A"]);
+    std::vector<float> U(static_cast<size_t>(m * k)), S(static_cast<size_t>(k)), Vh(static_cast<size_t>(k * n));
+    la::svd(A.data(), m, n, U.data(), S.data(), Vh.data());
+    check_singular_values(S, doubles(c["S"]), name);
+    double err = 0;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double s = 0;
+        for (int64_t p = 0; p < k; ++p) s += double(U[size_t(i * k + p)]) * S[size_t(p)] * Vh[size_t(p * n + j)];
+        err += (s - A[size_t(i * n + j)]) * (s - A[size_t(i * n + j)]);
+      }
+    const double a = fro(A);
+    CHECK_MESSAGE(std::sqrt(err) <= 1e-5 * a + 1e-37, name, ": ||A - U S Vh|| / ||A|| = ", std::sqrt(err) / a);
+    CHECK_MESSAGE(orthogonality_error(U, m, k) <= 1e-4, name, ": U^T U");
+    CHECK_MESSAGE(orthogonality_error(transpose(Vh, k, n), n, k) <= 1e-4, name, ": Vh Vh^T");
+  }
+}
+
+TEST_CASE("qr gives orthonormal Q and an exactly upper-triangular R with QR = A") {
+  for (const auto& c : fixtures()["svd"]) {
+    const std::string name = c["name"];
+    const int64_t m = c["m"], n = c["n"], k = std::min(m, n);
+    const auto A = floats(c["A"]);
+    std::vector<float> Q(static_cast<size_t>(m * k)), R(static_cast<size_t>(k * n));
+    la::qr(A.data(), m, n, Q.data(), R.data());
+    double err = 0;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double s = 0;
+        for (int64_t p = 0; p < k; ++p) s += double(Q[size_t(i * k + p)]) * R[size_t(p * n + j)];
+        err += (s - A[size_t(i * n + j)]) * (s - A[size_t(i * n + j)]);
+      }
+    CHECK_MESSAGE(std::sqrt(err) <= 1e-5 * fro(A) + 1e-37, name, ": ||QR - A||");
+    CHECK_MESSAGE(orthogonality_error(Q, m, k) <= 1e-4, name, ": Q^T Q");
+    for (int64_t i = 0; i < k; ++i)
+      for (int64_t j = 0; j < std::min(i, n); ++j) CHECK_MESSAGE(R[size_t(i * n + j)] == 0.0f, name, ": R below diagonal");
+  }
+}
+
+TEST_CASE("eigh gives ascending eigenvalues within 2e-5 max|lambda| and eigenvectors with small residual") {
+  for (const auto& c : fixtures()["eigh"]) {
+    const std::string name = c["name"];
+    const int64_t n = c["n"];
+    const auto A = floats(c["A"]);
+    const auto ref = doubles(c["w"]);
+    std::vector<float> w(static_cast<size_t>(n)), V(static_cast<size_t>(n * n)), w_only(static_cast<size_t>(n));
+    la::eigh(A.data(), n, w.data(), V.data());
+    la::eigh(A.data(), n, w_only.data(), nullptr);
+    double lmax = 0;
+    for (double x : ref) lmax = std::max(lmax, std::fabs(x));
+    for (int64_t i = 0; i < n; ++i) {
+      CHECK_MESSAGE(std::fabs(w[size_t(i)] - ref[size_t(i)]) <= 2e-5 * lmax + 1e-37, name, ": lambda_", i);
+      CHECK_MESSAGE(std::fabs(w_only[size_t(i)] - ref[size_t(i)]) <= 2e-5 * lmax + 1e-37, name, ": eigvalsh ", i);
+    }
+    double res = 0;
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double s = -double(V[size_t(i * n + j)]) * w[size_t(j)];
+        for (int64_t p = 0; p < n; ++p) s += double(A[size_t(i * n + p)]) * V[size_t(p * n + j)];
+        res += s * s;
+      }
+    CHECK_MESSAGE(std::sqrt(res) <= 1e-4 * fro(A) + 1e-37, name, ": ||AV - V Lambda|| / ||A|| = ", std::sqrt(res) / fro(A));
+    CHECK_MESSAGE(orthogonality_error(V, n, n) <= 1e-4, name, ": V^T V");
+  }
+}
+
+TEST_CASE("det, inv and solve match numpy; singular input is a clear error and det 0") {
+  for (const auto& c : fixtures()["lu"]) {
+    const std::string name = c["name"];
+    const int64_t n = c["n"];
+    const auto A = floats(c["A"]), B = floats(c["B"]);
+    const double d = la::det(A.data(), n), dref = c["det"];
+    CHECK_MESSAGE(std::fabs(d - dref) <= 1e-5 * std::fabs(dref), name, ": det ", d, " vs ", dref);
+    std::vector<float> Ai(static_cast<size_t>(n * n)), X(static_cast<size_t>(n * 3));
+    la::inv(A.data(), n, Ai.data());
+    la::solve(A.data(), n, B.data(), 3, X.data());
+    for (auto [got, key] : {std::pair{&Ai, "inv"}, std::pair{&X, "X"}}) {
+      const auto ref = doubles(c[key]);
+      double scale = 0;
+      for (double x : ref) scale = std::max(scale, std::fabs(x));
+      for (size_t i = 0; i < ref.size(); ++i)
+        CHECK_MESSAGE(std::fabs((*got)[i] - ref[i]) <= 1e-4 * scale, name, ": ", key, "[", i, "]");
+    }
+  }
+  const float S[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+  float out[9], b[3] = {1, 2, 3};
+  CHECK(la::det(S, 3) == 0.0);
+  CHECK_THROWS_WITH_AS(la::inv(S, 3, out), doctest::Contains("inv: matrix of shape [3, 3] is singular"), tp::Error);
+  CHECK_THROWS_WITH_AS(la::solve(S, 3, b, 1, out), doctest::Contains("singular"), tp::Error);
+  const float Z[4] = {0, 0, 0, 0};
+  CHECK_THROWS_AS(la::inv(Z, 2, out), tp::Error);
+}
+
+TEST_CASE("matrix norms match numpy and matrix_rank uses numpy's default tolerance") {
+  for (const auto& c : fixtures()["norm_rank"]) {
+    const std::string name = c["name"];
+    const int64_t m = c["m"], n = c["n"];
+    const auto A = floats(c["A"]);
+    for (const auto& [ord, ref] : c["norms"].items()) {
+      const double got = la::norm(A.data(), m, n, ord), r = ref.get<double>();
+      const double s1 = c["norms"]["2"].get<double>();
+      // Singular-value norms carry the 2e-5 sigma_1 bar; entry sums are near exact.
+      CHECK_MESSAGE(std::fabs(got - r) <= 1e-5 * std::fabs(r) + 2e-5 * s1 * (ord == "nuc" ? n : 1) + 1e-37, name,
+                    ": norm ", ord, " = ", got, " vs ", r);
+    }
+    if (c["rank_robust"].get<bool>())
+      CHECK_MESSAGE(la::matrix_rank(A.data(), m, n) == c["rank"].get<int64_t>(), name, ": rank");
+  }
+  const float D[4] = {1, 0, 0, 1e-3f};
+  CHECK(la::matrix_rank(D, 2, 2) == 2);
+  CHECK(la::matrix_rank(D, 2, 2, 1e-2) == 1);
+  CHECK_THROWS_WITH_AS(la::norm(D, 2, 2, "3"), doctest::Contains("unknown matrix norm order"), tp::Error);
+}
+
+TEST_CASE("every decomposition rejects NaN and Inf before any work") {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  for (float bad : {nan, inf, -inf}) {
+    const float A[4] = {1, 2, bad, 4};
+    float o1[4], o2[4], o3[4];
+    CHECK_THROWS_WITH_AS(la::svdvals(A, 2, 2, o1), doctest::Contains("svdvals: input contains NaN or Inf"), tp::Error);
+    CHECK_THROWS_WITH_AS(la::svd(A, 2, 2, o1, o2, o3), doctest::Contains("svd: input contains NaN or Inf"), tp::Error);
+    CHECK_THROWS_WITH_AS(la::qr(A, 2, 2, o1, o2), doctest::Contains("qr: input contains NaN or Inf"), tp::Error);
+    CHECK_THROWS_WITH_AS(la::eigh(A, 2, o1, o2), doctest::Contains("eigh: input contains NaN or Inf"), tp::Error);
+    CHECK_THROWS_AS(la::det(A, 2), tp::Error);
+    CHECK_THROWS_AS(la::inv(A, 2, o1), tp::Error);
+    CHECK_THROWS_AS(la::norm(A, 2, 2, "fro"), tp::Error);
+    CHECK_THROWS_AS(la::matrix_rank(A, 2, 2), tp::Error);
+  }
+}
+
+TEST_CASE("svd_lowrank finds the top singular triplets of a matrix with a decaying spectrum") {
+  const auto& c = fixtures()["svd"][5];  // ill-conditioned 30x20, sigma 1 .. 1e-6
+  const int64_t m = c["m"], n = c["n"], q = 6;
+  const auto A = floats(c["A"]);
+  const auto ref = doubles(c["S"]);
+  const auto omega = splitmix_gaussian(3, n * q);
+  std::vector<float> U(static_cast<size_t>(m * q)), S(static_cast<size_t>(q)), V(static_cast<size_t>(n * q));
+  la::svd_lowrank(A.data(), m, n, q, 2, omega.data(), U.data(), S.data(), V.data());
+  for (int64_t i = 0; i < q; ++i) CHECK(std::fabs(S[size_t(i)] - ref[size_t(i)]) <= 1e-3 * ref[0]);
+  CHECK(orthogonality_error(U, m, q) <= 1e-4);
+  CHECK(orthogonality_error(V, n, q) <= 1e-4);
+  CHECK_THROWS_WITH_AS(la::svd_lowrank(A.data(), m, n, 21, 2, omega.data(), U.data(), S.data(), V.data()),
+                       doctest::Contains("q must be in [1, min(m, n)]"), tp::Error);
+}
+
+TEST_CASE("a Gaussian 3072x1024 keeps numpy's energy fractions at k = 32, 128, 512 within 0.05 pp") {
+  std::ifstream f(std::string(TP_FIXTURES_DIR) + "/linalg/energy.json");
+  REQUIRE(f.good());
+  const Json e = Json::parse(f);
+  const int64_t m = e["m"], n = e["n"];
+  const auto A = splitmix_gaussian(e["seed"].get<uint64_t>(), m * n);
+  const auto first = floats(e["first"]);
+  for (size_t i = 0; i < first.size(); ++i) REQUIRE(std::fabs(A[i] - first[i]) <= 1e-6f * std::fabs(first[i]));
+  std::vector<float> S(static_cast<size_t>(n));
+  la::svdvals(A.data(), m, n, S.data());
+  double total = 0;
+  for (float s : S) total += double(s) * s;
+  const auto ks = e["k"].get<std::vector<int64_t>>();
+  const auto ref = doubles(e["fraction_float32"]);
+  for (size_t t = 0; t < ks.size(); ++t) {
+    double top = 0;
+    for (int64_t i = 0; i < ks[t]; ++i) top += double(S[size_t(i)]) * S[size_t(i)];
+    CHECK_MESSAGE(std::fabs(100 * top / total - 100 * ref[t]) <= 0.05, "k = ", ks[t], ": ", 100 * top / total,
+                  "% vs numpy ", 100 * ref[t], "%");
+  }
+  const auto head = doubles(e["S_head"]);
+  for (size_t i = 0; i < head.size(); ++i) CHECK(std::fabs(S[i] - head[i]) <= 2e-5 * head[0]);
+}
