@@ -44,9 +44,10 @@ class Tensor {
  public:
   Tensor();  // a 0-d tensor holding 0
 
-  static Tensor empty(const Shape& shape);  // uninitialised
-  static Tensor zeros(const Shape& shape);
-  static Tensor full(const Shape& shape, float value);
+  // `op` names the calling operation in the error for a refused shape.
+  static Tensor empty(const Shape& shape, const char* op = "empty");  // uninitialised
+  static Tensor zeros(const Shape& shape, const char* op = "zeros");
+  static Tensor full(const Shape& shape, float value, const char* op = "full");
   static Tensor scalar(float value);
   static Tensor from(const Shape& shape, const float* data);  // copies
 
@@ -70,6 +71,8 @@ class Tensor {
   float item() const;  // the single value of a one-element tensor
 
  private:
+  Tensor(std::shared_ptr<Storage> storage, Shape shape);
+
   std::shared_ptr<Storage> storage_;
   Shape shape_;
   Shape strides_;

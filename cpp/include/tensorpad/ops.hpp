@@ -1,0 +1,56 @@
+// The tensor operations of the core, with torch semantics. Every op validates its inputs and throws
+// tp::Error("op: ...") naming the offending shapes or values; dims may be negative (from the end).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "tensorpad/tensor.hpp"
+
+namespace tp {
+
+// ---- creation ------------------------------------------------------------------------------------
+Tensor eye(int64_t n, int64_t m = -1);                    // n x m identity (m = n by default)
+Tensor arange(double start, double end, double step);     // [start, end) by step, like torch
+
+// ---- views and layout (no copy unless stated) ----------------------------------------------------
+Tensor reshape(const Tensor& x, Shape shape);             // one -1 allowed; copies only if x is not contiguous
+Tensor transpose(const Tensor& x, int64_t d0, int64_t d1);
+Tensor permute(const Tensor& x, const Shape& dims);
+Tensor select(const Tensor& x, int64_t dim, int64_t index);          // drops dim
+Tensor narrow(const Tensor& x, int64_t dim, int64_t start, int64_t length);
+Tensor expand(const Tensor& x, const Shape& shape);       // broadcast view (stride 0 on new dims)
+Tensor unsqueeze(const Tensor& x, int64_t dim);
+Tensor stack(const std::vector<Tensor>& xs, int64_t dim);
+Tensor cat(const std::vector<Tensor>& xs, int64_t dim);
+
+// ---- elementwise ---------------------------------------------------------------------------------
+enum class BinaryOp { Add, Sub, Mul, Div, Pow, Maximum, Minimum };
+enum class UnaryOp { Neg, Abs, Sqrt, Exp, Log, Square, Round, Relu, Sign };
+
+Shape broadcast_shapes(const char* op, const Shape& a, const Shape& b);  // numpy rules
+Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b);           // with broadcasting
+Tensor binary_scalar(BinaryOp op, const Tensor& a, float b);             // a op b
+Tensor scalar_binary(BinaryOp op, float a, const Tensor& b);             // a op b
+Tensor unary(UnaryOp op, const Tensor& x);
+Tensor clamp(const Tensor& x, float lo, float hi);                       // NaN bounds mean "no bound"
+const char* binary_name(BinaryOp op);
+const char* unary_name(UnaryOp op);
+
+// ---- reductions ----------------------------------------------------------------------------------
+enum class ReduceOp { Sum, Mean, Amax, Amin };
+Tensor reduce(ReduceOp op, const Tensor& x, int64_t dim, bool keepdim);  // one dim
+Tensor reduce_all(ReduceOp op, const Tensor& x);                          // 0-d result
+Tensor cumsum(const Tensor& x, int64_t dim);
+Tensor softmax(const Tensor& x, int64_t dim);                             // -inf entries get weight 0
+
+// ---- products --------------------------------------------------------------------------------------
+Tensor matmul(const Tensor& a, const Tensor& b);  // 1-D, 2-D and batched [..., m, k] @ [..., k, n]
+Tensor outer(const Tensor& a, const Tensor& b);   // a is (m), b is (n), out is (m, n)
+
+// ---- comparison and norms ----------------------------------------------------------------------------
+Tensor isclose(const Tensor& a, const Tensor& b, double rtol, double atol);  // 1 where |a-b| <= atol + rtol*|b|
+bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol);
+// Vector norm over one dim (dim given) or all elements: ord 1, 2, inf, -inf, or "fro" (= 2 over all).
+Tensor vector_norm(const Tensor& x, double ord, const std::vector<int64_t>& dims, bool keepdim);
+
+}  // namespace tp

@@ -1,0 +1,154 @@
+// Elementwise arithmetic with numpy broadcasting: flat loops for the common layouts (which the compiler
+// vectorises with -msimd128), xtensor's broadcasting assignment for every other strided case.
+#include <algorithm>
+#include <cmath>
+
+#include <xtensor/xadapt.hpp>
+#include <xtensor/xnoalias.hpp>
+
+#include "tensorpad/ops.hpp"
+
+namespace tp {
+
+namespace {
+
+inline float nan_max(float a, float b) { return a != a ? a : (b != b ? b : (a > b ? a : b)); }
+inline float nan_min(float a, float b) { return a != a ? a : (b != b ? b : (a < b ? a : b)); }
+
+template <class F>
+auto with_binary(BinaryOp op, F&& body) {
+  switch (op) {
+    case BinaryOp::Add: return body([](float a, float b) { return a + b; });
+    case BinaryOp::Sub: return body([](float a, float b) { return a - b; });
+    case BinaryOp::Mul: return body([](float a, float b) { return a * b; });
+    case BinaryOp::Div: return body([](float a, float b) { return a / b; });
+    case BinaryOp::Pow: return body([](float a, float b) { return b == 2.f ? a * a : std::pow(a, b); });
+    case BinaryOp::Maximum: return body([](float a, float b) { return nan_max(a, b); });
+    case BinaryOp::Minimum: return body([](float a, float b) { return nan_min(a, b); });
+  }
+  fail("binary", "unknown op");
+}
+
+// An xtensor view of a tensor with the strides xtensor expects (0 on size-1 dims, so it broadcasts).
+auto xt_view(const Tensor& t) {
+  std::vector<size_t> shape(t.shape().begin(), t.shape().end());
+  std::vector<std::ptrdiff_t> strides(t.strides().begin(), t.strides().end());
+  for (size_t i = 0; i < shape.size(); ++i)
+    if (shape[i] == 1) strides[i] = 0;
+  return xt::adapt(const_cast<float*>(t.data()), size_t(std::max<int64_t>(t.numel(), 1)), xt::no_ownership(),
+                   shape, strides);
+}
+
+}  // namespace
+
+const char* binary_name(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::Add: return "add";
+    case BinaryOp::Sub: return "sub";
+    case BinaryOp::Mul: return "mul";
+    case BinaryOp::Div: return "div";
+    case BinaryOp::Pow: return "pow";
+    case BinaryOp::Maximum: return "maximum";
+    case BinaryOp::Minimum: return "minimum";
+  }
+  return "binary";
+}
+
+const char* unary_name(UnaryOp op) {
+  switch (op) {
+    case UnaryOp::Neg: return "neg";
+    case UnaryOp::Abs: return "abs";
+    case UnaryOp::Sqrt: return "sqrt";
+    case UnaryOp::Exp: return "exp";
+    case UnaryOp::Log: return "log";
+    case UnaryOp::Square: return "square";
+    case UnaryOp::Round: return "round";
+    case UnaryOp::Relu: return "relu";
+    case UnaryOp::Sign: return "sign";
+  }
+  return "unary";
+}
+
+Shape broadcast_shapes(const char* op, const Shape& a, const Shape& b) {
+  const size_t n = std::max(a.size(), b.size());
+  Shape out(n);
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
+    const int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
+    if (da != db && da != 1 && db != 1)
+      fail(op, "shapes ", shape_str(a), " and ", shape_str(b), " do not broadcast (", da, " vs ", db,
+           " in dim ", int64_t(i) - int64_t(n), ")");
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b) {
+  // a is (...), b is (...), out is their broadcast shape.
+  const Shape shape = broadcast_shapes(binary_name(op), a.shape(), b.shape());
+  Tensor out = Tensor::empty(shape);
+  const int64_t n = out.numel();
+  if (n == 0) return out;
+  float* o = out.data();
+  const bool ca = a.is_contiguous(), cb = b.is_contiguous();
+  with_binary(op, [&](auto f) {
+    const float* pa = a.data();
+    const float* pb = b.data();
+    if (ca && cb && a.numel() == n && b.numel() == n) {
+      for (int64_t i = 0; i < n; ++i) o[i] = f(pa[i], pb[i]);
+    } else if (ca && a.numel() == n && b.numel() == 1) {
+      const float s = pb[0];
+      for (int64_t i = 0; i < n; ++i) o[i] = f(pa[i], s);
+    } else if (cb && b.numel() == n && a.numel() == 1) {
+      const float s = pa[0];
+      for (int64_t i = 0; i < n; ++i) o[i] = f(s, pb[i]);
+    } else if (ca && cb && a.numel() == n && b.numel() > 0 && n % b.numel() == 0 &&
+               std::equal(b.shape().rbegin(), b.shape().rend(), a.shape().rbegin())) {
+      // A trailing operand (a bias row, a per-channel scale) repeats over a's leading dims.
+      const int64_t m = b.numel();
+      for (int64_t r = 0; r < n; r += m)
+        for (int64_t i = 0; i < m; ++i) o[r + i] = f(pa[r + i], pb[i]);
+    } else {
+      auto xo = xt::adapt(o, size_t(n), xt::no_ownership(), std::vector<size_t>(shape.begin(), shape.end()));
+      auto fn = f;
+      xt::noalias(xo) = xt::make_lambda_xfunction(std::move(fn), xt_view(a), xt_view(b));
+    }
+    return 0;
+  });
+  return out;
+}
+
+Tensor binary_scalar(BinaryOp op, const Tensor& a, float b) { return binary(op, a, Tensor::scalar(b)); }
+Tensor scalar_binary(BinaryOp op, float a, const Tensor& b) { return binary(op, Tensor::scalar(a), b); }
+
+Tensor unary(UnaryOp op, const Tensor& x) {
+  Tensor out = x.clone();
+  float* p = out.data();
+  const int64_t n = out.numel();
+  switch (op) {
+    case UnaryOp::Neg: for (int64_t i = 0; i < n; ++i) p[i] = -p[i]; break;
+    case UnaryOp::Abs: for (int64_t i = 0; i < n; ++i) p[i] = std::fabs(p[i]); break;
+    case UnaryOp::Sqrt: for (int64_t i = 0; i < n; ++i) p[i] = std::sqrt(p[i]); break;
+    case UnaryOp::Exp: for (int64_t i = 0; i < n; ++i) p[i] = std::exp(p[i]); break;
+    case UnaryOp::Log: for (int64_t i = 0; i < n; ++i) p[i] = std::log(p[i]); break;
+    case UnaryOp::Square: for (int64_t i = 0; i < n; ++i) p[i] = p[i] * p[i]; break;
+    // nearbyint rounds half to even in the default rounding mode, as torch.round and numpy.round do.
+    case UnaryOp::Round: for (int64_t i = 0; i < n; ++i) p[i] = std::nearbyint(p[i]); break;
+    case UnaryOp::Relu: for (int64_t i = 0; i < n; ++i) p[i] = p[i] > 0.f ? p[i] : (p[i] != p[i] ? p[i] : 0.f); break;
+    case UnaryOp::Sign: for (int64_t i = 0; i < n; ++i) p[i] = p[i] > 0.f ? 1.f : (p[i] < 0.f ? -1.f : p[i]); break;
+  }
+  return out;
+}
+
+Tensor clamp(const Tensor& x, float lo, float hi) {
+  if (lo == lo && hi == hi && lo > hi) fail("clamp", "min ", lo, " is greater than max ", hi);
+  Tensor out = x.clone();
+  float* p = out.data();
+  for (int64_t i = 0; i < out.numel(); ++i) {
+    if (lo == lo && p[i] < lo) p[i] = lo;
+    if (hi == hi && p[i] > hi) p[i] = hi;
+  }
+  return out;
+}
+
+}  // namespace tp

@@ -1,0 +1,55 @@
+// matmul with torch's rules (1-D, 2-D, batched with broadcast batch dims) and outer, on the packed GEMM.
+#include "tensorpad/gemm.hpp"
+#include "tensorpad/ops.hpp"
+
+namespace tp {
+
+Tensor matmul(const Tensor& a_in, const Tensor& b_in) {
+  // a is (..., m, k), b is (..., k, n), out is (broadcast(...), m, n); 1-D operands gain and lose a dim.
+  if (a_in.dim() == 0 || b_in.dim() == 0)
+    fail("matmul", "both operands need at least 1 dim, got shapes ", shape_str(a_in.shape()), " and ",
+         shape_str(b_in.shape()));
+  const bool a_vec = a_in.dim() == 1, b_vec = b_in.dim() == 1;
+  const Tensor a = a_vec ? unsqueeze(a_in, 0) : a_in;
+  const Tensor b = b_vec ? unsqueeze(b_in, 1) : b_in;
+  const int64_t m = a.size(-2), k = a.size(-1), kb = b.size(-2), n = b.size(-1);
+  if (k != kb)
+    fail("matmul", "shapes ", shape_str(a_in.shape()), " and ", shape_str(b_in.shape()), " do not align (", k,
+         " != ", kb, ")");
+  const Shape batch_a(a.shape().begin(), a.shape().end() - 2), batch_b(b.shape().begin(), b.shape().end() - 2);
+  const Shape batch = broadcast_shapes("matmul", batch_a, batch_b);
+
+  Shape full_a = batch, full_b = batch, out_shape = batch;
+  full_a.insert(full_a.end(), {m, k});
+  full_b.insert(full_b.end(), {k, n});
+  out_shape.insert(out_shape.end(), {m, n});
+  const Tensor ea = expand(a, full_a), eb = expand(b, full_b);
+  Tensor out = Tensor::empty(out_shape);
+
+  const int64_t nb = out.numel() / std::max<int64_t>(m * n, 1);
+  const size_t bd = batch.size();
+  std::vector<int64_t> idx(bd, 0);
+  for (int64_t i = 0; i < nb && m * n > 0; ++i) {
+    int64_t oa = 0, ob = 0;
+    for (size_t d = 0; d < bd; ++d) {
+      oa += idx[d] * ea.strides()[d];
+      ob += idx[d] * eb.strides()[d];
+    }
+    kernels::sgemm(m, n, k, ea.data() + oa, ea.strides()[bd], ea.strides()[bd + 1], eb.data() + ob,
+                   eb.strides()[bd], eb.strides()[bd + 1], out.data() + i * m * n, n, false);
+    for (int64_t d = int64_t(bd) - 1; d >= 0 && ++idx[size_t(d)] == batch[size_t(d)]; --d) idx[size_t(d)] = 0;
+  }
+  Tensor r = out;
+  if (a_vec) r = select(r, -2, 0);
+  if (b_vec) r = select(r, -1, 0);
+  return r;
+}
+
+Tensor outer(const Tensor& a, const Tensor& b) {
+  // a is (m), b is (n), out is (m, n) with out[i, j] = a[i] * b[j].
+  if (a.dim() != 1 || b.dim() != 1)
+    fail("outer", "expects two 1-D tensors, got shapes ", shape_str(a.shape()), " and ", shape_str(b.shape()));
+  return binary(BinaryOp::Mul, unsqueeze(a, 1), unsqueeze(b, 0));
+}
+
+}  // namespace tp

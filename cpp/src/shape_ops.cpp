@@ -1,0 +1,187 @@
+// Views and layout: reshape, transpose, permute, select, narrow, expand, stack, cat; eye and arange.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "tensorpad/ops.hpp"
+#include "tensorpad/strided.hpp"
+
+namespace tp {
+
+Tensor eye(int64_t n, int64_t m) {
+  if (m < 0) m = n;
+  if (n < 0) fail("eye", "size must be non-negative, got ", n);
+  Tensor t = Tensor::zeros({n, m});
+  for (int64_t i = 0; i < std::min(n, m); ++i) t.data()[i * m + i] = 1.f;
+  return t;
+}
+
+Tensor arange(double start, double end, double step) {
+  if (!std::isfinite(start) || !std::isfinite(end) || !std::isfinite(step))
+    fail("arange", "start, end and step must be finite, got ", start, ", ", end, ", ", step);
+  if (step == 0) fail("arange", "step must be non-zero");
+  if ((end - start) * step < 0)
+    fail("arange", "step ", step, " goes away from end ", end, " when starting at ", start);
+  const double count = std::ceil((end - start) / step);
+  if (count > double(kMaxElements)) fail("arange", "would make ", count, " elements, too many");
+  const int64_t n = int64_t(std::max(0.0, count));
+  Tensor t = Tensor::empty({n});
+  for (int64_t i = 0; i < n; ++i) t.data()[i] = float(start + double(i) * step);
+  return t;
+}
+
+Tensor reshape(const Tensor& x, Shape shape) {
+  int64_t known = 1, infer = -1;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == -1) {
+      if (infer >= 0) fail("reshape", "only one dimension can be -1, got ", shape_str(shape));
+      infer = int64_t(i);
+    } else if (shape[i] < 0) {
+      fail("reshape", "invalid dimension ", shape[i], " in ", shape_str(shape));
+    } else {
+      known *= shape[i];
+      if (known > kMaxElements) fail("reshape", "shape ", shape_str(shape), " is too large");
+    }
+  }
+  const int64_t n = x.numel();
+  if (infer >= 0) {
+    if (known == 0 || n % known != 0)
+      fail("reshape", "cannot reshape a tensor of shape ", shape_str(x.shape()), " (", n, " elements) into ",
+           shape_str(shape));
+    shape[size_t(infer)] = n / known;
+  } else if (known != n) {
+    fail("reshape", "cannot reshape a tensor of shape ", shape_str(x.shape()), " (", n, " elements) into ",
+         shape_str(shape), " (", known, " elements)");
+  }
+  const Tensor c = x.contiguous();
+  return c.view(shape, contiguous_strides(shape), c.offset());
+}
+
+Tensor transpose(const Tensor& x, int64_t d0, int64_t d1) {
+  if (x.dim() < 2 && d0 == d1 && (d0 == 0 || d0 == -1)) return x;
+  if (x.dim() < 1) return x;
+  const size_t a = size_t(wrap_dim("transpose", d0, x.dim())), b = size_t(wrap_dim("transpose", d1, x.dim()));
+  Shape shape = x.shape(), strides = x.strides();
+  std::swap(shape[a], shape[b]);
+  std::swap(strides[a], strides[b]);
+  return x.view(shape, strides, x.offset());
+}
+
+Tensor permute(const Tensor& x, const Shape& dims) {
+  if (int64_t(dims.size()) != x.dim())
+    fail("permute", "got ", dims.size(), " dims ", shape_str(dims), " for a ", x.dim(), "-d tensor");
+  Shape shape(dims.size()), strides(dims.size());
+  std::vector<bool> seen(dims.size(), false);
+  for (size_t i = 0; i < dims.size(); ++i) {
+    const size_t d = size_t(wrap_dim("permute", dims[i], x.dim()));
+    if (seen[d]) fail("permute", "dim ", dims[i], " appears twice in ", shape_str(dims));
+    seen[d] = true;
+    shape[i] = x.shape()[d];
+    strides[i] = x.strides()[d];
+  }
+  return x.view(shape, strides, x.offset());
+}
+
+Tensor select(const Tensor& x, int64_t dim, int64_t index) {
+  if (x.dim() == 0) fail("select", "cannot select from a 0-d tensor");
+  const size_t d = size_t(wrap_dim("select", dim, x.dim()));
+  const int64_t n = x.shape()[d];
+  if (index < -n || index >= n)
+    fail("select", "index ", index, " is out of range for dim ", dim, " of size ", n);
+  if (index < 0) index += n;
+  Shape shape = x.shape(), strides = x.strides();
+  const int64_t offset = x.offset() + index * strides[d];
+  shape.erase(shape.begin() + int64_t(d));
+  strides.erase(strides.begin() + int64_t(d));
+  return x.view(shape, strides, offset);
+}
+
+Tensor narrow(const Tensor& x, int64_t dim, int64_t start, int64_t length) {
+  if (x.dim() == 0) fail("narrow", "cannot narrow a 0-d tensor");
+  const size_t d = size_t(wrap_dim("narrow", dim, x.dim()));
+  const int64_t n = x.shape()[d];
+  if (start < 0 && start >= -n) start += n;
+  if (start < 0 || length < 0 || start + length > n)
+    fail("narrow", "start ", start, " and length ", length, " do not fit in dim ", dim, " of size ", n);
+  Shape shape = x.shape();
+  shape[d] = length;
+  return x.view(shape, x.strides(), x.offset() + start * x.strides()[d]);
+}
+
+Tensor expand(const Tensor& x, const Shape& shape) {
+  if (int64_t(shape.size()) < x.dim())
+    fail("expand", "cannot expand shape ", shape_str(x.shape()), " to fewer dims ", shape_str(shape));
+  checked_numel("expand", shape);
+  const size_t lead = shape.size() - size_t(x.dim());
+  Shape strides(shape.size(), 0);
+  for (size_t i = 0; i < size_t(x.dim()); ++i) {
+    const int64_t have = x.shape()[i], want = shape[lead + i];
+    if (have == want) strides[lead + i] = x.strides()[i];
+    else if (have != 1)
+      fail("expand", "shape ", shape_str(x.shape()), " cannot be broadcast to ", shape_str(shape));
+  }
+  return x.view(shape, strides, x.offset());
+}
+
+Tensor unsqueeze(const Tensor& x, int64_t dim) {
+  const size_t d = size_t(wrap_dim("unsqueeze", dim, x.dim() + 1));
+  Shape shape = x.shape(), strides = x.strides();
+  shape.insert(shape.begin() + int64_t(d), 1);
+  strides.insert(strides.begin() + int64_t(d), 1);
+  return x.view(shape, strides, x.offset());
+}
+
+namespace {
+// Copies src into the same-shaped view dst (dst's storage is written through).
+void copy_into(Tensor dst, const Tensor& src) {
+  TP_ASSERT(dst.shape() == src.shape());
+  float* d = dst.data();
+  const float* s = src.data();
+  strided_rows<2>(dst.shape(), {&dst.strides(), &src.strides()}, {0, 0},
+                  [&](const std::array<int64_t, 2>& o, int64_t n, const std::array<int64_t, 2>& st) {
+                    float* a = d + o[0];
+                    const float* b = s + o[1];
+                    for (int64_t i = 0; i < n; ++i) a[i * st[0]] = b[i * st[1]];
+                  });
+}
+}  // namespace
+
+Tensor cat(const std::vector<Tensor>& xs, int64_t dim) {
+  if (xs.empty()) fail("cat", "expected a non-empty list of tensors");
+  const Tensor& first = xs[0];
+  if (first.dim() == 0) fail("cat", "zero-dimensional tensors cannot be concatenated");
+  const size_t d = size_t(wrap_dim("cat", dim, first.dim()));
+  Shape shape = first.shape();
+  shape[d] = 0;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    const Tensor& x = xs[i];
+    bool ok = x.dim() == first.dim();
+    for (size_t k = 0; ok && k < shape.size(); ++k) ok = k == d || x.shape()[k] == first.shape()[k];
+    if (!ok)
+      fail("cat", "tensor ", i, " has shape ", shape_str(x.shape()), ", which does not match ",
+           shape_str(first.shape()), " except in dim ", dim);
+    shape[d] += x.shape()[d];
+  }
+  Tensor out = Tensor::empty(shape);
+  int64_t at = 0;
+  for (const Tensor& x : xs) {
+    copy_into(narrow(out, int64_t(d), at, x.shape()[d]), x);
+    at += x.shape()[d];
+  }
+  return out;
+}
+
+Tensor stack(const std::vector<Tensor>& xs, int64_t dim) {
+  if (xs.empty()) fail("stack", "expected a non-empty list of tensors");
+  const int64_t d = wrap_dim("stack", dim, xs[0].dim() + 1);
+  std::vector<Tensor> parts;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    if (xs[i].shape() != xs[0].shape())
+      fail("stack", "tensor ", i, " has shape ", shape_str(xs[i].shape()), " but tensor 0 has ",
+           shape_str(xs[0].shape()), "; all must match");
+    parts.push_back(unsqueeze(xs[i], d));
+  }
+  return cat(parts, d);
+}
+
+}  // namespace tp

@@ -1,0 +1,140 @@
+// Storage accounting, shape checks, and the Tensor container's own members.
+#include "tensorpad/tensor.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <new>
+
+#include "tensorpad/strided.hpp"
+
+namespace tp {
+
+namespace {
+std::atomic<int64_t> g_live_bytes{0};
+std::atomic<int64_t> g_live_buffers{0};
+}  // namespace
+
+Storage::Storage(int64_t n) : size_(n) {
+  TP_ASSERT(n >= 0 && n <= kMaxElements);
+  data_.reset(new (std::nothrow) float[size_t(std::max<int64_t>(n, 1))]);
+  if (!data_) fail("alloc", "out of memory allocating ", n * 4, " bytes");
+  g_live_bytes += n * int64_t(sizeof(float));
+  ++g_live_buffers;
+}
+
+Storage::~Storage() {
+  g_live_bytes -= size_ * int64_t(sizeof(float));
+  --g_live_buffers;
+}
+
+int64_t Storage::live_bytes() { return g_live_bytes.load(); }
+int64_t Storage::live_buffers() { return g_live_buffers.load(); }
+
+int64_t checked_numel(const char* op, const Shape& shape) {
+  if (shape.size() > 16) fail(op, "shape ", shape_str(shape), " has ", shape.size(), " dims; at most 16 are supported");
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0) fail(op, "shape ", shape_str(shape), " has a negative dimension");
+    if (d > kMaxElements) fail(op, "shape ", shape_str(shape), " is too large (more than ", kMaxElements, " elements)");
+    n *= d;
+    if (n > kMaxElements) fail(op, "shape ", shape_str(shape), " is too large (more than ", kMaxElements, " elements)");
+  }
+  return n;
+}
+
+Shape contiguous_strides(const Shape& shape) {
+  Shape s(shape.size());
+  int64_t acc = 1;
+  for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d) {
+    s[size_t(d)] = acc;
+    acc *= std::max<int64_t>(shape[size_t(d)], 1);
+  }
+  return s;
+}
+
+int64_t wrap_dim(const char* op, int64_t dim, int64_t ndim) {
+  const int64_t lo = ndim == 0 ? -1 : -ndim, hi = ndim == 0 ? 0 : ndim - 1;
+  if (dim < lo || dim > hi)
+    fail(op, "dim ", dim, " is out of range for a ", ndim, "-d tensor (expected ", lo, "..", hi, ")");
+  return dim < 0 ? dim + std::max<int64_t>(ndim, 1) : dim;
+}
+
+Tensor::Tensor() : storage_(std::make_shared<Storage>(1)) { storage_->data()[0] = 0.f; }
+
+Tensor::Tensor(std::shared_ptr<Storage> storage, Shape shape)
+    : storage_(std::move(storage)), shape_(std::move(shape)), strides_(contiguous_strides(shape_)) {}
+
+Tensor Tensor::empty(const Shape& shape, const char* op) {
+  return Tensor(std::make_shared<Storage>(checked_numel(op, shape)), shape);
+}
+
+Tensor Tensor::zeros(const Shape& shape, const char* op) { return full(shape, 0.f, op); }
+
+Tensor Tensor::full(const Shape& shape, float value, const char* op) {
+  Tensor t = empty(shape, op);
+  std::fill_n(t.data(), t.numel(), value);
+  return t;
+}
+
+Tensor Tensor::scalar(float value) { return full({}, value); }
+
+Tensor Tensor::from(const Shape& shape, const float* data) {
+  Tensor t = empty(shape);
+  if (t.numel()) std::memcpy(t.data(), data, size_t(t.numel()) * sizeof(float));
+  return t;
+}
+
+Tensor Tensor::view(const Shape& shape, const Shape& strides, int64_t offset) const {
+  TP_ASSERT(shape.size() == strides.size());
+  Tensor t = *this;
+  t.shape_ = shape;
+  t.strides_ = strides;
+  t.offset_ = offset;
+  return t;
+}
+
+int64_t Tensor::numel() const {
+  int64_t n = 1;
+  for (int64_t d : shape_) n *= d;
+  return n;
+}
+
+int64_t Tensor::size(int64_t d) const { return shape_[size_t(wrap_dim("size", d, dim()))]; }
+
+bool Tensor::is_contiguous() const {
+  int64_t expect = 1;
+  for (int64_t d = dim() - 1; d >= 0; --d) {
+    if (shape_[size_t(d)] != 1 && strides_[size_t(d)] != expect) return false;
+    expect *= shape_[size_t(d)];
+  }
+  return true;
+}
+
+Tensor Tensor::contiguous() const { return is_contiguous() ? *this : clone(); }
+
+Tensor Tensor::clone() const {
+  Tensor out = empty(shape_);
+  if (out.numel() == 0) return out;
+  if (is_contiguous()) {
+    std::memcpy(out.data(), data(), size_t(out.numel()) * sizeof(float));
+    return out;
+  }
+  const Shape out_strides = out.strides_;
+  const float* src = storage_->data();
+  float* dst = out.data();
+  strided_rows<2>(shape_, {&strides_, &out_strides}, {offset_, 0},
+                  [&](const std::array<int64_t, 2>& o, int64_t n, const std::array<int64_t, 2>& s) {
+                    const float* a = src + o[0];
+                    float* b = dst + o[1];
+                    for (int64_t i = 0; i < n; ++i) b[i] = a[i * s[0]];
+                  });
+  return out;
+}
+
+float Tensor::item() const {
+  if (numel() != 1) fail("item", "a tensor of shape ", shape_str(shape_), " has ", numel(), " elements, not one");
+  return data()[0];
+}
+
+}  // namespace tp

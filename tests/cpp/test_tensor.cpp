@@ -1,0 +1,143 @@
+// The tensor container and its shape rules: strides, views, broadcasting, and precise errors.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+
+#include "tensorpad/ops.hpp"
+
+using tp::Shape;
+using tp::Tensor;
+
+namespace {
+Tensor iota(const Shape& shape) {
+  Tensor t = Tensor::empty(shape);
+  for (int64_t i = 0; i < t.numel(); ++i) t.data()[i] = float(i);
+  return t;
+}
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const tp::Error& e) {
+    return e.what();
+  }
+  return "<no error>";
+}
+}  // namespace
+
+TEST_CASE("a contiguous [2, 3, 4] tensor has row-major strides [12, 4, 1]") {
+  const Tensor t = Tensor::zeros({2, 3, 4});
+  CHECK(t.strides() == Shape{12, 4, 1});
+  CHECK(t.is_contiguous());
+  CHECK(t.numel() == 24);
+}
+
+TEST_CASE("a transpose swaps strides without copying, and contiguous() then copies") {
+  const Tensor x = iota({2, 3});
+  const Tensor t = tp::transpose(x, 0, 1);
+  CHECK(t.shape() == Shape{3, 2});
+  CHECK(t.strides() == Shape{1, 3});
+  CHECK(t.shares_storage(x));
+  CHECK_FALSE(t.is_contiguous());
+  const Tensor c = t.contiguous();
+  CHECK_FALSE(c.shares_storage(x));
+  CHECK(c.data()[1] == 3.f);  // row 0 of the transpose is column 0 of x: 0, 3
+}
+
+TEST_CASE("select and narrow are views with the right offset") {
+  const Tensor x = iota({2, 3, 4});
+  const Tensor s = tp::select(x, 1, 2);
+  CHECK(s.shape() == Shape{2, 4});
+  CHECK(s.data()[0] == 8.f);
+  const Tensor n = tp::narrow(x, 2, 1, 2);
+  CHECK(n.shape() == Shape{2, 3, 2});
+  CHECK(n.data()[0] == 1.f);
+  CHECK(n.shares_storage(x));
+}
+
+TEST_CASE("reshape of a non-contiguous view copies, and infers one -1") {
+  const Tensor t = tp::transpose(iota({2, 3}), 0, 1);
+  const Tensor r = tp::reshape(t, {-1});
+  CHECK(r.shape() == Shape{6});
+  CHECK(r.data()[1] == 3.f);
+  CHECK(error_of([&] { tp::reshape(t, {4, -1}); }) ==
+        "reshape: cannot reshape a tensor of shape [3, 2] (6 elements) into [4, -1]");
+}
+
+TEST_CASE("broadcasting follows numpy and names both shapes when it fails") {
+  CHECK(tp::broadcast_shapes("add", {2, 1, 4}, {3, 1}) == Shape{2, 3, 4});
+  CHECK(error_of([] { tp::broadcast_shapes("add", {2, 3}, {4}); }) ==
+        "add: shapes [2, 3] and [4] do not broadcast (3 vs 4 in dim -1)");
+}
+
+TEST_CASE("binary ops broadcast over transposed (strided) operands") {
+  const Tensor a = tp::transpose(iota({3, 2}), 0, 1);  // [[0, 2, 4], [1, 3, 5]]
+  const Tensor b = iota({3});
+  const Tensor r = tp::binary(tp::BinaryOp::Add, a, b);
+  const float want[] = {0, 3, 6, 1, 4, 7};
+  for (int i = 0; i < 6; ++i) CHECK(r.data()[i] == want[i]);
+}
+
+TEST_CASE("matmul refuses shapes that do not align, with the message readers see") {
+  CHECK(error_of([] { tp::matmul(Tensor::zeros({4, 3}), Tensor::zeros({4, 5})); }) ==
+        "matmul: shapes [4, 3] and [4, 5] do not align (3 != 4)");
+  CHECK(error_of([] { tp::matmul(Tensor::zeros({2, 4, 3}), Tensor::zeros({3, 3, 5})); }) ==
+        "matmul: shapes [2] and [3] do not broadcast (2 vs 3 in dim -1)");
+}
+
+TEST_CASE("absurd or negative shapes are refused before any allocation") {
+  CHECK(error_of([] { Tensor::zeros({1000000, 1000000}); }) ==
+        "zeros: shape [1000000, 1000000] is too large (more than 536870912 elements)");
+  CHECK(error_of([] { Tensor::zeros({2, -1}); }) == "zeros: shape [2, -1] has a negative dimension");
+}
+
+TEST_CASE("dims may be negative everywhere and out-of-range dims name the valid range") {
+  const Tensor x = iota({2, 3});
+  CHECK(tp::reduce(tp::ReduceOp::Sum, x, -1, false).shape() == Shape{2});
+  CHECK(error_of([&] { tp::reduce(tp::ReduceOp::Sum, x, 2, false); }) ==
+        "sum: dim 2 is out of range for a 2-d tensor (expected -2..1)");
+  CHECK(error_of([&] { tp::select(x, 0, 2); }) == "select: index 2 is out of range for dim 0 of size 2");
+}
+
+TEST_CASE("round is half to even, like torch and numpy") {
+  const Tensor x = Tensor::from({4}, std::vector<float>{0.5f, 1.5f, 2.5f, -0.5f}.data());
+  const Tensor r = tp::unary(tp::UnaryOp::Round, x);
+  CHECK(r.data()[0] == 0.f);
+  CHECK(r.data()[1] == 2.f);
+  CHECK(r.data()[2] == 2.f);
+  CHECK(r.data()[3] == 0.f);
+}
+
+TEST_CASE("softmax gives -inf entries weight 0 and rows that sum to 1") {
+  const float inf = std::numeric_limits<float>::infinity();
+  const Tensor x = Tensor::from({2, 3}, std::vector<float>{1, 2, -inf, 1000, 1000, 1000}.data());
+  const Tensor s = tp::softmax(x, -1);
+  CHECK(s.data()[2] == 0.f);
+  CHECK(s.data()[0] + s.data()[1] == doctest::Approx(1.0));
+  CHECK(s.data()[3] == doctest::Approx(1.0 / 3));  // no overflow: the row max is subtracted first
+}
+
+TEST_CASE("allclose uses |a - b| <= atol + rtol * |b|, which is not symmetric") {
+  const Tensor a = Tensor::scalar(1.0f), b = Tensor::scalar(1.1f);
+  CHECK(tp::allclose(a, b, 0.1, 0.0));        // 0.1 <= 0.1 * 1.1
+  CHECK_FALSE(tp::allclose(b, a, 0.09, 0.0)); // 0.1 > 0.09 * 1.0
+  CHECK_FALSE(tp::allclose(Tensor::scalar(NAN), Tensor::scalar(NAN), 1, 1));
+}
+
+TEST_CASE("storage bytes return to their baseline when tensors go away") {
+  const int64_t before = tp::Storage::live_bytes();
+  {
+    const Tensor a = Tensor::zeros({100, 100});
+    const Tensor v = tp::transpose(a, 0, 1);  // a view adds no storage
+    CHECK(tp::Storage::live_bytes() - before == 40000);
+  }
+  CHECK(tp::Storage::live_bytes() == before);
+}
+
+TEST_CASE("norms of (3, 4) are 7, 5 and 4 for ord 1, 2 and inf") {
+  const Tensor v = Tensor::from({2}, std::vector<float>{3, -4}.data());
+  CHECK(tp::vector_norm(v, 1, {}, false).item() == 7.f);
+  CHECK(tp::vector_norm(v, 2, {}, false).item() == 5.f);
+  CHECK(tp::vector_norm(v, INFINITY, {}, false).item() == 4.f);
+}

@@ -1,0 +1,153 @@
+// Embind bindings of the tensor core: creation, layout, elementwise, reductions, products, comparison.
+#include <cmath>
+
+#include "handles.hpp"
+#include "tensorpad/ops.hpp"
+#include "tensorpad/random.hpp"
+
+using emscripten::val;
+using tp::Tensor;
+using tpw::get;
+using tpw::guard;
+using tpw::put;
+using tpw::to_shape;
+
+namespace {
+
+int h(Tensor t) { return put(std::move(t)); }
+
+// ---- handles and memory ----
+val tensor_view(int id) {
+  // A Float32Array onto the heap: valid only until the heap grows, so JS copies or fills it at once.
+  return guard([&] {
+    const Tensor& t = get(id);
+    if (!t.is_contiguous()) throw tp::Error("view: tensor is not contiguous");
+    return val(emscripten::typed_memory_view(size_t(t.numel()), const_cast<float*>(t.data())));
+  });
+}
+val copy_out(int id) {
+  return guard([&] {
+    const Tensor c = get(id).contiguous();
+    return val(emscripten::typed_memory_view(size_t(c.numel()), c.data())).call<val>("slice");
+  });
+}
+val shape_of(int id) { return guard([&] { return tpw::from_shape(get(id).shape()); }); }
+val strides_of(int id) { return guard([&] { return tpw::from_shape(get(id).strides()); }); }
+bool is_contiguous(int id) { return guard([&] { return get(id).is_contiguous(); }); }
+double item(int id) { return guard([&] { return double(get(id).item()); }); }
+double live_bytes() { return double(tp::Storage::live_bytes()); }
+
+// ---- creation ----
+int empty(val shape, std::string op) { return guard([&] { return h(Tensor::empty(to_shape(shape), op.c_str())); }); }
+int full(val shape, double v, std::string op) {
+  return guard([&] { return h(Tensor::full(to_shape(shape), float(v), op.c_str())); });
+}
+int eye(int n, int m) { return guard([&] { return h(tp::eye(n, m)); }); }
+int arange(double s, double e, double st) { return guard([&] { return h(tp::arange(s, e, st)); }); }
+int randn(val shape, double seed, bool seeded) {
+  return guard([&] {
+    if (!seeded) return h(tp::randn(to_shape(shape), tp::global_rng()));
+    tp::Rng rng{uint64_t(seed)};
+    return h(tp::randn(to_shape(shape), rng));
+  });
+}
+int rand_uniform(val shape, double seed, bool seeded) {
+  return guard([&] {
+    if (!seeded) return h(tp::rand(to_shape(shape), tp::global_rng()));
+    tp::Rng rng{uint64_t(seed)};
+    return h(tp::rand(to_shape(shape), rng));
+  });
+}
+void manual_seed(double seed) { tp::manual_seed(uint64_t(seed)); }
+
+// ---- layout ----
+int reshape(int id, val shape) { return guard([&] { return h(tp::reshape(get(id), to_shape(shape))); }); }
+int transpose(int id, int a, int b) { return guard([&] { return h(tp::transpose(get(id), a, b)); }); }
+int permute(int id, val dims) { return guard([&] { return h(tp::permute(get(id), to_shape(dims))); }); }
+int select_view(int id, int d, double i) { return guard([&] { return h(tp::select(get(id), d, int64_t(i))); }); }
+int narrow(int id, int d, double s, double l) {
+  return guard([&] { return h(tp::narrow(get(id), d, int64_t(s), int64_t(l))); });
+}
+int expand(int id, val shape) { return guard([&] { return h(tp::expand(get(id), to_shape(shape))); }); }
+int unsqueeze(int id, int d) { return guard([&] { return h(tp::unsqueeze(get(id), d)); }); }
+int contiguous(int id) { return guard([&] { return h(get(id).contiguous()); }); }
+int clone(int id) { return guard([&] { return h(get(id).clone()); }); }
+int stack(val ids, int d) { return guard([&] { return h(tp::stack(tpw::to_tensors(ids), d)); }); }
+int cat(val ids, int d) { return guard([&] { return h(tp::cat(tpw::to_tensors(ids), d)); }); }
+
+// ---- elementwise ----
+int binary(int op, int a, int b) { return guard([&] { return h(tp::binary(tp::BinaryOp(op), get(a), get(b))); }); }
+int binary_scalar(int op, int a, double s) {
+  return guard([&] { return h(tp::binary_scalar(tp::BinaryOp(op), get(a), float(s))); });
+}
+int scalar_binary(int op, double s, int b) {
+  return guard([&] { return h(tp::scalar_binary(tp::BinaryOp(op), float(s), get(b))); });
+}
+int unary(int op, int id) { return guard([&] { return h(tp::unary(tp::UnaryOp(op), get(id))); }); }
+int clamp(int id, double lo, double hi) { return guard([&] { return h(tp::clamp(get(id), float(lo), float(hi))); }); }
+
+// ---- reductions and products ----
+int reduce(int op, int id, int d, bool keep) {
+  return guard([&] { return h(tp::reduce(tp::ReduceOp(op), get(id), d, keep)); });
+}
+int reduce_all(int op, int id) { return guard([&] { return h(tp::reduce_all(tp::ReduceOp(op), get(id))); }); }
+int cumsum(int id, int d) { return guard([&] { return h(tp::cumsum(get(id), d)); }); }
+int softmax(int id, int d) { return guard([&] { return h(tp::softmax(get(id), d)); }); }
+int matmul(int a, int b) { return guard([&] { return h(tp::matmul(get(a), get(b))); }); }
+int outer(int a, int b) { return guard([&] { return h(tp::outer(get(a), get(b))); }); }
+
+// ---- comparison and norms ----
+int isclose(int a, int b, double rtol, double atol) { return guard([&] { return h(tp::isclose(get(a), get(b), rtol, atol)); }); }
+bool allclose(int a, int b, double rtol, double atol) { return guard([&] { return tp::allclose(get(a), get(b), rtol, atol); }); }
+int vector_norm(int id, double ord, val dims, bool keep) {
+  return guard([&] { return h(tp::vector_norm(get(id), ord, to_shape(dims), keep)); });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(tensorpad_core) {
+  using emscripten::function;
+  function("errorPending", &tpw::error_pending);
+  function("takeError", &tpw::take_error);
+  function("release", &tpw::release);
+  function("liveHandles", &tpw::live_handles);
+  function("liveBytes", &live_bytes);
+  function("view", &tensor_view);
+  function("copyOut", &copy_out);
+  function("shape", &shape_of);
+  function("strides", &strides_of);
+  function("isContiguous", &is_contiguous);
+  function("item", &item);
+  function("empty", &empty);
+  function("full", &full);
+  function("eye", &eye);
+  function("arange", &arange);
+  function("randn", &randn);
+  function("rand", &rand_uniform);
+  function("manualSeed", &manual_seed);
+  function("reshape", &reshape);
+  function("transpose", &transpose);
+  function("permute", &permute);
+  function("select", &select_view);
+  function("narrow", &narrow);
+  function("expand", &expand);
+  function("unsqueeze", &unsqueeze);
+  function("contiguous", &contiguous);
+  function("clone", &clone);
+  function("stack", &stack);
+  function("cat", &cat);
+  function("binary", &binary);
+  function("binaryScalar", &binary_scalar);
+  function("scalarBinary", &scalar_binary);
+  function("unary", &unary);
+  function("clamp", &clamp);
+  function("reduce", &reduce);
+  function("reduceAll", &reduce_all);
+  function("cumsum", &cumsum);
+  function("softmax", &softmax);
+  function("matmul", &matmul);
+  function("outer", &outer);
+  function("isclose", &isclose);
+  function("allclose", &allclose);
+  function("vectorNorm", &vector_norm);
+}

@@ -1,0 +1,60 @@
+// Handle table and pending-error slot shared by every binding file.
+#include "handles.hpp"
+
+#include <unordered_map>
+
+namespace tpw {
+
+namespace {
+std::unordered_map<int, tp::Tensor>& table() {
+  static std::unordered_map<int, tp::Tensor> t;
+  return t;
+}
+int g_next = 1;
+std::string g_error;
+bool g_has_error = false;
+}  // namespace
+
+int put(tp::Tensor t) {
+  const int h = g_next++;
+  table().emplace(h, std::move(t));
+  return h;
+}
+
+const tp::Tensor& get(int handle) {
+  auto it = table().find(handle);
+  if (it == table().end()) throw tp::Error("tensor: this tensor was disposed (use after dispose)");
+  return it->second;
+}
+
+void release(int handle) { table().erase(handle); }
+int live_handles() { return int(table().size()); }
+
+void set_error(const std::string& message) {
+  g_error = message;
+  g_has_error = true;
+}
+bool error_pending() { return g_has_error; }
+std::string take_error() {
+  g_has_error = false;
+  return std::move(g_error);
+}
+
+std::vector<int64_t> to_shape(const emscripten::val& array) {
+  const auto v = emscripten::vecFromJSArray<double>(array);
+  return std::vector<int64_t>(v.begin(), v.end());
+}
+
+emscripten::val from_shape(const std::vector<int64_t>& shape) {
+  emscripten::val a = emscripten::val::array();
+  for (size_t i = 0; i < shape.size(); ++i) a.set(i, double(shape[i]));
+  return a;
+}
+
+std::vector<tp::Tensor> to_tensors(const emscripten::val& handles) {
+  std::vector<tp::Tensor> out;
+  for (int h : emscripten::vecFromJSArray<int>(handles)) out.push_back(get(h));
+  return out;
+}
+
+}  // namespace tpw

@@ -1,0 +1,458 @@
+// The tp API over a loaded core module: a Tensor class on WASM-heap handles, torch-like functions,
+// memory management (dispose, tidy, a FinalizationRegistry backstop) and one error type.
+// No math here: every operation is one call into the C++ core.
+import { TensorpadError, fail, describe } from './errors.js';
+import { formatTensor } from './format.js';
+import { extensions } from './extensions.js';
+
+// Op codes shared with cpp/include/tensorpad/ops.hpp (enum order).
+const BINARY = { add: 0, sub: 1, mul: 2, div: 3, pow: 4, maximum: 5, minimum: 6 };
+const UNARY = { neg: 0, abs: 1, sqrt: 2, exp: 3, log: 4, square: 5, round: 6, relu: 7, sign: 8 };
+const REDUCE = { sum: 0, mean: 1, amax: 2, amin: 3 };
+const MAX_INDEX = 2 ** 31 - 1;
+
+export function createApi(core) {
+  const registry = new FinalizationRegistry((id) => core.release(id));
+  const scopes = []; // tidy scopes: each a Set of tensors created inside it
+
+  // ---- errors and argument checks ----------------------------------------------------------------
+  function check() {
+    if (core.errorPending()) throw new TensorpadError(core.takeError());
+  }
+  function checkInt(op, name, v, { min = -MAX_INDEX, max = MAX_INDEX } = {}) {
+    if (typeof v !== 'number' || !Number.isInteger(v)) fail(op, `${name} must be an integer, got ${describe(v)}`);
+    if (v < min || v > max) fail(op, `${name} ${v} is out of range [${min}, ${max}]`);
+    return v;
+  }
+  function checkNumber(op, name, v) {
+    if (typeof v !== 'number') fail(op, `${name} must be a number, got ${describe(v)}`);
+    return v;
+  }
+  function checkShape(op, shape, { allowInfer = false } = {}) {
+    if (!Array.isArray(shape)) fail(op, `shape must be an array of integers, got ${describe(shape)}`);
+    for (const d of shape) {
+      if (typeof d !== 'number' || !Number.isInteger(d) || Math.abs(d) > Number.MAX_SAFE_INTEGER)
+        fail(op, `shape must be an array of integers, got ${describe(shape)}`);
+      if (d < 0 && !(allowInfer && d === -1)) fail(op, `shape [${shape.join(', ')}] has a negative dimension`);
+    }
+    return shape;
+  }
+  // Accepts f([2, 3]) and f(2, 3).
+  const shapeArgs = (args) => (args.length === 1 && Array.isArray(args[0]) ? args[0] : args);
+  const options = (op, o) => {
+    if (o === undefined || o === null) return {};
+    if (typeof o !== 'object' || Array.isArray(o)) fail(op, `options must be an object, got ${describe(o)}`);
+    return o;
+  };
+
+  // ---- handles -------------------------------------------------------------------------------------
+  function wrap(id) {
+    check();
+    const t = new Tensor(id);
+    registry.register(t, id, t);
+    if (scopes.length) scopes[scopes.length - 1].add(t);
+    return t;
+  }
+  // Runs fn with handles for each argument: tensors pass through, numbers and arrays become
+  // temporary tensors that are released afterwards.
+  function withHandles(op, args, fn) {
+    const temps = [];
+    try {
+      const ids = args.map((a) => {
+        if (a instanceof Tensor) return a._id(op);
+        const t = tensor(a, {}, op);
+        temps.push(t);
+        return t._id(op);
+      });
+      return fn(...ids);
+    } finally {
+      for (const t of temps) t.dispose();
+    }
+  }
+
+  // ---- the Tensor class -----------------------------------------------------------------------------
+  class Tensor {
+    #id;
+    #shape = null;
+    constructor(id) {
+      this.#id = id;
+    }
+    _id(op = 'tensor') {
+      if (this.#id === 0) fail(op, 'this tensor was disposed (use after dispose)');
+      return this.#id;
+    }
+    get isDisposed() { return this.#id === 0; }
+    dispose() {
+      if (this.#id === 0) return;
+      core.release(this.#id);
+      registry.unregister(this);
+      for (const s of scopes) s.delete(this);
+      this.#id = 0;
+    }
+
+    get shape() {
+      if (!this.#shape) {
+        this.#shape = core.shape(this._id('shape'));
+        check();
+      }
+      return [...this.#shape];
+    }
+    get dtype() { return 'float32'; }
+    get ndim() { return this.shape.length; }
+    dim() { return this.ndim; }
+    get numel() { return this.shape.reduce((a, b) => a * b, 1); }
+    size(d) {
+      const s = this.shape;
+      if (d === undefined) return s;
+      checkInt('size', 'dim', d);
+      if (d < -s.length || d >= s.length) fail('size', `dim ${d} is out of range for a ${s.length}-d tensor`);
+      return s[d < 0 ? d + s.length : d];
+    }
+    stride() { const r = core.strides(this._id('stride')); check(); return r; }
+    isContiguous() { const r = core.isContiguous(this._id('isContiguous')); check(); return r; }
+
+    data() { const r = core.copyOut(this._id('data')); check(); return r; }
+    item() { const r = core.item(this._id('item')); check(); return r; }
+    toArray() {
+      const shape = this.shape, flat = this.data();
+      if (shape.length === 0) return flat[0];
+      const build = (d, base) => {
+        const n = shape[d], stride = shape.slice(d + 1).reduce((a, b) => a * b, 1);
+        const out = new Array(n);
+        for (let i = 0; i < n; i++) out[i] = d === shape.length - 1 ? flat[base + i] : build(d + 1, base + i * stride);
+        return out;
+      };
+      return build(0, 0);
+    }
+    toString() {
+      if (this.#id === 0) return 'tensor(<disposed>)';
+      return formatTensor(this.shape, this.data());
+    }
+    [Symbol.for('nodejs.util.inspect.custom')]() { return this.toString(); }
+
+    // elementwise
+    add(o) { return binary('add', this, o); }
+    sub(o) { return binary('sub', this, o); }
+    mul(o) { return binary('mul', this, o); }
+    div(o) { return binary('div', this, o); }
+    pow(o) { return binary('pow', this, o); }
+    maximum(o) { return binary('maximum', this, o); }
+    minimum(o) { return binary('minimum', this, o); }
+    neg() { return unary('neg', this); }
+    abs() { return unary('abs', this); }
+    sqrt() { return unary('sqrt', this); }
+    exp() { return unary('exp', this); }
+    log() { return unary('log', this); }
+    square() { return unary('square', this); }
+    round() { return unary('round', this); }
+    relu() { return unary('relu', this); }
+    sign() { return unary('sign', this); }
+    clamp(min, max) {
+      const lo = min ?? NaN, hi = max ?? NaN;
+      checkNumber('clamp', 'min', lo);
+      checkNumber('clamp', 'max', hi);
+      return wrap(core.clamp(this._id('clamp'), lo, hi));
+    }
+
+    // layout
+    get T() {
+      const n = this.ndim;
+      if (n < 2) return this.clone();
+      return this.permute([...Array(n).keys()].reverse());
+    }
+    transpose(d0 = -2, d1 = -1) {
+      checkInt('transpose', 'dim0', d0);
+      checkInt('transpose', 'dim1', d1);
+      return wrap(core.transpose(this._id('transpose'), d0, d1));
+    }
+    permute(...dims) {
+      dims = shapeArgs(dims);
+      dims.forEach((d) => checkInt('permute', 'dim', d));
+      return wrap(core.permute(this._id('permute'), dims));
+    }
+    reshape(...shape) {
+      shape = checkShape('reshape', shapeArgs(shape), { allowInfer: true });
+      return wrap(core.reshape(this._id('reshape'), shape));
+    }
+    view(...shape) { return this.reshape(...shape); }
+    flatten() { return this.reshape([-1]); }
+    unsqueeze(d) { checkInt('unsqueeze', 'dim', d); return wrap(core.unsqueeze(this._id('unsqueeze'), d)); }
+    squeeze(d) {
+      const s = this.shape;
+      if (d === undefined) return this.reshape(s.filter((n) => n !== 1));
+      checkInt('squeeze', 'dim', d);
+      const k = d < 0 ? d + s.length : d;
+      if (k < 0 || k >= s.length) fail('squeeze', `dim ${d} is out of range for a ${s.length}-d tensor`);
+      return s[k] === 1 ? this.reshape(s.filter((_, i) => i !== k)) : this.clone();
+    }
+    expand(...shape) {
+      shape = checkShape('expand', shapeArgs(shape));
+      return wrap(core.expand(this._id('expand'), shape));
+    }
+    select(dim, index) {
+      checkInt('select', 'dim', dim);
+      checkInt('select', 'index', index);
+      return wrap(core.select(this._id('select'), dim, index));
+    }
+    narrow(dim, start, length) {
+      checkInt('narrow', 'dim', dim);
+      checkInt('narrow', 'start', start);
+      checkInt('narrow', 'length', length);
+      return wrap(core.narrow(this._id('narrow'), dim, start, length));
+    }
+    contiguous() { return wrap(core.contiguous(this._id('contiguous'))); }
+    clone() { return wrap(core.clone(this._id('clone'))); }
+
+    // reductions
+    sum(dim, opts) { return reduce('sum', this, dim, opts); }
+    mean(dim, opts) { return reduce('mean', this, dim, opts); }
+    amax(dim, opts) { return reduce('amax', this, dim, opts); }
+    amin(dim, opts) { return reduce('amin', this, dim, opts); }
+    cumsum(dim) { checkInt('cumsum', 'dim', dim); return wrap(core.cumsum(this._id('cumsum'), dim)); }
+    softmax(dim) { return softmax(this, dim); }
+    norm(ord, dim, opts) { return norm(this, ord, dim, opts); }
+
+    // products
+    matmul(b) { return matmul(this, b); }
+  }
+
+  // ---- op helpers ---------------------------------------------------------------------------------
+  function binary(op, a, b) {
+    if (typeof b === 'number' && a instanceof Tensor) return wrap(core.binaryScalar(BINARY[op], a._id(op), b));
+    if (typeof a === 'number' && b instanceof Tensor) return wrap(core.scalarBinary(BINARY[op], a, b._id(op)));
+    if (a === undefined || b === undefined) fail(op, `expects two operands, got ${describe(a)} and ${describe(b)}`);
+    return withHandles(op, [a, b], (ia, ib) => wrap(core.binary(BINARY[op], ia, ib)));
+  }
+  function unary(op, x) {
+    return withHandles(op, [x], (ix) => wrap(core.unary(UNARY[op], ix)));
+  }
+  function reduce(op, x, dim, opts) {
+    const { keepdim = false } = options(op, opts);
+    if (typeof keepdim !== 'boolean') fail(op, `keepdim must be a boolean, got ${describe(keepdim)}`);
+    const id = x._id(op);
+    if (dim === undefined || dim === null) {
+      if (!keepdim) return wrap(core.reduceAll(REDUCE[op], id));
+      dim = [...Array(x.ndim).keys()];
+    }
+    if (!Array.isArray(dim)) {
+      checkInt(op, 'dim', dim);
+      return wrap(core.reduce(REDUCE[op], id, dim, keepdim));
+    }
+    // Several dims: reduce one at a time keeping dims, then drop them.
+    const n = x.ndim;
+    const dims = dim.map((d) => {
+      checkInt(op, 'dim', d);
+      if (d < -n || d >= n) fail(op, `dim ${d} is out of range for a ${n}-d tensor`);
+      return d < 0 ? d + n : d;
+    });
+    if (new Set(dims).size !== dims.length) fail(op, `dim list [${dim.join(', ')}] repeats a dim`);
+    let r = x;
+    for (const d of dims) {
+      const next = wrap(core.reduce(REDUCE[op], r._id(op), d, true));
+      if (r !== x) r.dispose();
+      r = next;
+    }
+    if (keepdim || r === x) return r === x ? x.clone() : r;
+    const out = r.reshape(r.shape.filter((_, i) => !dims.includes(i)));
+    r.dispose();
+    return out;
+  }
+  function matmul(a, b) {
+    return withHandles('matmul', [a, b], (ia, ib) => wrap(core.matmul(ia, ib)));
+  }
+  function softmax(x, dim) {
+    if (dim === undefined) fail('softmax', 'dim is required (e.g. softmax(x, -1))');
+    checkInt('softmax', 'dim', dim);
+    return withHandles('softmax', [x], (ix) => wrap(core.softmax(ix, dim)));
+  }
+  function norm(x, ord, dim, opts) {
+    const { keepdim = false } = options('norm', opts);
+    return withHandles('norm', [x], (ix) => {
+      const ndim = x instanceof Tensor ? x.ndim : core.shape(ix).length;
+      if (ord === undefined || ord === null) ord = 'fro';
+      if (ord === 'fro') {
+        if (dim !== undefined && dim !== null) fail('norm', "'fro' is taken over all elements here; pass ord 2 with a dim for a vector norm");
+        return wrap(core.vectorNorm(ix, 2, [], keepdim));
+      }
+      if (typeof ord !== 'number' || Number.isNaN(ord)) fail('norm', `ord must be 1, 2, Infinity, -Infinity, a number or 'fro', got ${describe(ord)}`);
+      if (dim === undefined || dim === null) {
+        if (ndim >= 2) fail('norm', `a matrix norm of ord ${ord} needs tp.linalg.matrixNorm; pass a dim for a vector norm`);
+        return wrap(core.vectorNorm(ix, ord, [], keepdim));
+      }
+      checkInt('norm', 'dim', dim);
+      return wrap(core.vectorNorm(ix, ord, [dim], keepdim));
+    });
+  }
+
+  // ---- creation -----------------------------------------------------------------------------------
+  function flatten(op, data) {
+    // Nested arrays → {shape, values}, refusing ragged or non-numeric input with its position.
+    const shape = [];
+    for (let v = data; Array.isArray(v); v = v[0]) shape.push(v.length);
+    const values = [];
+    const walk = (v, d, path) => {
+      if (d === shape.length) {
+        if (typeof v === 'number') values.push(v);
+        else if (typeof v === 'boolean') values.push(v ? 1 : 0);
+        else fail(op, `expected a number at [${path.join(', ')}], got ${describe(v)}`);
+        return;
+      }
+      if (!Array.isArray(v)) fail(op, `ragged nested array: expected an array of length ${shape[d]} at [${path.join(', ')}], got ${describe(v)}`);
+      if (v.length !== shape[d]) fail(op, `ragged nested array: length ${v.length} at [${path.join(', ')}], expected ${shape[d]}`);
+      for (let i = 0; i < v.length; i++) walk(v[i], d + 1, [...path, i]);
+    };
+    walk(data, 0, []);
+    return { shape, values };
+  }
+  function fromValues(op, shape, values) {
+    checkShape(op, shape);
+    const n = shape.reduce((a, b) => a * b, 1);
+    if (values.length !== n) fail(op, `${values.length} values do not fill shape [${shape.join(', ')}] (${n} elements)`);
+    const id = core.empty(shape, op);
+    check();
+    if (n > 0) core.view(id).set(values);
+    return wrap(id);
+  }
+  function tensor(data, opts, op = 'tensor') {
+    const { shape, dtype = 'float32' } = options(op, opts);
+    if (dtype !== 'float32') fail(op, `dtype ${describe(dtype)} is not supported: tensors are float32`);
+    if (data instanceof Tensor) return shape ? data.reshape(shape) : data.clone();
+    if (typeof data === 'number' || typeof data === 'boolean') {
+      if (shape && shape.length) fail(op, `a single number cannot fill shape [${shape.join(', ')}]; use tp.full`);
+      return fromValues(op, [], [Number(data)]);
+    }
+    if (ArrayBuffer.isView(data) && !(data instanceof DataView)) {
+      const flat = data instanceof Float32Array ? data : Float32Array.from(data, Number);
+      return fromValues(op, shape ?? [flat.length], flat);
+    }
+    if (Array.isArray(data)) {
+      const { shape: inferred, values } = flatten(op, data);
+      return fromValues(op, shape ?? inferred, values);
+    }
+    fail(op, `cannot make a tensor from ${describe(data)}; pass a number, a (nested) array or a typed array`);
+  }
+  function full(op, shape, value) {
+    checkShape(op, shape);
+    checkNumber(op, 'value', value);
+    return wrap(core.full(shape, value, op));
+  }
+  function seedOf(op, opts) {
+    const { seed } = options(op, opts);
+    if (seed === undefined || seed === null) return [0, false];
+    checkInt(op, 'seed', seed, { min: 0, max: Number.MAX_SAFE_INTEGER });
+    return [seed, true];
+  }
+
+  // ---- tp ------------------------------------------------------------------------------------------
+  const tp = {
+    Tensor,
+    TensorpadError,
+    isTensor: (x) => x instanceof Tensor,
+    tensor: (data, opts) => tensor(data, opts),
+    zeros: (...s) => full('zeros', shapeArgs(s), 0),
+    ones: (...s) => full('ones', shapeArgs(s), 1),
+    full: (shape, value) => full('full', shape, value),
+    zerosLike: (x) => full('zerosLike', x.shape, 0),
+    onesLike: (x) => full('onesLike', x.shape, 1),
+    eye(n, m = n) {
+      checkInt('eye', 'n', n, { min: 0 });
+      checkInt('eye', 'm', m, { min: 0 });
+      return wrap(core.eye(n, m));
+    },
+    arange(a, b, step = 1) {
+      const [start, end] = b === undefined ? [0, a] : [a, b];
+      checkNumber('arange', 'start', start);
+      checkNumber('arange', 'end', end);
+      checkNumber('arange', 'step', step);
+      return wrap(core.arange(start, end, step));
+    },
+    randn(shape, opts) {
+      checkShape('randn', shape);
+      return wrap(core.randn(shape, ...seedOf('randn', opts)));
+    },
+    rand(shape, opts) {
+      checkShape('rand', shape);
+      return wrap(core.rand(shape, ...seedOf('rand', opts)));
+    },
+    manualSeed(seed) {
+      checkInt('manualSeed', 'seed', seed, { min: 0, max: Number.MAX_SAFE_INTEGER });
+      core.manualSeed(seed);
+    },
+
+    add: (a, b) => binary('add', a, b),
+    sub: (a, b) => binary('sub', a, b),
+    mul: (a, b) => binary('mul', a, b),
+    div: (a, b) => binary('div', a, b),
+    pow: (a, b) => binary('pow', a, b),
+    maximum: (a, b) => binary('maximum', a, b),
+    minimum: (a, b) => binary('minimum', a, b),
+    matmul,
+    outer: (a, b) => withHandles('outer', [a, b], (ia, ib) => wrap(core.outer(ia, ib))),
+    softmax,
+    stack(list, dim = 0) {
+      if (!Array.isArray(list)) fail('stack', `expects an array of tensors, got ${describe(list)}`);
+      checkInt('stack', 'dim', dim);
+      return withHandles('stack', list, (...ids) => wrap(core.stack(ids, dim)));
+    },
+    cat(list, dim = 0) {
+      if (!Array.isArray(list)) fail('cat', `expects an array of tensors, got ${describe(list)}`);
+      checkInt('cat', 'dim', dim);
+      return withHandles('cat', list, (...ids) => wrap(core.cat(ids, dim)));
+    },
+    isclose(a, b, opts) {
+      const { rtol = 1e-5, atol = 1e-8 } = options('isclose', opts);
+      checkNumber('isclose', 'rtol', rtol);
+      checkNumber('isclose', 'atol', atol);
+      return withHandles('isclose', [a, b], (ia, ib) => wrap(core.isclose(ia, ib, rtol, atol)));
+    },
+    allclose(a, b, opts) {
+      const { rtol = 1e-5, atol = 1e-8 } = options('allclose', opts);
+      checkNumber('allclose', 'rtol', rtol);
+      checkNumber('allclose', 'atol', atol);
+      return withHandles('allclose', [a, b], (ia, ib) => {
+        const r = core.allclose(ia, ib, rtol, atol);
+        check();
+        return r;
+      });
+    },
+    linalg: { norm },
+
+    tidy(fn) {
+      if (typeof fn !== 'function') fail('tidy', `expects a function, got ${describe(fn)}`);
+      const scope = new Set();
+      scopes.push(scope);
+      let result;
+      try {
+        result = fn();
+      } finally {
+        scopes.pop();
+        const keep = new Set();
+        const collect = (v) => {
+          if (v instanceof Tensor) keep.add(v);
+          else if (Array.isArray(v)) v.forEach(collect);
+          else if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) Object.values(v).forEach(collect);
+        };
+        collect(result);
+        for (const t of scope) if (!keep.has(t)) t.dispose();
+        // What survives belongs to the enclosing scope, if any.
+        if (scopes.length) for (const t of keep) if (scope.has(t)) scopes[scopes.length - 1].add(t);
+      }
+      if (result && typeof result.then === 'function') fail('tidy', 'fn must be synchronous (it returned a promise)');
+      return result;
+    },
+    dispose(...xs) {
+      const walk = (v) => {
+        if (v instanceof Tensor) v.dispose();
+        else if (Array.isArray(v)) v.forEach(walk);
+        else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+      };
+      xs.forEach(walk);
+    },
+    memory: () => ({ tensors: core.liveHandles(), bytes: core.liveBytes() }),
+  };
+
+  // Namespaces from other files (linalg, nn, quant, io, ...) install themselves with these helpers.
+  const rt = { core, wrap, check, withHandles, checkInt, checkNumber, checkShape, options, fail, describe, Tensor };
+  for (const install of extensions) install(tp, rt);
+  return tp;
+}
