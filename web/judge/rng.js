@@ -43,6 +43,30 @@ export function createRng(seed, label = '') {
       return Array.from({ length: m }, () =>
         Array.from({ length: n }, () => Math.round(rng.normal() * scale * f) / f));
     },
+    // n×k matrix (nested arrays) with orthonormal columns: Gram–Schmidt on normal columns, in float64.
+    orthonormal(n, k) {
+      const cols = [];
+      while (cols.length < k) {
+        let v = Array.from({ length: n }, () => rng.normal());
+        for (let pass = 0; pass < 2; pass++) {
+          for (const c of cols) {
+            const dot = c.reduce((a, ci, i) => a + ci * v[i], 0);
+            v = v.map((vi, i) => vi - dot * c[i]);
+          }
+        }
+        const norm = Math.hypot(...v);
+        if (norm > 1e-6) cols.push(v.map((vi) => vi / norm));
+      }
+      return Array.from({ length: n }, (_, i) => cols.map((c) => c[i]));
+    },
+    // m×n matrix U·diag(s)·Vᵀ with random orthonormal U, V: a matrix whose singular values are s.
+    withSpectrum(m, n, s, digits = 6) {
+      const U = rng.orthonormal(m, s.length);
+      const V = rng.orthonormal(n, s.length);
+      const f = 10 ** digits;
+      return Array.from({ length: m }, (_, i) => Array.from({ length: n }, (_, j) =>
+        Math.round(s.reduce((a, sk, k) => a + U[i][k] * sk * V[j][k], 0) * f) / f));
+    },
     shuffle(items) {
       const a = items.slice();
       for (let i = a.length - 1; i > 0; i--) {

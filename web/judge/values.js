@@ -118,6 +118,6 @@ export function formatNumber(x) {
   if (!Number.isFinite(x)) return String(x);
   if (Number.isInteger(x) && Math.abs(x) < 1e15) return String(x);
   const a = Math.abs(x);
-  if (a !== 0 && (a < 1e-4 || a >= 1e6)) return x.toExponential(3);
+  if (a !== 0 && (a < 1e-4 || a >= 1e6)) return x.toExponential(3).replace(/\.?0+e/, 'e');
   return String(Number(x.toPrecision(6)));
 }

@@ -70,7 +70,8 @@ async function runOracle(msg, env) {
     const known = [];
     for (const m of mistakes[c.fn] || []) {
       try {
-        known.push({ hint: m.hint, value: encodeResult(await m.fn(...decodeArg(c.args, tp))) });
+        const value = await m.fn(...decodeArg(c.args, tp));
+        if (value !== null && value !== undefined) known.push({ hint: m.hint, value: encodeResult(value) });
       } catch { /* a mistake that throws on this case simply does not match it */ }
     }
     cases.push({ id: i, kind: c.kind, name: c.name, fn: c.fn, args: c.args, expected, mistakes: known });

@@ -1,0 +1,73 @@
+// Hidden cases of energy-curve. No imports: the page loads this file from a Blob URL;
+// tp is a global in the oracle worker that runs it.
+// generate({ seed, rng, tensorArg }) → [{ fn, args, name? }]
+
+// Three kinds of spectra, like the chapter's figure: fast decay (nearly low rank), slow decay
+// (like a pretrained weight), and a few strong directions over a noise floor (like K and V).
+function spectrum(rng, kind, r) {
+  if (kind === 'fast') { const q = rng.uniform(0.3, 0.5); return Array.from({ length: r }, (_, i) => 5 * q ** i); }
+  if (kind === 'slow') { const q = rng.uniform(0.85, 0.95); return Array.from({ length: r }, (_, i) => 2 * q ** i); }
+  const strong = rng.int(1, Math.max(1, Math.floor(r / 3)));
+  return Array.from({ length: r }, (_, i) => (i < strong ? 6 - i : 0.6 * 0.9 ** i));
+}
+
+// The cumulative fractions of the spectrum we built (float64), to pick thresholds well inside a step.
+function curveOf(s) {
+  const total = s.reduce((a, x) => a + x * x, 0);
+  let acc = 0;
+  return s.map((x) => (acc += x * x) / total);
+}
+
+export function generate({ rng, tensorArg }) {
+  const cases = [];
+  const kinds = ['fast', 'slow', 'spiky'];
+  for (let i = 0; i < 10; i++) {
+    const m = rng.int(4, 14);
+    const n = rng.int(4, 14);
+    const r = Math.min(m, n);
+    const s = spectrum(rng, kinds[i % 3], r);
+    const M = tensorArg(rng.withSpectrum(m, n, s));
+    if (i % 2 === 0) {
+      cases.push({ fn: 'energyCurve', args: [M] });
+    } else {
+      // a threshold strictly between two entries of the curve, so rounding cannot move the answer
+      const e = curveOf(s);
+      const steps = e.map((x, j) => [j, j === 0 ? x : x - e[j - 1]]).filter(([j, gap]) => j > 0 && gap > 0.01);
+      const [j] = steps.length ? rng.pick(steps) : [r - 1];
+      const lo = j === 0 ? 0 : e[j - 1];
+      const mid = (lo + e[j]) / 2;
+      const nice = Math.round(mid * 100) / 100;
+      const frac = nice > lo + 0.002 && nice < e[j] - 0.002 ? nice : mid;
+      cases.push({ fn: 'directionsFor', args: [M, frac] });
+    }
+  }
+  return cases;
+}
+
+// ---- recognised mistakes (evaluated with tp in the oracle worker) ----
+const sv = (M) => tp.linalg.svdvals(M).toArray();
+const cumulative = (xs) => { let a = 0; return xs.map((x) => (a += x)); };
+const normalized = (xs) => { const t = xs.reduce((a, x) => a + x, 0); return xs.map((x) => x / t); };
+const firstReaching = (curve, frac) => { const k = curve.findIndex((e) => e >= frac); return k < 0 ? curve.length : k + 1; };
+const squares = (M) => sv(M).map((x) => x * x);
+
+export const mistakes = {
+  energyCurve: [
+    { hint: 'this uses σ_i where the energy is σ_i²: square the singular values before summing',
+      fn: (M) => cumulative(normalized(sv(M))) },
+    { hint: 'these are the shares σ_k² / Σσ² of single directions; the curve is cumulative: Σ_{i≤k} σ_i² / Σσ²',
+      fn: (M) => normalized(squares(M)) },
+    { hint: 'the curve is not normalised: divide the running sum by the total Σσ² so it ends at 1',
+      fn: (M) => cumulative(squares(M)) },
+    { hint: 'this is normalised by σ_1² instead of the total Σσ²',
+      fn: (M) => { const q = squares(M); return cumulative(q).map((x) => x / q[0]); } },
+  ],
+  directionsFor: [
+    { hint: 'off by one: this counts the entries below frac; the answer is the first k (counting from 1) whose fraction reaches frac',
+      fn: (M, frac) => firstReaching(cumulative(normalized(squares(M))), frac) - 1 },
+    { hint: 'off by one: return k itself, the number of directions, not k + 1',
+      fn: (M, frac) => firstReaching(cumulative(normalized(squares(M))), frac) + 1 },
+    { hint: 'this measures σ_i instead of the energy σ_i²',
+      fn: (M, frac) => firstReaching(cumulative(normalized(sv(M))), frac) },
+  ],
+};

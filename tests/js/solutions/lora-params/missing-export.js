@@ -1,0 +1,4 @@
+// loraFraction is forgotten.
+export function loraParams(dOut, dIn, r) {
+  return r * (dOut + dIn);
+}

@@ -1,0 +1,7 @@
+// Wrong: multiplies the two sides instead of adding the sizes of B and A.
+export function loraParams(dOut, dIn, r) {
+  return r * dOut * dIn;
+}
+export function loraFraction(dOut, dIn, r) {
+  return loraParams(dOut, dIn, r) / (dOut * dIn);
+}
