@@ -40,7 +40,7 @@ void check_vector(const char* op, const char* what, const Tensor& v, int64_t d) 
 
 AttentionResult scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v,
                                              const AttentionOptions& opts) {
-  const char* op = "scaledDotProductAttention";
+  const char* op = "nn.scaledDotProductAttention";
   if (q.dim() < 2 || k.dim() < 2 || v.dim() < 2)
     fail(op, "Q, K, V must be at least 2-d [..., S, D], got ", shape_str(q.shape()), ", ",
          shape_str(k.shape()), ", ", shape_str(v.shape()));
@@ -118,7 +118,7 @@ AttentionResult scaled_dot_product_attention(const Tensor& q, const Tensor& k, c
 
 Tensor multi_head_attention(const Tensor& x, const Tensor& wq, const Tensor& wk, const Tensor& wv,
                             const Tensor& wo, const MultiHeadOptions& opts) {
-  const char* op = "multiHeadAttention";
+  const char* op = "nn.multiHeadAttention";
   if (x.dim() < 2) fail(op, "X must be [..., n, dModel], got ", shape_str(x.shape()));
   const int64_t dm = x.size(-1), h = opts.heads;
   for (const Tensor* w : {&wq, &wk, &wv, &wo})
@@ -154,7 +154,7 @@ Tensor multi_head_attention(const Tensor& x, const Tensor& wq, const Tensor& wk,
 
 Tensor layer_norm(const Tensor& x, const std::optional<Tensor>& weight, const std::optional<Tensor>& bias,
                   float eps) {
-  const char* op = "layerNorm";
+  const char* op = "nn.layerNorm";
   const Tensor xc = last_dim_rows(op, x);
   const int64_t d = x.size(-1);
   if (!(eps >= 0) || !std::isfinite(eps)) fail(op, "eps must be finite and >= 0, got ", eps);
@@ -169,7 +169,7 @@ Tensor layer_norm(const Tensor& x, const std::optional<Tensor>& weight, const st
 }
 
 Tensor rms_norm(const Tensor& x, const std::optional<Tensor>& weight, float eps) {
-  const char* op = "rmsNorm";
+  const char* op = "nn.rmsNorm";
   const Tensor xc = last_dim_rows(op, x);
   const int64_t d = x.size(-1);
   if (!(eps >= 0) || !std::isfinite(eps)) fail(op, "eps must be finite and >= 0, got ", eps);
@@ -195,7 +195,7 @@ Tensor silu(const Tensor& x) { return pointwise(x, kernels::silu_f32); }
 Tensor gelu(const Tensor& x, const std::string& approximate) {
   if (approximate == "none" || approximate.empty()) return pointwise(x, kernels::gelu_erf_f32);
   if (approximate == "tanh") return pointwise(x, kernels::gelu_tanh_f32);
-  fail("gelu", "approximate must be 'none' (erf) or 'tanh', got '", approximate, "'");
+  fail("nn.gelu", "approximate must be 'none' (erf) or 'tanh', got '", approximate, "'");
 }
 
 namespace {
@@ -206,15 +206,15 @@ void check_rope(const char* op, int64_t dim, double theta) {
 }  // namespace
 
 Tensor rope_matrix(double pos, int64_t dim, double theta) {
-  check_rope("ropeMatrix", dim, theta);
-  if (!std::isfinite(pos)) fail("ropeMatrix", "pos must be finite, got ", pos);
+  check_rope("nn.ropeMatrix", dim, theta);
+  if (!std::isfinite(pos)) fail("nn.ropeMatrix", "pos must be finite, got ", pos);
   Tensor R = Tensor::empty({dim, dim});
   kernels::rope_matrix_f32(pos, dim, theta, R.data());
   return R;
 }
 
 Tensor apply_rope(const Tensor& x, const std::vector<double>& positions, double theta) {
-  const char* op = "applyRope";
+  const char* op = "nn.applyRope";
   if (x.dim() < 1) fail(op, "x must be [..., n, dim] or [dim], got a 0-d tensor");
   const int64_t dim = x.size(-1);
   check_rope(op, dim, theta);

@@ -15,28 +15,28 @@ bool is_pow2(int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
 
 Tensor hadamard(int64_t n) {
   if (!is_pow2(n))
-    fail("hadamard", "n must be a power of 2 (Sylvester's construction doubles the size), got ", n);
-  if (n > (int64_t(1) << 14)) fail("hadamard", "n = ", n, " is too large for a dense matrix (max 16384)");
+    fail("linalg.hadamard", "n must be a power of 2 (Sylvester's construction doubles the size), got ", n);
+  if (n > (int64_t(1) << 14)) fail("linalg.hadamard", "n = ", n, " is too large for a dense matrix (max 16384)");
   Tensor H = Tensor::empty({n, n});
   kernels::hadamard_f32(n, H.data());
   return H;
 }
 
 Tensor fwht(const Tensor& x, int64_t block) {
-  if (x.dim() < 1) fail("fwht", "x must be [..., d], got a 0-d tensor");
+  if (x.dim() < 1) fail("linalg.fwht", "x must be [..., d], got a 0-d tensor");
   const int64_t d = x.size(-1);
   if (block == 0) block = d;
   if (!is_pow2(block))
-    fail("fwht", "block must be a power of 2, got ", block, block == d ? " (the last dim of x)" : "");
-  if (d % block != 0) fail("fwht", "block ", block, " must divide the last dim ", d, " of ", shape_str(x.shape()));
+    fail("linalg.fwht", "block must be a power of 2, got ", block, block == d ? " (the last dim of x)" : "");
+  if (d % block != 0) fail("linalg.fwht", "block ", block, " must divide the last dim ", d, " of ", shape_str(x.shape()));
   Tensor y = x.clone();
   kernels::fwht_f32(d ? y.numel() / d : 0, d, block, y.data());
   return y;
 }
 
 Tensor random_orthogonal(int64_t n, uint64_t seed) {
-  if (n < 1) fail("randomOrthogonal", "n must be >= 1, got ", n);
-  if (n > 4096) fail("randomOrthogonal", "n = ", n, " is too large (max 4096)");
+  if (n < 1) fail("linalg.randomOrthogonal", "n must be >= 1, got ", n);
+  if (n > 4096) fail("linalg.randomOrthogonal", "n = ", n, " is too large (max 4096)");
   Rng rng(seed);
   std::vector<float> g(n * n);
   rng.fill_normal(g.data(), n * n);
@@ -50,7 +50,7 @@ Tensor block_diag(const std::vector<Tensor>& mats) {
   int64_t rows = 0, cols = 0;
   for (size_t i = 0; i < mats.size(); ++i) {
     if (mats[i].dim() != 2)
-      fail("blockDiag", "block ", i, " must be 2-d, got ", shape_str(mats[i].shape()));
+      fail("linalg.blockDiag", "block ", i, " must be 2-d, got ", shape_str(mats[i].shape()));
     rows += mats[i].size(0);
     cols += mats[i].size(1);
   }

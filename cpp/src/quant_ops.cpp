@@ -35,7 +35,7 @@ Tensor QTensor::dequantize() const {
 Tensor QTensor::scale_tensor() const { return Tensor::from({int64_t(scale.size())}, scale.data()); }
 
 Tensor fake_quant(const Tensor& x, int bits, bool per_row) {
-  check_bits("fakeQuant", bits, 16);
+  check_bits("quant.fakeQuant", bits, 16);
   int64_t rows, cols;
   row_shape(x, &rows, &cols);
   const Tensor xc = x.contiguous();
@@ -46,14 +46,14 @@ Tensor fake_quant(const Tensor& x, int bits, bool per_row) {
 
 double rel_error(const Tensor& approx, const Tensor& exact) {
   if (approx.shape() != exact.shape())
-    fail("relError", "approx ", shape_str(approx.shape()), " and exact ", shape_str(exact.shape()),
+    fail("quant.relError", "approx ", shape_str(approx.shape()), " and exact ", shape_str(exact.shape()),
          " must have the same shape");
   const Tensor a = approx.contiguous(), e = exact.contiguous();
   return kernels::rel_error_f32(a.numel(), a.data(), e.data());
 }
 
 QTensor quantize(const Tensor& x, int bits, bool per_row) {
-  check_bits("quantize", bits, 8);
+  check_bits("quant.quantize", bits, 8);
   QTensor out;
   out.shape = x.shape();
   out.per_row = per_row;
@@ -64,13 +64,13 @@ QTensor quantize(const Tensor& x, int bits, bool per_row) {
   out.scale.assign(per_row ? size_t(rows) : 1, 0.0f);
   const Tensor xc = x.contiguous();
   for (int64_t i = 0; i < x.numel(); ++i)
-    if (!std::isfinite(xc.data()[i])) fail("quantize", "x has a non-finite value at flat index ", i);
+    if (!std::isfinite(xc.data()[i])) fail("quant.quantize", "x has a non-finite value at flat index ", i);
   if (x.numel() > 0) kernels::quantize_i8(rows, cols, xc.data(), bits, per_row, out.q.data(), out.scale.data());
   return out;
 }
 
 Tensor matmul_int8(const QTensor& a, const QTensor& b) {
-  const char* op = "matmulInt8";
+  const char* op = "quant.matmulInt8";
   if (a.shape.size() != 2 || b.shape.size() != 2)
     fail(op, "expects 2-d operands a (m,k) and b (n,k), got ", shape_str(a.shape), " and ", shape_str(b.shape));
   const int64_t m = a.shape[0], k = a.shape[1], n = b.shape[0];

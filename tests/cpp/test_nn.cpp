@@ -160,7 +160,7 @@ TEST_CASE("attention is stable for huge logits and gives zeros for a fully maske
 TEST_CASE("attention reports mismatched shapes by name") {
   CHECK_THROWS_WITH_AS(nn::scaled_dot_product_attention(Tensor::zeros({3, 4}), Tensor::zeros({5, 3}),
                                                         Tensor::zeros({5, 2})),
-                       "scaledDotProductAttention: Q [3, 4] and K [5, 3] differ in the last dim (4 != 3)",
+                       "nn.scaledDotProductAttention: Q [3, 4] and K [5, 3] differ in the last dim (4 != 3)",
                        Error);
   nn::AttentionOptions o;
   o.mask = Tensor::zeros({2, 2});
@@ -255,7 +255,7 @@ TEST_CASE("RoPE: R_3 is orthogonal and R_3ᵀ R_7 = R_4 for dim 8; applyRope equ
   const float lhs = mm(mm(q, R7), tr(mm(k, R3))).item();
   const float rhs = mm(mm(q, nn::rope_matrix(4, 8)), tr(k)).item();
   CHECK(lhs == doctest::Approx(rhs).epsilon(1e-5));
-  CHECK_THROWS_WITH_AS(nn::rope_matrix(1, 7), "ropeMatrix: dim must be even and positive (pairs of coordinates rotate), got 7", Error);
+  CHECK_THROWS_WITH_AS(nn::rope_matrix(1, 7), "nn.ropeMatrix: dim must be even and positive (pairs of coordinates rotate), got 7", Error);
   CHECK_THROWS_AS(nn::apply_rope(x, {1, 2}), Error);
 }
 
@@ -270,7 +270,7 @@ TEST_CASE("hadamard(n) is Sylvester's, orthogonal, and refuses n not a power of 
   CHECK(H4.data()[2 * 4 + 2] == doctest::Approx(-0.5));
   CHECK(H4.data()[1 * 4 + 2] == doctest::Approx(0.5));
   CHECK(H4.data()[1 * 4 + 3] == doctest::Approx(-0.5));
-  CHECK_THROWS_WITH_AS(linalg::hadamard(12), "hadamard: n must be a power of 2 (Sylvester's construction doubles the size), got 12", Error);
+  CHECK_THROWS_WITH_AS(linalg::hadamard(12), "linalg.hadamard: n must be a power of 2 (Sylvester's construction doubles the size), got 12", Error);
 }
 
 TEST_CASE("fwht equals multiplication by the (block-)Hadamard matrix") {

@@ -51,7 +51,7 @@ TEST_CASE("fakeQuant per row uses each row's own scale and keeps an all-zero row
   CHECK(pt.data()[3] == 0.0f);  // per tensor, 0.1 is below half a step of 100/127
   const Tensor zeros = quant::fake_quant(Tensor::zeros({2, 3}), 8, false);
   for (int i = 0; i < 6; ++i) CHECK(zeros.data()[i] == 0.0f);
-  CHECK_THROWS_WITH_AS(quant::fake_quant(x, 1, false), "fakeQuant: bits must be in [2, 16], got 1", Error);
+  CHECK_THROWS_WITH_AS(quant::fake_quant(x, 1, false), "quant.fakeQuant: bits must be in [2, 16], got 1", Error);
 }
 
 TEST_CASE("relError is the Frobenius norm of the difference over that of the exact value") {

@@ -1,0 +1,274 @@
+// tp.nn, tp.quant, tp.lora, tp.synth and the rotations of tp.linalg (hadamard, fwht, randomOrthogonal,
+// blockDiag): the LLM building blocks of cpp/include/tensorpad/nn.hpp and quant.hpp. No math here:
+// options are checked, tensors passed as handles, and the core does the work (wasm/bind_nn.cpp).
+//
+//   tp.nn.scaledDotProductAttention(Q, K, V, {causal, mask, scale, returnWeights})  → output | {output, weights}
+//   tp.nn.multiHeadAttention(X, {Wq, Wk, Wv, Wo, heads, causal})                   → X Wq ... concat(heads) Wo
+//   tp.nn.layerNorm(x, {weight, bias, eps = 1e-5}), tp.nn.rmsNorm(x, {weight, eps = 1e-6})   over the last dim
+//   tp.nn.relu(x), tp.nn.gelu(x, {approximate: 'none' (erf, torch's default) | 'tanh'}), tp.nn.silu(x)
+//   tp.nn.ropeMatrix(pos, dim, {theta = 10000})    (dim, dim) R with x @ R rotating pairs by pos·θ^(-2i/dim)
+//   tp.nn.applyRope(x, positions, {theta})         x [..., n, dim], positions n numbers (array or 1-d tensor)
+//   tp.linalg.hadamard(n), tp.linalg.fwht(x, {block}), tp.linalg.randomOrthogonal(n, {seed}),
+//   tp.linalg.blockDiag(...mats)
+//   tp.quant.fakeQuant(x, {bits = 8, perRow = false}), tp.quant.relError(approx, exact) → number
+//   tp.quant.quantize(x, {bits = 8, perRow = false}) → QuantizedTensor {q: Int8Array, scale: Float32Array,
+//       shape, bits, perRow, dequantize(), dispose()}
+//   tp.quant.matmulInt8(qa, qb)   qa (m,k), qb (n,k) → (m,n) float = dequant(qa) dequant(qb)ᵀ, as x Wᵀ
+//   tp.lora.params(dOut, dIn, r) → number, tp.lora.merge(W, A, B, {alpha = r, r = A.shape[0]})
+//   tp.synth.activations({tokens = 512, dim = 1024, outliers = 6, outlierScale = 50, seed = 0})
+
+export function installNn(tp, rt) {
+  const { core, wrap, check, withHandles, checkInt, checkNumber, options, fail, describe, Tensor } = rt;
+
+  const checkBool = (op, name, v) => {
+    if (typeof v !== 'boolean') fail(op, `${name} must be a boolean, got ${describe(v)}`);
+    return v;
+  };
+  const checkKeys = (op, o, allowed) => {
+    for (const k of Object.keys(o))
+      if (!allowed.includes(k)) fail(op, `unknown option ${describe(k)} (expected one of ${allowed.join(', ')})`);
+  };
+  const optNumber = (op, name, v) => (v === undefined || v === null ? NaN : checkNumber(op, name, v));
+  // Runs fn with handles for the given operands; optional operands (undefined/null) become handle 0.
+  function withOptional(op, args, fn) {
+    const present = args.filter((a) => a !== undefined && a !== null);
+    return withHandles(op, present, (...ids) => {
+      let i = 0;
+      return fn(...args.map((a) => (a === undefined || a === null ? 0 : ids[i++])));
+    });
+  }
+  function number(op, r) {
+    check();
+    return r;
+  }
+
+  // ---- tp.nn ----------------------------------------------------------------------------------------
+  function scaledDotProductAttention(Q, K, V, opts) {
+    const op = 'nn.scaledDotProductAttention';
+    const o = options(op, opts);
+    checkKeys(op, o, ['causal', 'mask', 'scale', 'returnWeights']);
+    const { causal = false, mask, scale, returnWeights = false } = o;
+    checkBool(op, 'causal', causal);
+    checkBool(op, 'returnWeights', returnWeights);
+    const s = optNumber(op, 'scale', scale);
+    return withOptional(op, [Q, K, V, mask], (q, k, v, m) => {
+      const r = core.nnAttention(q, k, v, m, s, causal, returnWeights);
+      check();
+      const output = wrap(r[0]);
+      return returnWeights ? { output, weights: wrap(r[1]) } : output;
+    });
+  }
+
+  function multiHeadAttention(X, opts) {
+    const op = 'nn.multiHeadAttention';
+    const o = options(op, opts);
+    checkKeys(op, o, ['Wq', 'Wk', 'Wv', 'Wo', 'heads', 'causal']);
+    const { Wq, Wk, Wv, Wo, heads = 1, causal = false } = o;
+    for (const [name, w] of Object.entries({ Wq, Wk, Wv, Wo }))
+      if (w === undefined || w === null) fail(op, `option ${name} (a weight matrix) is required`);
+    checkInt(op, 'heads', heads, { min: 1 });
+    checkBool(op, 'causal', causal);
+    return withHandles(op, [X, Wq, Wk, Wv, Wo], (x, q, k, v, w) =>
+      wrap(core.nnMultiHeadAttention(x, q, k, v, w, heads, causal)));
+  }
+
+  function layerNorm(x, opts) {
+    const op = 'nn.layerNorm';
+    const o = options(op, opts);
+    checkKeys(op, o, ['weight', 'bias', 'eps']);
+    const eps = optNumber(op, 'eps', o.eps);
+    return withOptional(op, [x, o.weight, o.bias], (ix, w, b) => wrap(core.nnLayerNorm(ix, w, b, eps)));
+  }
+  function rmsNorm(x, opts) {
+    const op = 'nn.rmsNorm';
+    const o = options(op, opts);
+    checkKeys(op, o, ['weight', 'eps']);
+    const eps = optNumber(op, 'eps', o.eps);
+    return withOptional(op, [x, o.weight], (ix, w) => wrap(core.nnRmsNorm(ix, w, eps)));
+  }
+  function gelu(x, opts) {
+    const op = 'nn.gelu';
+    const o = options(op, opts);
+    checkKeys(op, o, ['approximate']);
+    const { approximate = 'none' } = o;
+    if (approximate !== 'none' && approximate !== 'tanh')
+      fail(op, `approximate must be 'none' (erf) or 'tanh', got ${describe(approximate)}`);
+    return withHandles(op, [x], (ix) => wrap(core.nnGelu(ix, approximate)));
+  }
+  function theta(op, opts) {
+    const o = options(op, opts);
+    checkKeys(op, o, ['theta']);
+    return o.theta === undefined ? 10000 : checkNumber(op, 'theta', o.theta);
+  }
+  function ropeMatrix(pos, dim, opts) {
+    const op = 'nn.ropeMatrix';
+    checkNumber(op, 'pos', pos);
+    checkInt(op, 'dim', dim, { min: 1 });
+    return wrap(core.nnRopeMatrix(pos, dim, theta(op, opts)));
+  }
+  function applyRope(x, positions, opts) {
+    const op = 'nn.applyRope';
+    const th = theta(op, opts);
+    let pos = positions;
+    if (pos instanceof Tensor) pos = Array.from(pos.data());
+    else if (ArrayBuffer.isView(pos)) pos = Array.from(pos);
+    if (!Array.isArray(pos) || pos.some((p) => typeof p !== 'number'))
+      fail(op, `positions must be an array of numbers or a 1-d tensor, got ${describe(positions)}`);
+    return withHandles(op, [x], (ix) => wrap(core.nnApplyRope(ix, pos, th)));
+  }
+
+  tp.nn = {
+    ...(tp.nn ?? {}),
+    scaledDotProductAttention,
+    multiHeadAttention,
+    layerNorm,
+    rmsNorm,
+    relu: (x) => withHandles('nn.relu', [x], (ix) => wrap(core.nnRelu(ix))),
+    gelu,
+    silu: (x) => withHandles('nn.silu', [x], (ix) => wrap(core.nnSilu(ix))),
+    ropeMatrix,
+    applyRope,
+  };
+
+  // ---- tp.linalg rotations ------------------------------------------------------------------------------
+  tp.linalg ??= {};
+  Object.assign(tp.linalg, {
+    hadamard(n) {
+      checkInt('linalg.hadamard', 'n', n, { min: 0 });
+      return wrap(core.linalgHadamard(n));
+    },
+    fwht(x, opts) {
+      const op = 'linalg.fwht';
+      const o = options(op, opts);
+      checkKeys(op, o, ['block']);
+      const block = o.block === undefined ? 0 : checkInt(op, 'block', o.block, { min: 1 });
+      return withHandles(op, [x], (ix) => wrap(core.linalgFwht(ix, block)));
+    },
+    randomOrthogonal(n, opts) {
+      const op = 'linalg.randomOrthogonal';
+      checkInt(op, 'n', n, { min: 1 });
+      const o = options(op, opts);
+      checkKeys(op, o, ['seed']);
+      const seeded = o.seed !== undefined && o.seed !== null;
+      if (seeded) checkInt(op, 'seed', o.seed, { min: 0, max: Number.MAX_SAFE_INTEGER });
+      return wrap(core.linalgRandomOrthogonal(n, seeded ? o.seed : 0, seeded));
+    },
+    blockDiag(...mats) {
+      const op = 'linalg.blockDiag';
+      if (mats.length === 1 && Array.isArray(mats[0]) && mats[0].some((m) => m instanceof Tensor)) mats = mats[0];
+      return withHandles(op, mats, (...ids) => wrap(core.linalgBlockDiag(ids)));
+    },
+  });
+
+  // ---- tp.quant ------------------------------------------------------------------------------------
+  const qRegistry = new FinalizationRegistry((id) => core.quantRelease(id));
+  // int8 levels and their scale(s), kept in the WebAssembly heap for matmulInt8.
+  class QuantizedTensor {
+    #id;
+    constructor(id, bits, perRow) {
+      this.#id = id;
+      this.bits = bits;
+      this.perRow = perRow;
+      this.shape = core.quantShape(id);
+      check();
+    }
+    _id(op) {
+      if (this.#id === 0) fail(op, 'this quantized tensor was disposed (use after dispose)');
+      return this.#id;
+    }
+    get isDisposed() { return this.#id === 0; }
+    /** The int8 levels, row-major (a copy). */
+    get q() { const r = core.quantLevels(this._id('quant.q')); check(); return r; }
+    /** The scale per row (perRow) or the single scale, as a Float32Array. */
+    get scale() {
+      const t = wrap(core.quantScale(this._id('quant.scale')));
+      const s = t.data();
+      t.dispose();
+      return s;
+    }
+    dequantize() { return wrap(core.quantDequantize(this._id('quant.dequantize'))); }
+    dispose() {
+      if (this.#id === 0) return;
+      core.quantRelease(this.#id);
+      qRegistry.unregister(this);
+      this.#id = 0;
+    }
+    toString() { return `QuantizedTensor(int${this.bits}, shape [${this.shape.join(', ')}], ${this.perRow ? 'per row' : 'per tensor'})`; }
+  }
+  function quantOpts(op, opts) {
+    const o = options(op, opts);
+    checkKeys(op, o, ['bits', 'perRow']);
+    const { bits = 8, perRow = false } = o;
+    checkInt(op, 'bits', bits, { min: 2, max: 16 });
+    checkBool(op, 'perRow', perRow);
+    return { bits, perRow };
+  }
+  tp.quant = {
+    ...(tp.quant ?? {}),
+    QuantizedTensor,
+    fakeQuant(x, opts) {
+      const { bits, perRow } = quantOpts('quant.fakeQuant', opts);
+      return withHandles('quant.fakeQuant', [x], (ix) => wrap(core.quantFakeQuant(ix, bits, perRow)));
+    },
+    relError(approx, exact) {
+      return withHandles('quant.relError', [approx, exact], (a, e) => number('quant.relError', core.quantRelError(a, e)));
+    },
+    quantize(x, opts) {
+      const { bits, perRow } = quantOpts('quant.quantize', opts);
+      if (bits > 8) fail('quant.quantize', `bits must be <= 8 for int8 storage, got ${bits} (fakeQuant takes up to 16)`);
+      return withHandles('quant.quantize', [x], (ix) => {
+        const id = core.quantQuantize(ix, bits, perRow);
+        check();
+        const q = new QuantizedTensor(id, bits, perRow);
+        qRegistry.register(q, id, q);
+        return q;
+      });
+    },
+    matmulInt8(qa, qb) {
+      const op = 'quant.matmulInt8';
+      if (!(qa instanceof QuantizedTensor) || !(qb instanceof QuantizedTensor))
+        fail(op, `expects two QuantizedTensors from tp.quant.quantize, got ${describe(qa)} and ${describe(qb)}`);
+      return wrap(core.quantMatmulInt8(qa._id(op), qb._id(op)));
+    },
+  };
+
+  // ---- tp.lora, tp.synth ----------------------------------------------------------------------------------
+  tp.lora = {
+    params(dOut, dIn, r) {
+      const op = 'lora.params';
+      checkInt(op, 'dOut', dOut, { min: 1 });
+      checkInt(op, 'dIn', dIn, { min: 1 });
+      checkInt(op, 'r', r, { min: 1 });
+      return number(op, core.loraParams(dOut, dIn, r));
+    },
+    merge(W, A, B, opts) {
+      const op = 'lora.merge';
+      const o = options(op, opts);
+      checkKeys(op, o, ['alpha', 'r']);
+      const alpha = optNumber(op, 'alpha', o.alpha);
+      const r = o.r === undefined || o.r === null ? NaN : checkInt(op, 'r', o.r, { min: 1 });
+      return withHandles(op, [W, A, B], (w, a, b) => wrap(core.loraMerge(w, a, b, alpha, r)));
+    },
+  };
+
+  tp.synth = {
+    ...(tp.synth ?? {}),
+    /**
+     * LLM-like activations (tokens, dim) with a few large outlier channels — synthetic, not from a model.
+     * Ordinary channel c: s_c·z with z ~ N(0,1) and s_c = exp(0.3·g_c); outlier channel k (k = 0..outliers-1,
+     * chosen by seed): ±m_k·(1 + 0.1 z) with m_k = outlierScale / (1 + 0.5 k), a fixed sign per channel.
+     */
+    activations(opts) {
+      const op = 'synth.activations';
+      const o = options(op, opts);
+      checkKeys(op, o, ['tokens', 'dim', 'outliers', 'outlierScale', 'seed']);
+      const { tokens = 512, dim = 1024, outliers = 6, outlierScale = 50, seed = 0 } = o;
+      checkInt(op, 'tokens', tokens, { min: 1 });
+      checkInt(op, 'dim', dim, { min: 1 });
+      checkInt(op, 'outliers', outliers, { min: 0 });
+      checkNumber(op, 'outlierScale', outlierScale);
+      checkInt(op, 'seed', seed, { min: 0, max: Number.MAX_SAFE_INTEGER });
+      return wrap(core.synthActivations(tokens, dim, outliers, outlierScale, seed));
+    },
+  };
+}
