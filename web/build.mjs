@@ -1,0 +1,211 @@
+#!/usr/bin/env node
+// Builds the static site into web/dist: chapters parsed and pre-rendered (Markdown + KaTeX) to JSON,
+// the page and the cell worker bundled with esbuild, KaTeX's CSS and fonts and the WASM copied in.
+// An author mistake prints "file:line: message" for each and exits 1. Usage: node web/build.mjs
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import esbuild from 'esbuild';
+import { parseChapter, createMarkdown } from './tools/chapter.mjs';
+
+const web = path.dirname(fileURLToPath(import.meta.url));
+const root = path.dirname(web);
+const dist = path.join(web, 'dist');
+const LANGS = ['en', 'zh'];
+const rel = (p) => path.relative(process.cwd(), p) || p;
+
+const CSP = [
+  "default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:", "font-src 'self'", "connect-src 'self'", "worker-src 'self'",
+  "object-src 'none'", "base-uri 'self'", "form-action 'self'",
+].join('; ');
+
+function listWidgets() {
+  const dir = path.join(web, 'widgets');
+  if (!fs.existsSync(dir)) return new Map();
+  return new Map(fs.readdirSync(dir).filter((f) => f.endsWith('.js') && !f.startsWith('_')).map((f) => [f.slice(0, -3), path.join(dir, f)]));
+}
+
+function listExercises(errors) {
+  const dir = path.join(root, 'exercises');
+  const map = new Map();
+  if (!fs.existsSync(dir)) return map;
+  for (const id of fs.readdirSync(dir)) {
+    const file = path.join(dir, id, 'exercise.json');
+    if (!fs.existsSync(file)) continue;
+    try {
+      map.set(id, JSON.parse(fs.readFileSync(file, 'utf8')));
+    } catch (e) {
+      errors.push({ file: rel(file), line: 1, message: `invalid JSON: ${e.message}` });
+    }
+  }
+  return map;
+}
+
+/** Parses every chapter; returns { chapters, index, errors }. Exported for tests. */
+export function loadChapters({ chaptersDir = path.join(web, 'chapters'), widgets = new Set(listWidgets().keys()), exercises } = {}) {
+  const errors = [];
+  exercises ??= listExercises(errors);
+  const md = createMarkdown();
+  const chapters = [];
+  const index = [];
+  for (const id of fs.existsSync(chaptersDir) ? fs.readdirSync(chaptersDir).sort() : []) {
+    const dir = path.join(chaptersDir, id);
+    if (!fs.statSync(dir).isDirectory()) continue;
+    const entry = { id, order: 0, titles: {}, langs: [] };
+    for (const lang of LANGS) {
+      const file = path.join(dir, `${lang}.md`);
+      if (!fs.existsSync(file)) continue;
+      const { meta, blocks, errors: errs } = parseChapter(fs.readFileSync(file, 'utf8'), { file: rel(file), dirId: id, lang, widgets, exercises, md });
+      errors.push(...errs);
+      chapters.push({ id, lang, title: meta.title, order: meta.order, blocks });
+      entry.order = meta.order;
+      entry.titles[lang] = meta.title;
+      entry.langs.push(lang);
+    }
+    const unknown = fs.readdirSync(dir).filter((f) => f.endsWith('.md') && !LANGS.includes(f.slice(0, -3)));
+    for (const f of unknown) errors.push({ file: rel(path.join(dir, f)), line: 1, message: `unknown language "${f.slice(0, -3)}" (expected ${LANGS.join(' or ')})` });
+    if (entry.langs.length) index.push(entry);
+  }
+  // Cells must line up across languages, so a reader switching language lands on the same cell.
+  for (const e of index) {
+    const [a, b] = e.langs.map((l) => chapters.find((c) => c.id === e.id && c.lang === l));
+    if (!b) continue;
+    const ids = (c) => JSON.stringify(collectCells(c.blocks).map((x) => x.id));
+    if (ids(a) !== ids(b)) errors.push({ file: rel(path.join(chaptersDir, e.id, 'zh.md')), line: 1, message: `cells differ from en.md (${ids(b)} vs ${ids(a)}): both languages need the same cells in the same order` });
+  }
+  index.sort((x, y) => x.order - y.order || x.id.localeCompare(y.id));
+  return { chapters, index, errors };
+}
+
+function collectCells(blocks, out = []) {
+  for (const b of blocks) {
+    if (b.type === 'cell') out.push(b);
+    if (b.type === 'details') collectCells(b.children, out);
+  }
+  return out;
+}
+
+function virtualModules(widgets) {
+  const judgePage = path.join(web, 'judge', 'page.js');
+  return {
+    name: 'tensorpad-virtual',
+    setup(build) {
+      build.onResolve({ filter: /^tensorpad:/ }, (a) => ({ path: a.path, namespace: 'tensorpad-virtual' }));
+      build.onLoad({ filter: /.*/, namespace: 'tensorpad-virtual' }, (a) => {
+        if (a.path === 'tensorpad:widgets') {
+          const lines = [...widgets].map(([name, file]) => `  ${JSON.stringify(name)}: () => import(${JSON.stringify(file)}),`);
+          return { contents: `export const widgets = {\n${lines.join('\n')}\n};\n`, resolveDir: web, loader: 'js' };
+        }
+        if (a.path === 'tensorpad:exercise') {
+          const contents = fs.existsSync(judgePage)
+            ? `export { mountExercise } from ${JSON.stringify(judgePage)};\n`
+            : 'export const mountExercise = null;\n';
+          return { contents, resolveDir: web, loader: 'js' };
+        }
+        return null;
+      });
+    },
+  };
+}
+
+function tensorpadEntry() {
+  if (process.env.TP_STUB === '1') return path.join(web, 'tools', 'tp-stub.js');
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const entry = path.join(root, pkg.exports['.'].browser);
+  const core = path.join(root, 'build', 'wasm', 'web', 'tensorpad_core.js');
+  if (!fs.existsSync(entry) || !fs.existsSync(core)) {
+    throw new Error(`the WASM module is not built (need ${rel(entry)} and ${rel(core)}): build it first, or set TP_STUB=1 for a stub`);
+  }
+  return entry;
+}
+
+function copyDir(from, to, filter = () => true) {
+  fs.mkdirSync(to, { recursive: true });
+  for (const f of fs.readdirSync(from)) if (filter(f)) fs.copyFileSync(path.join(from, f), path.join(to, f));
+}
+
+function indexHtml() {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta name="referrer" content="no-referrer">
+<title>Tensorpad</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="assets/style.css">
+<link rel="stylesheet" href="katex/katex.min.css">
+<script type="module" src="assets/main.js"></script>
+</head>
+<body>
+<a class="skip-link" href="#main">Skip to content</a>
+<div id="app"><p class="loading">Loading…</p></div>
+<noscript>Tensorpad needs JavaScript to run its cells.</noscript>
+</body>
+</html>
+`;
+}
+
+export async function build({ quiet = false } = {}) {
+  const t0 = performance.now();
+  const widgets = listWidgets();
+  const { chapters, index, errors } = loadChapters({ widgets: new Set(widgets.keys()) });
+  if (errors.length) {
+    const err = new Error(errors.map((e) => `${e.file}:${e.line}: ${e.message}`).join('\n'));
+    err.authorErrors = errors;
+    throw err;
+  }
+  const tpEntry = tensorpadEntry();
+  fs.rmSync(dist, { recursive: true, force: true });
+  fs.mkdirSync(path.join(dist, 'chapters'), { recursive: true });
+  for (const c of chapters) {
+    fs.mkdirSync(path.join(dist, 'chapters', c.id), { recursive: true });
+    fs.writeFileSync(path.join(dist, 'chapters', c.id, `${c.lang}.json`), JSON.stringify(c));
+  }
+  fs.writeFileSync(path.join(dist, 'chapters', 'index.json'), JSON.stringify(index));
+
+  const common = { bundle: true, format: 'esm', platform: 'browser', conditions: ['browser'], target: 'es2022', minify: true, legalComments: 'none', logLevel: 'warning' };
+  await esbuild.build({
+    ...common,
+    entryPoints: { main: path.join(web, 'src', 'main.js') },
+    outdir: path.join(dist, 'assets'),
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
+    plugins: [virtualModules(widgets)],
+  });
+  await esbuild.build({
+    ...common,
+    entryPoints: { worker: path.join(web, 'src', 'worker.js') },
+    outdir: dist,
+    alias: { tensorpad: tpEntry },
+    external: ['module', 'fs', 'path', 'url', 'node:*', 'worker_threads', 'crypto'],
+  });
+  const wasmDir = path.join(root, 'build', 'wasm', 'web');
+  if (fs.existsSync(wasmDir) && process.env.TP_STUB !== '1') copyDir(wasmDir, dist, (f) => f.endsWith('.wasm'));
+
+  const katexDist = path.join(root, 'node_modules', 'katex', 'dist');
+  fs.mkdirSync(path.join(dist, 'katex'), { recursive: true });
+  fs.copyFileSync(path.join(katexDist, 'katex.min.css'), path.join(dist, 'katex', 'katex.min.css'));
+  copyDir(path.join(katexDist, 'fonts'), path.join(dist, 'katex', 'fonts'));
+  fs.copyFileSync(path.join(web, 'src', 'style.css'), path.join(dist, 'assets', 'style.css'));
+  fs.writeFileSync(path.join(dist, 'index.html'), indexHtml());
+
+  // A hook for the judge's own bundles (its isolated worker, exercise modules).
+  const hook = path.join(web, 'judge', 'build-hook.mjs');
+  if (fs.existsSync(hook)) await (await import(pathToFileURL(hook).href)).default({ esbuild, root, web, dist, common });
+
+  if (!quiet) {
+    const n = chapters.length;
+    console.log(`web/build: ${n} chapter file${n === 1 ? '' : 's'}, ${widgets.size} widget(s) → ${rel(dist)} in ${Math.round(performance.now() - t0)} ms`);
+  }
+  return { chapters, index };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  build().catch((e) => {
+    console.error(e.authorErrors ? `web/build: ${e.authorErrors.length} error(s) in chapters:\n${e.message}` : `web/build: ${e.stack ?? e.message}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,98 @@
+// The cell kernel's logic, independent of where it runs: give it a message port and a tp loader.
+// Cells run one at a time in order of arrival; their print/display/console output goes to the running cell.
+import { MSG } from './protocol.js';
+import { runCell, createScope } from './cells.js';
+import { toOutput, formatArgs, html, table, isTensor, toPlain } from './display.js';
+import { plot } from './plot.js';
+
+/** Plain, structured-cloneable data: tensors become { shape, data } with nested arrays. */
+export function toTransferable(x, depth = 0) {
+  if (isTensor(x)) return { shape: [...x.shape], data: toPlain(x) };
+  if (x === null || typeof x !== 'object') return typeof x === 'function' || typeof x === 'symbol' ? undefined : x;
+  if (ArrayBuffer.isView(x)) return x.slice();
+  if (depth > 8) return undefined;
+  if (Array.isArray(x)) return x.map((e) => toTransferable(e, depth + 1));
+  const out = {};
+  for (const [k, v] of Object.entries(x)) out[k] = toTransferable(v, depth + 1);
+  return out;
+}
+
+export function serveKernel(port, loadTp) {
+  const scope = createScope();
+  let current = null;
+  const emit = (output) => {
+    if (output && current !== null) port.postMessage({ type: MSG.OUTPUT, runId: current, output });
+  };
+  const stream = (name) => (...args) => emit({ kind: 'stream', name, text: formatArgs(args) + '\n' });
+  const print = stream('stdout');
+  Object.assign(globalThis, {
+    print,
+    display: (...values) => { for (const v of values) emit(toOutput(v, { raw: true })); },
+    plot, html, table,
+  });
+  for (const k of ['log', 'info', 'debug']) console[k] = print;
+  for (const k of ['warn', 'error']) console[k] = stream('stderr');
+  console.table = (rows) => emit(toOutput(table(rows)));
+
+  const ready = Promise.resolve()
+    .then(loadTp)
+    .then((tp) => {
+      globalThis.tp = tp;
+      port.postMessage({ type: MSG.READY, info: { simd: tp.simd ?? null } });
+      return tp;
+    }, (err) => {
+      port.postMessage({ type: MSG.FATAL, message: String(err?.message ?? err) });
+      throw err;
+    });
+
+  const handlers = {
+    async [MSG.RUN]({ runId, cellId, source }) {
+      current = runId;
+      const r = await runCell(source, scope, { cellId });
+      if (r.error) {
+        port.postMessage({ type: MSG.DONE, runId, error: r.error.toJSON(), declared: r.declared, reads: r.reads });
+        return;
+      }
+      if (r.hasValue) {
+        try {
+          emit(toOutput(r.value));
+        } catch (e) {
+          emit({ kind: 'stream', name: 'stderr', text: `could not display the value: ${e.message}\n` });
+        }
+      }
+      port.postMessage({ type: MSG.DONE, runId, declared: r.declared, reads: r.reads });
+    },
+    async [MSG.SET]({ name, value }) {
+      scope[name] = value;
+    },
+    async [MSG.GET]({ reqId, names }) {
+      const value = Object.fromEntries(names.map((n) => [n, toTransferable(scope[n])]));
+      port.postMessage({ type: MSG.RESULT, reqId, value });
+    },
+    async [MSG.COMPUTE]({ reqId, fn, args }) {
+      try {
+        const f = new Function(`return (${fn});`)();
+        const value = await f(globalThis.tp, args, scope);
+        port.postMessage({ type: MSG.RESULT, reqId, value: toTransferable(value) });
+      } catch (e) {
+        port.postMessage({ type: MSG.RESULT, reqId, error: String(e?.message ?? e) });
+      }
+    },
+  };
+
+  let chain = ready.catch(() => {});
+  port.onmessage = (event) => {
+    const msg = event.data;
+    chain = chain.then(async () => {
+      try {
+        await ready;
+      } catch (e) {
+        if (msg.type === MSG.RUN) port.postMessage({ type: MSG.DONE, runId: msg.runId, error: { name: 'Error', message: `tensor engine unavailable: ${e?.message ?? e}` } });
+        else if (msg.reqId !== undefined) port.postMessage({ type: MSG.RESULT, reqId: msg.reqId, error: 'tensor engine unavailable' });
+        return;
+      }
+      await handlers[msg.type]?.(msg);
+    });
+  };
+  return { scope };
+}

@@ -1,0 +1,120 @@
+// One code cell on the page: its editor, run/reset controls, state attribute and output area.
+import { h } from './dom.js';
+import { t } from './i18n.js';
+import { createEditor, setDoc } from './editor.js';
+import { renderOutput } from './output.js';
+
+export class CellView {
+  /** block: { id, source }, n: 1-based number, hooks: { onRun(cell, opts), onEdit(cell, text), onReset(cell) } */
+  constructor(block, n, lang, hooks) {
+    this.id = block.id;
+    this.author = block.source;
+    this.n = n;
+    this.lang = lang;
+    this.hooks = hooks;
+    this.outputs = [];
+    this.count = null;
+    this.everRun = false;
+    const L = (k, v) => t(lang, k, { n, ...v });
+    this.countEl = h('span', { class: 'cell-count', 'aria-hidden': 'true', text: '[ ]' });
+    this.runBtn = h('button', { type: 'button', class: 'btn btn-run', 'aria-label': L('runCell'), title: L('runCell'), 'data-testid': 'cell-run', onclick: () => hooks.onRun(this, { advance: false }) }, '▶ ', t(lang, 'run'));
+    this.resetBtn = h('button', { type: 'button', class: 'btn btn-reset', 'aria-label': L('resetCellLabel'), title: L('resetCellLabel'), 'data-testid': 'cell-reset', hidden: true, onclick: () => hooks.onReset(this) }, t(lang, 'resetCell'));
+    this.statusEl = h('span', { class: 'cell-status', 'aria-live': 'polite' });
+    this.notice = h('div', { class: 'cell-notice', hidden: true });
+    this.editorHost = h('div', { class: 'cell-editor' });
+    this.outputEl = h('div', { class: 'cell-output', 'data-testid': 'cell-output', role: 'region', 'aria-label': L('outputLabel'), 'aria-live': 'polite' });
+    this.el = h('section', { class: 'cell', 'data-testid': 'cell', 'data-cell-id': block.id, 'data-state': 'idle', 'aria-label': L('cellLabel'), id: `cell-${block.id}` },
+      h('div', { class: 'cell-bar' }, this.countEl, this.runBtn, this.resetBtn, this.statusEl),
+      this.notice, this.editorHost, this.outputEl);
+    this.view = createEditor(this.editorHost, {
+      doc: block.source,
+      label: L('editorLabel'),
+      onChange: (text) => {
+        this.#syncEdited(text);
+        hooks.onEdit(this, text);
+      },
+      onRun: (opts) => hooks.onRun(this, opts),
+    });
+  }
+
+  get source() {
+    return this.view.state.doc.toString();
+  }
+
+  set source(text) {
+    if (text !== this.source) setDoc(this.view, text);
+    this.#syncEdited(text);
+  }
+
+  #syncEdited(text) {
+    const edited = text !== this.author;
+    this.resetBtn.hidden = !edited;
+    this.el.classList.toggle('edited', edited);
+  }
+
+  focus() {
+    this.view.focus();
+  }
+
+  setState(state) {
+    this.el.dataset.state = state;
+    this.el.classList.remove('queued');
+    this.statusEl.textContent = state === 'running' ? '…' : '';
+  }
+
+  setQueued() {
+    this.el.classList.add('queued');
+    this.statusEl.textContent = t(this.lang, 'queued');
+  }
+
+  clearOutput() {
+    this.outputs = [];
+    this.outputEl.replaceChildren();
+    this.el.classList.remove('stale');
+  }
+
+  addOutput(o) {
+    const last = this.outputs.at(-1);
+    if (o.kind === 'stream' && last?.kind === 'stream' && last.name === o.name) {
+      last.text += o.text;
+      this.outputEl.lastChild.textContent = last.text;
+      return;
+    }
+    this.outputs.push(o);
+    this.outputEl.append(renderOutput(o, this.lang));
+  }
+
+  /** error: { name, message, line, file } from the worker; shown with the line it points at. */
+  showError(error) {
+    this.outputs.push({ kind: 'error', error });
+    const own = !error.file || error.file === `cell-${this.id}.js`;
+    const where = error.line
+      ? ` (${own ? t(this.lang, 'errorLine', { line: error.line }) : t(this.lang, 'errorInCell', { line: error.line, cell: error.file.replace(/^cell-|\.js$/g, '') })})`
+      : '';
+    this.outputEl.append(h('div', { class: 'cell-error', 'data-testid': 'cell-error', role: 'alert' },
+      h('strong', { text: `${error.name}: ` }), error.message, where));
+  }
+
+  markRun() {
+    this.everRun = true;
+  }
+
+  setCount(n) {
+    this.count = n;
+    this.countEl.textContent = n === null ? '[ ]' : `[${n}]`;
+  }
+
+  markStale() {
+    this.el.classList.add('stale');
+  }
+
+  /** Shows the "author updated this cell" choice; choose(true) takes the author's version. */
+  offerUpdate(choose) {
+    this.notice.hidden = false;
+    this.notice.replaceChildren(
+      h('span', { text: t(this.lang, 'authorChanged') + ' ' }),
+      h('button', { type: 'button', class: 'btn', 'data-testid': 'cell-take-update', onclick: () => { this.notice.hidden = true; choose(true); } }, t(this.lang, 'useAuthor')),
+      ' ',
+      h('button', { type: 'button', class: 'btn', onclick: () => { this.notice.hidden = true; choose(false); } }, t(this.lang, 'keepMine')));
+  }
+}

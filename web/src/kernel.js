@@ -1,0 +1,127 @@
+// The page's handle on the cell worker: runs cells, reads/writes named values, calls tp for widgets.
+// interrupt()/restart() terminate the worker at once and start a fresh one; every pending promise
+// settles (runs with { interrupted: true }, requests with an error), so nothing waits forever.
+import { MSG } from '../runtime/protocol.js';
+
+export class Kernel {
+  constructor({ url, onStatus = () => {} }) {
+    this.url = url;
+    this.onStatus = onStatus;
+    this.generation = 0;
+    this.nextId = 1;
+    this.runs = new Map();
+    this.requests = new Map();
+    this.worker = null;
+    this.start();
+  }
+
+  start() {
+    const generation = ++this.generation;
+    const worker = new Worker(this.url, { type: 'module', name: 'tensorpad-cells' });
+    this.worker = worker;
+    this.state = 'starting';
+    this.onStatus('starting');
+    this.ready = new Promise((resolve, reject) => {
+      this.readyCallbacks = { resolve, reject };
+    });
+    this.ready.catch(() => {});
+    worker.onmessage = (e) => generation === this.generation && this.#receive(e.data);
+    worker.onerror = (e) => {
+      if (generation !== this.generation) return;
+      e.preventDefault?.();
+      if (this.state === 'starting') this.#fatal(e.message || 'the worker script failed to load');
+    };
+  }
+
+  #fatal(message) {
+    this.state = 'failed';
+    this.failure = message;
+    this.onStatus('failed', message);
+    this.readyCallbacks.reject(new Error(message));
+    for (const run of this.runs.values()) run.resolve({ error: { name: 'Error', message: `tensor engine unavailable: ${message}` } });
+    this.runs.clear();
+  }
+
+  #receive(msg) {
+    switch (msg.type) {
+      case MSG.READY:
+        this.state = 'ready';
+        this.info = msg.info;
+        this.onStatus('ready');
+        this.readyCallbacks.resolve();
+        break;
+      case MSG.FATAL:
+        this.#fatal(msg.message);
+        break;
+      case MSG.OUTPUT:
+        this.runs.get(msg.runId)?.onOutput(msg.output);
+        break;
+      case MSG.DONE: {
+        const run = this.runs.get(msg.runId);
+        this.runs.delete(msg.runId);
+        run?.resolve({ error: msg.error ?? null, declared: msg.declared ?? [], reads: msg.reads ?? [] });
+        break;
+      }
+      case MSG.RESULT: {
+        const req = this.requests.get(msg.reqId);
+        this.requests.delete(msg.reqId);
+        if (!req) break;
+        if (msg.error !== undefined) req.reject(new Error(msg.error));
+        else req.resolve(msg.value);
+        break;
+      }
+    }
+  }
+
+  /** run(cellId, source, onOutput) → Promise<{ error, declared } | { interrupted: true }> */
+  run(cellId, source, onOutput = () => {}) {
+    const runId = this.nextId++;
+    if (this.state === 'failed') return Promise.resolve({ error: { name: 'Error', message: `tensor engine unavailable: ${this.failure}` } });
+    return new Promise((resolve) => {
+      this.runs.set(runId, { resolve, onOutput });
+      this.worker.postMessage({ type: MSG.RUN, runId, cellId, source });
+    });
+  }
+
+  set(name, value) {
+    this.worker.postMessage({ type: MSG.SET, name, value });
+  }
+
+  #request(msg) {
+    const reqId = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.requests.set(reqId, { resolve, reject });
+      this.worker.postMessage({ ...msg, reqId });
+    });
+  }
+
+  get(names) {
+    return this.#request({ type: MSG.GET, names });
+  }
+
+  /** compute(fn, args): fn is a function (or its source) of (tp, args, scope) run in the worker. */
+  compute(fn, args) {
+    return this.#request({ type: MSG.COMPUTE, fn: typeof fn === 'function' ? fn.toString() : String(fn), args });
+  }
+
+  get busy() {
+    return this.runs.size > 0;
+  }
+
+  /** Stops the worker now (whatever it is doing) and starts a fresh one; all state is lost. */
+  restart() {
+    this.worker.terminate();
+    for (const run of this.runs.values()) run.resolve({ interrupted: true });
+    for (const req of this.requests.values()) req.reject(new Error('the worker was restarted'));
+    this.runs.clear();
+    this.requests.clear();
+    this.start();
+  }
+
+  dispose() {
+    this.generation++;
+    for (const run of this.runs.values()) run.resolve({ interrupted: true });
+    for (const req of this.requests.values()) req.reject(new Error('the notebook was closed'));
+    this.worker.terminate();
+  }
+}

@@ -1,0 +1,72 @@
+// Page entry: "/" lists the chapters, "/?chapter=<id>&lang=<zh|en>" opens one.
+import { Notebook } from './notebook.js';
+import { h } from './dom.js';
+import { t, LANGS } from './i18n.js';
+import { loadLang, saveLang } from './storage.js';
+
+const app = document.getElementById('app');
+
+function pickLang(params, available = LANGS) {
+  const wanted = [params.get('lang'), loadLang(), navigator.language?.startsWith('zh') ? 'zh' : 'en', 'en'];
+  return wanted.find((l) => l && available.includes(l)) ?? available[0];
+}
+
+async function fetchJson(path) {
+  const res = await fetch(path);
+  if (!res.ok) throw new Error(`${path}: HTTP ${res.status}`);
+  return res.json();
+}
+
+function setLang(lang) {
+  document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+  saveLang(lang);
+}
+
+async function showIndex(params) {
+  const lang = pickLang(params);
+  setLang(lang);
+  const chapters = await fetchJson('chapters/index.json');
+  const other = lang === 'zh' ? 'en' : 'zh';
+  document.title = t(lang, 'appName');
+  app.replaceChildren(
+    h('header', { class: 'chapter-header' },
+      h('nav', { class: 'topnav', 'aria-label': 'Tensorpad' },
+        h('span', { class: 'brand', text: 'Tensorpad' }),
+        h('a', { href: `./?lang=${other}`, class: 'lang-switch', 'data-testid': 'lang-switch', lang: other, hreflang: other, 'aria-label': t(lang, 'otherLangLabel') }, t(lang, 'otherLang'))),
+      h('h1', { text: t(lang, 'chapters') })),
+    h('main', { id: 'main', tabindex: '-1' },
+      chapters.length
+        ? h('ol', { class: 'chapter-list', 'data-testid': 'chapter-list' }, chapters.map((c) => {
+          const l = c.langs.includes(lang) ? lang : c.langs[0];
+          return h('li', {}, h('a', { href: `./?chapter=${encodeURIComponent(c.id)}&lang=${l}`, 'data-chapter': c.id }, c.titles[l]));
+        }))
+        : h('p', { text: t(lang, 'noChapters') })));
+}
+
+async function showChapter(params) {
+  const id = params.get('chapter');
+  const chapters = await fetchJson('chapters/index.json');
+  const entry = chapters.find((c) => c.id === id);
+  const lang = pickLang(params, entry?.langs ?? LANGS);
+  setLang(lang);
+  if (!entry) {
+    app.replaceChildren(h('main', { id: 'main' }, h('p', { role: 'alert', text: t(lang, 'notFound', { id }) }), h('a', { href: './' }, t(lang, 'back'))));
+    return;
+  }
+  if (params.get('lang') !== lang) history.replaceState(null, '', `?chapter=${encodeURIComponent(id)}&lang=${lang}${location.hash}`);
+  const chapter = await fetchJson(`chapters/${encodeURIComponent(id)}/${lang}.json`);
+  document.title = `${chapter.title} · Tensorpad`;
+  const other = entry.langs.find((l) => l !== lang);
+  const notebook = new Notebook(app, chapter, {
+    lang,
+    workerUrl: new URL('worker.js', document.baseURI),
+    otherLangHref: other ? `./?chapter=${encodeURIComponent(id)}&lang=${other}` : null,
+  });
+  globalThis.tensorpad = { notebook };
+  if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
+}
+
+const params = new URLSearchParams(location.search);
+(params.get('chapter') ? showChapter(params) : showIndex(params)).catch((e) => {
+  app.replaceChildren(h('main', { id: 'main' }, h('p', { role: 'alert', class: 'notice notice-warning', text: String(e.message) })));
+});

@@ -1,0 +1,352 @@
+// A chapter on the page: renders its blocks, owns the kernel, runs cells in order, persists edits,
+// hosts widgets and exercises, and implements the toolbar (run all, interrupt, restart, exports).
+import { Kernel } from './kernel.js';
+import { CellView } from './cell.js';
+import { ChapterStore, hashSource } from './storage.js';
+import { mountWidget } from './widgets.js';
+import { mountExercise } from 'tensorpad:exercise';
+import { createEditor, setDoc } from './editor.js';
+import { toIpynb, chapterToMarkdown } from '../runtime/export.js';
+import { h, download } from './dom.js';
+import { t } from './i18n.js';
+
+export class Notebook {
+  constructor(root, chapter, { lang, workerUrl, otherLangHref }) {
+    this.root = root;
+    this.chapter = chapter;
+    this.lang = lang;
+    this.cells = [];
+    this.values = new Map();
+    this.widgetWatchers = [];
+    this.queue = Promise.resolve();
+    this.epoch = 0;
+    this.execCount = 0;
+    this.dirtyNames = new Set();
+    this.rerunPending = false;
+    this.restoring = false;
+    this.L = (k, v) => t(lang, k, v);
+    this.store = new ChapterStore(chapter.id, (kind) => this.notice(this.L({ unavailable: 'storageUnavailable', corrupt: 'storageCorrupt', full: 'storageFull' }[kind]), { id: `storage-${kind}`, kind: 'warning' }));
+    this.#render(otherLangHref);
+    this.kernel = new Kernel({ url: workerUrl, onStatus: (s, msg) => this.#kernelStatus(s, msg) });
+    this.#restoreEdits();
+    const flush = () => this.store.flush();
+    addEventListener('pagehide', flush);
+    addEventListener('beforeunload', flush);
+    document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && flush());
+  }
+
+  // ---- rendering -------------------------------------------------------------------------------
+
+  #render(otherLangHref) {
+    const L = this.L;
+    const button = (testid, label, onclick, extra = {}) => h('button', { type: 'button', class: 'btn', 'data-testid': testid, onclick, ...extra }, label);
+    this.status = h('span', { class: 'kernel-status', role: 'status', 'aria-live': 'polite', 'data-testid': 'kernel-status' });
+    this.interruptBtn = button('interrupt', L('interrupt'), () => this.interrupt(), { title: L('interrupt') });
+    const toolbar = h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': L('toolbar') },
+      button('run-all', `▶▶ ${L('runAll')}`, () => this.runAll()),
+      this.interruptBtn,
+      button('restart', L('restart'), () => this.restart()),
+      button('export-ipynb', L('exportIpynb'), () => this.exportIpynb()),
+      button('download-md', L('downloadMd'), () => this.downloadMarkdown()),
+      button('reset-chapter', L('resetChapter'), () => this.resetChapter()),
+      this.status);
+    this.notices = h('div', { class: 'notices', 'aria-live': 'polite' });
+    const header = h('header', { class: 'chapter-header' },
+      h('nav', { class: 'topnav', 'aria-label': 'Tensorpad' },
+        h('a', { href: `./?lang=${this.lang}`, class: 'home-link' }, `← ${L('back')}`),
+        otherLangHref ? h('a', { href: otherLangHref, class: 'lang-switch', 'data-testid': 'lang-switch', hreflang: this.lang === 'zh' ? 'en' : 'zh', lang: this.lang === 'zh' ? 'en' : 'zh', 'aria-label': L('otherLangLabel'), onclick: (e) => this.#switchLang(e, otherLangHref) }, L('otherLang')) : null),
+      h('h1', { text: this.chapter.title }),
+      toolbar);
+    const main = h('main', { id: 'main', class: 'chapter', tabindex: '-1' });
+    this.chapter.blocks.forEach((b, i) => {
+      const el = this.#renderBlock(b);
+      el.id ||= `b${i}`;
+      el.dataset.block = String(i);
+      main.append(el);
+    });
+    this.root.replaceChildren(header, this.notices, main);
+  }
+
+  #renderBlock(b) {
+    switch (b.type) {
+      case 'md': return h('div', { class: 'prose', html: b.html });
+      case 'cell': {
+        const cell = new CellView(b, this.cells.length + 1, this.lang, {
+          onRun: (c, opts) => this.runCell(c, opts),
+          onEdit: (c, text) => this.#edited(c, text),
+          onReset: (c) => this.resetCell(c),
+        });
+        cell.hash = hashSource(b.source);
+        this.cells.push(cell);
+        return cell.el;
+      }
+      case 'details': {
+        const d = h('details', { class: 'details' }, h('summary', { html: b.summaryHtml }));
+        for (const c of b.children) d.append(this.#renderBlock(c));
+        return d;
+      }
+      case 'widget': {
+        const el = h('div', { class: 'widget', role: 'group', 'data-widget': b.name, 'data-testid': 'widget', 'aria-label': b.props.label ?? b.name });
+        mountWidget(el, { name: b.name, props: b.props, lang: this.lang, notebook: this });
+        return el;
+      }
+      case 'exercise': return this.#renderExercise(b);
+      default: return h('div');
+    }
+  }
+
+  #renderExercise(b) {
+    const el = h('section', { class: 'exercise', 'data-testid': 'exercise', 'data-exercise-id': b.id, 'aria-label': `${this.L('exercise')}: ${b.title}` });
+    const ctx = {
+      id: b.id,
+      lang: this.lang,
+      title: b.title,
+      statementHtml: b.statementHtml,
+      load: () => this.store.exercise(b.id),
+      save: (value) => this.store.setExercise(b.id, value),
+      createEditor: (parent, opts) => {
+        const view = createEditor(parent, opts);
+        return { view, getValue: () => view.state.doc.toString(), setValue: (text) => setDoc(view, text), focus: () => view.focus() };
+      },
+      assetUrl: (p) => new URL(p, document.baseURI).href,
+      t: this.L,
+    };
+    if (mountExercise) {
+      Promise.resolve().then(() => mountExercise(el, ctx)).catch((e) => {
+        el.append(h('p', { class: 'widget-error', role: 'alert', text: String(e.message) }));
+      });
+    } else {
+      el.append(h('h2', { text: `${this.L('exercise')}: ${b.title}` }), h('div', { class: 'prose', html: b.statementHtml }),
+        h('p', { class: 'muted', text: this.L('judgeUnavailable') }));
+    }
+    return el;
+  }
+
+  #switchLang(event, href) {
+    // Keep the reader's place: carry the top-most visible block to the other language's page.
+    const blocks = [...this.root.querySelectorAll('main > [data-block]')];
+    const top = blocks.find((el) => el.getBoundingClientRect().bottom > 80);
+    this.store.flush();
+    if (top) {
+      event.preventDefault();
+      location.assign(`${href}#b${top.dataset.block}`);
+    }
+  }
+
+  notice(text, { id, kind = 'info', actions = [] } = {}) {
+    if (id) this.notices.querySelector(`[data-notice="${id}"]`)?.remove();
+    const el = h('div', { class: `notice notice-${kind}`, role: kind === 'warning' ? 'alert' : 'status', 'data-notice': id ?? '', 'data-testid': 'notice' },
+      h('span', { text }), ...actions,
+      h('button', { type: 'button', class: 'btn btn-small', 'aria-label': this.L('dismiss'), onclick: () => el.remove() }, '×'));
+    this.notices.append(el);
+    return el;
+  }
+
+  #kernelStatus(state, msg) {
+    this.kernelState = state;
+    this.root.dataset.kernel = state;
+    if (state === 'failed') {
+      this.status.textContent = '⚠';
+      this.notice(this.L('engineFailed', { msg }), { id: 'engine', kind: 'warning' });
+    } else if (state === 'starting') this.status.textContent = this.L('starting');
+    else if (state === 'ready' && !this.running) this.status.textContent = this.L('ready');
+  }
+
+  // ---- persistence -----------------------------------------------------------------------------
+
+  #restoreEdits() {
+    const saved = this.store.allCells(this.lang);
+    const ids = new Set(this.cells.map((c) => c.id));
+    this.restoring = true;
+    for (const cell of this.cells) {
+      let s = saved[cell.id];
+      if (!s) {
+        // The author may have moved the cell: find an edit made from exactly this source under an old id.
+        const moved = Object.entries(saved).find(([id, e]) => !ids.has(id) && e.base === cell.hash);
+        if (moved) { s = moved[1]; this.store.setCell(this.lang, cell.id, s.source, s.base); }
+      }
+      if (!s) continue;
+      cell.source = s.source;
+      if (s.base !== cell.hash) {
+        cell.offerUpdate((takeAuthor) => {
+          if (takeAuthor) this.resetCell(cell);
+          else this.store.setCell(this.lang, cell.id, cell.source, cell.hash);
+        });
+      }
+    }
+    this.restoring = false;
+  }
+
+  #edited(cell, text) {
+    if (this.restoring) return;
+    if (text === cell.author) this.store.clearCell(this.lang, cell.id);
+    else this.store.setCell(this.lang, cell.id, text, cell.hash);
+  }
+
+  resetCell(cell) {
+    this.restoring = true;
+    cell.source = cell.author;
+    this.restoring = false;
+    cell.notice.hidden = true;
+    this.store.clearCell(this.lang, cell.id);
+  }
+
+  resetChapter() {
+    if (!confirm(this.L('resetChapterConfirm'))) return;
+    this.store.clearChapter();
+    for (const c of this.cells) this.resetCell(c);
+  }
+
+  // ---- running ---------------------------------------------------------------------------------
+
+  #schedule(task) {
+    const epoch = this.epoch;
+    const p = this.queue.then(() => (epoch === this.epoch ? task() : { skipped: true }));
+    this.queue = p.catch(() => {});
+    return p;
+  }
+
+  async #execute(cell) {
+    const source = cell.source;
+    cell.clearOutput();
+    cell.setState('running');
+    this.running = cell;
+    this.status.textContent = this.L('running', { n: cell.n });
+    const r = await this.kernel.run(cell.id, source, (o) => cell.addOutput(o));
+    if (this.running === cell) {
+      this.running = null;
+      this.status.textContent = this.kernelState === 'ready' ? this.L('ready') : this.status.textContent;
+    }
+    if (r.interrupted) {
+      cell.showError({ name: this.L('interruptedCell'), message: this.L('interrupted') });
+      cell.setState('error');
+      return r;
+    }
+    cell.setCount(++this.execCount);
+    cell.markRun();
+    cell.reads = r.reads ?? [];
+    if (r.error) {
+      cell.showError(r.error);
+      cell.setState('error');
+      return r;
+    }
+    cell.setState('done');
+    this.#notifyWatchers(r.declared ?? []);
+    return r;
+  }
+
+  #notifyWatchers(names) {
+    this.widgetWatchers = this.widgetWatchers.filter((w) => !w.signal.aborted);
+    const wanted = names.filter((n) => this.widgetWatchers.some((w) => w.watchers.has(n)));
+    if (!wanted.length) return;
+    this.kernel.get(wanted).then((values) => {
+      for (const w of this.widgetWatchers) for (const n of wanted) for (const cb of w.watchers.get(n) ?? []) cb(values[n]);
+    }, () => {});
+  }
+
+  /** Runs one cell (queued behind any running one); advance moves focus to the next cell. */
+  runCell(cell, { advance = false } = {}) {
+    if (advance) {
+      const next = this.cells[this.cells.indexOf(cell) + 1];
+      if (next) { next.focus(); next.el.scrollIntoView({ block: 'nearest' }); }
+    }
+    cell.setQueued();
+    return this.#schedule(() => this.#execute(cell));
+  }
+
+  /** Runs cells in order, stopping at the first error or interrupt. */
+  runCells(cells) {
+    for (const c of cells) c.setQueued();
+    return this.#schedule(async () => {
+      for (let i = 0; i < cells.length; i++) {
+        const r = await this.#execute(cells[i]);
+        if (r.error || r.interrupted) {
+          for (const rest of cells.slice(i + 1)) rest.setState(rest.el.dataset.state);
+          return r;
+        }
+      }
+      return {};
+    });
+  }
+
+  runAll() {
+    return this.runCells(this.cells);
+  }
+
+  /** Writes a named value (from a widget) into the scope and re-runs the cells that read it. */
+  setValue(name, value, { rerun = true } = {}) {
+    this.values.set(name, value);
+    this.kernel.set(name, value);
+    if (!rerun) return;
+    this.dirtyNames.add(name);
+    if (this.rerunPending) return;
+    this.rerunPending = true;
+    this.#schedule(async () => {
+      this.rerunPending = false;
+      const names = this.dirtyNames;
+      this.dirtyNames = new Set();
+      const readers = this.cells.filter((c) => c.everRun && c.reads?.some((n) => names.has(n)));
+      for (const c of readers) {
+        const r = await this.#execute(c);
+        if (r.error || r.interrupted) break;
+      }
+    });
+  }
+
+  #freshKernel(message, offerFrom) {
+    this.epoch++;
+    this.queue = Promise.resolve();
+    this.rerunPending = false;
+    this.kernel.restart();
+    for (const [n, v] of this.values) this.kernel.set(n, v);
+    for (const c of this.cells) {
+      c.setState(c === offerFrom ? 'error' : (c.el.dataset.state === 'running' ? 'error' : c.el.dataset.state));
+      if (c !== offerFrom && c.everRun) {
+        c.everRun = false;
+        c.markStale();
+        if (c.el.dataset.state === 'done') c.setState('idle');
+      }
+    }
+    this.execCount = 0;
+    const stop = offerFrom ? this.cells.indexOf(offerFrom) : this.cells.length;
+    const above = this.cells.slice(0, stop).filter((c) => c.el.classList.contains('stale'));
+    const actions = above.length
+      ? [h('button', { type: 'button', class: 'btn', 'data-testid': 'rerun-above', onclick: (e) => { e.target.closest('.notice').remove(); this.runCells(above); } }, this.L('rerunAbove', { n: above.length }))]
+      : [];
+    this.notice(message, { id: 'kernel', kind: 'info', actions });
+  }
+
+  /** Stops whatever runs now (within a second, by terminating the worker) and starts a fresh worker. */
+  interrupt() {
+    const running = this.running;
+    this.running = null;
+    this.#freshKernel(this.L('interrupted'), running);
+  }
+
+  restart() {
+    this.running = null;
+    this.#freshKernel(this.L('restarted'), null);
+  }
+
+  // ---- exports ---------------------------------------------------------------------------------
+
+  #sources() {
+    return Object.fromEntries(this.cells.map((c) => [c.id, c.source]));
+  }
+
+  ipynb() {
+    return toIpynb(this.chapter, {
+      sources: this.#sources(),
+      outputs: Object.fromEntries(this.cells.map((c) => [c.id, c.outputs])),
+      counts: Object.fromEntries(this.cells.map((c) => [c.id, c.count])),
+    });
+  }
+
+  exportIpynb() {
+    download(`${this.chapter.id}.${this.lang}.ipynb`, JSON.stringify(this.ipynb(), null, 1), 'application/x-ipynb+json');
+  }
+
+  downloadMarkdown() {
+    download(`${this.chapter.id}.${this.lang}.md`, chapterToMarkdown(this.chapter, this.#sources()), 'text/markdown');
+  }
+}

@@ -1,0 +1,158 @@
+// Parses one chapter file (web/chapters/<id>/<lang>.md) into blocks the page renders, collecting
+// every author mistake as { file, line, message } so the build can name them all at once.
+import MarkdownIt from 'markdown-it';
+import mathPlugin from './md-math.mjs';
+
+export const DIRECTIVES = ['widget', 'exercise', 'details'];
+const FENCE = /^( {0,3})(`{3,}|~{3,})\s*([^`\s]*)(.*)$/;
+const DIRECTIVE = /^:::\s*([A-Za-z][\w-]*)?\s*(.*)$/;
+
+export function createMarkdown() {
+  return new MarkdownIt({ html: true, linkify: false, typographer: false }).use(mathPlugin);
+}
+
+/** key=value key="value with spaces" flag → { key: 'value', flag: true } */
+export function parseAttrs(text) {
+  const attrs = {};
+  const re = /([A-Za-z_][\w-]*)(?:=("([^"]*)"|'([^']*)'|\S+))?/g;
+  let m;
+  while ((m = re.exec(text))) attrs[m[1]] = m[2] === undefined ? true : (m[3] ?? m[4] ?? m[2]);
+  return attrs;
+}
+
+function parseFrontMatter(lines, error) {
+  if (lines[0]?.trim() !== '---') {
+    error(1, 'missing front matter: the file must start with a line "---", then id, title and order, then "---"');
+    return { meta: {}, bodyStart: 0 };
+  }
+  const meta = {};
+  let i = 1;
+  for (; i < lines.length && lines[i].trim() !== '---'; i++) {
+    const line = lines[i];
+    if (!line.trim() || line.trim().startsWith('#')) continue;
+    const m = /^([A-Za-z_][\w-]*)\s*:\s*(.*)$/.exec(line);
+    if (!m) { error(i + 1, `front matter: expected "key: value", got ${JSON.stringify(line)}`); continue; }
+    let v = m[2].trim();
+    if (/^".*"$/.test(v)) { try { v = JSON.parse(v); } catch { error(i + 1, `front matter: bad string ${v}`); } }
+    else if (/^'.*'$/.test(v)) v = v.slice(1, -1);
+    else if (/^-?\d+(\.\d+)?$/.test(v)) v = Number(v);
+    meta[m[1]] = v;
+  }
+  if (i >= lines.length) error(1, 'front matter is not closed by a line "---"');
+  return { meta, bodyStart: i + 1 };
+}
+
+/**
+ * parseChapter(text, { file, dirId, lang, widgets, exercises, md })
+ *   widgets: Set of widget names; exercises: Map id → exercise.json object (or null if unreadable).
+ * Returns { meta, blocks, errors }.
+ */
+export function parseChapter(text, { file, dirId, lang, widgets = new Set(), exercises = new Map(), md = createMarkdown() }) {
+  const errors = [];
+  const error = (line, message) => errors.push({ file, line, message });
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const { meta, bodyStart } = parseFrontMatter(lines, error);
+  if (meta.id === undefined) error(1, 'front matter: missing "id"');
+  else if (dirId && meta.id !== dirId) error(1, `front matter: id "${meta.id}" does not match the folder name "${dirId}"`);
+  if (!meta.title) error(1, 'front matter: missing "title"');
+  if (typeof meta.order !== 'number') error(1, 'front matter: "order" must be a number');
+
+  const root = { children: [] };
+  const stack = [root];
+  const top = () => stack.at(-1);
+  let mdLines = [];
+  let mdStart = 0;
+  let cellCount = 0;
+  const cellIds = new Set();
+
+  const renderMarkdown = (text, firstLine) => {
+    const env = { errors: [] };
+    const htmlOut = md.render(text, env);
+    for (const e of env.errors) error(firstLine + e.line, e.message);
+    return htmlOut;
+  };
+  const flush = () => {
+    const text = mdLines.join('\n');
+    if (text.trim()) top().children.push({ type: 'md', md: text, html: renderMarkdown(text, mdStart), line: mdStart });
+    mdLines = [];
+  };
+  const pushMd = (line, n) => {
+    if (!mdLines.length) mdStart = n;
+    mdLines.push(line);
+  };
+
+  for (let i = bodyStart; i < lines.length; i++) {
+    const line = lines[i];
+    const n = i + 1;
+    const fence = FENCE.exec(line);
+    if (fence) {
+      const [, indent, marker, info, rest] = fence;
+      const closeRe = new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length},}\\s*$`);
+      let j = i + 1;
+      while (j < lines.length && !closeRe.test(lines[j])) j++;
+      if (j >= lines.length) {
+        error(n, `unclosed code fence ${marker}${info}: no closing ${marker} before the end of the file`);
+        break;
+      }
+      const lang = info.toLowerCase();
+      if ((lang === 'js' || lang === 'javascript') && indent.length === 0) {
+        flush();
+        const attrs = parseAttrs(rest);
+        const id = typeof attrs.id === 'string' ? attrs.id : `c${cellCount + 1}`;
+        cellCount++;
+        if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) error(n, `cell id "${id}" must be 1-64 letters, digits, - or _`);
+        if (cellIds.has(id)) error(n, `duplicate cell id "${id}"`);
+        cellIds.add(id);
+        top().children.push({ type: 'cell', id, source: lines.slice(i + 1, j).join('\n'), line: n, info: line.trim().slice(marker.length) });
+      } else {
+        for (let k = i; k <= j; k++) pushMd(lines[k], k + 1);
+      }
+      i = j;
+      continue;
+    }
+    const dir = line.startsWith(':::') ? DIRECTIVE.exec(line) : null;
+    if (!dir) { pushMd(line, n); continue; }
+    const [, name, arg] = dir;
+    flush();
+    if (!name) {
+      if (stack.length === 1) error(n, '":::" closes nothing: no :::details is open');
+      else stack.pop();
+      continue;
+    }
+    switch (name) {
+      case 'widget': {
+        const [wname, ...restArgs] = arg.trim().split(/\s+/);
+        if (!wname) error(n, ':::widget needs a name, e.g. ":::widget slider"');
+        else if (!widgets.has(wname)) error(n, `unknown widget "${wname}" (known: ${[...widgets].sort().join(', ') || 'none'})`);
+        top().children.push({ type: 'widget', name: wname, props: parseAttrs(restArgs.join(' ')), line: n, raw: line });
+        break;
+      }
+      case 'exercise': {
+        const id = arg.trim();
+        if (!id) { error(n, ':::exercise needs an exercise id, e.g. ":::exercise lora-params"'); break; }
+        if (!exercises.has(id)) { error(n, `unknown exercise "${id}" (no exercises/${id}/exercise.json)`); break; }
+        const ex = exercises.get(id) ?? {};
+        const pick = (v) => (v && typeof v === 'object' && !Array.isArray(v) ? v[lang] ?? v.en ?? Object.values(v)[0] : v);
+        const statement = pick(ex.statement);
+        top().children.push({
+          type: 'exercise', id, line: n, raw: line,
+          title: pick(ex.title) ?? id,
+          statementHtml: typeof statement === 'string' ? renderMarkdown(statement, n - 1) : '',
+        });
+        break;
+      }
+      case 'details': {
+        const block = { type: 'details', summary: arg.trim(), summaryHtml: md.renderInline(arg.trim() || (lang === 'zh' ? '答案' : 'Answer'), { errors: [] }), children: [], line: n };
+        top().children.push(block);
+        stack.push(block);
+        break;
+      }
+      default:
+        error(n, `unknown directive ":::${name}" (known: ${DIRECTIVES.join(', ')})`);
+    }
+  }
+  flush();
+  for (const open of stack.slice(1)) error(open.line, ':::details is never closed by a line ":::"');
+  return { meta, blocks: root.children, errors };
+}
+
