@@ -1,0 +1,374 @@
+// tp.io in Node: safetensors and .npy files built here byte by byte (plus a few written by numpy in
+// tests/fixtures/io), read back exactly in every dtype from a path, a Blob and bytes; every malformed
+// file refused with its own message while the module stays usable; and a sparse 3 GiB safetensors
+// file whose last tensor is read without reading the rest.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { init } from '../../wasm/js/node.js';
+
+const tp = await init();
+const fixtures = fileURLToPath(new URL('../fixtures/io/', import.meta.url));
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-io-'));
+process.on('exit', () => fs.rmSync(tmp, { recursive: true, force: true }));
+
+// ---- file builders ---------------------------------------------------------------------------------
+const enc = new TextEncoder();
+const concat = (...parts) => {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let o = 0;
+  for (const p of parts) { out.set(p, o); o += p.length; }
+  return out;
+};
+const u64 = (n) => { const b = new Uint8Array(8); new DataView(b.buffer).setBigUint64(0, BigInt(n), true); return b; };
+const bytesOf = (typed) => new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength);
+
+// A safetensors file from header JSON text (or an object) and a data section.
+function stFile(header, data = new Uint8Array(0)) {
+  const text = enc.encode(typeof header === 'string' ? header : JSON.stringify(header));
+  return concat(u64(text.length), text, data);
+}
+// A well-formed safetensors file from [{name, dtype, shape, data: Uint8Array}].
+function stBuild(entries, metadata) {
+  const header = metadata ? { __metadata__: metadata } : {};
+  let off = 0;
+  for (const e of entries) { header[e.name] = { dtype: e.dtype, shape: e.shape, data_offsets: [off, off + e.data.length] }; off += e.data.length; }
+  return stFile(header, concat(...entries.map((e) => e.data)));
+}
+// A .npy file from its header dict text and data (version 1, 2 or 3).
+function npyFile(dict, data = new Uint8Array(0), major = 1) {
+  const pre = major === 1 ? 10 : 12;
+  let h = dict;
+  while ((pre + h.length + 1) % 64) h += ' ';
+  h += '\n';
+  const p = new Uint8Array(pre);
+  p.set([0x93, 78, 85, 77, 80, 89, major, 0]);
+  if (major === 1) new DataView(p.buffer).setUint16(8, h.length, true);
+  else new DataView(p.buffer).setUint32(8, h.length, true);
+  return concat(p, enc.encode(h), data);
+}
+const npyDict = (descr, shape, fortran = false) =>
+  `{'descr': '${descr}', 'fortran_order': ${fortran ? 'True' : 'False'}, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
+
+function writeTmp(name, bytes) {
+  const p = path.join(tmp, name);
+  fs.writeFileSync(p, bytes);
+  return p;
+}
+const f32 = (a) => Float32Array.from(a);
+function assertSameBits(actual, expected, what) {
+  assert.equal(actual.length, expected.length, `${what}: length`);
+  const a = new Uint32Array(f32(actual).buffer), e = new Uint32Array(f32(expected).buffer);
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] !== e[i]) assert.fail(`${what}[${i}]: got ${actual[i]}, expected ${expected[i]}`);
+  }
+}
+// bfloat16 and half bit patterns → their exact float32 values, computed independently of the C++ code.
+const bf16 = (bits) => new Float32Array(Uint32Array.from(bits, (b) => b << 16).buffer);
+function half(h) {
+  const s = h & 0x8000 ? -1 : 1, e = (h >> 10) & 31, m = h & 1023;
+  if (e === 0) return s * m * 2 ** -24;
+  if (e === 31) return m ? NaN : s * Infinity;
+  return s * (1 + m / 1024) * 2 ** (e - 15);
+}
+
+// One case per dtype: raw bytes and the float32 values they must read as.
+const dtypeCases = [
+  ['F32', bytesOf(f32([1.5, -0, 3.4e38, 1e-45])), [1.5, -0, 3.4e38, 1e-45]],
+  ['F64', bytesOf(Float64Array.of(0.1, -2, 1e300, 1e-300)), [Math.fround(0.1), -2, Infinity, 0]],
+  ['F16', bytesOf(Uint16Array.of(0x3c00, 0x0001, 0xfc00, 0x7bff)), [0x3c00, 0x0001, 0xfc00, 0x7bff].map(half)],
+  ['BF16', bytesOf(Uint16Array.of(0x3f80, 0xc040, 0x4049, 0x0001)), [...bf16([0x3f80, 0xc040, 0x4049, 0x0001])]],
+  ['I64', bytesOf(BigInt64Array.of(-1n, 0n, 1n << 40n, 3n)), [-1, 0, 2 ** 40, 3]],
+  ['I32', bytesOf(Int32Array.of(-7, 65536, 2147483647, 16777217)), [-7, 65536, 2147483648, 16777216]],
+  ['I16', bytesOf(Int16Array.of(-32768, 1, 32767, 0)), [-32768, 1, 32767, 0]],
+  ['I8', bytesOf(Int8Array.of(-128, 0, 127, -1)), [-128, 0, 127, -1]],
+  ['U32', bytesOf(Uint32Array.of(0, 1, 4000000000, 7)), [0, 1, 4e9, 7]],
+  ['U16', bytesOf(Uint16Array.of(0, 1, 65535, 2)), [0, 1, 65535, 2]],
+  ['U8', Uint8Array.of(0, 128, 255, 1), [0, 128, 255, 1]],
+  ['BOOL', Uint8Array.of(0, 1, 1, 0), [0, 1, 1, 0]],
+];
+
+// The module is usable after an error, and nothing leaked: tensors count back to where they were.
+function assertStillUsable(before) {
+  const a = tp.tensor([[1, 2], [3, 4]]);
+  const c = tp.matmul(a, a);
+  assert.deepEqual(c.toArray(), [[7, 10], [15, 22]]);
+  tp.dispose(a, c);
+  assert.equal(tp.memory().tensors, before.tensors);
+}
+
+async function rejects(promise, message) {
+  await assert.rejects(promise, (e) => {
+    assert.equal(e.name, 'TensorpadError');
+    if (message instanceof RegExp) assert.match(e.message, message);
+    else assert.equal(e.message, message);
+    return true;
+  });
+}
+
+// ---- safetensors -----------------------------------------------------------------------------------
+test('saveSafetensors then openSafetensors round trips names, shapes, values and metadata', async () => {
+  const a = tp.tensor([[1, 2, 3], [4, 5, 6]]), b = tp.tensor([-0.5, 1e-30, Infinity]), s = tp.tensor(7);
+  const bytes = tp.io.saveSafetensors({ 'model.layers.0.w': a, b, s }, { metadata: Object.fromEntries([['format', 'pt'], ['__proto__', 'x']]) });
+  assert.ok(bytes instanceof Uint8Array);
+  for (const source of [bytes, bytes.buffer, new Blob([bytes]), writeTmp('round.safetensors', bytes)]) {
+    const f = await tp.io.openSafetensors(source);
+    assert.deepEqual(f.tensors, [
+      { name: 'model.layers.0.w', dtype: 'F32', shape: [2, 3] },
+      { name: 'b', dtype: 'F32', shape: [3] },
+      { name: 's', dtype: 'F32', shape: [] },
+    ]);
+    assert.equal(f.metadata.format, 'pt');
+    assert.equal(Object.getOwnPropertyDescriptor(f.metadata, '__proto__').value, 'x');  // a key, not a prototype
+    assert.equal(f.size, bytes.length);
+    const [ra, rb, rs] = await Promise.all([f.get('model.layers.0.w'), f.get('b'), f.get('s')]);
+    assert.deepEqual(ra.toArray(), [[1, 2, 3], [4, 5, 6]]);
+    assertSameBits(rb.data(), [-0.5, 1e-30, Infinity], 'b');
+    assert.equal(rs.item(), 7);
+    tp.dispose(ra, rb, rs);
+    await f.close();
+  }
+  // A transposed (non-contiguous) tensor is written in its logical order.
+  const at = a.T;
+  const f = await tp.io.openSafetensors(tp.io.saveSafetensors({ at }));
+  const r = await f.get('at');
+  assert.deepEqual(r.toArray(), [[1, 4], [2, 5], [3, 6]]);
+  tp.dispose(a, b, s, at, r);
+});
+
+test('openSafetensors reads tensors of every dtype exactly, from a path, a Blob and bytes', async () => {
+  const entries = dtypeCases.map(([dtype, data]) => ({ name: `t_${dtype}`, dtype, shape: [2, 2], data }));
+  const bytes = stBuild(entries, { note: 'every dtype' });
+  const file = writeTmp('dtypes.safetensors', bytes);
+  for (const source of [file, new Blob([bytes]), bytes]) {
+    const f = await tp.io.openSafetensors(source);
+    assert.deepEqual(f.tensors.map((t) => t.dtype), dtypeCases.map((c) => c[0]));
+    for (const [dtype, , want] of dtypeCases) {
+      const t = await f.get(`t_${dtype}`);
+      assert.deepEqual(t.shape, [2, 2]);
+      assertSameBits(t.data(), want, dtype);
+      t.dispose();
+    }
+    await f.close();
+  }
+});
+
+test('openSafetensors reads only the header and the requested tensor bytes', async () => {
+  const big = new Uint8Array(1 << 20), small = bytesOf(f32([1, 2, 3]));
+  const bytes = stBuild([{ name: 'big', dtype: 'U8', shape: [1 << 20], data: big }, { name: 'small', dtype: 'F32', shape: [3], data: small }]);
+  const reads = [];
+  class CountingBlob extends Blob {
+    slice(start, end) { reads.push([start, end]); return super.slice(start, end); }
+  }
+  const f = await tp.io.openSafetensors(new CountingBlob([bytes]));
+  const n = Number(new DataView(bytes.buffer).getBigUint64(0, true));
+  assert.deepEqual(reads, [[0, 8], [8, 8 + n]]);
+  const t = await f.get('small');
+  assert.deepEqual([...t.data()], [1, 2, 3]);
+  assert.deepEqual(reads[2], [bytes.length - 12, bytes.length]);
+  assert.equal(reads.length, 3);
+  t.dispose();
+});
+
+test('openSafetensors refuses each malformed file with its problem, and the module stays usable', async () => {
+  const before = tp.memory();
+  const ok = (extra = {}) => ({ w: { dtype: 'F32', shape: [2], data_offsets: [0, 8], ...extra } });
+  const eight = new Uint8Array(8);
+  const op = 'io.openSafetensors: safetensors: ';
+  const cases = [
+    ['truncated before the header length', new Uint8Array([1, 2, 3]), `${op}file is 3 bytes, too short for the 8-byte header length`],
+    ['empty file', new Uint8Array(0), `${op}file is 0 bytes, too short for the 8-byte header length`],
+    ['header length beyond the file', concat(u64(500), enc.encode('{}')),
+      `${op}header length 500 is beyond the file (10 bytes, so at most 2 header bytes): the file is truncated or not safetensors`],
+    ['header above the 100 MB limit', concat(u64(200_000_000), new Uint8Array(16)), `${op}header length 200000000 is above the 100000000-byte limit`],
+    ['header length near 2^64', concat(u64(2n ** 64n - 1n), new Uint8Array(16)), `${op}header length 18446744073709551615 is above the 100000000-byte limit`],
+    ['header not JSON', stFile('{"w": [1, 2'), /^io\.openSafetensors: safetensors: header is not JSON \(parse error at line 1, column 12/],
+    ['header JSON but not an object', stFile('[1, 2]'), `${op}header is JSON but not an object (it is array)`],
+    ['unknown dtype', stFile(ok({ dtype: 'F7' }), eight),
+      `${op}tensor 'w' has unknown dtype 'F7' (supported: F64, F32, F16, BF16, I64, I32, I16, I8, U32, U16, U8, BOOL)`],
+    ['offsets outside the data', stFile(ok(), new Uint8Array(4)), `${op}tensor 'w' has data_offsets [0, 8] outside the data section (4 bytes)`],
+    ['offsets backwards', stFile(ok({ data_offsets: [8, 0] }), eight), `${op}tensor 'w' has data_offsets [8, 0] that run backwards`],
+    ['negative offsets', stFile(ok({ data_offsets: [-8, 0] }), eight), `${op}tensor 'w' has no "data_offsets" pair of non-negative integers`],
+    ['overlapping tensors', stFile({ a: { dtype: 'F32', shape: [2], data_offsets: [0, 8] }, b: { dtype: 'F32', shape: [2], data_offsets: [4, 12] } }, new Uint8Array(12)),
+      `${op}tensors 'a' [0, 8] and 'b' [4, 12] overlap`],
+    ['size not matching shape and dtype', stFile(ok({ shape: [3] }), eight),
+      `${op}tensor 'w' of shape [3] and dtype F32 needs 3 x 4 bytes but data_offsets [0, 8] hold 8`],
+    ['size not matching for BF16', stFile(ok({ dtype: 'BF16' }), eight),
+      `${op}tensor 'w' of shape [2] and dtype BF16 needs 2 x 2 bytes but data_offsets [0, 8] hold 8`],
+    ['negative shape', stFile(ok({ shape: [2, -3] }), eight), `${op}tensor 'w' has negative dimension -3 in shape [2,-3]`],
+    ['absurd shape overflowing 64 bits', stFile(ok({ shape: [4294967296, 4294967296, 4] }), eight),
+      `${op}tensor 'w' has shape [4294967296, 4294967296, 4] with more elements than fit in 64 bits`],
+    ['absurd shape whose bytes overflow', stFile('{"w":{"dtype":"F32","shape":[2147483648,2147483648],"data_offsets":[0,8]}}', eight),
+      `${op}tensor 'w' of shape [2147483648, 2147483648] and dtype F32 needs 4611686018427387904 x 4 bytes but data_offsets [0, 8] hold 8`],
+    ['shape that is not integers', stFile(ok({ shape: [2.5] }), eight), `${op}tensor 'w' has a shape [2.5] that is not a list of sizes`],
+    ['missing dtype', stFile({ w: { shape: [2], data_offsets: [0, 8] } }, eight), `${op}tensor 'w' has no "dtype" string`],
+    ['deeply nested header', stFile('['.repeat(100000) + ']'.repeat(100000)), `${op}header nests deeper than 16 levels`],
+    ['metadata not an object', stFile({ __metadata__: [1] }), `${op}__metadata__ is not an object but array`],
+  ];
+  for (const [what, bytes, message] of cases) {
+    await rejects(tp.io.openSafetensors(bytes), message).catch((e) => { e.message = `${what}: ${e.message}`; throw e; });
+    // The same file from a path: the Node file handle path gives the same error.
+    await rejects(tp.io.openSafetensors(writeTmp('bad.safetensors', bytes)), message);
+  }
+  assertStillUsable(before);
+});
+
+test('get refuses a missing name, a closed file and a file that changed under it', async () => {
+  const before = tp.memory();
+  const bytes = stBuild([{ name: 'layer.0.weight', dtype: 'F32', shape: [2], data: bytesOf(f32([1, 2])) }]);
+  const p = writeTmp('get.safetensors', bytes);
+  const f = await tp.io.openSafetensors(p);
+  await rejects(f.get('layer.0'), 'io.get: no tensor named "layer.0" in this file (1 tensors; similar: layer.0.weight)');
+  await rejects(f.get(3), 'io.get: tensor name must be a string, got 3');
+  fs.truncateSync(p, bytes.length - 4);  // the file shrinks after it was opened
+  await rejects(f.get('layer.0.weight'), `io.get: file ended at byte ${bytes.length - 4}, expected ${bytes.length} bytes (did it change?)`);
+  await f.close();
+  await f.close();  // idempotent
+  await rejects(f.get('layer.0.weight'), 'io.get: the file is closed; open it again to read "layer.0.weight"');
+  assertStillUsable(before);
+});
+
+test('openSafetensors and loadNpy refuse sources they cannot read', async () => {
+  await rejects(tp.io.openSafetensors(42), 'io.openSafetensors: expects a File, Blob, Uint8Array, ArrayBuffer or (in Node) a path, got 42');
+  await rejects(tp.io.openSafetensors(path.join(tmp, 'missing.safetensors')), /^io\.openSafetensors: cannot open ".*missing\.safetensors": ENOENT$/);
+  await rejects(tp.io.loadNpy(tmp), /^io\.loadNpy: ".*tp-io-.*" is not a regular file$/);
+  assert.throws(() => tp.io.saveNpy([1, 2]), { message: 'io.saveNpy: expects a Tensor, got [1, 2]' });
+  assert.throws(() => tp.io.saveSafetensors([tp.tensor(1)]), { message: /^io\.saveSafetensors: expects an object \{name: tensor\}/ });
+  assert.throws(() => tp.io.saveSafetensors({ a: 1 }), { message: 'io.saveSafetensors: "a" must be a Tensor, got 1' });
+  const t = tp.tensor([1]);
+  assert.throws(() => tp.io.saveSafetensors({ __metadata__: t }), { message: 'io.saveSafetensors: safetensors: cannot write a tensor named __metadata__ (reserved)' });
+  assert.throws(() => tp.io.saveSafetensors({ a: t }, { metadata: { n: 3 } }), { message: 'io.saveSafetensors: metadata "n" must be a string, got 3' });
+  t.dispose();
+  assert.throws(() => tp.io.saveNpy(t), { message: 'io.saveNpy: this tensor was disposed (use after dispose)' });
+});
+
+// ---- .npy ------------------------------------------------------------------------------------------
+test('saveNpy then loadNpy round trips every rank, and saveNpy writes the header numpy writes', async () => {
+  for (const [shape, values] of [[[], [3.5]], [[4], [1, -2, NaN, -0]], [[2, 3], [1, 2, 3, 4, 5, 6]], [[2, 0], []], [[1, 2, 1, 2], [9, 8, 7, 6]]]) {
+    const t = tp.tensor(f32(values), { shape });
+    const bytes = tp.io.saveNpy(t);
+    assert.equal(bytes.length % 64, (values.length * 4) % 64);  // header padded to 64 bytes
+    const r = await tp.io.loadNpy(bytes);
+    assert.deepEqual(r.shape, shape);
+    assertSameBits(r.data(), values, `shape [${shape}]`);
+    tp.dispose(t, r);
+  }
+  const bytes = tp.io.saveNpy(tp.zeros(2, 3));
+  // The first 128 bytes of np.save(f, np.zeros((2, 3), np.float32)) with numpy 1.24.
+  const dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }".padEnd(117, ' ') + '\n';
+  assert.deepEqual([...bytes.subarray(0, 128)], [0x93, ...enc.encode('NUMPY'), 1, 0, 118, 0, ...enc.encode(dict)]);
+});
+
+test('loadNpy reads every dtype exactly, versions 2 and 3, and Fortran order as C order', async () => {
+  const npyCases = [['<f4', 'F32'], ['<f8', 'F64'], ['<f2', 'F16'], ['<i8', 'I64'], ['<i4', 'I32'], ['<i2', 'I16'],
+    ['|i1', 'I8'], ['<u4', 'U32'], ['<u2', 'U16'], ['|u1', 'U8'], ['|b1', 'BOOL']];
+  for (const [descr, dtype] of npyCases) {
+    const [, data, want] = dtypeCases.find((c) => c[0] === dtype);
+    for (const major of [1, 2, 3]) {
+      const bytes = npyFile(npyDict(descr, [2, 2]), data, major);
+      for (const source of [bytes, new Blob([bytes]), writeTmp(`t${descr.slice(1)}.npy`, bytes)]) {
+        const t = await tp.io.loadNpy(source);
+        assert.deepEqual(t.shape, [2, 2]);
+        assertSameBits(t.data(), want, `${descr} v${major}`);
+        t.dispose();
+      }
+    }
+  }
+  // np.asfortranarray(np.arange(6).reshape(2, 3)) stores 0 3 1 4 2 5.
+  const fort = await tp.io.loadNpy(npyFile(npyDict('<f8', [2, 3], true), bytesOf(Float64Array.of(0, 3, 1, 4, 2, 5))));
+  assert.deepEqual(fort.toArray(), [[0, 1, 2], [3, 4, 5]]);
+  fort.dispose();
+});
+
+test('loadNpy reads the files numpy wrote (tests/fixtures/io) as numpy reads them', async () => {
+  const expect = JSON.parse(fs.readFileSync(path.join(fixtures, 'expect.json'), 'utf8'));
+  const num = (x) => (x === 'nan' ? NaN : x === 'inf' ? Infinity : x === '-inf' ? -Infinity : x);
+  assert.ok(Object.keys(expect).length >= 13);
+  for (const [name, { shape, data }] of Object.entries(expect)) {
+    const t = await tp.io.loadNpy(path.join(fixtures, name));
+    assert.deepEqual(t.shape, shape, name);
+    assertSameBits(t.data(), data.map(num), name);
+    t.dispose();
+  }
+});
+
+test('loadNpy refuses each malformed file with its problem, and the module stays usable', async () => {
+  const before = tp.memory();
+  const eight = new Uint8Array(8);
+  const good = npyFile(npyDict('<f4', [2]), eight);
+  const op = 'io.loadNpy: npy: ';
+  const cases = [
+    ['truncated preamble', good.subarray(0, 5), `${op}file is 5 bytes, too short for the .npy preamble`],
+    ['not a .npy file', enc.encode('PK\x03\x04 a zip, not npy'), `${op}not a .npy file (it does not start with \\x93NUMPY)`],
+    ['unknown version', concat(good.subarray(0, 6), Uint8Array.of(9, 0), good.subarray(8)), `${op}unsupported format version 9.0 (supported: 1.0, 2.0, 3.0)`],
+    ['header length beyond the file', good.subarray(0, 40), `${op}header length 118 is beyond the file (40 bytes): the file is truncated`],
+    ['truncated data', good.subarray(0, good.length - 1), `${op}shape [2] of '<f4' needs 2 x 4 bytes but the file has 7 after the header (truncated)`],
+    ['extra data', concat(good, Uint8Array.of(0)), `${op}shape [2] of '<f4' needs 2 x 4 bytes but the file has 9 after the header`],
+    ['big-endian', npyFile(npyDict('>f4', [2]), eight), `${op}big-endian dtype '>f4' is not supported; save with arr.astype('<f4')`],
+    ['complex dtype', npyFile(npyDict('<c8', [1]), eight), `${op}unsupported dtype '<c8' (supported: f8, f4, f2, i8, i4, i2, i1, u4, u2, u1, b1)`],
+    ['structured dtype', npyFile("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }", eight),
+      `${op}structured dtypes (a list as 'descr') are not supported; save a plain numeric array`],
+    ['negative shape', npyFile(npyDict('<f4', [2, -1]), eight), /^io\.loadNpy: npy: 'shape' has a negative dimension/],
+    ['absurd shape', npyFile(npyDict('<f4', [4294967296, 4294967296, 4]), eight),
+      `${op}array has shape [4294967296, 4294967296, 4] with more elements than fit in 64 bits`],
+    ['header not a dict', npyFile('not a dict', eight), /^io\.loadNpy: npy: header is not a numpy header dict: expected '\{' at character 0/],
+    ['missing key', npyFile("{'descr': '<f4', 'shape': (2,), }", eight), `${op}header lacks 'fortran_order'`],
+  ];
+  for (const [what, bytes, message] of cases) {
+    await rejects(tp.io.loadNpy(bytes), message).catch((e) => { e.message = `${what}: ${e.message}`; throw e; });
+  }
+  assertStillUsable(before);
+});
+
+// ---- a sparse 3 GiB file ---------------------------------------------------------------------------
+test('get reads a 3072x1024 BF16 tensor at the end of a sparse 3 GiB file without reading the rest', async (t) => {
+  const rows = 3072, cols = 1024, tensorBytes = rows * cols * 2;
+  const total = 3 * 2 ** 30;
+  // Header padded to a fixed 256 bytes, so the filler size is known before writing it.
+  const headerLen = 256, filler = total - 8 - headerLen - tensorBytes;
+  let json = JSON.stringify({
+    __metadata__: { format: 'pt' },
+    filler: { dtype: 'U8', shape: [filler], data_offsets: [0, filler] },
+    'model.layers.0.mlp.gate_proj.weight': { dtype: 'BF16', shape: [rows, cols], data_offsets: [filler, filler + tensorBytes] },
+  });
+  json = json.padEnd(headerLen, ' ');
+  // Deterministic bf16 values of all signs and magnitudes: the top half of float32 bit patterns.
+  const bits = new Uint16Array(rows * cols);
+  for (let i = 0; i < bits.length; i++) bits[i] = (Math.imul(i, 2654435761) >>> 16) & 0x7f7f | ((i & 1) << 15);
+  const file = path.join(tmp, 'sparse-3GiB.safetensors');
+  const fd = fs.openSync(file, 'w');
+  try {
+    fs.writeSync(fd, concat(u64(headerLen), enc.encode(json)), 0, 8 + headerLen, 0);
+    fs.ftruncateSync(fd, total);  // a hole: no blocks on disk, zeros when read
+    fs.writeSync(fd, bytesOf(bits), 0, tensorBytes, total - tensorBytes);
+  } finally {
+    fs.closeSync(fd);
+  }
+  t.after(() => fs.rmSync(file, { force: true }));
+  assert.equal(fs.statSync(file).size, total);
+
+  globalThis.gc?.();
+  const rss0 = process.memoryUsage().rss;
+  const t0 = performance.now();
+  const f = await tp.io.openSafetensors(file);
+  const t1 = performance.now();
+  const w = await f.get('model.layers.0.mlp.gate_proj.weight');
+  const t2 = performance.now();
+  const growth = process.memoryUsage().rss - rss0;
+  await f.close();
+
+  assert.deepEqual(f.tensors.map((e) => e.name), ['filler', 'model.layers.0.mlp.gate_proj.weight']);
+  assert.deepEqual(f.tensors[0].shape, [filler]);
+  assert.deepEqual(w.shape, [rows, cols]);
+  assertSameBits(w.data(), bf16(bits), 'gate_proj');
+  const tensorFloatBytes = rows * cols * 4;
+  const report = `open ${(t1 - t0).toFixed(1)} ms, get ${(t2 - t1).toFixed(1)} ms, ` +
+    `rss growth ${(growth / 2 ** 20).toFixed(1)} MiB for a ${tensorFloatBytes / 2 ** 20} MiB float32 tensor`;
+  t.diagnostic(report);
+  console.log(`# sparse 3 GiB safetensors: ${report}`);
+  assert.ok(growth < tensorFloatBytes + 100 * 2 ** 20, `memory grew by ${growth} bytes: ${report}`);
+  w.dispose();
+});

@@ -1,0 +1,174 @@
+// Embind bindings of the file readers and writers (cpp/include/tensorpad/io.hpp) for wasm/js/io.js.
+// JS reads the bytes (Blob.slice, fs positioned reads) and hands over only what each step needs:
+// the 8-byte prefix, the JSON header, then one tensor's bytes. Errors travel as pending messages.
+#include <cstring>
+
+#include "handles.hpp"
+#include "tensorpad/io.hpp"
+
+using emscripten::typed_memory_view;
+using emscripten::val;
+using tp::Tensor;
+namespace io = tp::io;
+
+namespace {
+
+size_t length_of(const val& bytes) { return size_t(bytes["length"].as<double>()); }
+
+// Copies a JS Uint8Array into the heap (TypedArray.set is a memcpy on the JS side).
+std::vector<uint8_t> copy_in(const val& bytes) {
+  std::vector<uint8_t> out(length_of(bytes));
+  if (!out.empty()) val(typed_memory_view(out.size(), out.data())).call<void>("set", bytes);
+  return out;
+}
+
+// A fresh JS Uint8Array holding a copy of the bytes.
+val copy_out(const std::vector<uint8_t>& bytes) {
+  return val(typed_memory_view(bytes.size(), bytes.data())).call<val>("slice");
+}
+
+uint64_t file_size_of(double size) {
+  if (!(size >= 0) || size > 9007199254740992.0) tp::fail("io", "file size ", size, " is not a byte count");
+  return uint64_t(size);
+}
+
+// A float32 tensor of this shape from raw bytes of dtype dt. F32 bytes go straight into the tensor's
+// storage; other dtypes pass through one heap copy of the raw bytes.
+Tensor decode(io::DType dt, const io::Shape& shape, const val& bytes) {
+  const int64_t numel = io::checked_numel("io", "tensor", shape);
+  const size_t n = length_of(bytes);
+  const size_t size = io::dtype_size(dt);
+  if (n % size != 0 || uint64_t(numel) != n / size)
+    tp::fail("io", "shape ", tp::shape_str(shape), " of ", io::dtype_name(dt), " needs ", numel, " x ", size,
+             " bytes, got ", n);
+  Tensor t = Tensor::empty(shape);
+  if (numel == 0) return t;
+  if (dt == io::DType::F32) {
+    // The view is made after the last allocation, so heap growth cannot detach it.
+    val(typed_memory_view(n, reinterpret_cast<uint8_t*>(t.data()))).call<void>("set", bytes);
+  } else {
+    const std::vector<uint8_t> raw = copy_in(bytes);
+    io::to_float32(dt, raw.data(), numel, t.data());
+  }
+  return t;
+}
+
+// ---- safetensors ----
+double st_header_size(val prefix, double file_size) {
+  return tpw::guard([&] {
+    const auto p = copy_in(prefix);
+    return double(io::safetensors_header_size(p.data(), p.size(), file_size_of(file_size)));
+  });
+}
+
+val st_parse_header(val json, double file_size) {
+  return tpw::guard([&] {
+    const auto bytes = copy_in(json);
+    const io::SafetensorsHeader h = io::parse_safetensors_header(bytes.data(), bytes.size(), file_size_of(file_size));
+    val tensors = val::array();
+    for (size_t i = 0; i < h.tensors.size(); ++i) {
+      const auto& e = h.tensors[i];
+      val o = val::object();
+      o.set("name", e.name);
+      o.set("dtype", std::string(io::dtype_name(e.dtype)));
+      o.set("shape", tpw::from_shape(e.shape));
+      o.set("begin", double(e.begin));
+      o.set("end", double(e.end));
+      tensors.set(i, o);
+    }
+    // Metadata as [key, value] pairs: JS builds the object, so a key like "__proto__" stays a key.
+    val metadata = val::array();
+    for (size_t i = 0; i < h.metadata.size(); ++i) {
+      val pair = val::array();
+      pair.set(0, h.metadata[i].first);
+      pair.set(1, h.metadata[i].second);
+      metadata.set(i, pair);
+    }
+    val out = val::object();
+    out.set("dataOffset", double(h.data_offset()));
+    out.set("tensors", tensors);
+    out.set("metadata", metadata);
+    return out;
+  });
+}
+
+int st_decode(std::string dtype, val shape, val bytes) {
+  return tpw::guard([&] {
+    io::DType dt;
+    if (!io::dtype_from_name(dtype, &dt))
+      tp::fail("io", "unknown dtype '", dtype, "' (supported: ", io::supported_dtypes(), ")");
+    return tpw::put(decode(dt, tpw::to_shape(shape), bytes));
+  });
+}
+
+val st_save(val names, val ids, val metadata) {
+  return tpw::guard([&] {
+    const auto keys = emscripten::vecFromJSArray<std::string>(names);
+    const auto tensors = tpw::to_tensors(ids);
+    std::vector<Tensor> compact;  // keeps contiguous copies alive while writing
+    std::vector<io::NamedArray> arrays;
+    for (size_t i = 0; i < keys.size(); ++i) compact.push_back(tensors[i].contiguous());
+    for (size_t i = 0; i < keys.size(); ++i) arrays.push_back({keys[i], compact[i].shape(), compact[i].data()});
+    std::vector<std::pair<std::string, std::string>> meta;
+    const size_t m = length_of(metadata);
+    for (size_t i = 0; i < m; ++i)
+      meta.emplace_back(metadata[i][0].as<std::string>(), metadata[i][1].as<std::string>());
+    return copy_out(io::write_safetensors(arrays, meta));
+  });
+}
+
+// ---- .npy ----
+double npy_header_size(val prefix, double file_size) {
+  return tpw::guard([&] {
+    const auto p = copy_in(prefix);
+    return double(io::npy_header_size(p.data(), p.size(), file_size_of(file_size)));
+  });
+}
+
+val npy_parse_header(val header, double file_size) {
+  return tpw::guard([&] {
+    const auto bytes = copy_in(header);
+    const io::NpyHeader h = io::parse_npy_header(bytes.data(), bytes.size(), file_size_of(file_size));
+    val out = val::object();
+    out.set("version", std::to_string(h.major) + "." + std::to_string(h.minor));
+    out.set("descr", h.descr);
+    out.set("dtype", std::string(io::dtype_name(h.dtype)));
+    out.set("fortranOrder", h.fortran_order);
+    out.set("shape", tpw::from_shape(h.shape));
+    out.set("dataOffset", double(h.data_offset));
+    return out;
+  });
+}
+
+int npy_decode(val header, double file_size, val data) {
+  return tpw::guard([&] {
+    const auto hb = copy_in(header);
+    const io::NpyHeader h = io::parse_npy_header(hb.data(), hb.size(), file_size_of(file_size));
+    if (!h.fortran_order) return tpw::put(decode(h.dtype, h.shape, data));
+    Tensor t = Tensor::empty(h.shape);
+    const auto raw = copy_in(data);
+    io::decode_npy_data(h, raw.data(), raw.size(), t.data());
+    return tpw::put(t);
+  });
+}
+
+val npy_save(int id) {
+  return tpw::guard([&] {
+    const Tensor t = tpw::get(id).contiguous();
+    return copy_out(io::write_npy(t.shape(), t.data()));
+  });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(tensorpad_io) {
+  using emscripten::function;
+  function("ioSafetensorsHeaderSize", &st_header_size);
+  function("ioSafetensorsParseHeader", &st_parse_header);
+  function("ioDecode", &st_decode);
+  function("ioSaveSafetensors", &st_save);
+  function("ioNpyHeaderSize", &npy_header_size);
+  function("ioNpyParseHeader", &npy_parse_header);
+  function("ioNpyDecode", &npy_decode);
+  function("ioSaveNpy", &npy_save);
+}

@@ -1,0 +1,175 @@
+// tp.io: tensor files (safetensors, .npy) read lazily from a File/Blob (browser) or a path (Node).
+//
+// API (every function also accepts a Uint8Array or ArrayBuffer holding a whole file):
+//   const f = await tp.io.openSafetensors(fileOrPath)
+//     f.tensors   [{name, dtype, shape}] in the file's order; dtype is the stored one ('BF16', 'F32', ...)
+//     f.metadata  {key: string} from "__metadata__"
+//     f.size      the file's byte count
+//     await f.get(name) → Tensor (float32). Reads only that tensor's bytes: Blob.slice in the browser,
+//                 a positioned read in Node. F16 and BF16 convert exactly; F64/I64/I32/U32 round.
+//     await f.close()  releases the Node file handle; get() afterwards is an error.
+//   await tp.io.loadNpy(fileOrPath) → Tensor    .npy v1/v2/v3, little-endian f2/f4/f8, i1/i2/i4/i8,
+//                                               u1/u2/u4, b1; Fortran order is converted to C order.
+//   tp.io.saveNpy(tensor) → Uint8Array          float32 .npy (numpy.load reads it)
+//   tp.io.saveSafetensors({name: tensor, ...}, {metadata}) → Uint8Array   F32 safetensors
+// Malformed files reject with a TensorpadError naming the problem ("io.openSafetensors: safetensors:
+// tensor 'w' has data_offsets [0, 800] outside the data section (400 bytes)"); the module stays usable.
+// No parsing here: the bytes go to the C++ readers (cpp/src/io_*.cpp) through wasm/bind_io.cpp.
+
+// A random-access byte source: {size, read(start, end, op) → Promise<Uint8Array>, close()}.
+async function openSource(op, source, fail, describe) {
+  if (typeof Blob !== 'undefined' && source instanceof Blob) {
+    return {
+      size: source.size,
+      read: async (start, end) => new Uint8Array(await source.slice(start, end).arrayBuffer()),
+      close: async () => {},
+    };
+  }
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+    const bytes = source instanceof ArrayBuffer
+      ? new Uint8Array(source)
+      : new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
+    return { size: bytes.length, read: async (start, end) => bytes.subarray(start, end), close: async () => {} };
+  }
+  const isUrl = typeof URL !== 'undefined' && source instanceof URL;
+  if (typeof source === 'string' || isUrl) {
+    if (typeof process === 'undefined' || !process.versions?.node) {
+      fail(op, 'a path can only be opened in Node; in the browser pass a File or Blob (e.g. from a file input)');
+    }
+    // A computed specifier keeps browser bundlers from resolving node:fs.
+    const fsName = 'node:fs/promises';
+    const fs = await import(/* @vite-ignore */ fsName);
+    let handle;
+    try {
+      handle = await fs.open(source, 'r');
+    } catch (e) {
+      fail(op, `cannot open ${describe(String(source))}: ${e.code ?? e.message}`);
+    }
+    const where = describe(String(source));
+    const stat = await handle.stat();
+    if (!stat.isFile()) {
+      await handle.close();
+      fail(op, `${where} is not a regular file`);
+    }
+    let closed = false;
+    return {
+      size: stat.size,
+      async read(start, end, readOp = op) {
+        const out = new Uint8Array(end - start);
+        // read() may return fewer bytes than asked: loop until the range is filled or the file ends.
+        for (let done = 0; done < out.length;) {
+          let bytesRead;
+          try {
+            ({ bytesRead } = await handle.read(out, done, out.length - done, start + done));
+          } catch (e) {
+            fail(readOp, `cannot read ${where} at byte ${start + done}: ${e.code ?? e.message}`);
+          }
+          if (bytesRead === 0) fail(readOp, `file ended at byte ${start + done}, expected ${end} bytes (did it change?)`);
+          done += bytesRead;
+        }
+        return out;
+      },
+      async close() {
+        if (!closed) await handle.close();
+        closed = true;
+      },
+    };
+  }
+  fail(op, `expects a File, Blob, Uint8Array, ArrayBuffer or (in Node) a path, got ${describe(source)}`);
+}
+
+export function installIo(tp, rt) {
+  const { core, wrap, fail, describe, Tensor } = rt;
+
+  // Runs a core call and turns its pending error into a TensorpadError prefixed with the JS op.
+  function call(op, fn) {
+    const r = fn();
+    if (core.errorPending()) throw new tp.TensorpadError(`${op}: ${core.takeError()}`, { op });
+    return r;
+  }
+
+  async function openSafetensors(source) {
+    const op = 'io.openSafetensors';
+    const file = await openSource(op, source, fail, describe);
+    let header;
+    try {
+      const prefix = await file.read(0, Math.min(8, file.size));
+      const n = call(op, () => core.ioSafetensorsHeaderSize(prefix, file.size));
+      const json = await file.read(8, 8 + n);
+      header = call(op, () => core.ioSafetensorsParseHeader(json, file.size));
+    } catch (e) {
+      await file.close();
+      throw e;
+    }
+    const entries = new Map(header.tensors.map((t) => [t.name, t]));
+    let closed = false;
+    return {
+      tensors: header.tensors.map(({ name, dtype, shape }) => ({ name, dtype, shape })),
+      metadata: Object.fromEntries(header.metadata),
+      size: file.size,
+      async get(name) {
+        const gop = 'io.get';
+        if (typeof name !== 'string') fail(gop, `tensor name must be a string, got ${describe(name)}`);
+        if (closed) fail(gop, `the file is closed; open it again to read ${describe(name)}`);
+        const e = entries.get(name);
+        if (!e) {
+          const near = [...entries.keys()].filter((k) => k.includes(name) || name.includes(k)).slice(0, 5);
+          fail(gop, `no tensor named ${describe(name)} in this file (${entries.size} tensors` +
+            (near.length ? `; similar: ${near.join(', ')})` : ')'));
+        }
+        const bytes = await file.read(header.dataOffset + e.begin, header.dataOffset + e.end, gop);
+        if (closed) fail(gop, `the file was closed while reading ${describe(name)}`);
+        return wrap(call(gop, () => core.ioDecode(e.dtype, e.shape, bytes)));
+      },
+      async close() {
+        closed = true;
+        await file.close();
+      },
+    };
+  }
+
+  async function loadNpy(source) {
+    const op = 'io.loadNpy';
+    const file = await openSource(op, source, fail, describe);
+    try {
+      const prefix = await file.read(0, Math.min(12, file.size));
+      const n = call(op, () => core.ioNpyHeaderSize(prefix, file.size));
+      const header = await file.read(0, n);
+      call(op, () => core.ioNpyParseHeader(header, file.size));  // refuses before reading the data
+      const data = await file.read(n, file.size);
+      return wrap(call(op, () => core.ioNpyDecode(header, file.size, data)));
+    } finally {
+      await file.close();
+    }
+  }
+
+  function saveNpy(t) {
+    const op = 'io.saveNpy';
+    if (!(t instanceof Tensor)) fail(op, `expects a Tensor, got ${describe(t)}`);
+    return call(op, () => core.ioSaveNpy(t._id(op)));
+  }
+
+  function saveSafetensors(tensors, opts) {
+    const op = 'io.saveSafetensors';
+    if (!tensors || typeof tensors !== 'object' || Array.isArray(tensors) || tensors instanceof Tensor) {
+      fail(op, `expects an object {name: tensor}, got ${describe(tensors)}`);
+    }
+    const { metadata = {} } = rt.options(op, opts);
+    if (!metadata || typeof metadata !== 'object' || Array.isArray(metadata)) {
+      fail(op, `metadata must be an object of strings, got ${describe(metadata)}`);
+    }
+    const meta = Object.entries(metadata).map(([k, v]) => {
+      if (typeof v !== 'string') fail(op, `metadata ${describe(k)} must be a string, got ${describe(v)}`);
+      return [k, v];
+    });
+    const names = Object.keys(tensors);
+    const ids = names.map((k) => {
+      const t = tensors[k];
+      if (!(t instanceof Tensor)) fail(op, `${describe(k)} must be a Tensor, got ${describe(t)}`);
+      return t._id(op);
+    });
+    return call(op, () => core.ioSaveSafetensors(names, ids, meta));
+  }
+
+  tp.io = { openSafetensors, loadNpy, saveNpy, saveSafetensors };
+}
