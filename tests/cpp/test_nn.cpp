@@ -4,9 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <string>
 #include <tuple>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "tensorpad/nn.hpp"
 #include "tensorpad/ops.hpp"
@@ -359,4 +362,68 @@ TEST_CASE("synth.activations is deterministic in its seed and validates its opti
   const Tensor a = synth::activations({16, 64, 2, 20.0f, 5}), b = synth::activations({16, 64, 2, 20.0f, 5});
   check_close(a, b, 0);
   CHECK_THROWS_AS(synth::activations({16, 64, 65, 20.0f, 5}), Error);
+}
+
+// ---- against numpy (tests/fixtures/nn/make_nn_fixtures.py) -------------------------------------------
+namespace {
+const nlohmann::json& fixtures() {
+  static const nlohmann::json j = [] {
+    std::ifstream in(std::string(TP_FIXTURES_DIR) + "/nn/nn_fixtures.json");
+    REQUIRE_MESSAGE(in.good(), "missing tests/fixtures/nn/nn_fixtures.json (run make_nn_fixtures.py)");
+    return nlohmann::json::parse(in);
+  }();
+  return j;
+}
+Tensor fx(const nlohmann::json& e) {
+  const Shape shape = e["shape"].get<Shape>();
+  const std::vector<double> d = e["data"].get<std::vector<double>>();
+  std::vector<float> f(d.begin(), d.end());
+  return Tensor::from(shape, f.data());
+}
+}  // namespace
+
+TEST_CASE("attention and multi-head attention match numpy") {
+  const auto& a = fixtures()["attention"];
+  const Tensor q = fx(a["q"]), k = fx(a["k"]), v = fx(a["v"]);
+  nn::AttentionOptions o;
+  o.mask = fx(a["mask"]);
+  check_close(nn::scaled_dot_product_attention(q, k, v, o).output, fx(a["out"]), 1e-5, 1e-4);
+  nn::AttentionOptions c;
+  c.causal = true;
+  check_close(nn::scaled_dot_product_attention(q, k, v, c).output, fx(a["out_causal"]), 1e-5, 1e-4);
+  nn::AttentionOptions s;
+  s.scale = 0.5f;
+  check_close(nn::scaled_dot_product_attention(q, k, v, s).output, fx(a["out_scale_half"]), 1e-5, 1e-4);
+  const auto& m = fixtures()["mha"];
+  nn::MultiHeadOptions mo;
+  mo.heads = m["heads"].get<int64_t>();
+  mo.causal = true;
+  check_close(nn::multi_head_attention(fx(m["x"]), fx(m["wq"]), fx(m["wk"]), fx(m["wv"]), fx(m["wo"]), mo),
+              fx(m["out"]), 1e-5, 1e-4);
+}
+
+TEST_CASE("norms, activations, RoPE, Hadamard and LoRA match numpy") {
+  const auto& n = fixtures()["norms"];
+  check_close(nn::layer_norm(fx(n["x"]), fx(n["weight"]), fx(n["bias"])), fx(n["layer_norm"]), 1e-5, 1e-5);
+  check_close(nn::rms_norm(fx(n["x"]), fx(n["weight"])), fx(n["rms_norm"]), 1e-5, 1e-5);
+  const auto& a = fixtures()["activations"];
+  check_close(nn::gelu(fx(a["x"])), fx(a["gelu"]), 1e-6, 1e-6);
+  check_close(nn::gelu(fx(a["x"]), "tanh"), fx(a["gelu_tanh"]), 1e-6, 1e-6);
+  check_close(nn::silu(fx(a["x"])), fx(a["silu"]), 1e-6, 1e-6);
+  const auto& r = fixtures()["rope"];
+  check_close(nn::apply_rope(fx(r["x"]), r["positions"].get<std::vector<double>>()), fx(r["out"]), 1e-5, 1e-5);
+  check_close(nn::rope_matrix(3, 8), fx(r["R3"]), 1e-6);
+  const auto& h = fixtures()["hadamard"];
+  check_close(linalg::hadamard(8), fx(h["H8"]), 1e-7);
+  check_close(linalg::fwht(fx(h["x"])), fx(h["fwht"]), 1e-5, 1e-5);
+  check_close(linalg::fwht(fx(h["x"]), 8), fx(h["fwht_block8"]), 1e-5, 1e-5);
+  const auto& l = fixtures()["lora"];
+  check_close(lora::merge(fx(l["w"]), fx(l["a"]), fx(l["b"]), l["alpha"].get<double>(), l["r"].get<int64_t>()),
+              fx(l["merged"]), 1e-5, 1e-5);
+}
+
+TEST_CASE("fakeQuant matches numpy's float32 round-half-even bit for bit") {
+  const auto& q = fixtures()["quant"];
+  check_close(quant::fake_quant(fx(q["x"]), 8, false), fx(q["w8_tensor"]), 0);
+  check_close(quant::fake_quant(fx(q["x"]), 4, true), fx(q["w4_row"]), 0);
 }
