@@ -1,9 +1,11 @@
 // The judge in the page: the same judge() as the CLI, with module Web Workers.
 //   judgeInWorker(exercise, sourceText, { seed, workerUrl, tpUrl, limits }) → Promise<Result>
-// `exercise` is one entry of bundleExercises() (exercise.json plus the sources of reference.js and
-// cases.js); `sourceText` is what the learner typed: an ES module with exports, or plain top-level
-// declarations like any other cell. Result is described in judge.js; result.status is the verdict
-// (pass | fail | error) for data-verdict. No memory limit here: browsers have no per-worker heap cap.
+// `exercise` is exercise.json plus where its trusted modules are: `urls: { cases, reference }` (files
+// the build copies next to the page, see build-hook.mjs) or `sources: { cases, reference }` (from
+// bundleExercises(), loaded as Blob URLs where the CSP allows). `sourceText` is what the learner typed:
+// plain top-level declarations like any other cell, or an ES module with exports. Result is described
+// in judge.js; result.status is the verdict (pass | fail | error) for data-verdict.
+// No memory limit here: browsers have no per-worker heap cap.
 
 import { judge, DEFAULT_SEED } from './judge.js';
 
@@ -39,11 +41,13 @@ export function webEnv({ workerUrl = new URL('./web-worker.js', import.meta.url)
         terminate: () => { closed = true; exitHandlers.length = 0; worker.terminate(); },
       };
     },
+    // The page's worker evaluates the source like a cell (the page's CSP has no blob: scripts).
     moduleUrl(source, filename) {
-      const u = blobUrl(source);
-      return { url: u, clean: (s) => s.split(u).join(filename), dispose: () => URL.revokeObjectURL(u) };
+      const stackName = 'cell-solution.js';
+      return { source, stackName, clean: (s) => s.split(stackName).join(filename), dispose() {} };
     },
     exerciseUrls(exercise) {
+      if (exercise.urls) return exercise.urls;
       if (!blobUrls.has(exercise)) {
         blobUrls.set(exercise, { cases: blobUrl(exercise.sources.cases), reference: blobUrl(exercise.sources.reference) });
       }

@@ -1,6 +1,7 @@
 // The judge: one function used by the CLI (Node workers) and by the page (Web Workers).
 //   judge({ exercise, source, filename, seed, env }) → Promise<Result>
-// env = { spawn() → WorkerHandle, moduleUrl(source, filename) → { url, dispose() }, exerciseUrls(exercise) → { cases, reference } }
+// env = { spawn() → WorkerHandle, exerciseUrls(exercise) → { cases, reference },
+//         moduleUrl(source, filename) → { url | source, stackName?, clean(text), dispose() } }
 // WorkerHandle = { post(msg), onMessage(fn), onExit(fn({ code, error })), terminate() }
 // Result = { exerciseId, seed, status: 'pass'|'fail'|'error', errorKind?, message?, passed, failed,
 //            cases: [{ name, kind, fn, status: 'pass'|'fail'|'error', message, output }], output }
@@ -64,7 +65,7 @@ async function openOracle(exercise, seed, env, limits, cache) {
 }
 
 // Runs the learner's module over the cases under time limits; never throws.
-function runSolution(env, limits, moduleUrl, functions, cases) {
+function runSolution(env, limits, module, functions, cases) {
   return new Promise((resolve) => {
     const results = new Map();
     const state = { current: null, loaded: false, loadOutput: '', stop: null };
@@ -108,7 +109,8 @@ function runSolution(env, limits, moduleUrl, functions, cases) {
           });
           caseTimer = timer(limits.perCaseMs, () => finish({ loadError: { kind: 'time',
             message: `time limit exceeded while loading the solution (${limits.perCaseMs} ms)` } }));
-          w.post({ type: MSG.SOLVE, moduleUrl, functions, cases: cases.map(({ id, fn, args }) => ({ id, fn, args })) });
+          w.post({ type: MSG.SOLVE, moduleUrl: module.url, source: module.source, stackName: module.stackName,
+            functions, cases: cases.map(({ id, fn, args }) => ({ id, fn, args })) });
           break;
         case MSG.FATAL:
           finish({ fatal: m.message });
@@ -196,7 +198,7 @@ export async function judge({ exercise, source, filename = 'solution.js', seed =
   }
   const module = await env.moduleUrl(inspected.source, filename);
   try {
-    const run = await runSolution(env, lim, module.url, required, oracle.cases);
+    const run = await runSolution(env, lim, module, required, oracle.cases);
     const clean = (s) => module.clean(String(s ?? ''));
     if (run.fatal) return summarize({ ...base, status: 'error', errorKind: 'internal', message: clean(run.fatal) });
     if (run.loadError) {

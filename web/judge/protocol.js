@@ -11,7 +11,8 @@
 // judge → oracle:  { type: 'check', id, fn, args, got, want }     (functions judged by invariants)
 // oracle → judge:  { type: 'checked', id, message }               (message null when the check passes)
 //
-// judge → solution: { type: 'solve', moduleUrl, functions: [name], cases: [{ id, fn, args }] }
+// judge → solution: { type: 'solve', moduleUrl | source, stackName?, functions: [name], cases: [{ id, fn, args }] }
+//   (Node imports moduleUrl; the page sends the source, evaluated like a notebook cell)
 // solution → judge: { type: 'loaded', output }  |  { type: 'load-error', kind, message, output }
 //                   { type: 'case-start', id }
 //                   { type: 'case-end', id, value?, error?, output }

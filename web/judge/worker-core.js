@@ -36,8 +36,13 @@ function errorMessage(err) {
   return `threw ${safeInspect(err)}`;
 }
 
-// " at solution.js:3:11" from the first stack frame inside the solution module, when there is one.
-function where(err, moduleUrl) {
+// " (at solution.js:3:11)" from the first stack frame inside the solution, when there is one.
+function where(err, msg, env) {
+  if (env.locate) {
+    const loc = env.locate(err);
+    return loc ? ` (at ${msg.stackName}:${loc.line}:${loc.column})` : '';
+  }
+  const moduleUrl = msg.moduleUrl;
   const stack = String(err && err.stack);
   const i = stack.indexOf(moduleUrl + ':');
   if (i < 0) return '';
@@ -97,7 +102,9 @@ async function runCheck(msg, env) {
 async function runSolution(msg, env, out) {
   let mod;
   try {
-    mod = await env.importModule(msg.moduleUrl);
+    // Node imports the module file; the page evaluates the source like a notebook cell (its CSP
+    // allows no blob: modules), so top-level declarations and exports both define the functions.
+    mod = msg.moduleUrl ? await env.importModule(msg.moduleUrl) : await env.evaluateSource(msg.source);
   } catch (err) {
     const kind = err instanceof SyntaxError ? 'syntax' : 'load';
     env.post({ type: MSG.LOAD_ERROR, kind, message: errorMessage(err), stack: String(err && err.stack), output: out.take() });
@@ -118,7 +125,7 @@ async function runSolution(msg, env, out) {
       const value = await fns[c.fn](...decodeArg(c.args, globalThis.tp));
       reply = { type: MSG.CASE_END, id: c.id, value: encodeResult(value) };
     } catch (err) {
-      reply = { type: MSG.CASE_END, id: c.id, error: `threw ${errorMessage(err)}${where(err, msg.moduleUrl)}` };
+      reply = { type: MSG.CASE_END, id: c.id, error: `threw ${errorMessage(err)}${where(err, msg, env)}` };
     }
     reply.output = out.take();
     env.post(reply);
@@ -126,7 +133,8 @@ async function runSolution(msg, env, out) {
   env.post({ type: MSG.DONE });
 }
 
-// env: { post(msg), listen(handler), importModule(url), initTp() → Promise<tp>, harden?() }
+// env: { post(msg), listen(handler), importModule(url), initTp() → Promise<tp>,
+//        evaluateSource?(source) → Promise<{ [name]: fn }>, locate?(err) → { line, column }, harden?(out) }
 export async function startWorker(env) {
   const out = captureConsole();
   try {

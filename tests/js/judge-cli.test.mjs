@@ -1,0 +1,158 @@
+// The `tensorpad` command as a learner and a CI job use it: output lines, exit codes, JSON, and
+// solutions that loop, throw, exit or print a fake summary.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CLI = join(ROOT, 'web/judge/cli.js');
+const SOL = (id, file) => join(ROOT, 'tests/js/solutions', id, file);
+const REF = (id) => join(ROOT, 'exercises', id, 'reference.js');
+const SUMMARY = /^(\d+) passed, (\d+) failed$/;
+
+function run(...args) {
+  return new Promise((resolve) => {
+    const t0 = Date.now();
+    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, timeout: 60000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? error.code : 0, stdout, stderr, lines: stdout.trimEnd().split('\n'), ms: Date.now() - t0 });
+    });
+  });
+}
+
+describe('tensorpad judge', () => {
+  test('a right answer: one ✓ line per case, then "N passed, 0 failed", exit 0', async () => {
+    const r = await run('judge', 'lora-params', REF('lora-params'));
+    assert.equal(r.code, 0, r.stderr);
+    const last = r.lines.at(-1);
+    assert.match(last, SUMMARY);
+    const [, passed, failed] = SUMMARY.exec(last);
+    assert.equal(failed, '0');
+    const caseLines = r.lines.slice(0, -1);
+    assert.equal(caseLines.length, Number(passed));
+    for (const l of caseLines) assert.match(l, /^✓ (example|hidden|q_proj|gate_proj).*: loraParams|^✓ .*: loraFraction/);
+  });
+
+  test('a wrong answer: ✗ lines with the reason, exit 1', async () => {
+    const r = await run('judge', 'lora-params', SOL('lora-params', 'product.js'));
+    assert.equal(r.code, 1);
+    assert.ok(r.lines.some((l) => /^✗ .*loraParams\(dOut=\d+, dIn=\d+, r=\d+\) — value: got \d+, want \d+/.test(l)));
+    assert.ok(r.lines.some((l) => /^ {4}hint: this is r·dOut·dIn/.test(l)));
+    const [, passed, failed] = SUMMARY.exec(r.lines.at(-1));
+    assert.ok(Number(failed) > 0);
+    assert.equal(r.lines.filter((l) => /^[✓✗] /.test(l)).length, Number(passed) + Number(failed));
+  });
+
+  test('--json prints a results.json (version 3) that parses', async () => {
+    const r = await run('judge', 'causal-attention', SOL('causal-attention', 'no-mask.js'), '--json');
+    assert.equal(r.code, 1);
+    const j = JSON.parse(r.stdout);
+    assert.equal(j.version, 3);
+    assert.equal(j.status, 'fail');
+    assert.ok(j.tests.length >= 4);
+    for (const t of j.tests) {
+      assert.ok(['pass', 'fail', 'error'].includes(t.status));
+      assert.equal(typeof t.name, 'string');
+      assert.ok(t.status === 'pass' ? t.message === null : typeof t.message === 'string');
+    }
+    assert.ok(j.tests.some((t) => /no causal mask/.test(t.message ?? '')));
+    const ok = JSON.parse((await run('judge', 'causal-attention', REF('causal-attention'), '--json')).stdout);
+    assert.equal(ok.status, 'pass');
+  });
+
+  test('--seed N changes the hidden cases and keeps the verdict of a right answer', async () => {
+    const a = JSON.parse((await run('judge', 'lora-params', REF('lora-params'), '--json', '--seed', '11')).stdout);
+    const b = JSON.parse((await run('judge', 'lora-params', REF('lora-params'), '--json', '--seed', '12')).stdout);
+    assert.equal(a.status, 'pass');
+    assert.equal(b.status, 'pass');
+    assert.equal(a.seed, 11);
+    assert.notDeepEqual(a.tests.map((t) => t.name), b.tests.map((t) => t.name));
+  });
+
+  test('an endless loop is a "time limit exceeded" failure within seconds', async () => {
+    const r = await run('judge', 'lora-params', SOL('lora-params', 'endless-loop.js'));
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /time limit exceeded \(2000 ms per case\)/);
+    assert.match(r.lines.at(-1), /^0 passed, \d+ failed$/);
+    assert.ok(r.ms < 15000, `took ${r.ms} ms`);
+  });
+
+  test('a thrown error fails its case with the message and the line it came from', async () => {
+    const r = await run('judge', 'lora-params', SOL('lora-params', 'throws.js'));
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /threw RangeError: rank \d+ is not supported \(at .*throws\.js:2:\d+\)/);
+  });
+
+  test('process.exit(0) and printed summaries cannot change the verdict', async () => {
+    for (const file of ['process-exit.js', 'fake-summary.js', 'reaches-judge.js']) {
+      const r = await run('judge', 'lora-params', SOL('lora-params', file));
+      assert.equal(r.code, 1, `${file}: exit code`);
+      const last = r.lines.at(-1);
+      assert.match(last, /^0 passed, \d+ failed$/, `${file}: summary`);
+      assert.ok(!r.lines.slice(0, -1).some((l) => SUMMARY.test(l)), `${file}: a fake summary line reached stdout`);
+      const j = JSON.parse((await run('judge', 'lora-params', SOL('lora-params', file), '--json')).stdout);
+      assert.equal(j.status, 'fail', `${file}: JSON status`);
+    }
+    const exit = await run('judge', 'lora-params', SOL('lora-params', 'process-exit.js'));
+    assert.match(exit.stdout, /process\.exit\(0\) is not allowed in a solution/);
+  });
+
+  test('usage errors exit 2: unknown exercise, missing file, syntax error with its line, missing export', async () => {
+    const unknown = await run('judge', 'no-such-id', REF('lora-params'));
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /unknown exercise "no-such-id"/);
+
+    const missing = await run('judge', 'lora-params', '/nonexistent/solution.js');
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /solution file not found/);
+
+    const syntax = await run('judge', 'lora-params', SOL('lora-params', 'syntax-error.js'));
+    assert.equal(syntax.code, 2);
+    assert.match(syntax.stderr, /syntax-error\.js:2:\d+: SyntaxError/);
+    assert.match(syntax.stderr, /2 \| {3}return r \* \(dOut \+ dIn;/);
+
+    const noExport = await run('judge', 'lora-params', SOL('lora-params', 'missing-export.js'));
+    assert.equal(noExport.code, 2);
+    assert.match(noExport.stderr, /does not export `loraFraction`/);
+    const j = JSON.parse((await run('judge', 'lora-params', SOL('lora-params', 'missing-export.js'), '--json')).stdout);
+    assert.equal(j.status, 'error');
+    assert.match(j.message, /loraFraction/);
+
+    assert.equal((await run('judge', 'lora-params')).code, 2);
+    assert.equal((await run('judge', 'lora-params', REF('lora-params'), '--seed', 'abc')).code, 2);
+    assert.equal((await run('frobnicate')).code, 2);
+  });
+});
+
+describe('tensorpad list / show / check', () => {
+  test('list prints every exercise with its difficulty and title', async () => {
+    const r = await run('list');
+    assert.equal(r.code, 0);
+    for (const id of ['lora-params', 'low-rank-approx', 'energy-curve', 'rotation-error', 'causal-attention']) {
+      assert.ok(r.lines.some((l) => l.startsWith(id) && /(easy|medium|hard)/.test(l)), id);
+    }
+    const zh = await run('list', '--lang', 'zh');
+    assert.match(zh.stdout, /LoRA 的参数账/);
+  });
+
+  test('show prints the statement and the starter code in either language', async () => {
+    const en = await run('show', 'causal-attention');
+    assert.equal(en.code, 0);
+    assert.match(en.stdout, /# Causal attention/);
+    assert.match(en.stdout, /export function causalAttention\(Q, K, V\)/);
+    const zh = await run('show', 'causal-attention', '--lang', 'zh');
+    assert.match(zh.stdout, /# 因果注意力/);
+    assert.match(zh.stdout, /本地判题/);
+    assert.equal((await run('show', 'nope')).code, 2);
+    assert.equal((await run('show', 'lora-params', '--lang', 'fr')).code, 2);
+  });
+
+  test('check verifies an exercise: schema, determinism, reference passes, starter fails', async () => {
+    const r = await run('check', 'lora-params');
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /✓ lora-params: generator is deterministic per seed/);
+    assert.match(r.stdout, /✓ lora-params: starter code fails/);
+    assert.match(r.lines.at(-1), /^\d+ passed, 0 failed$/);
+  });
+});
