@@ -119,7 +119,7 @@ async function main() {
     if (tf) {
       tq = tf.tensor2d(Q.data(), [n, d]); tk = tf.tensor2d(K.data(), [n, d]); tv = tf.tensor2d(V.data(), [n, d]);
       tm = tf.tensor2d(maskValues, [n, n]);
-      competitors.push({ name: 'tfjs-wasm primitives', run: () => tf.tidy(() => tf.matMul(tf.softmax(tf.matMul(tq, tk, false, true).mul(scale).add(tm)), tv).dataSync()) });
+      competitors.push({ name: 'tfjs-wasm primitives', run: () => tf.tidy(() => tf.matMul(tf.softmax(tf.add(tf.mul(tf.matMul(tq, tk, false, true), scale), tm)), tv).dataSync()) });
     }
     const r = race(competitors);
     r['numpy primitives'] = numpyAttention(n, d);
