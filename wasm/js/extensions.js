@@ -1,5 +1,6 @@
 // The namespaces that extend tp beyond the core (tp.linalg.*, tp.nn.*, tp.quant.*, tp.io.*, ...).
 // Each entry is install(tp, rt): rt carries the runtime helpers of api.js (wrap, check, withHandles,
 // checkInt, checkNumber, checkShape, options, fail, describe, Tensor, core).
+import { installNn } from './nn.js';
 import { installIo } from './io.js';
-export const extensions = [installIo];
+export const extensions = [installIo, installNn];
