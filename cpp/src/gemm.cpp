@@ -4,9 +4,12 @@
 //   for jc over n by NC:            B panel  kc x nc  packed once per (jc, pc), lives in L2
 //     for pc over k by KC:
 //       for ic over m by MC:        A block  mc x kc  packed once per (jc, pc, ic), lives in L2
-//         for jr over nc by NR:     B micro-panel kc x NR stays in L1 across the ir loop
-//           for ir over mc by MR:   micro-kernel: MR x NR accumulators in registers, k-loop of kc
+//         for ir over mc by MR:     A micro-panel MR x kc stays in L1 across the jr loop
+//           for jr over nc by NR:   micro-kernel: MR x NR accumulators in registers, k-loop of kc
 //
+// The jr loop is innermost so consecutive micro-kernels walk C along its rows (sequential, prefetched)
+// and stream B micro-panels from L2; measured on WASM/x86-64 this beats the classic ir-innermost order
+// by 3-8% once C no longer fits in L2.
 // Packing reads any strides (so transposes cost nothing extra) and zero-pads the last strip of A
 // and of B up to MR / NR: edge tiles run the same micro-kernel and only their store is partial.
 #include "tensorpad/gemm.hpp"
@@ -69,16 +72,31 @@ void pack_a(int64_t mc, int64_t kc, const float* A, int64_t rsa, int64_t csa, fl
       // Transposed A: each p is MR contiguous floats.
       for (int64_t p = 0; p < kc; ++p)
         for (int r = 0; r < MR; ++r) out[p * MR + r] = a[p * csa + r];
-    } else {
-      // Row by row, reading along p (contiguous when A is row-major).
-      for (int r = 0; r < MR; ++r) {
-        if (r < rows) {
-          const float* ar = a + r * rsa;
-          for (int64_t p = 0; p < kc; ++p) out[p * MR + r] = ar[p * csa];
-        } else {
-          for (int64_t p = 0; p < kc; ++p) out[p * MR + r] = 0.0f;
+      continue;
+    }
+    int64_t p0 = 0;
+    if constexpr (MR % 4 == 0) {
+      if (rows == MR && csa == 1) {
+        // Row-major A: 4 rows x 4 steps of p at a time, transposed in registers.
+        for (; p0 + 4 <= kc; p0 += 4) {
+          for (int r = 0; r < MR; r += 4) {
+            const float* ar = a + r * rsa + p0;
+            simd::f32x4 v0 = simd::load(ar), v1 = simd::load(ar + rsa), v2 = simd::load(ar + 2 * rsa),
+                        v3 = simd::load(ar + 3 * rsa);
+            simd::transpose4(v0, v1, v2, v3);
+            float* o = out + p0 * MR + r;
+            simd::store(o, v0);
+            simd::store(o + MR, v1);
+            simd::store(o + 2 * MR, v2);
+            simd::store(o + 3 * MR, v3);
+          }
         }
       }
+    }
+    // Row by row, reading along p (contiguous when A is row-major); rows past mc are zero.
+    for (int r = 0; r < MR; ++r) {
+      const float* ar = a + r * rsa;
+      for (int64_t p = p0; p < kc; ++p) out[p * MR + r] = r < rows ? ar[p * csa] : 0.0f;
     }
   }
 }
@@ -87,25 +105,31 @@ void pack_a(int64_t mc, int64_t kc, const float* A, int64_t rsa, int64_t csa, fl
 // columns past nc are zero.
 template <int NR>
 void pack_b(int64_t kc, int64_t nc, const float* B, int64_t rsb, int64_t csb, float* out) {
-  for (int64_t j0 = 0; j0 < nc; j0 += NR, out += NR * kc) {
-    const int cols = int(std::min<int64_t>(NR, nc - j0));
-    const float* b = B + j0 * csb;
-    if (cols == NR && csb == 1) {
-      // Row-major B: each p is NR contiguous floats, copied by vectors.
+  const int64_t full = nc / NR;  // strips without padding
+  int64_t s0 = 0;
+  if (csb == 1) {
+    // Row-major B: walk each row of the panel once, front to back, scattering NR-float pieces to
+    // the strips (reading the strips one by one would stride down B and thrash L1 for n = 2^k).
+    for (int64_t p = 0; p < kc; ++p) {
+      const float* b = B + p * rsb;
+      float* o = out + p * NR;
+      for (int64_t s = 0; s < full; ++s, b += NR, o += NR * kc)
+        for (int v = 0; v < NR; v += 4) simd::store(o + v, simd::load(b + v));
+    }
+    s0 = full;
+  }
+  for (int64_t s = s0; s * NR < nc; ++s) {
+    const int cols = int(std::min<int64_t>(NR, nc - s * NR));
+    const float* b = B + s * NR * csb;
+    float* o = out + s * NR * kc;
+    if (csb == 1 || rsb > csb) {
       for (int64_t p = 0; p < kc; ++p)
-        for (int v = 0; v < NR; v += 4) simd::store(out + p * NR + v, simd::load(b + p * rsb + v));
-    } else if (csb == 1 || rsb > csb) {
-      for (int64_t p = 0; p < kc; ++p)
-        for (int c = 0; c < NR; ++c) out[p * NR + c] = c < cols ? b[p * rsb + c * csb] : 0.0f;
+        for (int c = 0; c < NR; ++c) o[p * NR + c] = c < cols ? b[p * rsb + c * csb] : 0.0f;
     } else {
       // Column-major B (e.g. a transposed weight): read each column along p.
       for (int c = 0; c < NR; ++c) {
-        if (c < cols) {
-          const float* bc = b + c * csb;
-          for (int64_t p = 0; p < kc; ++p) out[p * NR + c] = bc[p * rsb];
-        } else {
-          for (int64_t p = 0; p < kc; ++p) out[p * NR + c] = 0.0f;
-        }
+        const float* bc = b + c * csb;
+        for (int64_t p = 0; p < kc; ++p) o[p * NR + c] = c < cols ? bc[p * rsb] : 0.0f;
       }
     }
   }
@@ -189,10 +213,10 @@ void sgemm_packed(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, 
       for (int64_t ic = 0; ic < m; ic += mc_blk) {
         const int64_t mc = std::min(mc_blk, m - ic);
         pack_a<MR>(mc, kc, A + ic * rsa + pc * csa, rsa, csa, ap);
-        for (int64_t jr = 0; jr < nc; jr += NR) {
-          const int nr = int(std::min<int64_t>(NR, nc - jr));
-          for (int64_t ir = 0; ir < mc; ir += MR) {
-            const int mr = int(std::min<int64_t>(MR, mc - ir));
+        for (int64_t ir = 0; ir < mc; ir += MR) {
+          const int mr = int(std::min<int64_t>(MR, mc - ir));
+          for (int64_t jr = 0; jr < nc; jr += NR) {
+            const int nr = int(std::min<int64_t>(NR, nc - jr));
             micro_kernel<MR, NR>(kc, ap + ir * kc, bp + jr * kc, C + (ic + ir) * rsc + jc + jr, rsc,
                                  add, mr, nr);
           }
@@ -212,13 +236,14 @@ void sgemm_packed(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, 
 
 // The first entry is sgemm; the others are kept for tuning and for the edge tests.
 const detail::SgemmVariant variants[] = {
-    TP_GEMM_VARIANT(6, 8, 256, 96, 2048),
-    TP_GEMM_VARIANT(4, 8, 256, 96, 2048),
-    TP_GEMM_VARIANT(5, 8, 256, 95, 2048),
-    TP_GEMM_VARIANT(4, 16, 256, 96, 2048),
-    TP_GEMM_VARIANT(3, 16, 256, 96, 2048),
-    TP_GEMM_VARIANT(8, 8, 256, 96, 2048),
-    TP_GEMM_VARIANT(4, 12, 256, 96, 2040),
+    TP_GEMM_VARIANT(4, 8, 384, 128, 512),
+    TP_GEMM_VARIANT(2, 16, 384, 128, 512),
+    TP_GEMM_VARIANT(6, 8, 384, 126, 512),
+    TP_GEMM_VARIANT(5, 8, 384, 125, 512),
+    TP_GEMM_VARIANT(4, 12, 384, 128, 504),
+    TP_GEMM_VARIANT(3, 16, 384, 126, 512),
+    TP_GEMM_VARIANT(4, 16, 384, 128, 512),
+    TP_GEMM_VARIANT(8, 8, 384, 128, 512),
 };
 
 }  // namespace

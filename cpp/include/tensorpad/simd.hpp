@@ -34,6 +34,15 @@ inline f32x4 abs(f32x4 a) { return wasm_f32x4_abs(a); }
 inline f32x4 sqrt(f32x4 a) { return wasm_f32x4_sqrt(a); }
 template <int L>
 inline float lane(f32x4 a) { return wasm_f32x4_extract_lane(a, L); }
+// Transposes the 4x4 matrix whose rows are r0..r3, in place.
+inline void transpose4(f32x4& r0, f32x4& r1, f32x4& r2, f32x4& r3) {
+  const f32x4 t0 = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7);
+  const f32x4 t2 = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5), t3 = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7);
+  r0 = wasm_i64x2_shuffle(t0, t2, 0, 2);
+  r1 = wasm_i64x2_shuffle(t0, t2, 1, 3);
+  r2 = wasm_i64x2_shuffle(t1, t3, 0, 2);
+  r3 = wasm_i64x2_shuffle(t1, t3, 1, 3);
+}
 
 #else
 
@@ -79,6 +88,15 @@ inline f32x4 sqrt(f32x4 a) {
 }
 template <int L>
 inline float lane(f32x4 a) { return a.v[L]; }
+inline void transpose4(f32x4& r0, f32x4& r1, f32x4& r2, f32x4& r3) {
+  f32x4* r[4] = {&r0, &r1, &r2, &r3};
+  for (int i = 0; i < 4; ++i)
+    for (int j = i + 1; j < 4; ++j) {
+      const float t = r[i]->v[j];
+      r[i]->v[j] = r[j]->v[i];
+      r[j]->v[i] = t;
+    }
+}
 
 #endif
 

@@ -1,0 +1,271 @@
+// Run: build the WASM tree (target tensorpad_bench), then `node tests/bench/gemm.mjs [--quick] [--variants] [--module build/wasm/bench/tensorpad_bench.js]`.
+//
+// GEMM benchmark, one Node process, single thread, side by side:
+//   - tensorpad: tp::kernels::sgemm (packed, cache-blocked WASM SIMD), through the bench-only module
+//     built from tests/bench/*.cpp with the core's flags;
+//   - tfjs-wasm: @tensorflow/tfjs-backend-wasm with its SIMD, non-threaded binary (XNNPACK), loaded
+//     from node_modules (no network);
+//   - js-naive: a beginner's i-j-k loop over Float32Arrays (small sizes only);
+//   - simd-peak: the arithmetic limit, 12 independent f32x4 multiply+add chains built with our flags.
+// Prints GFLOPS (median and min-max over trials, wall clock), the ratios to tfjs and to the peak, the
+// module sizes (raw and gzip), and writes tests/bench/results/gemm-<time>.json (+ gemm-latest.json).
+// Trials of the competitors are interleaved so that load from other processes hits them alike;
+// GFLOPS from process CPU time are recorded too (column "cpu"), as they are steadier on a busy machine.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..', '..');
+const require = createRequire(import.meta.url);
+
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(name);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
+};
+const quick = flag('--quick');
+const sweepVariants = flag('--variants');
+const modulePath = path.resolve(root, option('--module', 'build/wasm/bench/tensorpad_bench.js'));
+
+// Time budget per measured trial and number of trials: --quick must finish in under a minute.
+const trialMs = quick ? 60 : 200;
+const trials = quick ? 5 : 11;
+
+// ---------------------------------------------------------------------------------------------
+// Loading the modules
+
+async function loadTensorpad() {
+  if (!fs.existsSync(modulePath)) {
+    throw new Error(`bench module not found at ${modulePath}: build it with ` +
+      '`emcmake cmake -S . -B build/wasm && cmake --build build/wasm -j2 --target tensorpad_bench`');
+  }
+  const create = require(modulePath);
+  // Node 20's Emscripten loader would try to fetch() a file path: hand it the bytes instead.
+  const wasmPath = modulePath.replace(/\.js$/, '.wasm');
+  return create({ wasmBinary: fs.readFileSync(wasmPath) });
+}
+
+async function loadTfjs() {
+  const tf = require('@tensorflow/tfjs-core');
+  const wasm = require('@tensorflow/tfjs-backend-wasm');
+  const dist = path.join(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist');
+  wasm.setWasmPaths(dist + path.sep);
+  wasm.setThreadsCount(1);
+  if (!(await tf.setBackend('wasm'))) throw new Error('tfjs: the wasm backend failed to initialise');
+  await tf.ready();
+  const simd = await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT');
+  const threads = await tf.env().getAsync('WASM_HAS_MULTITHREAD_SUPPORT');
+  const version = require('@tensorflow/tfjs-backend-wasm/package.json').version;
+  return { tf, info: { version, simd, threads, binary: simd && !threads ? 'tfjs-backend-wasm-simd.wasm' : 'other' } };
+}
+
+function sizeOf(file) {
+  if (!fs.existsSync(file)) return null;
+  const bytes = fs.readFileSync(file);
+  return { file: path.relative(root, file), raw: bytes.length, gzip: zlib.gzipSync(bytes, { level: 9 }).length };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measuring
+
+// Runs fn(reps) `trials` times after calibrating reps so one trial takes about trialMs.
+// Returns GFLOPS per trial from wall time and from this process's CPU time.
+function calibrate(fn, flopsPerRep) {
+  fn(1);  // warm-up (also lets the engine tier the code up)
+  let reps = 1;
+  for (;;) {
+    const t0 = performance.now();
+    fn(reps);
+    const dt = performance.now() - t0;
+    if (dt > trialMs / 4 || reps > 1 << 20) return Math.max(1, Math.round(reps * trialMs / Math.max(dt, 1e-3)));
+    reps *= 4;
+  }
+}
+
+function timeOnce(fn, reps, flopsPerRep) {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  fn(reps);
+  const wall = performance.now() - t0;
+  const cu = process.cpuUsage(c0);
+  const cpu = (cu.user + cu.system) / 1000;
+  return { wall: (flopsPerRep * reps) / wall / 1e6, cpu: (flopsPerRep * reps) / Math.max(cpu, 1e-3) / 1e6 };
+}
+
+function summary(samples) {
+  const s = [...samples].sort((a, b) => a - b);
+  const median = s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  return { median, min: s[0], max: s[s.length - 1] };
+}
+
+// Several competitors, each {name, fn(reps), flops}: trials interleaved round-robin.
+function race(competitors, nTrials) {
+  const reps = competitors.map((c) => calibrate(c.fn, c.flops));
+  const wall = competitors.map(() => []);
+  const cpu = competitors.map(() => []);
+  for (let t = 0; t < nTrials; ++t) {
+    competitors.forEach((c, i) => {
+      const r = timeOnce(c.fn, reps[i], c.flops);
+      wall[i].push(r.wall);
+      cpu[i].push(r.cpu);
+    });
+  }
+  return competitors.map((c, i) => ({ name: c.name, reps: reps[i], gflops: summary(wall[i]), cpu_gflops: summary(cpu[i]) }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The competitors
+
+function randomFill(array, seed) {
+  let s = seed >>> 0;
+  for (let i = 0; i < array.length; ++i) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    array[i] = s / 4294967296 - 0.5;
+  }
+}
+
+function naiveMatmul(a, b, c, m, n, k) {
+  for (let i = 0; i < m; ++i) {
+    for (let j = 0; j < n; ++j) {
+      let s = 0;
+      for (let p = 0; p < k; ++p) s += a[i * k + p] * b[p * n + j];
+      c[i * n + j] = s;
+    }
+  }
+}
+
+function maxRelDiff(x, y) {
+  let num = 0, den = 0;
+  for (let i = 0; i < x.length; ++i) {
+    num = Math.max(num, Math.abs(x[i] - y[i]));
+    den = Math.max(den, Math.abs(y[i]));
+  }
+  return num / Math.max(den, 1e-30);
+}
+
+const fmt = (x, w = 6, d = 1) => (x == null ? '-' : x.toFixed(d)).padStart(w);
+const fmtRange = (g) => `${fmt(g.median)}  [${fmt(g.min, 5)} - ${fmt(g.max, 5)}]`;
+
+async function main() {
+  const started = Date.now();
+  const M = await loadTensorpad();
+  const { tf, info: tfInfo } = await loadTfjs();
+
+  console.log(`GEMM benchmark${quick ? ' (--quick)' : ''}: Node ${process.version}, ${os.cpus()[0]?.model ?? '?'}, ` +
+    `${os.cpus().length} cpus, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(`tfjs-backend-wasm ${tfInfo.version}: simd ${tfInfo.simd}, threads ${tfInfo.threads} (${tfInfo.binary})`);
+  console.log(`tensorpad kernel: ${M.variantName(0)}; single thread everywhere; GFLOPS = 2*m*n*k / wall time\n`);
+
+  // The arithmetic limit: 12 chains x (mul + add) x 4 lanes = 96 flops per iteration.
+  const peakIters = 1 << 22;
+  const [peak] = race([{ name: 'simd-peak', flops: 96 * peakIters, fn: (reps) => { for (let r = 0; r < reps; ++r) M.simdPeak(peakIters, 0.999, 0.001); } }], trials);
+  console.log(`simd-peak (12 f32x4 mul+add chains): ${fmtRange(peak.gflops)} GFLOPS   (cpu-time median ${fmt(peak.cpu_gflops.median)})\n`);
+
+  const shapes = [
+    { label: '256^3', m: 256, k: 256, n: 256 },
+    { label: '512^3', m: 512, k: 512, n: 512 },
+    { label: '1024^3', m: 1024, k: 1024, n: 1024 },
+    { label: '512x1024 . 1024x3072', m: 512, k: 1024, n: 3072 },
+  ];
+  const naiveMaxFlops = quick ? 2 * 256 ** 3 : 2 * 512 ** 3;
+  const results = [];
+  const header = `${'shape'.padEnd(22)} ${'competitor'.padEnd(16)} ${'GFLOPS median [min - max]'.padEnd(30)} ${'cpu'.padStart(6)}  ${'/tfjs'.padStart(6)} ${'/peak'.padStart(6)}`;
+  console.log(header);
+  console.log('-'.repeat(header.length));
+
+  for (const { label, m, k, n } of shapes) {
+    const flops = 2 * m * n * k;
+    const aPtr = M.allocFloats(m * k), bPtr = M.allocFloats(k * n), btPtr = M.allocFloats(k * n), cPtr = M.allocFloats(m * n);
+    const heap = () => M.HEAPF32;  // re-read: memory growth replaces the view
+    const a = new Float32Array(m * k), b = new Float32Array(k * n), bt = new Float32Array(k * n);
+    randomFill(a, 1);
+    randomFill(b, 2);
+    for (let p = 0; p < k; ++p) for (let j = 0; j < n; ++j) bt[j * k + p] = b[p * n + j];
+    heap().set(a, aPtr / 4);
+    heap().set(b, bPtr / 4);
+    heap().set(bt, btPtr / 4);
+    const ta = tf.tensor2d(a, [m, k]), tb = tf.tensor2d(b, [k, n]);
+
+    const competitors = [
+      { name: 'tensorpad', flops, fn: (reps) => M.gemm(-1, m, n, k, aPtr, bPtr, cPtr, false, false, 0, 0, 0, reps) },
+      // B stored transposed (n,k), as a linear layer's weight: packing reads it in place.
+      { name: 'tensorpad B^T', flops, fn: (reps) => M.gemm(-1, m, n, k, aPtr, btPtr, cPtr, false, true, 0, 0, 0, reps) },
+      // The wasm backend runs synchronously: the product is done when matMul returns.
+      { name: 'tfjs-wasm', flops, fn: (reps) => { for (let r = 0; r < reps; ++r) tf.matMul(ta, tb).dispose(); } },
+    ];
+    if (sweepVariants) {
+      for (let v = 1; v < M.variantCount(); ++v) {
+        competitors.push({ name: M.variantName(v).replace(/^f32_gemm_|__wasmsimd$/g, ''), flops,
+          fn: (reps) => M.gemm(v, m, n, k, aPtr, bPtr, cPtr, false, false, 0, 0, 0, reps) });
+      }
+    }
+    if (flops <= naiveMaxFlops) {
+      const cNaive = new Float32Array(m * n);
+      competitors.push({ name: 'js-naive', flops, fn: (reps) => { for (let r = 0; r < reps; ++r) naiveMatmul(a, b, cNaive, m, n, k); } });
+    }
+    const nTrials = flops <= naiveMaxFlops ? Math.min(trials, 5) : trials;
+    const measured = race(competitors, nTrials);
+
+    // Sanity: tensorpad and tfjs compute the same product.
+    M.gemm(-1, m, n, k, aPtr, bPtr, cPtr, false, false, 0, 0, 0, 1);
+    const ours = heap().slice(cPtr / 4, cPtr / 4 + m * n);
+    const theirs = tf.matMul(ta, tb);
+    const diff = maxRelDiff(ours, theirs.dataSync());
+    theirs.dispose();
+    M.gemm(-1, m, n, k, aPtr, btPtr, cPtr, false, true, 0, 0, 0, 1);
+    const diffT = maxRelDiff(heap().slice(cPtr / 4, cPtr / 4 + m * n), ours);
+    if (!(diff < 1e-4) || !(diffT < 1e-4)) throw new Error(`${label}: results differ (vs tfjs ${diff}, B^T ${diffT})`);
+
+    const tfjs = measured.find((r) => r.name === 'tfjs-wasm');
+    for (const r of measured) {
+      r.vs_tfjs = r.gflops.median / tfjs.gflops.median;
+      r.vs_peak = r.gflops.median / peak.gflops.median;
+      console.log(`${label.padEnd(22)} ${r.name.padEnd(16)} ${fmtRange(r.gflops).padEnd(30)} ${fmt(r.cpu_gflops.median)}  ${fmt(r.vs_tfjs, 6, 2)} ${fmt(r.vs_peak, 6, 2)}`);
+    }
+    console.log('');
+    results.push({ shape: label, m, k, n, max_rel_diff_vs_tfjs: diff, competitors: measured });
+    ta.dispose();
+    tb.dispose();
+    for (const p of [aPtr, bPtr, btPtr, cPtr]) M.freeFloats(p);
+  }
+
+  const sizes = {
+    bench_module: sizeOf(modulePath.replace(/\.js$/, '.wasm')),
+    core_module: sizeOf(path.join(path.dirname(modulePath), '..', 'node', 'tensorpad_core.wasm')),
+  };
+  for (const [name, s] of Object.entries(sizes)) {
+    if (s) console.log(`${name.padEnd(13)} ${s.file}: ${(s.raw / 1024).toFixed(1)} KB raw, ${(s.gzip / 1024).toFixed(1)} KB gzip`);
+  }
+
+  const key = (label) => results.find((r) => r.shape === label)?.competitors.find((c) => c.name === 'tensorpad');
+  const goals = {
+    vs_tfjs_1024: key('1024^3')?.vs_tfjs,
+    vs_tfjs_512x1024x3072: key('512x1024 . 1024x3072')?.vs_tfjs,
+    vs_peak_1024: key('1024^3')?.vs_peak,
+  };
+  console.log(`\ngoals: tensorpad/tfjs >= 1.15 on 1024^3: ${fmt(goals.vs_tfjs_1024, 4, 2)}, on 512x1024.1024x3072: ` +
+    `${fmt(goals.vs_tfjs_512x1024x3072, 4, 2)}; tensorpad/peak >= 0.75 on 1024^3: ${fmt(goals.vs_peak_1024, 4, 2)}`);
+
+  const out = {
+    benchmark: 'gemm', date: new Date().toISOString(), quick, seconds: (Date.now() - started) / 1000,
+    node: process.version, cpu: os.cpus()[0]?.model, cpus: os.cpus().length, loadavg: os.loadavg(),
+    tfjs: tfInfo, kernel: M.variantName(0), trial_ms: trialMs, trials,
+    peak, results, sizes, goals,
+  };
+  const dir = path.join(here, 'results');
+  fs.mkdirSync(dir, { recursive: true });
+  const stamp = out.date.replace(/[:.]/g, '-');
+  fs.writeFileSync(path.join(dir, `gemm-${stamp}.json`), JSON.stringify(out, null, 2));
+  fs.writeFileSync(path.join(dir, 'gemm-latest.json'), JSON.stringify(out, null, 2));
+  console.log(`wrote ${path.relative(root, path.join(dir, `gemm-${stamp}.json`))} (${out.seconds.toFixed(1)} s)`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
