@@ -154,12 +154,29 @@ function caseTitle(c, spec) {
   return `${c.name}: ${c.fn}(${args.join(', ')})`;
 }
 
-function findMistake(c, got, tol) {
-  for (const m of c.mistakes || []) {
-    if (compareValues(m.value, c.expected, tol).pass) continue;  // the mistake gives the right answer here
-    if (compareValues(got, m.value, tol).pass) return m.hint;
+// The known mistakes this answer reproduces on this case (a mistake that happens to give the right
+// answer on a case tells nothing there).
+function matchingMistakes(c, got, tol) {
+  return (c.mistakes || [])
+    .filter((m) => !compareValues(m.value, c.expected, tol).pass && compareValues(got, m.value, tol).pass)
+    .map((m) => m.hint);
+}
+
+// Each failed case gets the hint that explains the most failures of the same function, so one
+// consistent mistake is named everywhere even where another mistake gives the same number.
+function attachHints(results) {
+  const counts = new Map();
+  for (const r of results) for (const h of new Set(r.hints || [])) counts.set(`${r.fn}\u0000${h}`, (counts.get(`${r.fn}\u0000${h}`) || 0) + 1);
+  for (const r of results) {
+    if (r.hints?.length) {
+      const score = (h) => counts.get(`${r.fn}\u0000${h}`);
+      const top = Math.max(...r.hints.map(score));
+      const best = [...new Set(r.hints.filter((h) => score(h) === top))].slice(0, 2);
+      r.message += best.map((h, i) => `\n${i ? 'or: ' : 'hint: '}${h}`).join('');
+    }
+    delete r.hints;
   }
-  return null;
+  return results;
 }
 
 async function judgeCase(c, outcome, spec, oracle) {
@@ -172,8 +189,7 @@ async function judgeCase(c, outcome, spec, oracle) {
   // Answers that are not unique: a right shape with other values is judged by the exercise's invariants.
   if (message && r.worst && spec.compare === 'invariant') message = await oracle.check(c, outcome.value);
   if (!message) return { ...base, status: 'pass', message: '' };
-  const hint = findMistake(c, outcome.value, tol);
-  return { ...base, status: 'fail', message: hint ? `${message}\nhint: ${hint}` : message };
+  return { ...base, status: 'fail', message, hints: matchingMistakes(c, outcome.value, tol) };
 }
 
 function summarize(result) {
@@ -225,7 +241,7 @@ export async function judge({ exercise, source, filename = 'solution.js', seed =
       r.output = clean(r.output);
       cases.push(r);
     }
-    return summarize({ ...base, cases, output: clean(run.loadOutput) });
+    return summarize({ ...base, cases: attachHints(cases), output: clean(run.loadOutput) });
   } finally {
     oracle.close();
     module.dispose();

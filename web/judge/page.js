@@ -1,0 +1,138 @@
+// The exercise block of the notebook page: statement, an editor with the starter code, a Check button
+// and per-case results. The notebook (web/src/notebook.js) calls mountExercise(el, ctx) for each
+// `:::exercise <id>` directive; judging happens in judgeInWorker (browser.js), the same judge as the CLI.
+//   ctx: { id, lang, title, statementHtml, exercise, tpUrl, load(), save(value), createEditor(parent, opts),
+//          assetUrl(path), t(key) }
+// Saved attempt: { code, verdict, passed, failed, seed, at }.
+
+import { judgeInWorker, DEFAULT_SEED } from './browser.js';
+
+const TEXT = {
+  en: {
+    check: 'Check', checking: 'Checking…', reset: 'Reset to starter', functions: 'Functions to write',
+    editor: 'Your solution', passed: 'passed', failed: 'failed', lastCheck: 'last check',
+    cli: (id) => `Judge locally: npx tensorpad judge ${id} solution.js`,
+    pass: 'All cases pass.', fail: 'Some cases fail.', error: 'The solution could not be judged.',
+    difficulty: { easy: 'easy', medium: 'medium', hard: 'hard' },
+  },
+  zh: {
+    check: '检查', checking: '检查中…', reset: '恢复起始代码', functions: '要写的函数',
+    editor: '你的答案', passed: '通过', failed: '未通过', lastCheck: '上次检查',
+    cli: (id) => `本地判题：npx tensorpad judge ${id} solution.js`,
+    pass: '全部用例通过。', fail: '有用例未通过。', error: '无法评测这段代码。',
+    difficulty: { easy: '简单', medium: '中等', hard: '困难' },
+  },
+};
+
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else if (k === 'class') el.className = v;
+    else if (k === 'text') el.textContent = v;
+    else if (k === 'html') el.innerHTML = v;   // only the build's pre-rendered statement
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c);
+  return el;
+}
+
+function summary(T, r) {
+  return `${r.passed} ${T.passed}, ${r.failed} ${T.failed}`;
+}
+
+function renderCases(list, T, result) {
+  list.replaceChildren();
+  if (result.status === 'error' && result.message) {
+    list.append(h('li', { class: 'judge-case judge-error', 'data-testid': 'judge-case', 'data-status': 'error' },
+      h('pre', { text: result.message })));
+  }
+  for (const c of result.cases) {
+    const ok = c.status === 'pass';
+    list.append(h('li', { class: `judge-case judge-${c.status}`, 'data-testid': 'judge-case', 'data-status': c.status },
+      h('span', { class: 'judge-mark', 'aria-hidden': 'true', text: ok ? '✓' : '✗' }), ' ',
+      h('span', { class: 'judge-name', text: c.name }),
+      ok ? null : h('pre', { class: 'judge-message', text: c.message }),
+      c.output ? h('pre', { class: 'judge-output', text: c.output }) : null));
+  }
+}
+
+function showVerdict(el, T, state, { stale = false } = {}) {
+  el.dataset.verdict = state.verdict;
+  el.textContent = `${T[state.verdict] ?? ''} ${summary(T, state)}${stale ? ` (${T.lastCheck})` : ''}`;
+}
+
+export function mountExercise(el, ctx) {
+  const T = TEXT[ctx.lang] ?? TEXT.en;
+  const ex = ctx.exercise;
+  const exercise = {
+    ...ex,
+    urls: { cases: ctx.assetUrl(`judge/${ex.id}/cases.js`), reference: ctx.assetUrl(`judge/${ex.id}/reference.js`) },
+  };
+  const saved = ctx.load() ?? {};
+  const verdict = h('p', { class: 'judge-verdict', 'data-testid': 'judge-verdict', role: 'status', 'aria-live': 'polite' });
+  const cases = h('ol', { class: 'judge-cases', 'data-testid': 'judge-cases' });
+  const button = h('button', { type: 'button', class: 'judge-button', 'data-testid': 'judge-button', text: T.check });
+  const reset = h('button', { type: 'button', class: 'judge-reset', text: T.reset });
+  const editorHost = h('div', { class: 'judge-editor' });
+
+  el.append(
+    h('h2', {}, `${ctx.t ? ctx.t('exercise') : 'Exercise'}: ${ctx.title} `,
+      h('span', { class: 'judge-difficulty', text: T.difficulty[ex.difficulty] ?? ex.difficulty })),
+    h('div', { class: 'prose', html: ctx.statementHtml }),
+    h('p', { class: 'judge-functions' }, `${T.functions}: `,
+      ...ex.functions.flatMap((f, i) => [i ? ', ' : '', h('code', { text: f.signature })])),
+    editorHost,
+    h('div', { class: 'judge-actions' }, button, ' ', reset),
+    verdict,
+    cases,
+    h('p', { class: 'muted judge-cli' }, h('code', { text: T.cli(ex.id) })),
+  );
+
+  let attempt = { ...saved };
+  const save = (patch) => { attempt = { ...attempt, ...patch }; ctx.save(attempt); };
+  let running = null;
+
+  async function check() {
+    if (running) return running;
+    button.disabled = true;
+    button.textContent = T.checking;
+    el.setAttribute('aria-busy', 'true');
+    delete verdict.dataset.verdict;
+    verdict.textContent = T.checking;
+    running = (async () => {
+      const code = editor.getValue();
+      let result;
+      try {
+        result = await judgeInWorker(exercise, code, { tpUrl: ctx.tpUrl, workerUrl: ctx.assetUrl('judge-worker.js'), seed: DEFAULT_SEED });
+      } catch (err) {
+        result = { status: 'error', message: String(err && err.message), cases: [], passed: 0, failed: 0 };
+      }
+      const state = { verdict: result.status, passed: result.passed, failed: result.failed };
+      renderCases(cases, T, result);
+      showVerdict(verdict, T, state);
+      save({ code, ...state, seed: DEFAULT_SEED, at: new Date().toISOString() });
+      return result;
+    })();
+    try {
+      return await running;
+    } finally {
+      running = null;
+      button.disabled = false;
+      button.textContent = T.check;
+      el.removeAttribute('aria-busy');
+    }
+  }
+
+  const editor = ctx.createEditor(editorHost, {
+    doc: saved.code ?? ex.starter,
+    label: T.editor,
+    onChange: (text) => save({ code: text }),
+    onRun: () => { check(); },
+  });
+  button.addEventListener('click', () => { check(); });
+  reset.addEventListener('click', () => { editor.setValue(ex.starter); save({ code: ex.starter }); });
+  if (saved.verdict) showVerdict(verdict, T, saved, { stale: true });
+  return { check, editor };
+}
