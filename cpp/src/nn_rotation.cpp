@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "tensorpad/gemm.hpp"
+#include "tensorpad/linalg.hpp"
 #include "tensorpad/nn.hpp"
 #include "tensorpad/random.hpp"
 
@@ -38,11 +39,15 @@ Tensor random_orthogonal(int64_t n, uint64_t seed) {
   if (n < 1) fail("linalg.randomOrthogonal", "n must be >= 1, got ", n);
   if (n > 4096) fail("linalg.randomOrthogonal", "n = ", n, " is too large (max 4096)");
   Rng rng(seed);
-  std::vector<float> g(n * n);
+  std::vector<float> g(size_t(n * n)), r(size_t(n * n));
   rng.fill_normal(g.data(), n * n);
-  std::vector<double> gd(g.begin(), g.end());
   Tensor Q = Tensor::empty({n, n});
-  kernels::orthonormalize_columns(n, gd.data(), Q.data());
+  qr(g.data(), n, n, Q.data(), r.data());  // Householder QR (linalg.hpp)
+  // Sign fix: QR is unique only up to the signs of R's diagonal; making them positive gives Q the Haar
+  // distribution (Mezzadri 2007) and the same Q as Gram-Schmidt would.
+  for (int64_t j = 0; j < n; ++j)
+    if (r[size_t(j * n + j)] < 0)
+      for (int64_t i = 0; i < n; ++i) Q.data()[i * n + j] = -Q.data()[i * n + j];
   return Q;
 }
 

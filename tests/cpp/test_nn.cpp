@@ -298,6 +298,16 @@ TEST_CASE("randomOrthogonal is orthogonal, seeded, and preserves X Wᵀ = (XQ)(W
   const Tensor Q = linalg::random_orthogonal(48, 3);
   check_close(mm(tr(Q), Q), eye(48), 1e-5);
   check_close(linalg::random_orthogonal(48, 3), Q, 0);
+  // Sign-fixed QR is unique: Householder (with the fix) and Gram-Schmidt give the same Q.
+  {
+    Rng rng(3);
+    std::vector<float> g(48 * 48);
+    rng.fill_normal(g.data(), 48 * 48);
+    std::vector<double> gd(g.begin(), g.end());
+    Tensor mgs = Tensor::empty({48, 48});
+    kernels::orthonormalize_columns(48, gd.data(), mgs.data());
+    check_close(Q, mgs, 1e-5);
+  }
   CHECK(linalg::random_orthogonal(48, 4).data()[0] != Q.data()[0]);
   const Tensor X = randn_t({10, 48}, 80), W = randn_t({20, 48}, 81);
   check_close(mm(mm(X, Q), tr(mm(W, Q))), mm(X, tr(W)), 1e-4, 1e-4);

@@ -64,8 +64,9 @@ void hadamard_f32(int64_t n, float* H);
 void fwht_f32(int64_t rows, int64_t d, int64_t block, float* x);
 // The dense product with the block-Hadamard matrix, O(d·block) per row: the oracle of fwht_f32.
 void fwht_ref(int64_t rows, int64_t d, int64_t block, float* x);
-// G is (n,n) (row-major, overwritten); Q is (n,n): the Q factor of G = QR with diag(R) > 0, which is
-// QR with the sign fix Q·sign(diag R). Modified Gram-Schmidt in double on the columns of G.
+// G is (n,n) row-major; Q is (n,n): the Q factor of G = QR with diag(R) > 0, which is QR with the sign
+// fix Q·sign(diag R). Modified Gram-Schmidt in double on the columns of G: the oracle that
+// linalg.randomOrthogonal (Householder QR of linalg.hpp, then the sign fix) is tested against.
 void orthonormalize_columns(int64_t n, const double* G, float* Q);
 
 }  // namespace tp::kernels
@@ -115,7 +116,7 @@ Tensor apply_rope(const Tensor& x, const std::vector<double>& positions, double 
 namespace tp::linalg {
 Tensor hadamard(int64_t n);                          // (n,n) normalised Sylvester Hadamard
 Tensor fwht(const Tensor& x, int64_t block = 0);     // x [..., d] @ blockdiag(H_block...); block 0 = d
-Tensor random_orthogonal(int64_t n, uint64_t seed);  // QR of an (n,n) standard Gaussian, sign-fixed
+Tensor random_orthogonal(int64_t n, uint64_t seed);  // Q of QR(an (n,n) standard Gaussian), diag(R) > 0
 Tensor block_diag(const std::vector<Tensor>& mats);  // 2-d blocks along the diagonal
 }  // namespace tp::linalg
 
