@@ -32,25 +32,40 @@ uint64_t file_size_of(double size) {
   return uint64_t(size);
 }
 
-// A float32 tensor of this shape from raw bytes of dtype dt. F32 bytes go straight into the tensor's
-// storage; other dtypes pass through one heap copy of the raw bytes.
-Tensor decode(io::DType dt, const io::Shape& shape, const val& bytes) {
-  const int64_t numel = io::checked_numel("io", "tensor", shape);
-  const size_t n = length_of(bytes);
-  const size_t size = io::dtype_size(dt);
-  if (n % size != 0 || uint64_t(numel) != n / size)
-    tp::fail("io", "shape ", tp::shape_str(shape), " of ", io::dtype_name(dt), " needs ", numel, " x ", size,
-             " bytes, got ", n);
-  Tensor t = Tensor::empty(shape);
-  if (numel == 0) return t;
-  if (dt == io::DType::F32) {
-    // The view is made after the last allocation, so heap growth cannot detach it.
-    val(typed_memory_view(n, reinterpret_cast<uint8_t*>(t.data()))).call<void>("set", bytes);
-  } else {
-    const std::vector<uint8_t> raw = copy_in(bytes);
-    io::to_float32(dt, raw.data(), numel, t.data());
-  }
-  return t;
+// Chunked decoding, so a large tensor never has all its raw bytes in the heap (or in JS) at once:
+// decode_begin allocates the float32 tensor, decode_chunk converts bytes into it from an element offset.
+int decode_begin(std::string dtype, val shape) {
+  return tpw::guard([&] {
+    io::DType dt;
+    if (!io::dtype_from_name(dtype, &dt))
+      tp::fail("io", "unknown dtype '", dtype, "' (supported: ", io::supported_dtypes(), ")");
+    const io::Shape s = tpw::to_shape(shape);
+    io::checked_numel("io", "tensor", s);
+    tp::checked_numel("io", s);  // the core's size limit, named for this op before any read
+    return tpw::put(Tensor::empty(s));
+  });
+}
+
+bool decode_chunk(int id, std::string dtype, double first, val bytes) {
+  return tpw::guard([&] {
+    io::DType dt;
+    if (!io::dtype_from_name(dtype, &dt)) tp::fail("io", "unknown dtype '", dtype, "'");
+    Tensor& t = const_cast<Tensor&>(tpw::get(id));  // a fresh tensor this file owns until it is returned
+    const size_t n = length_of(bytes), size = io::dtype_size(dt);
+    const int64_t count = int64_t(n / size);
+    if (n % size != 0 || first < 0 || int64_t(first) + count > t.numel())
+      tp::fail("io", "chunk of ", n, " bytes at element ", first, " does not fit a ", io::dtype_name(dt), " tensor of ",
+               t.numel(), " elements");
+    if (count == 0) return true;
+    float* dst = t.data() + int64_t(first);
+    if (dt == io::DType::F32) {
+      val(typed_memory_view(n, reinterpret_cast<uint8_t*>(dst))).call<void>("set", bytes);
+    } else {
+      const std::vector<uint8_t> raw = copy_in(bytes);
+      io::to_float32(dt, raw.data(), count, dst);
+    }
+    return true;
+  });
 }
 
 // ---- safetensors ----
@@ -89,15 +104,6 @@ val st_parse_header(val json, double file_size) {
     out.set("tensors", tensors);
     out.set("metadata", metadata);
     return out;
-  });
-}
-
-int st_decode(std::string dtype, val shape, val bytes) {
-  return tpw::guard([&] {
-    io::DType dt;
-    if (!io::dtype_from_name(dtype, &dt))
-      tp::fail("io", "unknown dtype '", dtype, "' (supported: ", io::supported_dtypes(), ")");
-    return tpw::put(decode(dt, tpw::to_shape(shape), bytes));
   });
 }
 
@@ -140,11 +146,11 @@ val npy_parse_header(val header, double file_size) {
   });
 }
 
+// The whole array at once: used for Fortran order, which is transposed while converting.
 int npy_decode(val header, double file_size, val data) {
   return tpw::guard([&] {
     const auto hb = copy_in(header);
     const io::NpyHeader h = io::parse_npy_header(hb.data(), hb.size(), file_size_of(file_size));
-    if (!h.fortran_order) return tpw::put(decode(h.dtype, h.shape, data));
     Tensor t = Tensor::empty(h.shape);
     const auto raw = copy_in(data);
     io::decode_npy_data(h, raw.data(), raw.size(), t.data());
@@ -165,7 +171,8 @@ EMSCRIPTEN_BINDINGS(tensorpad_io) {
   using emscripten::function;
   function("ioSafetensorsHeaderSize", &st_header_size);
   function("ioSafetensorsParseHeader", &st_parse_header);
-  function("ioDecode", &st_decode);
+  function("ioDecodeBegin", &decode_begin);
+  function("ioDecodeChunk", &decode_chunk);
   function("ioSaveSafetensors", &st_save);
   function("ioNpyHeaderSize", &npy_header_size);
   function("ioNpyParseHeader", &npy_parse_header);

@@ -173,6 +173,30 @@ test('openSafetensors reads only the header and the requested tensor bytes', asy
   t.dispose();
 });
 
+test('get reads a tensor larger than one read chunk (16 MiB) in pieces, exactly', async () => {
+  // 2.5M F64 values = 20 MB: two reads, the second ending mid-chunk; and the same as BF16 after an odd offset.
+  const n = 2_500_000;
+  const values = new Float64Array(n);
+  for (let i = 0; i < n; i++) values[i] = Math.sin(i) * 1e3;
+  const bits = new Uint16Array(n * 4);
+  for (let i = 0; i < bits.length; i++) bits[i] = (i * 40503) & 0x7f7f;
+  const bytes = stBuild([{ name: 'pad', dtype: 'U8', shape: [3], data: Uint8Array.of(1, 2, 3) },
+    { name: 'd', dtype: 'F64', shape: [n], data: bytesOf(values) }, { name: 'h', dtype: 'BF16', shape: [4, n], data: bytesOf(bits) }]);
+  const reads = [];
+  class CountingBlob extends Blob {
+    slice(start, end) { reads.push(end - start); return super.slice(start, end); }
+  }
+  const f = await tp.io.openSafetensors(new CountingBlob([bytes]));
+  reads.length = 0;
+  const d = await f.get('d');
+  assert.deepEqual(reads, [16 * 2 ** 20, n * 8 - 16 * 2 ** 20]);
+  assertSameBits(d.data(), Float32Array.from(values), 'F64 in chunks');
+  const h = await f.get('h');
+  assertSameBits(h.data(), bf16(bits), 'BF16 in chunks');
+  assert.equal(reads.length, 2 + 2);
+  tp.dispose(d, h);
+});
+
 test('openSafetensors refuses each malformed file with its problem, and the module stays usable', async () => {
   const before = tp.memory();
   const ok = (extra = {}) => ({ w: { dtype: 'F32', shape: [2], data_offsets: [0, 8], ...extra } });
@@ -350,14 +374,18 @@ test('get reads a 3072x1024 BF16 tensor at the end of a sparse 3 GiB file withou
   t.after(() => fs.rmSync(file, { force: true }));
   assert.equal(fs.statSync(file).size, total);
 
+  // A fresh core, so its heap has no free space left over from earlier tests to hide the growth.
+  const tpf = await init({ fresh: true });
   globalThis.gc?.();
   const rss0 = process.memoryUsage().rss;
   const t0 = performance.now();
-  const f = await tp.io.openSafetensors(file);
+  const f = await tpf.io.openSafetensors(file);
   const t1 = performance.now();
   const w = await f.get('model.layers.0.mlp.gate_proj.weight');
   const t2 = performance.now();
   const growth = process.memoryUsage().rss - rss0;
+  // The 3 GB filler is listed but too large for a float32 tensor here: refused before any read.
+  await rejects(f.get('filler'), new RegExp(`^io\\.get: io: shape \\[${filler}\\] is too large \\(more than 536870912 elements\\)$`));
   await f.close();
 
   assert.deepEqual(f.tensors.map((e) => e.name), ['filler', 'model.layers.0.mlp.gate_proj.weight']);

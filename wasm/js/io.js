@@ -78,6 +78,10 @@ async function openSource(op, source, fail, describe) {
   fail(op, `expects a File, Blob, Uint8Array, ArrayBuffer or (in Node) a path, got ${describe(source)}`);
 }
 
+// Raw bytes read per step when loading a tensor (a multiple of every element size).
+const CHUNK = 16 * 2 ** 20;
+const DTYPE_SIZE = { F64: 8, F32: 4, F16: 2, BF16: 2, I64: 8, I32: 4, I16: 2, I8: 1, U32: 4, U16: 2, U8: 1, BOOL: 1 };
+
 export function installIo(tp, rt) {
   const { core, wrap, fail, describe, Tensor } = rt;
 
@@ -86,6 +90,25 @@ export function installIo(tp, rt) {
     const r = fn();
     if (core.errorPending()) throw new tp.TensorpadError(`${op}: ${core.takeError()}`, { op });
     return r;
+  }
+
+  // Reads a tensor of nbytes at file offset start into a new float32 Tensor, CHUNK bytes at a time, so
+  // neither JS nor the heap ever holds more than one chunk of raw bytes beside the tensor itself.
+  async function readTensor(op, file, start, nbytes, dtype, shape) {
+    const id = call(op, () => core.ioDecodeBegin(dtype, shape));
+    try {
+      const size = DTYPE_SIZE[dtype];
+      const step = Math.max(size, CHUNK - (CHUNK % size));
+      for (let done = 0; done < nbytes; done += step) {
+        const end = Math.min(nbytes, done + step);
+        const bytes = await file.read(start + done, start + end, op);
+        call(op, () => core.ioDecodeChunk(id, dtype, done / size, bytes));
+      }
+    } catch (e) {
+      core.release(id);
+      throw e;
+    }
+    return wrap(id);
   }
 
   async function openSafetensors(source) {
@@ -117,9 +140,7 @@ export function installIo(tp, rt) {
           fail(gop, `no tensor named ${describe(name)} in this file (${entries.size} tensors` +
             (near.length ? `; similar: ${near.join(', ')})` : ')'));
         }
-        const bytes = await file.read(header.dataOffset + e.begin, header.dataOffset + e.end, gop);
-        if (closed) fail(gop, `the file was closed while reading ${describe(name)}`);
-        return wrap(call(gop, () => core.ioDecode(e.dtype, e.shape, bytes)));
+        return readTensor(gop, file, header.dataOffset + e.begin, e.end - e.begin, e.dtype, e.shape);
       },
       async close() {
         closed = true;
@@ -135,7 +156,9 @@ export function installIo(tp, rt) {
       const prefix = await file.read(0, Math.min(12, file.size));
       const n = call(op, () => core.ioNpyHeaderSize(prefix, file.size));
       const header = await file.read(0, n);
-      call(op, () => core.ioNpyParseHeader(header, file.size));  // refuses before reading the data
+      const h = call(op, () => core.ioNpyParseHeader(header, file.size));  // refuses before reading the data
+      if (!h.fortranOrder) return await readTensor(op, file, n, file.size - n, h.dtype, h.shape);
+      // Fortran order is transposed in one piece.
       const data = await file.read(n, file.size);
       return wrap(call(op, () => core.ioNpyDecode(header, file.size, data)));
     } finally {
