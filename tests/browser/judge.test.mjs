@@ -1,0 +1,162 @@
+// The exercise block in Chromium: the same solution gets the same verdict (and the same counts) in the
+// page's Web Worker judge as in the CLI's worker_threads judge. The block is mounted by a small
+// harness page built here (web/judge/page.js + the notebook's editor + the judge worker from
+// web/judge/build-hook.mjs), served with the site's own server and CSP.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import esbuild from 'esbuild';
+import { root, launch, openPage } from './helpers.mjs';
+import { createServer } from '../../web/server.mjs';
+import { loadExercise } from '../../web/judge/exercises.js';
+import { judgeFile } from '../../web/judge/node-runner.js';
+
+const IDS = ['lora-params', 'low-rank-approx', 'causal-attention'];
+const SOL = (id, f) => path.join(root, 'tests/js/solutions', id, f);
+const REF = (id) => path.join(root, 'exercises', id, 'reference.js');
+
+let dir;
+let srv;
+let browser;
+
+async function buildHarness() {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-judge-page-'));
+  const web = path.join(root, 'web');
+  const common = { bundle: true, format: 'esm', platform: 'browser', conditions: ['browser'], target: 'es2022', logLevel: 'warning' };
+  // tp for workers, as the site's build makes it (the ES6 core finds its .wasm beside the bundle)
+  await esbuild.build({ ...common, entryPoints: { tp: path.join(root, 'wasm/js/browser.js') }, outdir: dir,
+    external: ['module', 'fs', 'path', 'url', 'node:*', 'worker_threads', 'crypto'] });
+  fs.copyFileSync(path.join(root, 'build/wasm/web/tensorpad_core.wasm'), path.join(dir, 'tensorpad_core.wasm'));
+  const hook = (await import(pathToFileURL(path.join(web, 'judge/build-hook.mjs')).href)).default;
+  await hook({ esbuild, root, web, dist: dir, common });
+  const exercises = IDS.map((id) => { const { dir: _d, ...json } = loadExercise(id); return json; });
+  const entry = path.join(dir, 'harness-entry.js');
+  fs.writeFileSync(entry, `
+import { mountExercise } from ${JSON.stringify(path.join(web, 'judge/page.js'))};
+import { createEditor } from ${JSON.stringify(path.join(web, 'src/editor.js'))};
+const exercises = ${JSON.stringify(exercises)};
+const handles = {};
+for (const ex of exercises) {
+  const el = document.createElement('section');
+  el.dataset.testid = 'exercise';
+  el.setAttribute('data-testid', 'exercise');
+  el.dataset.exerciseId = ex.id;
+  document.body.append(el);
+  handles[ex.id] = mountExercise(el, {
+    id: ex.id, lang: 'en', title: ex.title.en, statementHtml: '<p>statement</p>', exercise: ex,
+    tpUrl: new URL('tp.js', document.baseURI).href,
+    load: () => JSON.parse(localStorage.getItem('ex:' + ex.id) ?? 'null'),
+    save: (v) => localStorage.setItem('ex:' + ex.id, JSON.stringify(v)),
+    createEditor: (parent, opts) => {
+      const view = createEditor(parent, opts);
+      return { view, getValue: () => view.state.doc.toString(),
+        setValue: (t) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: t } }), focus: () => view.focus() };
+    },
+    assetUrl: (p) => new URL(p, document.baseURI).href,
+    t: (k) => (k === 'exercise' ? 'Exercise' : k),
+  });
+}
+window.harness = { setCode: (id, text) => handles[id].editor.setValue(text), code: (id) => handles[id].editor.getValue() };
+document.body.dataset.ready = '1';
+`);
+  await esbuild.build({ ...common, entryPoints: { main: entry }, outdir: dir });
+  fs.writeFileSync(path.join(dir, 'index.html'),
+    '<!doctype html><html><head><meta charset="utf-8"><title>judge harness</title><link rel="icon" href="data:,"></head>' +
+    '<body><script type="module" src="main.js"></script></body></html>');
+}
+
+before(async () => {
+  await buildHarness();
+  srv = createServer(dir);
+  await new Promise((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((r) => (srv ? srv.close(r) : r()));
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const base = () => `http://127.0.0.1:${srv.address().port}/`;
+
+async function checkInPage(page, id, file) {
+  await page.evaluate(([i, text]) => window.harness.setCode(i, text), [id, fs.readFileSync(file, 'utf8')]);
+  const block = page.locator(`[data-testid=exercise][data-exercise-id="${id}"]`);
+  await block.locator('[data-testid=judge-button]').click();
+  await page.waitForFunction((i) => {
+    const el = document.querySelector(`[data-exercise-id="${i}"]`);
+    return el && !el.hasAttribute('aria-busy') && el.querySelector('[data-testid=judge-verdict]').dataset.verdict;
+  }, id, { timeout: 60000 });
+  return block.evaluate((el) => ({
+    verdict: el.querySelector('[data-testid=judge-verdict]').dataset.verdict,
+    text: el.querySelector('[data-testid=judge-verdict]').textContent,
+    statuses: [...el.querySelectorAll('[data-testid=judge-case]')].map((c) => c.dataset.status),
+    messages: [...el.querySelectorAll('[data-testid=judge-case] pre')].map((p) => p.textContent),
+  }));
+}
+
+const CASES = [
+  ['lora-params', REF('lora-params')],
+  ['lora-params', SOL('lora-params', 'product.js')],
+  ['lora-params', SOL('lora-params', 'correct-plain.js')],
+  ['lora-params', SOL('lora-params', 'throws.js')],
+  ['lora-params', SOL('lora-params', 'syntax-error.js')],
+  ['lora-params', SOL('lora-params', 'missing-export.js')],
+  ['lora-params', SOL('lora-params', 'endless-loop.js')],
+  ['causal-attention', SOL('causal-attention', 'no-mask.js')],
+  ['causal-attention', SOL('causal-attention', 'correct-loops.js')],
+  ['low-rank-approx', SOL('low-rank-approx', 'off-by-one.js')],
+  ['low-rank-approx', REF('low-rank-approx')],
+];
+
+test('the same solution gets the same verdict in the page and in the CLI', async () => {
+  const context = await browser.newContext();
+  const { page, log } = await openPage(context, base());
+  try {
+    await page.goto(base());
+    await page.waitForSelector('body[data-ready="1"]');
+    for (const [id, file] of CASES) {
+      const name = `${id}/${path.basename(file)}`;
+      const cli = await judgeFile(loadExercise(id), file);
+      const t0 = Date.now();
+      const web = await checkInPage(page, id, file);
+      assert.equal(web.verdict, cli.status, `${name}: page says ${web.verdict} (${web.text}), CLI says ${cli.status} ${cli.message ?? ''}`);
+      if (cli.cases.length) {
+        assert.deepEqual(web.statuses, cli.cases.map((c) => c.status), `${name}: per-case statuses`);
+        assert.match(web.text, new RegExp(`${cli.passed} passed, ${cli.failed} failed`), name);
+      }
+      if (file.endsWith('endless-loop.js')) {
+        assert.ok(Date.now() - t0 < 15000, 'time limit exceeded within seconds in the page');
+        assert.ok(web.messages.some((m) => /time limit exceeded/.test(m)));
+      }
+      if (file.endsWith('no-mask.js')) assert.ok(web.messages.some((m) => /no causal mask/.test(m)));
+      if (file.endsWith('syntax-error.js')) assert.ok(web.messages.some((m) => /:2:\d+: SyntaxError/.test(m)));
+    }
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the attempt and its verdict survive a reload', async () => {
+  const context = await browser.newContext();
+  const { page } = await openPage(context, base());
+  try {
+    await page.goto(base());
+    await page.waitForSelector('body[data-ready="1"]');
+    const code = fs.readFileSync(SOL('lora-params', 'product.js'), 'utf8');
+    const first = await checkInPage(page, 'lora-params', SOL('lora-params', 'product.js'));
+    assert.equal(first.verdict, 'fail');
+    await page.reload();
+    await page.waitForSelector('body[data-ready="1"]');
+    assert.equal(await page.evaluate(() => window.harness.code('lora-params')), code);
+    const verdict = page.locator('[data-exercise-id="lora-params"] [data-testid=judge-verdict]');
+    assert.equal(await verdict.getAttribute('data-verdict'), 'fail');
+  } finally {
+    await context.close();
+  }
+});
