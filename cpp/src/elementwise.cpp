@@ -7,6 +7,7 @@
 #include <xtensor/xnoalias.hpp>
 
 #include "tensorpad/ops.hpp"
+#include "tensorpad/vmath.hpp"
 
 namespace tp {
 
@@ -129,7 +130,7 @@ Tensor unary(UnaryOp op, const Tensor& x) {
     case UnaryOp::Neg: for (int64_t i = 0; i < n; ++i) p[i] = -p[i]; break;
     case UnaryOp::Abs: for (int64_t i = 0; i < n; ++i) p[i] = std::fabs(p[i]); break;
     case UnaryOp::Sqrt: for (int64_t i = 0; i < n; ++i) p[i] = std::sqrt(p[i]); break;
-    case UnaryOp::Exp: for (int64_t i = 0; i < n; ++i) p[i] = std::exp(p[i]); break;
+    case UnaryOp::Exp: kernels::exp_f32(p, p, n); break;
     case UnaryOp::Log: for (int64_t i = 0; i < n; ++i) p[i] = std::log(p[i]); break;
     case UnaryOp::Square: for (int64_t i = 0; i < n; ++i) p[i] = p[i] * p[i]; break;
     // nearbyint rounds half to even in the default rounding mode, as torch.round and numpy.round do.

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "tensorpad/ops.hpp"
+#include "tensorpad/vmath.hpp"
 
 namespace tp {
 
@@ -111,6 +112,10 @@ Tensor softmax(const Tensor& x, int64_t dim) {
   Tensor out = x.clone();
   const Lines l = lines_around(out.shape(), d);
   float* p = out.data();
+  if (l.inner == 1) {  // the common case, softmax over the last dim: contiguous rows, SIMD kernel
+    kernels::softmax_rows(p, l.outer, l.n);
+    return out;
+  }
   for (int64_t a = 0; a < l.outer; ++a)
     for (int64_t b = 0; b < l.inner; ++b) {
       float* q = p + a * l.n * l.inner + b;

@@ -1,0 +1,109 @@
+// exp and row softmax: a WASM SIMD kernel and, beside it, the scalar reference of the same algorithm.
+#include "tensorpad/vmath.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "tensorpad/error.hpp"
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
+
+namespace tp::kernels {
+
+namespace {
+constexpr float kLog2e = 1.44269504088896341f;
+constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;  // ln2 split so n*kLn2Hi is exact
+constexpr float kMaxArg = 88.7228f, kMinArg = -87.3365f;
+constexpr float kP0 = 1.9875691500e-4f, kP1 = 1.3981999507e-3f, kP2 = 8.3334519073e-3f, kP3 = 4.1665795894e-2f,
+                kP4 = 1.6666665459e-1f, kP5 = 5.0000001201e-1f;
+
+float exp_one(float x) {
+  if (x != x) return x;
+  if (x > kMaxArg) return std::numeric_limits<float>::infinity();
+  if (x < kMinArg) return 0.f;
+  const float n = std::nearbyint(x * kLog2e);
+  const float r = (x - n * kLn2Hi) - n * kLn2Lo;
+  float p = kP0;
+  p = p * r + kP1;
+  p = p * r + kP2;
+  p = p * r + kP3;
+  p = p * r + kP4;
+  p = p * r + kP5;
+  const float y = p * r * r + r + 1.f;
+  // Scale by 2^n through the exponent bits.
+  const int32_t bits = (int32_t(n) + 127) << 23;
+  float scale;
+  std::memcpy(&scale, &bits, 4);
+  return y * scale;
+}
+}  // namespace
+
+void exp_f32_ref(const float* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = exp_one(x[i]);
+}
+
+#if defined(__wasm_simd128__)
+void exp_f32(const float* x, float* y, int64_t n) {
+  int64_t i = 0;
+  const v128_t log2e = wasm_f32x4_splat(kLog2e), hi = wasm_f32x4_splat(kLn2Hi), lo = wasm_f32x4_splat(kLn2Lo);
+  const v128_t maxa = wasm_f32x4_splat(kMaxArg), mina = wasm_f32x4_splat(kMinArg);
+  const v128_t inf = wasm_f32x4_splat(std::numeric_limits<float>::infinity()), one = wasm_f32x4_splat(1.f);
+  for (; i + 4 <= n; i += 4) {
+    const v128_t v = wasm_v128_load(x + i);
+    const v128_t c = wasm_f32x4_min(wasm_f32x4_max(v, mina), maxa);  // keep 2^n representable
+    const v128_t k = wasm_f32x4_nearest(wasm_f32x4_mul(c, log2e));
+    const v128_t r = wasm_f32x4_sub(wasm_f32x4_sub(c, wasm_f32x4_mul(k, hi)), wasm_f32x4_mul(k, lo));
+    v128_t p = wasm_f32x4_splat(kP0);
+    p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(kP1));
+    p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(kP2));
+    p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(kP3));
+    p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(kP4));
+    p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(kP5));
+    v128_t e = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_mul(p, r), r), r), one);
+    const v128_t scale = wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(k), wasm_i32x4_splat(127)), 23);
+    e = wasm_f32x4_mul(e, scale);
+    // Out-of-range lanes: 0 below, +inf above, NaN stays NaN.
+    e = wasm_v128_bitselect(wasm_f32x4_splat(0.f), e, wasm_f32x4_lt(v, mina));
+    e = wasm_v128_bitselect(inf, e, wasm_f32x4_gt(v, maxa));
+    e = wasm_v128_bitselect(v, e, wasm_f32x4_ne(v, v));
+    wasm_v128_store(y + i, e);
+  }
+  for (; i < n; ++i) y[i] = exp_one(x[i]);
+}
+#else
+void exp_f32(const float* x, float* y, int64_t n) { exp_f32_ref(x, y, n); }
+#endif
+
+namespace {
+template <void (*Exp)(const float*, float*, int64_t)>
+void softmax_rows_with(float* x, int64_t rows, int64_t n) {
+  for (int64_t r = 0; r < rows; ++r) {
+    float* row = x + r * n;
+    // Subtract the row max only for numerical stability: exp never overflows, and -inf gives 0.
+    float m = -std::numeric_limits<float>::infinity();
+    bool nan = false;
+    for (int64_t i = 0; i < n; ++i) {
+      nan |= row[i] != row[i];
+      m = row[i] > m ? row[i] : m;
+    }
+    if (nan || m == -std::numeric_limits<float>::infinity()) {
+      for (int64_t i = 0; i < n; ++i) row[i] = std::numeric_limits<float>::quiet_NaN();
+      continue;
+    }
+    for (int64_t i = 0; i < n; ++i) row[i] -= m;
+    Exp(row, row, n);
+    double sum = 0.0;
+    for (int64_t i = 0; i < n; ++i) sum += row[i];
+    const float inv = float(1.0 / sum);
+    for (int64_t i = 0; i < n; ++i) row[i] *= inv;
+  }
+}
+}  // namespace
+
+void softmax_rows(float* x, int64_t rows, int64_t n) { softmax_rows_with<exp_f32>(x, rows, n); }
+void softmax_rows_ref(float* x, int64_t rows, int64_t n) { softmax_rows_with<exp_f32_ref>(x, rows, n); }
+
+}  // namespace tp::kernels
