@@ -76,7 +76,7 @@ static void tridiagonal_ql(std::vector<double>& d, std::vector<double>& e_in, Co
       }
       if (m == l) break;
       if (iter++ == kMaxQlIterationsPerValue)
-        fail("eigh", "the tridiagonal QL iteration did not converge in ", kMaxQlIterationsPerValue,
+        fail("linalg.eigh", "the tridiagonal QL iteration did not converge in ", kMaxQlIterationsPerValue,
              " iterations (value ", l, ")");
       double g = (d[size_t(l + 1)] - d[size_t(l)]) / (2.0 * e[size_t(l)]);
       double r = std::hypot(g, 1.0);
@@ -203,9 +203,9 @@ namespace tp::linalg {
 using namespace detail;
 
 void eigh(const float* A, int64_t n, float* w, float* V) {
-  if (n < 0) fail("eigh", "negative matrix size ", n);
-  // Only the lower triangle is an input (like numpy's UPLO='L'); check just what is read.
-  for (int64_t i = 0; i < n; ++i) check_finite("eigh", A + i * n, i + 1);
+  if (n < 0) fail("linalg.eigh", "negative matrix size ", n);
+  // Only the lower triangle is read (like numpy's UPLO='L'), but NaN or Inf anywhere is refused.
+  check_finite("linalg.eigh", A, n * n);
   ColMat W(n, n);
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j <= i; ++j) W(i, j) = A[i * n + j];

@@ -28,11 +28,11 @@ void orthonormalize(std::vector<float>& Y, int64_t r, int64_t q) {
 // A is (m,n), omega (n,q); U is (m,q), S (q), V is (n,q).
 void svd_lowrank(const float* A, int64_t m, int64_t n, int64_t q, int64_t niter, const float* omega, float* U,
                  float* S, float* V) {
-  if (m < 0 || n < 0) fail("svd_lowrank", "negative matrix size ", m, " x ", n);
+  if (m < 0 || n < 0) fail("linalg.svdLowrank", "negative matrix size ", m, " x ", n);
   if (q < 1 || q > std::min(m, n))
-    fail("svd_lowrank", "q must be in [1, min(m, n)] = [1, ", std::min(m, n), "], got ", q);
-  if (niter < 0) fail("svd_lowrank", "niter must be >= 0, got ", niter);
-  check_finite("svd_lowrank", A, m * n);
+    fail("linalg.svdLowrank", "q must be in [1, min(m, n)] = [1, ", std::min(m, n), "], got ", q);
+  if (niter < 0) fail("linalg.svdLowrank", "niter must be >= 0, got ", niter);
+  check_finite("linalg.svdLowrank", A, m * n);
   using kernels::sgemm;
   // The big products run in float32 GEMM; only the thin QRs and the small SVD run in double.
   std::vector<float> Y(size_t(m * q)), Z(size_t(n * q));

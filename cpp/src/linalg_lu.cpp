@@ -90,7 +90,7 @@ void lu_solve(const Lu& f, std::vector<double>& X, int64_t nrhs) {
 }  // namespace
 
 double det(const float* A, int64_t n) {
-  const Lu f = lu_factor("det", A, n);
+  const Lu f = lu_factor("linalg.det", A, n);
   if (f.singular) return 0.0;
   double d = f.sign;
   for (int64_t i = 0; i < n; ++i) d *= f.a[size_t(i * n + i)];
@@ -98,8 +98,8 @@ double det(const float* A, int64_t n) {
 }
 
 void inv(const float* A, int64_t n, float* Ainv) {
-  const Lu f = lu_factor("inv", A, n);
-  if (f.singular) fail_singular("inv", f);
+  const Lu f = lu_factor("linalg.inv", A, n);
+  if (f.singular) fail_singular("linalg.inv", f);
   std::vector<double> X(size_t(n * n), 0.0);
   for (int64_t i = 0; i < n; ++i) X[size_t(i * n + i)] = 1.0;
   lu_solve(f, X, n);
@@ -107,10 +107,10 @@ void inv(const float* A, int64_t n, float* Ainv) {
 }
 
 void solve(const float* A, int64_t n, const float* B, int64_t nrhs, float* X) {
-  const Lu f = lu_factor("solve", A, n);
-  if (nrhs < 0) fail("solve", "negative number of right-hand sides ", nrhs);
-  check_finite("solve", B, n * nrhs);
-  if (f.singular) fail_singular("solve", f);
+  const Lu f = lu_factor("linalg.solve", A, n);
+  if (nrhs < 0) fail("linalg.solve", "negative number of right-hand sides ", nrhs);
+  check_finite("linalg.solve", B, n * nrhs);
+  if (f.singular) fail_singular("linalg.solve", f);
   std::vector<double> Xd(B, B + n * nrhs);
   lu_solve(f, Xd, nrhs);
   for (int64_t i = 0; i < n * nrhs; ++i) X[i] = float(Xd[size_t(i)]);

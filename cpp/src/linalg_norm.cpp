@@ -13,8 +13,8 @@ using namespace detail;
 
 // A is (m,n); ord is one of fro, nuc, 2, -2, 1, -1, inf, -inf.
 double norm(const float* A, int64_t m, int64_t n, const std::string& ord) {
-  if (m < 0 || n < 0) fail("norm", "negative matrix size ", m, " x ", n);
-  check_finite("norm", A, m * n);
+  if (m < 0 || n < 0) fail("linalg.norm", "negative matrix size ", m, " x ", n);
+  check_finite("linalg.norm", A, m * n);
   if (ord == "fro") {
     double s = 0.0;
     for (int64_t i = 0; i < m * n; ++i) s += double(A[i]) * A[i];
@@ -33,7 +33,7 @@ double norm(const float* A, int64_t m, int64_t n, const std::string& ord) {
   const bool by_col = ord == "1" || ord == "-1";
   const bool by_row = ord == "inf" || ord == "-inf" || ord == "Infinity" || ord == "-Infinity";
   if (!by_col && !by_row)
-    fail("norm", "unknown matrix norm order '", ord, "' (use 'fro', 'nuc', 2, -2, 1, -1, inf, -inf)");
+    fail("linalg.norm", "unknown matrix norm order '", ord, "' (use 'fro', 'nuc', 2, -2, 1, -1, inf, -inf)");
   if (m == 0 || n == 0) return 0.0;
   // Column sums for ord 1, row sums for ord inf; the max (or min for negative orders) of them.
   std::vector<double> sums(size_t(by_col ? n : m), 0.0);
@@ -44,10 +44,10 @@ double norm(const float* A, int64_t m, int64_t n, const std::string& ord) {
 }
 
 int64_t matrix_rank(const float* A, int64_t m, int64_t n, double tol) {
-  if (m < 0 || n < 0) fail("matrix_rank", "negative matrix size ", m, " x ", n);
-  check_finite("matrix_rank", A, m * n);
+  if (m < 0 || n < 0) fail("linalg.matrixRank", "negative matrix size ", m, " x ", n);
+  check_finite("linalg.matrixRank", A, m * n);
   if (m == 0 || n == 0) return 0;
-  if (std::isnan(tol)) fail("matrix_rank", "tol is NaN");
+  if (std::isnan(tol)) fail("linalg.matrixRank", "tol is NaN");
   std::vector<double> S;
   svdvals_double(A, m, n, S);
   // numpy's default: S.max() * max(M, N) * eps of the input's dtype (float32).

@@ -11,8 +11,8 @@ using namespace detail;
 
 // A is (m,n), Q is (m,k), R is (k,n), k = min(m,n).
 void qr(const float* A, int64_t m, int64_t n, float* Q, float* R) {
-  if (m < 0 || n < 0) fail("qr", "negative matrix size ", m, " x ", n);
-  check_finite("qr", A, m * n);
+  if (m < 0 || n < 0) fail("linalg.qr", "negative matrix size ", m, " x ", n);
+  check_finite("linalg.qr", A, m * n);
   const int64_t k = std::min(m, n);
   ColMat W = load(A, m, n, false);
   std::vector<double> tau;

@@ -82,7 +82,7 @@ void bidiagonal_svd(std::vector<double>& d, std::vector<double>& e_in, ColMat* U
         break;
       }
       if (its >= kMaxSweepsPerValue)
-        fail("svd", "the bidiagonal QR iteration did not converge in ", kMaxSweepsPerValue, " sweeps (value ", k, ")");
+        fail("linalg.svd", "the bidiagonal QR iteration did not converge in ", kMaxSweepsPerValue, " sweeps (value ", k, ")");
       // Shift from the trailing 2x2 of B^T B (Wilkinson), then one implicit QR sweep over l..k.
       double x = d[size_t(l)];
       const int64_t nm = k - 1;
@@ -176,14 +176,14 @@ static void check_matrix(const char* op, const float* A, int64_t m, int64_t n) {
 }
 
 void svdvals(const float* A, int64_t m, int64_t n, float* S) {
-  check_matrix("svdvals", A, m, n);
+  check_matrix("linalg.svdvals", A, m, n);
   std::vector<double> s;
   svdvals_double(A, m, n, s);
   for (size_t i = 0; i < s.size(); ++i) S[i] = float(s[i]);
 }
 
 void svd(const float* A, int64_t m, int64_t n, float* U, float* S, float* Vh) {
-  check_matrix("svd", A, m, n);
+  check_matrix("linalg.svd", A, m, n);
   const int64_t k = std::min(m, n);
   std::vector<double> s;
   ColMat Uc, Vc;

@@ -2,5 +2,6 @@
 // Each entry is install(tp, rt): rt carries the runtime helpers of api.js (wrap, check, withHandles,
 // checkInt, checkNumber, checkShape, options, fail, describe, Tensor, core).
 import { installNn } from './nn.js';
+import { installLinalg } from './linalg.js';
 import { installIo } from './io.js';
-export const extensions = [installIo, installNn];
+export const extensions = [installIo, installNn, installLinalg];

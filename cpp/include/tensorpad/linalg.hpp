@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "tensorpad/tensor.hpp"
+
 namespace tp::linalg {
 
 // --- The numerics on raw row-major matrices -----------------------------------------------------
@@ -25,8 +27,8 @@ void svd(const float* A, int64_t m, int64_t n, float* U, float* S, float* Vh);
 // Reduced QR A = Q R: Q is (m,k) with orthonormal columns, R is (k,n) with exact zeros below the diagonal.
 void qr(const float* A, int64_t m, int64_t n, float* Q, float* R);
 
-// A is (n,n) symmetric (only its lower triangle is read): w gets the n eigenvalues ascending and, when
-// V is not null, V (n,n) gets the matching orthonormal eigenvectors in its columns.
+// A is (n,n) symmetric (its lower triangle is read; NaN or Inf anywhere is an error): w gets the n
+// eigenvalues ascending and, when V is not null, V (n,n) the matching orthonormal eigenvectors in columns.
 void eigh(const float* A, int64_t n, float* w, float* V);
 
 // A is (n,n). det by LU with partial pivoting; exactly 0 when A is singular to float32 precision.
@@ -48,5 +50,35 @@ int64_t matrix_rank(const float* A, int64_t m, int64_t n, double tol = -1.0);
 // Requires 1 <= q <= min(m,n) and niter >= 0.
 void svd_lowrank(const float* A, int64_t m, int64_t n, int64_t q, int64_t niter, const float* omega,
                  float* U, float* S, float* V);
+
+// --- Tensor-level ops: A is (*, m, n), batched over the leading dims * ----------------------------
+// Errors name the op as the JS API does ("linalg.svd: ...").
+
+struct SvdResult {
+  Tensor U, S, Vh;  // (*, m, k), (*, k), (*, k, n)
+};
+struct QrResult {
+  Tensor Q, R;  // (*, m, k), (*, k, n)
+};
+struct EighResult {
+  Tensor eigenvalues, eigenvectors;  // (*, n) ascending, (*, n, n) in columns
+};
+struct LowrankResult {
+  Tensor U, S, V;  // (m, q), (q), (n, q)
+};
+
+Tensor svdvals(const Tensor& A);                 // (*, k)
+SvdResult svd(const Tensor& A);
+QrResult qr(const Tensor& A);
+EighResult eigh(const Tensor& A);                // A (*, n, n) symmetric, lower triangle read
+Tensor eigvalsh(const Tensor& A);                // (*, n)
+Tensor det(const Tensor& A);                     // A (*, n, n) -> (*)
+Tensor inv(const Tensor& A);                     // (*, n, n)
+// A (*, n, n); B (*, n, k), or (*, n) for one right-hand side per matrix; X has B's shape.
+Tensor solve(const Tensor& A, const Tensor& B);
+Tensor matrix_norm(const Tensor& A, const std::string& ord);  // (*)
+Tensor matrix_rank(const Tensor& A, double tol = -1.0);       // (*), counts as floats
+// A is (m, n); omega drawn from tp::Rng(seed).
+LowrankResult svd_lowrank(const Tensor& A, int64_t q, int64_t niter, uint64_t seed);
 
 }  // namespace tp::linalg

@@ -1,0 +1,140 @@
+// The Tensor-level decompositions: validate shapes, make the input contiguous, and run the raw
+// row-major kernels of linalg.hpp once per matrix of the batch (the leading dims).
+#include <algorithm>
+
+#include "tensorpad/error.hpp"
+#include "tensorpad/linalg.hpp"
+#include "tensorpad/random.hpp"
+
+namespace tp::linalg {
+
+namespace {
+
+// A (*, m, n) seen as `count` contiguous (m, n) matrices.
+struct Batch {
+  Tensor a;  // contiguous
+  Shape lead;
+  int64_t m = 0, n = 0, count = 0;
+  const float* mat(int64_t b) const { return a.data() + b * m * n; }
+};
+
+Batch batch(const char* op, const Tensor& A, bool square = false) {
+  if (A.dim() < 2) fail(op, "expects a matrix or a batch of matrices (at least 2-d), got shape ", shape_str(A.shape()));
+  Batch b;
+  b.a = A.contiguous();
+  b.m = A.size(-2);
+  b.n = A.size(-1);
+  if (square && b.m != b.n) fail(op, "expects square matrices, got shape ", shape_str(A.shape()));
+  b.lead.assign(A.shape().begin(), A.shape().end() - 2);
+  b.count = 1;
+  for (int64_t d : b.lead) b.count *= d;
+  return b;
+}
+
+Shape with(Shape lead, std::initializer_list<int64_t> tail) {
+  lead.insert(lead.end(), tail);
+  return lead;
+}
+
+}  // namespace
+
+Tensor svdvals(const Tensor& A) {
+  const Batch b = batch("linalg.svdvals", A);
+  const int64_t k = std::min(b.m, b.n);
+  Tensor S = Tensor::empty(with(b.lead, {k}));
+  for (int64_t i = 0; i < b.count; ++i) svdvals(b.mat(i), b.m, b.n, S.data() + i * k);
+  return S;
+}
+
+SvdResult svd(const Tensor& A) {
+  const Batch b = batch("linalg.svd", A);
+  const int64_t m = b.m, n = b.n, k = std::min(m, n);
+  SvdResult r{Tensor::empty(with(b.lead, {m, k})), Tensor::empty(with(b.lead, {k})), Tensor::empty(with(b.lead, {k, n}))};
+  for (int64_t i = 0; i < b.count; ++i)
+    svd(b.mat(i), m, n, r.U.data() + i * m * k, r.S.data() + i * k, r.Vh.data() + i * k * n);
+  return r;
+}
+
+QrResult qr(const Tensor& A) {
+  const Batch b = batch("linalg.qr", A);
+  const int64_t m = b.m, n = b.n, k = std::min(m, n);
+  QrResult r{Tensor::empty(with(b.lead, {m, k})), Tensor::empty(with(b.lead, {k, n}))};
+  for (int64_t i = 0; i < b.count; ++i) qr(b.mat(i), m, n, r.Q.data() + i * m * k, r.R.data() + i * k * n);
+  return r;
+}
+
+EighResult eigh(const Tensor& A) {
+  const Batch b = batch("linalg.eigh", A, true);
+  const int64_t n = b.n;
+  EighResult r{Tensor::empty(with(b.lead, {n})), Tensor::empty(with(b.lead, {n, n}))};
+  for (int64_t i = 0; i < b.count; ++i) eigh(b.mat(i), n, r.eigenvalues.data() + i * n, r.eigenvectors.data() + i * n * n);
+  return r;
+}
+
+Tensor eigvalsh(const Tensor& A) {
+  const Batch b = batch("linalg.eigvalsh", A, true);
+  Tensor w = Tensor::empty(with(b.lead, {b.n}));
+  for (int64_t i = 0; i < b.count; ++i) eigh(b.mat(i), b.n, w.data() + i * b.n, nullptr);
+  return w;
+}
+
+Tensor det(const Tensor& A) {
+  const Batch b = batch("linalg.det", A, true);
+  Tensor d = Tensor::empty(b.lead);
+  for (int64_t i = 0; i < b.count; ++i) d.data()[i] = float(det(b.mat(i), b.n));
+  return d;
+}
+
+Tensor inv(const Tensor& A) {
+  const Batch b = batch("linalg.inv", A, true);
+  Tensor X = Tensor::empty(A.shape());
+  for (int64_t i = 0; i < b.count; ++i) inv(b.mat(i), b.n, X.data() + i * b.n * b.n);
+  return X;
+}
+
+Tensor solve(const Tensor& A, const Tensor& B) {
+  const char* op = "linalg.solve";
+  const Batch a = batch(op, A, true);
+  const int64_t n = a.n;
+  // B is a stack of vectors when it has one dim fewer than A (torch's rule), else a stack of matrices.
+  const bool vectors = B.dim() == A.dim() - 1;
+  Shape blead(B.shape().begin(), B.shape().end() - (vectors ? 1 : std::min<int64_t>(2, B.dim())));
+  if (B.dim() < 1 || (!vectors && B.dim() < 2) || blead != a.lead || B.size(vectors ? -1 : -2) != n)
+    fail(op, "A of shape ", shape_str(A.shape()), " and B of shape ", shape_str(B.shape()),
+         " do not match (B must be (*, n) or (*, n, k) with A's batch dims and n = ", n, ")");
+  const int64_t k = vectors ? 1 : B.size(-1);
+  const Tensor Bc = B.contiguous();
+  Tensor X = Tensor::empty(B.shape());
+  for (int64_t i = 0; i < a.count; ++i) solve(a.mat(i), n, Bc.data() + i * n * k, k, X.data() + i * n * k);
+  return X;
+}
+
+Tensor matrix_norm(const Tensor& A, const std::string& ord) {
+  const Batch b = batch("linalg.norm", A);
+  Tensor r = Tensor::empty(b.lead);
+  for (int64_t i = 0; i < b.count; ++i) r.data()[i] = float(norm(b.mat(i), b.m, b.n, ord));
+  return r;
+}
+
+Tensor matrix_rank(const Tensor& A, double tol) {
+  const Batch b = batch("linalg.matrixRank", A);
+  Tensor r = Tensor::empty(b.lead);
+  for (int64_t i = 0; i < b.count; ++i) r.data()[i] = float(matrix_rank(b.mat(i), b.m, b.n, tol));
+  return r;
+}
+
+LowrankResult svd_lowrank(const Tensor& A, int64_t q, int64_t niter, uint64_t seed) {
+  const char* op = "linalg.svdLowrank";
+  if (A.dim() != 2) fail(op, "expects a matrix (2-d), got shape ", shape_str(A.shape()));
+  const Tensor a = A.contiguous();
+  const int64_t m = A.size(0), n = A.size(1);
+  if (q < 1 || q > std::min(m, n)) fail(op, "q must be in [1, min(m, n)] = [1, ", std::min(m, n), "], got ", q);
+  std::vector<float> omega(size_t(n * q));
+  Rng rng(seed);
+  rng.fill_normal(omega.data(), n * q);
+  LowrankResult r{Tensor::empty({m, q}), Tensor::empty({q}), Tensor::empty({n, q})};
+  svd_lowrank(a.data(), m, n, q, niter, omega.data(), r.U.data(), r.S.data(), r.V.data());
+  return r;
+}
+
+}  // namespace tp::linalg
