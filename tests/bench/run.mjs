@@ -1,0 +1,19 @@
+// `npm run bench [-- --quick]`: runs every benchmark of tests/bench/ one after another (each in its own
+// Node process, so no two compete for the 2 cores), passing the arguments through.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const benches = ['gemm.mjs', 'elementwise.mjs', 'linalg.mjs', 'blocks.mjs', 'io.mjs'];
+let failed = 0;
+for (const b of benches) {
+  if (!existsSync(here + b)) continue;
+  console.log(`\n=== bench: ${b} ${process.argv.slice(2).join(' ')}`);
+  const r = spawnSync(process.execPath, [here + b, ...process.argv.slice(2)], { stdio: 'inherit' });
+  if (r.status !== 0) {
+    failed++;
+    console.log(`=== ${b} failed (exit ${r.status})`);
+  }
+}
+process.exit(failed ? 1 : 0);
