@@ -1,0 +1,75 @@
+// The Node runner's limits and isolation, on the lora-params exercise with small limits so each
+// test takes about a second.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadExercise } from '../../web/judge/exercises.js';
+import { judgeSource } from '../../web/judge/node-runner.js';
+
+const exercise = loadExercise('lora-params');
+const cache = new Map();
+const judge = (source, opts = {}) => judgeSource(exercise, source, { cache, ...opts });
+const RIGHT = 'export const loraParams = (o, i, r) => r * (o + i);\nexport const loraFraction = (o, i, r) => r * (o + i) / (o * i);\n';
+
+describe('judge limits and isolation (worker_threads)', () => {
+  test('the overall time limit stops a solution that is slow on every case', async () => {
+    const slow = `function wait(ms) { const t = Date.now(); while (Date.now() - t < ms) {} }
+export function loraParams(o, i, r) { wait(300); return r * (o + i); }
+export function loraFraction(o, i, r) { wait(300); return r * (o + i) / (o * i); }`;
+    const t0 = Date.now();
+    const r = await judge(slow, { limits: { perCaseMs: 1000, totalMs: 1500 } });
+    assert.ok(Date.now() - t0 < 8000);
+    assert.equal(r.status, 'fail');
+    assert.ok(r.passed >= 2 && r.passed <= 5, `passed ${r.passed}`);
+    assert.ok(r.cases.some((c) => /all cases together took more than 1500 ms/.test(c.message)));
+    assert.ok(r.cases.some((c) => /^not run: /.test(c.message)));
+  });
+
+  test('an endless loop while loading is a time-limit error, not a hang', async () => {
+    const r = await judge(`while (true) {}\n${RIGHT}`, { limits: { perCaseMs: 500 } });
+    assert.equal(r.status, 'error');
+    assert.equal(r.errorKind, 'time');
+    assert.ok(r.cases.every((c) => c.status === 'error' && /^not run: time limit exceeded while loading/.test(c.message)));
+  });
+
+  test('memory is bounded: a solution that allocates without end fails its case', async () => {
+    const hog = 'export function loraParams() { const a = []; for (;;) a.push(new Array(1e5).fill(1)); }\n' +
+      'export const loraFraction = () => 0;';
+    const r = await judge(hog, { limits: { perCaseMs: 10000 } });
+    assert.equal(r.status, 'fail');
+    assert.match(r.cases[0].message, /memory limit exceeded \(256 MB\)/);
+  });
+
+  test('an async solution is awaited; dividing a Promise gives NaN, which fails', async () => {
+    assert.equal((await judge(RIGHT.replace('(o, i, r) =>', 'async (o, i, r) =>'))).status, 'pass');
+    const lazy = `async function count(o, i, r) { return r * (o + i); }
+export function loraParams(o, i, r) { return count(o, i, r); }
+export function loraFraction(o, i, r) { return count(o, i, r) / (o * i); }`;
+    const r = await judge(lazy);
+    assert.ok(r.cases.some((c) => /got NaN|expected a number/.test(c.message)), r.cases.map((c) => c.message).join('\n'));
+  });
+
+  test('console output goes to the case, not to the judge\'s terminal', async () => {
+    const chatty = RIGHT.replace('export const loraParams = (o, i, r) => r * (o + i);',
+      'export const loraParams = (o, i, r) => { console.log("checking", o, i, r); return r * (o + i); };');
+    const r = await judge(chatty);
+    assert.equal(r.status, 'pass');
+    assert.match(r.cases[0].output, /^checking 4096 4096 16\n$/);
+  });
+
+  test('a solution that replaces tp or posts to the judge cannot pass', async () => {
+    const sneaky = `import { parentPort } from 'node:worker_threads';
+globalThis.tp = { tensor: () => { throw new Error('gone'); } };
+export function loraParams() { parentPort.postMessage({ type: 'done' }); return 0; }
+export function loraFraction() { parentPort.postMessage({ type: 'case-end', id: 0, value: 131072 }); return 0; }`;
+    const r = await judge(sneaky);
+    assert.equal(r.status, 'fail');
+    assert.equal(r.passed, 0);
+  });
+
+  test('the same seed gives the same cases and verdicts; the reference passes on every seed tried', async () => {
+    const a = await judge(RIGHT, { seed: 42 });
+    const b = await judge(RIGHT, { seed: 42 });
+    assert.deepEqual(a.cases.map((c) => c.name), b.cases.map((c) => c.name));
+    for (const seed of [7, 8, 9]) assert.equal((await judge(RIGHT, { seed })).status, 'pass');
+  });
+});
