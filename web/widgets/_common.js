@@ -1,0 +1,191 @@
+// Shared helpers of the chapter's widgets (not a widget itself: build.mjs skips files starting with "_").
+// Drawing and orchestration only: every number a widget shows comes from tp in the worker (ctx.compute).
+import { h } from '../src/dom.js';
+
+export { h };
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** s('line', { x1, y1 }, ...children) → an SVG element. */
+export function s(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'text') el.textContent = v;
+    else if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) if (c) el.append(c);
+  return el;
+}
+
+/** The widget's own strings: pick(ctx, { en: '…', zh: '…' }). */
+export const pick = (ctx, strings) => strings[ctx.lang] ?? strings.en;
+
+/** A number for reading: a real minus sign (U+2212), no "-0", fixed digits. */
+export function fmt(x, digits = 3) {
+  if (x === null || x === undefined || Number.isNaN(x)) return '—';
+  if (!Number.isFinite(x)) return x > 0 ? '∞' : '−∞';
+  let t = x.toFixed(digits);
+  if (/^-0(\.0*)?$/.test(t)) t = t.slice(1);
+  return t.replace(/^-/, '−');
+}
+export const pct = (x, digits = 1) => `${fmt(100 * x, digits)}%`;
+
+/** The series colours (Okabe-Ito: distinguishable with the common colour-vision deficiencies). */
+export const COLORS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9'];
+
+/**
+ * Runs update(state) for the latest request only: while one update is in flight, newer requests
+ * replace each other and the last one runs next, so dragging never builds a queue in the worker.
+ * Each finished update records its time from the interaction to the end of drawing on root
+ * (data-update-ms, data-updates) and in root's timings, and marks root data-state busy/ready.
+ */
+export function latest(root, update, onError) {
+  let running = false;
+  let pending = null;
+  const timings = [];
+  root.dataset.state = 'busy';
+  async function pump() {
+    running = true;
+    while (pending) {
+      const { state, t0 } = pending;
+      pending = null;
+      try {
+        await update(state);
+        const ms = performance.now() - t0;
+        timings.push(ms);
+        root.dataset.updateMs = ms.toFixed(1);
+        root.dataset.updates = String(Number(root.dataset.updates ?? 0) + 1);
+      } catch (e) {
+        onError?.(e);
+      }
+    }
+    running = false;
+    root.dataset.state = 'ready';
+  }
+  const request = (state, t0 = performance.now()) => {
+    pending = { state, t0 };
+    root.dataset.state = 'busy';
+    if (!running) pump();
+  };
+  request.timings = timings;
+  return request;
+}
+
+/** A visible error line inside the widget (the worker's message, e.g. an unavailable op). */
+export function errorLine() {
+  const el = h('p', { class: 'widget-error', role: 'alert', hidden: true });
+  return {
+    el,
+    show(e) { el.hidden = false; el.textContent = String(e?.message ?? e); },
+    clear() { el.hidden = true; el.textContent = ''; },
+  };
+}
+
+/** Pointer dragging on an SVG: onMove(x, y) in the SVG's user units (viewBox), with capture. */
+export function draggable(svg, handle, onMove, onEnd) {
+  const toUser = (e) => {
+    const pt = svg.createSVGPoint();
+    pt.x = e.clientX;
+    pt.y = e.clientY;
+    const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+    return [p.x, p.y];
+  };
+  handle.addEventListener('pointerdown', (e) => {
+    e.preventDefault();
+    handle.setPointerCapture(e.pointerId);
+    handle.focus?.({ preventScroll: true });
+    const move = (ev) => onMove(...toUser(ev));
+    const up = (ev) => {
+      handle.removeEventListener('pointermove', move);
+      handle.removeEventListener('pointerup', up);
+      handle.removeEventListener('pointercancel', up);
+      handle.releasePointerCapture?.(ev.pointerId);
+      onEnd?.();
+    };
+    handle.addEventListener('pointermove', move);
+    handle.addEventListener('pointerup', up);
+    handle.addEventListener('pointercancel', up);
+  });
+}
+
+/** Arrow keys on a focusable element: onStep(dx, dy) with dx, dy in {-1, 0, 1} (×10 with Shift). */
+export function arrowKeys(el, onStep) {
+  el.addEventListener('keydown', (e) => {
+    const k = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[e.key];
+    if (!k) return;
+    e.preventDefault();
+    const m = e.shiftKey ? 10 : 1;
+    onStep(k[0] * m, k[1] * m);
+  });
+}
+
+/** A labelled range input with an <output>. */
+export function rangeControl({ id, label, min, max, step = 1, value, format = String, testid }) {
+  const input = h('input', { type: 'range', id, min, max, step, value, 'data-testid': testid });
+  const out = h('output', { for: id, text: format(Number(value)) });
+  const row = h('div', { class: 'tpw-row' }, h('label', { for: id, text: label }), input, out);
+  return { row, input, out, set: (v) => { input.value = String(v); out.textContent = format(Number(v)); } };
+}
+
+/** Axis ticks for a linear range: about n round numbers. */
+export function ticks(lo, hi, n = 5) {
+  const span = hi - lo;
+  if (!(span > 0)) return [lo];
+  const raw = span / n;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * mag).find((st) => span / st <= n) ?? 10 * mag;
+  const out = [];
+  for (let v = Math.ceil(lo / step) * step; v <= hi + 1e-9 * span; v += step) out.push(Number(v.toPrecision(12)));
+  return out;
+}
+
+const STYLE = `
+.tpw { font-size: .92rem; }
+.tpw svg { display: block; max-width: 100%; height: auto; touch-action: none; user-select: none; }
+.tpw svg text { font-family: inherit; fill: var(--fg, #1a1a1a); }
+.tpw .tpw-row { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; margin: .35rem 0; }
+.tpw .tpw-row input[type=range] { flex: 1 1 12rem; min-width: 8rem; }
+.tpw .tpw-cols { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
+.tpw .tpw-readout { font-variant-numeric: tabular-nums; margin: .35rem 0; }
+.tpw .tpw-readout b { font-weight: 600; }
+.tpw .tpw-note { color: var(--muted, #555); font-size: .85rem; margin: .25rem 0; }
+.tpw .tpw-matrix { display: inline-grid; grid-template-columns: repeat(2, 4.6rem); gap: .3rem; padding: 0 .5rem;
+  border-left: 2px solid var(--fg, #1a1a1a); border-right: 2px solid var(--fg, #1a1a1a); }
+.tpw .tpw-matrix input { width: 4.6rem; font: inherit; padding: .1rem .25rem; text-align: right; }
+.tpw .tpw-handle { cursor: grab; }
+.tpw .tpw-handle:focus { outline: none; }
+.tpw .tpw-handle:focus-visible circle, .tpw .tpw-handle:focus circle { stroke: var(--focus, #e37400); stroke-width: 4; }
+.tpw .tpw-plot:focus-visible { outline: 3px solid var(--focus, #e37400); }
+.tpw .tpw-tokens { display: flex; flex-wrap: wrap; gap: .3rem; margin: .3rem 0; }
+.tpw .tpw-token { font: inherit; padding: .15rem .5rem; border: 1px solid var(--border, #c9ced6); border-radius: 4px;
+  background: var(--bg, #fff); color: var(--fg, #1a1a1a); cursor: pointer; }
+.tpw .tpw-token[aria-checked=true] { background: var(--accent, #0b57d0); color: var(--accent-fg, #fff); border-color: var(--accent, #0b57d0); }
+.tpw .tpw-token.tpw-future { color: #8a8f98; border-style: dashed; }
+.tpw .tpw-token.tpw-future[aria-checked=true] { color: var(--accent-fg, #fff); }
+.tpw canvas { image-rendering: pixelated; border: 1px solid var(--border, #c9ced6); }
+.tpw figure { margin: 0; }
+.tpw figcaption { font-size: .85rem; color: var(--muted, #555); text-align: center; }
+.tpw table { border-collapse: collapse; font-variant-numeric: tabular-nums; margin: .4rem 0; }
+.tpw th, .tpw td { border-bottom: 1px solid var(--border, #c9ced6); padding: .15rem .6rem; text-align: right; }
+.tpw th:first-child, .tpw td:first-child { text-align: left; }
+.tpw tr.tpw-current td { font-weight: 600; }
+.tpw fieldset { border: 0; padding: 0; margin: .3rem 0; display: flex; flex-wrap: wrap; gap: .75rem; }
+.tpw legend { padding: 0; margin-bottom: .2rem; float: left; margin-right: .75rem; }
+`;
+
+/** Adds the widgets' stylesheet to the page once. */
+export function useStyle() {
+  if (document.getElementById('tpw-style')) return;
+  document.head.append(h('style', { id: 'tpw-style', text: STYLE }));
+}
+
+/** The widget's root element inside the container given by the notebook. */
+export function root(container, name) {
+  useStyle();
+  container.innerHTML = '';
+  const el = h('div', { class: `tpw tpw-${name}`, 'data-testid': `widget-${name}` });
+  container.append(el);
+  return el;
+}

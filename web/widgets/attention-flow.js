@@ -1,0 +1,181 @@
+// :::widget attention-flow [query=5]
+// Causal attention over "Alice dropped the glass because she …": choose a query token (hover previews,
+// click or Enter pins, arrow keys move); its weights a_j = softmax(q·k_j) over the visible tokens are bars
+// that sum to 1, the future tokens are greyed by the causal mask (weight 0), and the value vectors flow
+// into the mixed vector c = Σ_j a_j v_j with a thickness proportional to a_j. The scores and values are
+// illustrative (hand-chosen, not from a trained model); the softmax, the mask and the mixing are
+// tp.nn.scaledDotProductAttention in the worker.
+import { h, s, pick, fmt, latest, errorLine, rangeControl, COLORS, root as widgetRoot } from './_common.js';
+
+const TOKENS = ['Alice', 'dropped', 'the', 'glass', 'because', 'she'];
+// Illustrative scores q_i·k_j (row i = query). Entries above the diagonal are never used: the causal
+// mask removes them before the softmax. "she" scores "Alice" highest: it looks for whom it refers to.
+const SCORES = [
+  [0.0, 0, 0, 0, 0, 0],
+  [1.0, 0.2, 0, 0, 0, 0],
+  [-0.5, 0.3, 0.8, 0, 0, 0],
+  [0.2, 1.3, 0.9, 0.7, 0, 0],
+  [0.3, 1.4, -0.6, 0.9, 0.6, 0],
+  [2.6, 0.4, -0.8, 0.6, 0.5, 1.0],
+];
+// Illustrative 3-d value vectors, one per token.
+const VALUES = [[1, 0, 2], [0, 3, 1], [0.2, 0.1, 0.1], [2, -1, 0], [0.5, 1, -0.5], [1, 0.5, 1.5]];
+
+// Runs in the worker. With Q = the score rows, K = I and scale 1, Q Kᵀ is exactly the score matrix.
+// The scale multiplies every score before the softmax (1/√d_k in a real model): larger is sharper.
+export function attend(tp, { scores, values, scale }) {
+  return tp.tidy(() => {
+    const n = scores.length;
+    const { output, weights } = tp.nn.scaledDotProductAttention(tp.tensor(scores), tp.eye(n), tp.tensor(values), { causal: true, scale, returnWeights: true });
+    return { weights: weights.toArray(), mixed: output.toArray(), rowSums: weights.sum(-1).toArray() };
+  });
+}
+
+const TEXT = {
+  en: {
+    title: 'Attention flow: the query token reads the visible tokens with weights a_j = softmax(q·k_j) and mixes their values into c = Σ a_j v_j',
+    illustrative: 'Illustrative weights: the scores and value vectors are hand-chosen for this example, not taken from a trained model.',
+    tokens: 'Query token (arrow keys move, Enter or click pins, hover previews)',
+    masked: 'masked (future)', weight: 'a_j', value: 'v_j', mixed: 'c = Σ a_j v_j',
+    sum: (x) => `Σ a_j = ${x}`,
+    svg: (q) => `Weights of the query "${q}" over the tokens as bars; values flow into the mixed vector c`,
+    scale: 'Score scale s (a = softmax(s·q·k); larger is sharper)', table: 'The weights as a table',
+  },
+  zh: {
+    title: '注意力信息流：query 以权重 a_j = softmax(q·k_j) 读取可见位置，并把它们的 value 混合成 c = Σ a_j v_j',
+    illustrative: '权重为示意值：分数和 value 向量是为这个例子手工设定的，不是来自训练好的模型。',
+    tokens: 'query 位置（方向键移动，回车或点击固定，悬停预览）',
+    masked: '被遮住（未来位置）', weight: 'a_j', value: 'v_j', mixed: 'c = Σ a_j v_j',
+    sum: (x) => `Σ a_j = ${x}`,
+    svg: (q) => `query「${q}」对各位置的权重（横条），各位置的 value 汇入混合向量 c`,
+    scale: '分数缩放 s（a = softmax(s·q·k)；越大越尖锐）', table: '权重表',
+  },
+};
+
+export function mount(container, ctx) {
+  const T = pick(ctx, TEXT);
+  const el = widgetRoot(container, 'attention-flow');
+  const err = errorLine();
+  const n = TOKENS.length;
+  let pinned = Math.max(0, Math.min(n - 1, Number(ctx.props.query ?? n - 1)));
+  let shown = pinned;
+  let res = null;
+
+  const group = h('div', { class: 'tpw-tokens', role: 'radiogroup', 'aria-label': T.tokens, 'data-testid': 'attention-flow-tokens' });
+  const buttons = TOKENS.map((tok, i) => {
+    const b = h('button', { type: 'button', class: 'tpw-token', role: 'radio', 'aria-checked': 'false', tabindex: '-1', 'data-testid': 'attention-flow-token', 'data-index': i }, tok);
+    b.addEventListener('click', () => choose(i, true));
+    b.addEventListener('pointerenter', () => choose(i, false));
+    b.addEventListener('keydown', (e) => {
+      const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[e.key];
+      if (e.key === 'Home' || e.key === 'End') { e.preventDefault(); choose(e.key === 'Home' ? 0 : n - 1, true, true); return; }
+      if (!step) return;
+      e.preventDefault();
+      choose((i + step + n) % n, true, true);
+    });
+    group.append(b);
+    return b;
+  });
+  group.append(h('span', { class: 'tpw-note', 'aria-hidden': 'true', text: '…' }));
+  group.addEventListener('pointerleave', () => choose(pinned, false));
+
+  const W = 600, ROW = 34, TOP = 26, H = TOP + n * ROW + 10;
+  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img', 'data-testid': 'attention-flow-svg' });
+  const sumOut = h('div', { class: 'tpw-readout', 'aria-live': 'polite', 'data-testid': 'attention-flow-sum' });
+  const table = h('table', { 'data-testid': 'attention-flow-table' });
+
+  // Column geometry: token | bar of a_j | value cells | flows | c cells.
+  const X_TOK = 8, X_BAR = 92, BAR_W = 170, X_VAL = 300, CELL = 22, X_C = 520;
+  const cellFill = (v) => {
+    const t = Math.max(-1, Math.min(1, v / 3));
+    const [r, g, b] = t >= 0 ? [255 - 200 * t, 255 - 140 * t, 255 - 60 * t] : [255, 255 + 150 * t, 255 + 200 * t];
+    return `rgb(${r | 0},${g | 0},${b | 0})`;
+  };
+
+  function draw() {
+    svg.replaceChildren();
+    svg.setAttribute('aria-label', T.svg(TOKENS[shown]));
+    svg.append(s('text', { x: X_BAR, y: 16, 'font-size': 12, text: `${T.weight} (query: ${TOKENS[shown]})` }),
+      s('text', { x: X_VAL, y: 16, 'font-size': 12, text: T.value }),
+      s('text', { x: X_C - 10, y: 16, 'font-size': 12, text: T.mixed }));
+    if (!res) return;
+    const w = res.weights[shown];
+    const c = res.mixed[shown];
+    const cy = TOP + shown * ROW + ROW / 2;
+    for (let j = 0; j < n; j++) {
+      const y = TOP + j * ROW;
+      const future = j > shown;
+      const g = s('g', { opacity: future ? 0.4 : 1, 'data-token': j, 'data-weight': w[j] });
+      if (j === shown) g.append(s('rect', { x: 2, y: y + 2, width: X_VAL - 8, height: ROW - 4, fill: '#e8f0fe', rx: 4 }));
+      g.append(s('text', { x: X_TOK, y: y + ROW / 2 + 5, 'font-size': 14, 'font-weight': j === shown ? 700 : 400, fill: future ? '#8a8f98' : undefined, text: TOKENS[j] }));
+      g.append(s('rect', { x: X_BAR, y: y + 8, width: BAR_W, height: ROW - 16, fill: '#f1f3f4', stroke: '#dadce0' }));
+      if (future) {
+        g.append(s('line', { x1: X_BAR, y1: y + ROW / 2, x2: X_BAR + BAR_W, y2: y + ROW / 2, stroke: '#8a8f98', 'stroke-dasharray': '4 3' }),
+          s('text', { x: X_BAR + 6, y: y + ROW / 2 + 4, 'font-size': 11, fill: '#6b7075', text: `${T.masked}: 0` }));
+      } else {
+        g.append(s('rect', { x: X_BAR, y: y + 8, width: BAR_W * w[j], height: ROW - 16, fill: COLORS[0] }),
+          s('text', { x: X_BAR + BAR_W + 6, y: y + ROW / 2 + 4, 'font-size': 12, text: fmt(w[j], 3) }));
+      }
+      VALUES[j].forEach((v, d) => g.append(s('rect', { x: X_VAL + d * CELL, y: y + 6, width: CELL - 2, height: ROW - 12, fill: future ? '#f1f3f4' : cellFill(v), stroke: '#bbb' }),
+        s('text', { x: X_VAL + d * CELL + CELL / 2 - 1, y: y + ROW / 2 + 4, 'font-size': 9, 'text-anchor': 'middle', text: fmt(v, 1) })));
+      if (!future && w[j] > 0) {
+        const x0 = X_VAL + 3 * CELL + 2, y0 = y + ROW / 2, x1 = X_C - 4;
+        g.append(s('path', { d: `M${x0},${y0} C${(x0 + x1) / 2},${y0} ${(x0 + x1) / 2},${cy} ${x1},${cy}`, fill: 'none', stroke: COLORS[0], 'stroke-opacity': 0.55, 'stroke-width': Math.max(0.5, 18 * w[j]) }));
+      }
+      svg.append(g);
+    }
+    c.forEach((v, d) => svg.append(s('rect', { x: X_C + d * CELL, y: cy - ROW / 2 + 6, width: CELL - 2, height: ROW - 12, fill: cellFill(v), stroke: '#333' }),
+      s('text', { x: X_C + d * CELL + CELL / 2 - 1, y: cy + 4, 'font-size': 9, 'text-anchor': 'middle', text: fmt(v, 2) })));
+  }
+
+  function showText() {
+    const w = res.weights[shown];
+    const sum = res.rowSums[shown];
+    sumOut.dataset.sum = String(sum);
+    sumOut.dataset.query = String(shown);
+    sumOut.dataset.weights = JSON.stringify(w);
+    sumOut.textContent = `${T.sum(fmt(sum, 4))} · c = (${res.mixed[shown].map((v) => fmt(v, 3)).join(', ')})`;
+    table.replaceChildren(h('caption', { class: 'sr-only', text: T.svg(TOKENS[shown]) }),
+      h('tr', {}, h('th', { text: 'token' }), h('th', { text: T.weight }), h('th', { text: T.value })),
+      ...TOKENS.map((tok, j) => h('tr', { class: j === shown ? 'tpw-current' : '' }, h('td', { text: tok }),
+        h('td', { text: j > shown ? `0 (${T.masked})` : fmt(w[j], 3) }), h('td', { text: `(${VALUES[j].map((v) => fmt(v, 1)).join(', ')})` }))));
+    const visible = TOKENS.slice(0, shown + 1).map((tok, j) => `${tok} ${fmt(w[j], 2)}`).join(', ');
+    const future = TOKENS.slice(shown + 1);
+    ctx.describe(`${T.title}. ${T.illustrative} Query "${TOKENS[shown]}": ${visible}${future.length ? `; ${future.join(', ')}: 0 (${T.masked})` : ''}. ${sumOut.textContent}.`);
+  }
+
+  function render() {
+    buttons.forEach((b, i) => {
+      b.setAttribute('aria-checked', String(i === pinned));
+      b.tabIndex = i === pinned ? 0 : -1;
+      b.classList.toggle('tpw-future', i > shown);
+    });
+    el.dataset.query = String(shown);
+    draw();
+    if (res) showText();
+  }
+
+  const scale = rangeControl({ id: `${ctx.id}-scale`, label: T.scale, min: 0.25, max: 3, step: 0.25, value: 1, format: (v) => `s = ${v}`, testid: 'attention-flow-scale' });
+  scale.input.addEventListener('input', () => { scale.set(scale.input.value); update(Number(scale.input.value)); });
+  const update = latest(el, async (sc) => {
+    res = await ctx.compute(attend, { scores: SCORES, values: VALUES, scale: sc });
+    err.clear();
+    render();
+  }, (e) => err.show(e));
+
+  function choose(i, pin, focus = false) {
+    const t0 = performance.now();
+    if (pin) pinned = i;
+    shown = i;
+    if (focus) buttons[i].focus();
+    render();
+    const ms = performance.now() - t0;
+    if (res) { el.dataset.updateMs = ms.toFixed(1); el.dataset.updates = String(Number(el.dataset.updates ?? 0) + 1); }
+  }
+
+  el.append(h('p', { class: 'tpw-note', text: T.title }), h('p', { class: 'tpw-note', 'data-testid': 'attention-flow-illustrative' }, h('b', { text: T.illustrative })),
+    group, svg, sumOut, scale.row, h('details', {}, h('summary', { text: T.table }), table), err.el);
+  render();
+  update(1);
+  return { destroy() { container.innerHTML = ''; } };
+}

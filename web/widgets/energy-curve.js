@@ -1,0 +1,235 @@
+// :::widget energy-curve [size=1536x512] [source=weights]
+// The cumulative energy e_k = Σ_{i≤k} σ_i² / Σ σ_i² of a matrix: the share of ‖A‖_F² a rank-k
+// approximation keeps. The matrix is a random Gaussian one of a chosen size, or a 2-D tensor a reader
+// loaded from a model file (the weights feature binds it in the cells' scope under `source`, default
+// `weights`: a tensor, or an object of tensors such as weights.W). A loaded tensor is drawn next to a
+// random matrix of the same shape and standard deviation, as the chapter compares them. The 90% point is
+// marked and ranks 32/128/512 are read out; hover or the arrow keys read any rank. The SVD, the cumulative
+// sum and the 90% count run in the worker (tp.linalg.svdvals, cumsum, sign).
+import { h, s, pick, fmt, pct, latest, errorLine, ticks, COLORS, root as widgetRoot } from './_common.js';
+
+const SIZES = [[768, 256], [1536, 512], [3072, 1024]];
+const MARKS = [32, 128, 512];
+// The source chapter's measurement on Qwen3-0.6B, layer 12 gate_proj (3072×1024): cited, not recomputed.
+const SOURCE_QWEN = { 32: 0.127, 128: 0.361, 512: 0.824 };
+
+// Runs in the worker: the 2-D tensors the weights feature (or a cell) bound under the given names.
+export function findTensors(tp, { names }, scope) {
+  const out = [];
+  const add = (path, t) => { if (t instanceof tp.Tensor && t.ndim === 2 && t.numel > 1) out.push({ path, shape: t.shape }); };
+  for (const name of names) {
+    const v = scope[name];
+    if (!v || typeof v !== 'object') continue;
+    if (v instanceof tp.Tensor) { add(name, v); continue; }
+    for (const [k, t] of Object.entries(v)) add(`${name}.${k}`, t);
+  }
+  return out.slice(0, 50);
+}
+
+// Runs in the worker: the energy curve(s) of the chosen matrix, cached by key between calls.
+export function energy(tp, { key, random, path, seed }, scope) {
+  const cache = ((globalThis.__tpWidgets ??= {}).energy ??= new Map());
+  if (cache.has(key)) return cache.get(key);
+  const curve = (A) => tp.tidy(() => {
+    const sq = tp.linalg.svdvals(A).square();
+    const e = sq.cumsum(0).div(sq.sum());
+    // The smallest k with e_k ≥ 0.9 is one more than the number of e_k below 0.9.
+    const k90 = e.mul(-1).add(0.9).sign().relu().sum().item() + 1;
+    return { e: e.data(), k90 };
+  });
+  let result;
+  if (random) {
+    result = { main: tp.tidy(() => curve(tp.randn(random, { seed }))), shape: random };
+  } else {
+    const A = path.split('.').reduce((o, k) => o?.[k], scope);
+    if (!(A instanceof tp.Tensor) || A.ndim !== 2) throw new Error(`${path} is not a 2-d tensor any more`);
+    const main = curve(A);
+    // A random matrix of the same shape and standard deviation, for comparison.
+    const compare = tp.tidy(() => {
+      const std = A.sub(A.mean()).square().mean().sqrt().item();
+      return curve(tp.randn(A.shape, { seed }).mul(std));
+    });
+    result = { main, compare, shape: A.shape };
+  }
+  cache.set(key, result);
+  return result;
+}
+
+const TEXT = {
+  en: {
+    title: 'Energy curve: the share of ‖A‖_F² kept by the best rank-k approximation',
+    source: 'Matrix', random: (m, n) => `random Gaussian ${m}×${n}`, loaded: (p, sh) => `loaded tensor ${p} (${sh.join('×')})`,
+    refresh: 'Look for loaded tensors', none: 'No model tensor is loaded; load a model file to analyse a real weight.',
+    x: 'rank k', y: 'energy kept', main: 'this matrix', compare: 'random matrix, same shape and std',
+    qwen: 'Qwen3-0.6B layer 12 gate_proj (the source chapter\'s measurement)',
+    k90: (k) => `90% of the energy needs rank ${k}`, at: (k) => `rank ${k}`,
+    plot: 'Energy curve; the left and right arrow keys (Shift: ×10) read the energy at one rank',
+    computing: 'Computing the singular values… (the 3072×1024 size takes a few seconds)',
+  },
+  zh: {
+    title: '能量曲线：最佳秩 k 近似保留的 ‖A‖_F² 比例',
+    source: '矩阵', random: (m, n) => `随机高斯矩阵 ${m}×${n}`, loaded: (p, sh) => `已加载的张量 ${p}（${sh.join('×')}）`,
+    refresh: '查找已加载的张量', none: '还没有加载模型张量；加载模型文件后可以分析真实权重。',
+    x: '秩 k', y: '保留的能量', main: '这个矩阵', compare: '同形状、同标准差的随机矩阵',
+    qwen: 'Qwen3-0.6B 第 12 层 gate_proj（原文的测量值）',
+    k90: (k) => `保留 90% 的能量需要秩 ${k}`, at: (k) => `秩 ${k}`,
+    plot: '能量曲线；用左右方向键（Shift：×10）读取某个秩处的能量',
+    computing: '正在计算奇异值…（3072×1024 需要几秒）',
+  },
+};
+
+const parseSize = (raw) => {
+  const m = /^(\d+)\s*[x×]\s*(\d+)$/.exec(String(raw ?? ''));
+  return m ? [Number(m[1]), Number(m[2])] : null;
+};
+
+export function mount(container, ctx) {
+  const T = pick(ctx, TEXT);
+  const el = widgetRoot(container, 'energy-curve');
+  const err = errorLine();
+  const names = String(ctx.props.source ?? 'weights').split(',').map((x) => x.trim()).filter(Boolean);
+  const sizes = SIZES.slice();
+  const asked = parseSize(ctx.props.size);
+  if (asked && !sizes.some(([m, n]) => m === asked[0] && n === asked[1])) sizes.push(asked);
+  let choice = `random:${(asked ?? [1536, 512]).join('x')}`;
+  let loaded = [];
+  let data = null;
+  let cursor = null;
+
+  const select = h('select', { id: `${ctx.id}-src`, 'data-testid': 'energy-curve-source' });
+  const refresh = h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'energy-curve-refresh' }, T.refresh);
+  const status = h('div', { class: 'tpw-note', 'aria-live': 'polite', 'data-testid': 'energy-curve-status' });
+  const W = 560, H = 280, L = 48, R = 14, TOP = 12, B = 40;
+  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: 'tpw-plot', tabindex: 0, role: 'img', 'aria-label': T.plot, 'data-testid': 'energy-curve-plot' });
+  const readout = h('div', { class: 'tpw-readout', 'aria-live': 'polite', 'data-testid': 'energy-curve-readout' });
+  const table = h('table', { 'data-testid': 'energy-curve-table' });
+
+  function fillSelect() {
+    select.replaceChildren(...sizes.map(([m, n]) => h('option', { value: `random:${m}x${n}` }, T.random(m, n))),
+      ...loaded.map((t) => h('option', { value: `tensor:${t.path}` }, T.loaded(t.path, t.shape))));
+    if (![...select.options].some((o) => o.value === choice)) choice = select.options[0].value;
+    select.value = choice;
+  }
+
+  async function lookForTensors() {
+    try {
+      loaded = await ctx.compute(findTensors, { names });
+    } catch {
+      loaded = [];
+    }
+    fillSelect();
+    if (!loaded.length) status.textContent = T.none;
+  }
+
+  const kmax = () => Math.min(...data.shape);
+  const xOf = (k) => L + ((W - L - R) * (k - 1)) / Math.max(1, kmax() - 1);
+  const yOf = (v) => TOP + (H - TOP - B) * (1 - v);
+
+  function draw() {
+    svg.replaceChildren();
+    for (const v of [0, 0.25, 0.5, 0.75, 0.9, 1]) {
+      svg.append(s('line', { x1: L, x2: W - R, y1: yOf(v), y2: yOf(v), stroke: v === 0.9 ? '#c5221f' : '#e3e5e8', 'stroke-dasharray': v === 0.9 ? '5 4' : undefined }),
+        s('text', { x: L - 6, y: yOf(v) + 4, 'text-anchor': 'end', 'font-size': 11, fill: v === 0.9 ? '#c5221f' : undefined, text: v === 0.9 ? '90%' : pct(v, 0) }));
+    }
+    svg.append(s('line', { x1: L, x2: W - R, y1: H - B, y2: H - B, stroke: '#555' }), s('line', { x1: L, x2: L, y1: TOP, y2: H - B, stroke: '#555' }),
+      s('text', { x: (L + W - R) / 2, y: H - 6, 'text-anchor': 'middle', 'font-size': 12, text: T.x }));
+    if (!data) return;
+    for (const t of ticks(1, kmax(), 6)) {
+      svg.append(s('line', { x1: xOf(t), x2: xOf(t), y1: H - B, y2: H - B + 4, stroke: '#555' }),
+        s('text', { x: xOf(t), y: H - B + 16, 'text-anchor': 'middle', 'font-size': 11, text: String(t) }));
+    }
+    const series = [[data.main, COLORS[0]], ...(data.compare ? [[data.compare, COLORS[1]]] : [])];
+    for (const [c, color] of series) {
+      let d = '';
+      const e = c.e;
+      const stride = Math.max(1, Math.floor(e.length / 600));
+      for (let i = 0; i < e.length; i += stride) d += `${i ? 'L' : 'M'}${xOf(i + 1).toFixed(1)},${yOf(e[i]).toFixed(1)}`;
+      d += `L${xOf(e.length).toFixed(1)},${yOf(e[e.length - 1]).toFixed(1)}`;
+      svg.append(s('path', { d, fill: 'none', stroke: color, 'stroke-width': 2 }));
+      svg.append(s('line', { x1: xOf(c.k90), x2: xOf(c.k90), y1: yOf(0.9), y2: H - B, stroke: color, 'stroke-dasharray': '3 3' }),
+        s('circle', { cx: xOf(c.k90), cy: yOf(0.9), r: 4, fill: color }));
+    }
+    svg.append(s('text', { x: Math.min(xOf(data.main.k90) + 6, W - 150), y: yOf(0.9) + 16, 'font-size': 11, fill: COLORS[0], text: `k = ${data.main.k90}` }));
+    if (kmax() === 1024) {
+      for (const k of MARKS) {
+        const x = xOf(k), y = yOf(SOURCE_QWEN[k]);
+        svg.append(s('path', { d: `M${x},${y - 5} L${x + 5},${y} L${x},${y + 5} L${x - 5},${y} z`, fill: '#555' }, s('title', { text: `${T.qwen}: ${pct(SOURCE_QWEN[k])}` })));
+      }
+    }
+    if (cursor) {
+      svg.append(s('line', { x1: xOf(cursor), x2: xOf(cursor), y1: TOP, y2: H - B, stroke: '#555', 'stroke-dasharray': '2 3' }));
+      for (const [c, color] of series) svg.append(s('circle', { cx: xOf(cursor), cy: yOf(c.e[cursor - 1]), r: 4, fill: color }));
+    }
+    const hit = s('rect', { x: L, y: TOP, width: W - L - R, height: H - TOP - B, fill: 'transparent' });
+    hit.addEventListener('pointermove', (e) => {
+      const p = svg.createSVGPoint();
+      p.x = e.clientX; p.y = e.clientY;
+      const u = p.matrixTransform(svg.getScreenCTM().inverse());
+      setCursor(Math.round(1 + ((u.x - L) * (kmax() - 1)) / (W - L - R)));
+    });
+    svg.append(hit);
+  }
+
+  function showText() {
+    const marks = MARKS.filter((k) => k <= kmax());
+    const head = [h('th', { text: T.x }), h('th', { text: T.main }), data.compare ? h('th', { text: T.compare }) : null, kmax() === 1024 ? h('th', { text: T.qwen }) : null];
+    table.replaceChildren(h('tr', {}, ...head),
+      ...marks.map((k) => h('tr', { 'data-rank': k }, h('td', { text: String(k) }), h('td', { text: pct(data.main.e[k - 1]) }),
+        data.compare ? h('td', { text: pct(data.compare.e[k - 1]) }) : null, kmax() === 1024 ? h('td', { text: pct(SOURCE_QWEN[k]) }) : null)),
+      h('tr', {}, h('td', { text: '90%' }), h('td', { text: `k = ${data.main.k90}` }), data.compare ? h('td', { text: `k = ${data.compare.k90}` }) : null, kmax() === 1024 ? h('td', { text: '' }) : null));
+    el.dataset.k90 = String(data.main.k90);
+    el.dataset.energy = JSON.stringify(Object.fromEntries(marks.map((k) => [k, data.main.e[k - 1]])));
+    showReadout();
+    ctx.describe(`${T.title}. ${select.selectedOptions[0]?.textContent ?? ''}. ${T.k90(data.main.k90)} (${T.x} ≤ ${kmax()}). ${marks.map((k) => `${T.at(k)}: ${pct(data.main.e[k - 1])}`).join(', ')}.`);
+  }
+  function showReadout() {
+    const k = cursor;
+    readout.replaceChildren(h('b', { text: T.k90(data.main.k90) }),
+      k ? `; ${T.at(k)}: ${pct(data.main.e[k - 1])}${data.compare ? ` (${T.compare}: ${pct(data.compare.e[k - 1])})` : ''}` : '');
+  }
+  function setCursor(k) {
+    if (!data) return;
+    const next = Math.max(1, Math.min(kmax(), k));
+    if (next === cursor) return;
+    cursor = next;
+    draw();
+    showReadout();
+  }
+  svg.addEventListener('keydown', (e) => {
+    if (!data) return;
+    const step = { ArrowLeft: -1, ArrowRight: 1, PageDown: -32, PageUp: 32 }[e.key];
+    if (e.key === 'Home' || e.key === 'End') { e.preventDefault(); setCursor(e.key === 'Home' ? 1 : kmax()); return; }
+    if (!step) return;
+    e.preventDefault();
+    setCursor((cursor ?? data.main.k90) + step * (e.shiftKey ? 10 : 1));
+  });
+
+  const update = latest(el, async (value) => {
+    status.textContent = T.computing;
+    const [kind, rest] = value.split(/:(.*)/s);
+    const args = kind === 'random' ? { key: value, random: rest.split('x').map(Number), seed: 0 } : { key: value, path: rest, seed: 0 };
+    const r = await ctx.compute(energy, args);
+    if (value !== choice) return;
+    data = r;
+    cursor = null;
+    status.textContent = loaded.length ? '' : T.none;
+    err.clear();
+    draw();
+    showText();
+  }, (e) => { status.textContent = ''; err.show(e); });
+
+  select.addEventListener('change', () => { choice = select.value; update(choice); });
+  refresh.addEventListener('click', async () => { await lookForTensors(); });
+  for (const n of names) ctx.watch(n, () => lookForTensors());
+
+  el.append(h('p', { class: 'tpw-note', text: T.title }),
+    h('div', { class: 'tpw-row' }, h('label', { for: select.id, text: T.source }), select, refresh),
+    status, svg,
+    h('div', { class: 'tpw-row' }, ...[[T.main, COLORS[0]], [T.compare, COLORS[1]]].map(([label, c]) => h('span', {},
+      h('span', { 'aria-hidden': 'true', style: `display:inline-block;width:1.4em;height:3px;vertical-align:middle;background:${c};margin-right:.3em` }), label))),
+    readout, table, err.el);
+  fillSelect();
+  draw();
+  lookForTensors().then(() => update(choice));
+  return { destroy() { container.innerHTML = ''; } };
+}
