@@ -1,0 +1,159 @@
+// The flagship chapter "linear-algebra" in Chromium, in both languages: Run all finishes with every cell
+// done, no cell error and no console error, and the worked-example cells print the numbers of the source
+// documents (u·h = 9/√3, q·k = 6 and −1, the 0.1/0.7/0.2 mix, AB by outer products, σ = 3√2 and √2, LoRA
+// counts, the random 3072×1024 energies, ...). Prints the time Run all takes.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { dist, startServer, launch, openPage, waitIdle } from './helpers.mjs';
+
+const CHAPTER = 'linear-algebra';
+let srv, browser;
+
+before(async () => {
+  if (!fs.existsSync(path.join(dist, 'chapters', CHAPTER, 'en.json'))) {
+    const { build } = await import('../../web/build.mjs');
+    await build({ quiet: true });
+  }
+  srv = await startServer();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await srv?.close();
+});
+
+// ---- reading numbers out of printed lines ----------------------------------------------------------
+
+/** The rest of the line after `label` in `text`; fails naming the label when it is missing. */
+function restOfLine(text, label) {
+  const at = text.indexOf(label);
+  assert.ok(at >= 0, `expected the output to contain ${JSON.stringify(label)}; got:\n${text}`);
+  return text.slice(at + label.length).split('\n')[0].trim();
+}
+/** The first number, or the first bracketed (nested) array, after `label`. */
+function value(text, label) {
+  const rest = restOfLine(text, label);
+  if (rest.startsWith('[')) {
+    let depth = 0, end = 0;
+    for (; end < rest.length; end++) {
+      if (rest[end] === '[') depth++;
+      if (rest[end] === ']' && --depth === 0) break;
+    }
+    return JSON.parse(rest.slice(0, end + 1));
+  }
+  const m = /^-?\d+(\.\d+)?(e[-+]?\d+)?/i.exec(rest);
+  assert.ok(m, `expected a number after ${JSON.stringify(label)}, got ${JSON.stringify(rest)}`);
+  return Number(m[0]);
+}
+function close(actual, expected, tol, what) {
+  const a = [actual].flat(Infinity), e = [expected].flat(Infinity);
+  assert.equal(a.length, e.length, `${what}: ${JSON.stringify(actual)} vs ${JSON.stringify(expected)}`);
+  a.forEach((x, i) => assert.ok(Math.abs(x - e[i]) <= tol, `${what}: got ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)} (±${tol})`));
+}
+
+// Each worked example: the cell that prints it, and what its output must say.
+const CHECKS = {
+  'dot-read': (t) => {
+    close(value(t, 'u1·h ='), 3, 1e-4, 'u1·h');
+    close(value(t, 'u2·h ='), 9 / Math.sqrt(3), 1e-3, 'u2·h = 9/√3');
+  },
+  'dot-match': (t) => {
+    close(value(t, 'q·k1 ='), 6, 1e-4, 'q·k1');
+    close(value(t, 'q·k2 ='), -1, 1e-4, 'q·k2');
+  },
+  norms: (t) => {
+    close(value(t, '‖x‖₁ ='), 7, 1e-4, 'L1 norm of (3, 4)');
+    close(value(t, '‖x‖₂ ='), 5, 1e-4, 'L2 norm of (3, 4)');
+    close(value(t, '‖x‖∞ ='), 4, 1e-4, 'L∞ norm of (3, 4)');
+  },
+  'linear-row': (t) => close(value(t, 'hᵀW ='), [3, 4, 7], 1e-4, 'hᵀW'),
+  'three-views': (t) => assert.match(t, /three views agree: true true true/),
+  'split-work': (t) => assert.match(t, /rows: true\s+columns: true\s+split-K: true/),
+  'attn-scores': (t) => {
+    close(value(t, 'row sums:'), [1, 1, 1, 1], 1e-4, 'softmax rows sum to 1');
+    assert.match(t, /matches tp\.nn\.scaledDotProductAttention: true/);
+  },
+  'attn-mix': (t) => close(value(t, '0.2·v3 ='), [0.5, 1.9, 0.9], 1e-4, 'the 0.1/0.7/0.2 mix'),
+  bilinear: (t) => assert.match(t, /QKᵀ == H B Hᵀ: true[\s\S]*rank 2 \(≤ d_k = 2\)/),
+  'mha-wo': (t) => assert.doesNotMatch(t, /false/),
+  'ab-outer': (t) => {
+    close(value(t, 'a1 b1ᵀ ='), [[5, 6], [15, 18]], 1e-4, 'first outer product');
+    close(value(t, 'a2 b2ᵀ ='), [[14, 16], [28, 32]], 1e-4, 'second outer product');
+    close(value(t, 'sum of outer products ='), [[19, 22], [43, 50]], 1e-4, 'AB as a sum of outer products');
+  },
+  rank2: (t) => assert.equal(value(t, 'rank(M) ='), 2),
+  'svd-2x2': (t) => {
+    close(value(t, 'σ ='), [3 * Math.SQRT2, Math.SQRT2], 1e-3, 'singular values of [[3,3],[1,-1]]');
+    close(value(t, 'channel 1 + channel 2 ='), [[3, 3], [1, -1]], 1e-3, 'the channels add up to A');
+  },
+  'svd-channels-x': (t) => close(value(t, 'sum ='), [9, 1], 1e-3, 'A (2, 1) through both channels'),
+  truncate: (t) => close(value(t, 'A1 x ='), [9, 0], 1e-3, '(9, 1) → (9, 0) after truncation'),
+  'energy-random': (t) => {
+    close(value(t, 'rank  32: random'), 7.2, 0.15, 'random 3072×1024 energy at k = 32 (%)');
+    close(value(t, 'rank 128: random'), 25.7, 0.15, 'random 3072×1024 energy at k = 128 (%)');
+    close(value(t, 'rank 512: random'), 73.9, 0.15, 'random 3072×1024 energy at k = 512 (%)');
+  },
+  'lora-count': (t) => {
+    assert.equal(value(t, 'LoRA'), 65536);
+    assert.match(t, /131072 parameters \(0\.78%\)/);
+    assert.match(t, /294912 parameters \(0\.50%\)/);
+  },
+  'lora-merge': (t) => assert.match(t, /== \(W \+ \(α\/r\) BA\) x: true/),
+  rope: (t) => {
+    assert.match(t, /R_3 orthogonal \(R_3 R_3ᵀ == I\): true/);
+    assert.match(t, /R_3ᵀ R_7 == R_4: true/);
+  },
+  'rotate-quant': (t) => assert.doesNotMatch(t, /false/),
+  'scale-dot': (t) => {
+    close(value(t, 'w·h ='), 4, 1e-4, 'w·h');
+    close(value(t, 'w·c ='), 8, 1e-4, 'w·c');
+  },
+  layernorm: (t) => close(value(t, 'γ ⊙ ĥ + β ='), [2.1, -0.5, -0.2], 1e-4, 'γ ⊙ ĥ + β'),
+  rmsnorm: (t) => {
+    close(value(t, 'RMS(h) ='), 5 / Math.sqrt(3), 1e-3, 'RMS of (3, 4, 0)');
+    close(value(t, 'RMSNorm(h) ='), [3 * Math.sqrt(3) / 5, 4 * Math.sqrt(3) / 5, 0], 1e-3, 'RMSNorm of (3, 4, 0)');
+    close(value(t, 'RMSNorm(10h) ='), [3 * Math.sqrt(3) / 5, 4 * Math.sqrt(3) / 5, 0], 1e-3, 'RMSNorm of 10·(3, 4, 0)');
+  },
+  spectral: (t) => close(value(t, '‖W‖₂ ='), 4, 1e-4, 'spectral norm of diag(4, 1, 0.25)'),
+  clip: (t) => close(value(t, 'new norm'), 1, 1e-4, 'clipped global norm'),
+};
+
+for (const lang of (process.env.TP_LANGS ?? 'en,zh').split(',')) {
+  test(`the ${lang} chapter runs every cell with no error and its worked examples print the source's numbers`, async () => {
+    const context = await browser.newContext();
+    const { page, log } = await openPage(context, srv.base);
+    try {
+      await page.goto(`${srv.base}?chapter=${CHAPTER}&lang=${lang}`);
+      await page.locator('[data-testid=cell] .cm-editor').first().waitFor();
+      await page.locator('[data-testid=kernel-status]').filter({ hasText: lang === 'en' ? 'Ready' : '就绪' }).waitFor({ timeout: 30000 });
+      const t0 = Date.now();
+      await page.click('[data-testid=run-all]');
+      await waitIdle(page, 120000);
+      const seconds = (Date.now() - t0) / 1000;
+
+      const cells = await page.$$eval('[data-testid=cell]', (els) => els.map((el) => ({
+        id: el.dataset.cellId,
+        state: el.dataset.state,
+        error: el.querySelector('[data-testid=cell-error]')?.textContent ?? null,
+        text: el.querySelector('[data-testid=cell-output]')?.innerText ?? '',
+      })));
+      console.log(`  ${lang}: ${cells.length} cells, Run all took ${seconds.toFixed(1)} s`);
+      const failed = cells.filter((c) => c.state !== 'done' || c.error);
+      assert.deepEqual(failed.map((c) => `${c.id}: ${c.state} ${c.error ?? ''}`), [], 'every cell runs without error');
+
+      const byId = new Map(cells.map((c) => [c.id, c.text]));
+      for (const [id, check] of Object.entries(CHECKS)) {
+        assert.ok(byId.has(id), `the chapter has a cell "${id}"`);
+        check(byId.get(id));
+      }
+      assert.deepEqual(log.errors, [], 'no console error');
+      assert.deepEqual(log.foreign, [], 'no request leaves the origin');
+      assert.ok(seconds < 60, `Run all took ${seconds.toFixed(1)} s (must be well under a minute)`);
+    } finally {
+      await context.close();
+    }
+  });
+}

@@ -1,0 +1,70 @@
+// The chapter "linear-algebra" in Chinese and English: both parse without an author error, and they
+// have the same cells (same ids, same code up to comments) in the same order, the same widgets and the
+// same exercises at the same places, so a reader switching language lands on the same cell.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { tokenizer } from 'acorn';
+import { loadChapters } from '../../web/build.mjs';
+
+const ID = 'linear-algebra';
+const WIDGETS = ['grid2x2', 'rank-image', 'sv-decay', 'attention-flow', 'dot-projection', 'energy-curve', 'rotation-quant'];
+
+const { chapters, errors } = loadChapters();
+const chapter = (lang) => chapters.find((c) => c.id === ID && c.lang === lang);
+
+/** Blocks in reading order, details opened up. */
+function flat(blocks, out = []) {
+  for (const b of blocks) {
+    out.push(b);
+    if (b.type === 'details') flat(b.children, out);
+  }
+  return out;
+}
+const cells = (lang) => flat(chapter(lang).blocks).filter((b) => b.type === 'cell');
+/** A cell's code as tokens (comments dropped: they may be translated; code and strings may not). */
+function tokens(source) {
+  const out = [];
+  for (const t of tokenizer(source, { ecmaVersion: 'latest', sourceType: 'module', allowAwaitOutsideFunction: true })) {
+    out.push(`${t.type.label}:${t.value ?? ''}`);
+  }
+  return out;
+}
+
+test('both languages of the chapter parse without author errors', () => {
+  const own = errors.filter((e) => e.file.includes(`chapters/${ID}/`));
+  assert.deepEqual(own, []);
+  for (const lang of ['en', 'zh']) {
+    assert.ok(chapter(lang), `web/chapters/${ID}/${lang}.md exists`);
+    assert.ok(chapter(lang).title, `${lang} has a title`);
+  }
+  assert.equal(chapter('en').order, chapter('zh').order);
+});
+
+test('both languages have the same cells in the same order, with the same code up to comments', () => {
+  const en = cells('en'), zh = cells('zh');
+  assert.deepEqual(zh.map((c) => c.id), en.map((c) => c.id), 'cell ids and order');
+  assert.ok(en.length >= 40, `the chapter has a cell for every section (${en.length} cells)`);
+  en.forEach((c, i) => assert.deepEqual(tokens(zh[i].source), tokens(c.source), `cell "${c.id}" differs between en and zh beyond comments`));
+});
+
+test('both languages place the same widgets and exercises in the same order, and all seven widgets appear', () => {
+  const places = (lang) => flat(chapter(lang).blocks)
+    .filter((b) => b.type === 'widget' || b.type === 'exercise' || b.type === 'cell')
+    .map((b) => (b.type === 'cell' ? `cell:${b.id}` : `${b.type}:${b.type === 'widget' ? b.name : b.id}`));
+  assert.deepEqual(places('zh'), places('en'));
+  const widgets = flat(chapter('en').blocks).filter((b) => b.type === 'widget').map((b) => b.name);
+  for (const w of WIDGETS) assert.ok(widgets.includes(w), `widget ${w} is placed`);
+  const exercises = flat(chapter('en').blocks).filter((b) => b.type === 'exercise').map((b) => b.id);
+  for (const e of ['lora-params', 'low-rank-approx', 'energy-curve', 'rotation-error', 'causal-attention']) {
+    assert.ok(exercises.includes(e), `exercise ${e} is placed`);
+  }
+});
+
+test('the chapter opens with the self-test (answers collapsed) and every cell is valid JavaScript', () => {
+  for (const lang of ['en', 'zh']) {
+    const first = chapter(lang).blocks.findIndex((b) => b.type === 'details');
+    const firstCell = chapter(lang).blocks.findIndex((b) => b.type === 'cell');
+    assert.ok(first >= 0 && first < firstCell, `${lang}: the self-test answers come before the first cell`);
+    for (const c of cells(lang)) assert.doesNotThrow(() => tokens(c.source), `${lang} cell ${c.id} tokenizes`);
+  }
+});
