@@ -230,7 +230,7 @@ test('attention-flow: the bars sum to 1, future tokens get 0; hover, click and a
   await interact('attention-flow', () => page.keyboard.press('ArrowRight'));
   await interact('attention-flow', () => page.keyboard.press('ArrowRight'));
   await interact('attention-flow', () => page.keyboard.press('ArrowRight'));
-  await tokens.nth(5).click();
+  await tokens.nth(3).click();
   await shot('attention-flow');
 });
 
@@ -333,4 +333,29 @@ test('rotation-quant: both rotations lower max/median and the W8A8/W4A4 errors, 
   await interact('rotation-quant', () => page.keyboard.press('ArrowDown'));
   await shot('rotation-quant');
   assert.deepEqual(log.errors, []);
+});
+
+test('after Restart the widgets compute again in the fresh worker', async () => {
+  await page.click('[data-testid=restart]');
+  const slider = page.locator('[data-testid=rank-image-k]');
+  await slider.focus();
+  await interact('rank-image', () => page.keyboard.press('Home'));
+  close(Number(await page.locator('[data-testid=rank-image-error]').getAttribute('data-value')), approximate(tp, { k: 1, rows: 96, cols: 128 }).error, 1e-4, 'rank-1 error after restart');
+  await page.focus('[data-testid=grid2x2-handle-i]');
+  await interact('grid2x2', () => page.keyboard.press('ArrowLeft'));
+  for (const name of WIDGETS) assert.equal(await W(name).locator('.widget-error:not([hidden])').count(), 0, `${name} shows no error`);
+  assert.deepEqual(log.errors, []);
+});
+
+test('the Chinese chapter shows the widgets in Chinese', async () => {
+  const zh = await openPage(context, srv.base);
+  try {
+    await zh.page.goto(`${srv.base}?chapter=demo&lang=zh`);
+    await zh.page.waitForFunction(() => Number(document.querySelector('[data-testid=widget-grid2x2]')?.dataset.updates ?? 0) > 0, null, { timeout: 60000 });
+    assert.match(await zh.page.locator('[data-testid=grid2x2-det]').textContent(), /行列式/);
+    assert.match(await zh.page.locator('[data-testid=attention-flow-illustrative]').textContent(), /示意/);
+    assert.deepEqual(zh.log.errors, []);
+  } finally {
+    await zh.page.close();
+  }
 });

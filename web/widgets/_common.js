@@ -44,6 +44,7 @@ export const COLORS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#
 export function latest(root, update, onError) {
   let running = false;
   let pending = null;
+  let retried = false;
   const timings = [];
   root.dataset.state = 'busy';
   async function pump() {
@@ -53,11 +54,18 @@ export function latest(root, update, onError) {
       pending = null;
       try {
         await update(state);
+        retried = false;
         const ms = performance.now() - t0;
         timings.push(ms);
         root.dataset.updateMs = ms.toFixed(1);
         root.dataset.updates = String(Number(root.dataset.updates ?? 0) + 1);
       } catch (e) {
+        // A restarted worker (Interrupt, Restart) rejects what was in flight: ask the fresh one once more.
+        if (/worker was restarted/.test(e?.message) && !pending && !retried) {
+          retried = true;
+          pending = { state, t0 };
+          continue;
+        }
         onError?.(e);
       }
     }
@@ -148,6 +156,8 @@ const STYLE = `
 .tpw .tpw-row { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; margin: .35rem 0; }
 .tpw .tpw-row input[type=range] { flex: 1 1 12rem; min-width: 8rem; }
 .tpw .tpw-cols { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
+.tpw .tpw-side { flex: 1 1 16rem; min-width: 14rem; }
+.tpw .tpw-swatch { display: inline-block; width: 1.4em; height: 3px; vertical-align: middle; margin-right: .3em; }
 .tpw .tpw-readout { font-variant-numeric: tabular-nums; margin: .35rem 0; }
 .tpw .tpw-readout b { font-weight: 600; }
 .tpw .tpw-note { color: var(--muted, #555); font-size: .85rem; margin: .25rem 0; }
@@ -181,10 +191,15 @@ export function useStyle() {
   document.head.append(h('style', { id: 'tpw-style', text: STYLE }));
 }
 
-/** The widget's root element inside the container given by the notebook. */
-export function root(container, name) {
+/**
+ * The widget's root element inside the container given by the notebook. The notebook labels the
+ * widget's group with the directive's name unless the author gave label=…; a title reads better.
+ */
+export function root(container, name, ctx, title) {
   useStyle();
   container.innerHTML = '';
+  const group = container.closest?.('[data-testid=widget]');
+  if (group && title && !ctx?.props?.label) group.setAttribute('aria-label', title);
   const el = h('div', { class: `tpw tpw-${name}`, 'data-testid': `widget-${name}` });
   container.append(el);
   return el;

@@ -54,7 +54,7 @@ const TEXT = {
 
 export function mount(container, ctx) {
   const T = pick(ctx, TEXT);
-  const el = widgetRoot(container, 'attention-flow');
+  const el = widgetRoot(container, 'attention-flow', ctx, T.title);
   const err = errorLine();
   const n = TOKENS.length;
   let pinned = Math.max(0, Math.min(n - 1, Number(ctx.props.query ?? n - 1)));
@@ -85,7 +85,7 @@ export function mount(container, ctx) {
   const table = h('table', { 'data-testid': 'attention-flow-table' });
 
   // Column geometry: token | bar of a_j | value cells | flows | c cells.
-  const X_TOK = 8, X_BAR = 92, BAR_W = 170, X_VAL = 300, CELL = 22, X_C = 520;
+  const X_TOK = 8, X_BAR = 86, BAR_W = 150, X_VAL = 290, CELL = 24, X_C = 500, C_CELL = 30;
   const cellFill = (v) => {
     const t = Math.max(-1, Math.min(1, v / 3));
     const [r, g, b] = t >= 0 ? [255 - 200 * t, 255 - 140 * t, 255 - 60 * t] : [255, 255 + 150 * t, 255 + 200 * t];
@@ -124,8 +124,8 @@ export function mount(container, ctx) {
       }
       svg.append(g);
     }
-    c.forEach((v, d) => svg.append(s('rect', { x: X_C + d * CELL, y: cy - ROW / 2 + 6, width: CELL - 2, height: ROW - 12, fill: cellFill(v), stroke: '#333' }),
-      s('text', { x: X_C + d * CELL + CELL / 2 - 1, y: cy + 4, 'font-size': 9, 'text-anchor': 'middle', text: fmt(v, 2) })));
+    c.forEach((v, d) => svg.append(s('rect', { x: X_C + d * C_CELL, y: cy - ROW / 2 + 5, width: C_CELL - 2, height: ROW - 10, fill: cellFill(v), stroke: '#333' }),
+      s('text', { x: X_C + d * C_CELL + C_CELL / 2 - 1, y: cy + 4, 'font-size': 10, 'text-anchor': 'middle', text: fmt(v, 2) })));
   }
 
   function showText() {

@@ -27,6 +27,7 @@ const TEXT = {
     handleA: 'Tip of vector a; drag it or use the arrow keys (Shift for steps of 1)',
     handleB: 'Tip of vector b; drag it or use the arrow keys (Shift for steps of 1)',
     svg: 'Vectors a (blue) and b (orange), the projection of a onto the line of b (green) and the dropped perpendicular (dashed)',
+    legend: [['a', '#0072b2'], ['b', '#d55e00'], ['projection of a on b', '#009e73']],
     proj: 'projection length a·b / ‖b‖', cos: 'cosine', score: 'score a·b',
     orth: 'a ⟂ b: the score is 0', same: 'same direction', opposite: 'opposite directions', zero: 'b is the zero vector: no direction to project on',
   },
@@ -35,6 +36,7 @@ const TEXT = {
     handleA: '向量 a 的终点；可拖动，或用方向键（按住 Shift 步长为 1）',
     handleB: '向量 b 的终点；可拖动，或用方向键（按住 Shift 步长为 1）',
     svg: '向量 a（蓝）和 b（橙），a 在 b 所在直线上的投影（绿）与垂线（虚线）',
+    legend: [['a', '#0072b2'], ['b', '#d55e00'], ['a 在 b 上的投影', '#009e73']],
     proj: '投影长度 a·b / ‖b‖', cos: '余弦', score: '分数 a·b',
     orth: 'a ⟂ b：分数为 0', same: '方向相同', opposite: '方向相反', zero: 'b 是零向量：没有可投影的方向',
   },
@@ -48,7 +50,7 @@ const r1 = (x) => Math.round(x * 10) / 10;
 
 export function mount(container, ctx) {
   const T = pick(ctx, TEXT);
-  const el = widgetRoot(container, 'dot-projection');
+  const el = widgetRoot(container, 'dot-projection', ctx, T.title);
   const err = errorLine();
   let a = parseVec(ctx.props.a, [3, 1]);
   let b = parseVec(ctx.props.b, [1.5, 2]);
@@ -56,7 +58,7 @@ export function mount(container, ctx) {
 
   const svg = s('svg', { viewBox: `${-HALF} ${-HALF} ${2 * HALF} ${2 * HALF}`, width: 2 * HALF, height: 2 * HALF, role: 'img', 'aria-label': T.svg, 'data-testid': 'dot-projection-svg' });
   const defs = s('defs', {}, ...[['a', '#0072b2'], ['b', '#d55e00'], ['p', '#009e73']].map(([id, fill]) =>
-    s('marker', { id: `${ctx.id}-m${id}`, viewBox: '0 0 10 10', refX: 8, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' }, s('path', { d: 'M0,0 L10,5 L0,10 z', fill }))));
+    s('marker', { id: `${ctx.id}-m${id}`, viewBox: '0 0 10 10', refX: 8, refY: 5, markerWidth: 14, markerHeight: 14, markerUnits: 'userSpaceOnUse', orient: 'auto-start-reverse' }, s('path', { d: 'M0,0 L10,5 L0,10 z', fill }))));
   const grid = s('g');
   for (let k = -4; k <= 4; k++) grid.append(s('line', { x1: k * UNIT, y1: -HALF, x2: k * UNIT, y2: HALF, stroke: k ? '#eceef1' : '#9aa0a6' }), s('line', { x1: -HALF, y1: k * UNIT, x2: HALF, y2: k * UNIT, stroke: k ? '#eceef1' : '#9aa0a6' }));
   const lineB = s('line', { stroke: '#d55e00', 'stroke-opacity': 0.35, 'stroke-dasharray': '2 4' });
@@ -144,7 +146,8 @@ export function mount(container, ctx) {
   arrowKeys(hA, (dx, dy) => set([clamp(r1(a[0] + dx / 10)), clamp(r1(a[1] + dy / 10))], b));
   arrowKeys(hB, (dx, dy) => set(a, [clamp(r1(b[0] + dx / 10)), clamp(r1(b[1] + dy / 10))]));
 
-  el.append(h('p', { class: 'tpw-note', text: T.title }), h('div', { class: 'tpw-cols' }, svg, h('div', {}, out, err.el)));
+  const legend = h('div', { class: 'tpw-row' }, ...T.legend.map(([label, c]) => h('span', {}, h('span', { class: 'tpw-swatch', 'aria-hidden': 'true', style: `background:${c}` }), label)));
+  el.append(h('p', { class: 'tpw-note', text: T.title }), h('div', { class: 'tpw-cols' }, svg, h('div', { class: 'tpw-side' }, out, legend, err.el)));
   set(a, b);
   return { destroy() { container.innerHTML = ''; } };
 }

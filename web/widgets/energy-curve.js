@@ -85,7 +85,7 @@ const parseSize = (raw) => {
 
 export function mount(container, ctx) {
   const T = pick(ctx, TEXT);
-  const el = widgetRoot(container, 'energy-curve');
+  const el = widgetRoot(container, 'energy-curve', ctx, T.title);
   const err = errorLine();
   const names = String(ctx.props.source ?? 'weights').split(',').map((x) => x.trim()).filter(Boolean);
   const sizes = SIZES.slice();
@@ -95,6 +95,7 @@ export function mount(container, ctx) {
   let loaded = [];
   let data = null;
   let cursor = null;
+  let compareLegend = null;
 
   const select = h('select', { id: `${ctx.id}-src`, 'data-testid': 'energy-curve-source' });
   const refresh = h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'energy-curve-refresh' }, T.refresh);
@@ -139,7 +140,7 @@ export function mount(container, ctx) {
         s('text', { x: xOf(t), y: H - B + 16, 'text-anchor': 'middle', 'font-size': 11, text: String(t) }));
     }
     const series = [[data.main, COLORS[0]], ...(data.compare ? [[data.compare, COLORS[1]]] : [])];
-    for (const [c, color] of series) {
+    for (const [c, color] of [...series].reverse()) { // this matrix drawn last, on top
       let d = '';
       const e = c.e;
       const stride = Math.max(1, Math.floor(e.length / 600));
@@ -171,6 +172,7 @@ export function mount(container, ctx) {
   }
 
   function showText() {
+    if (compareLegend) compareLegend.hidden = !data.compare;
     const marks = MARKS.filter((k) => k <= kmax());
     const head = [h('th', { text: T.x }), h('th', { text: T.main }), data.compare ? h('th', { text: T.compare }) : null, kmax() === 1024 ? h('th', { text: T.qwen }) : null];
     table.replaceChildren(h('tr', {}, ...head),
@@ -225,8 +227,11 @@ export function mount(container, ctx) {
   el.append(h('p', { class: 'tpw-note', text: T.title }),
     h('div', { class: 'tpw-row' }, h('label', { for: select.id, text: T.source }), select, refresh),
     status, svg,
-    h('div', { class: 'tpw-row' }, ...[[T.main, COLORS[0]], [T.compare, COLORS[1]]].map(([label, c]) => h('span', {},
-      h('span', { 'aria-hidden': 'true', style: `display:inline-block;width:1.4em;height:3px;vertical-align:middle;background:${c};margin-right:.3em` }), label))),
+    h('div', { class: 'tpw-row' }, ...[[T.main, COLORS[0]], [T.compare, COLORS[1]]].map(([label, c], i) => {
+      const item = h('span', { 'data-legend': i ? 'compare' : 'main' }, h('span', { class: 'tpw-swatch', 'aria-hidden': 'true', style: `background:${c}` }), label);
+      if (i) compareLegend = item;
+      return item;
+    })),
     readout, table, err.el);
   fillSelect();
   draw();

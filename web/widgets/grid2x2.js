@@ -47,7 +47,7 @@ const TEXT = {
     handleI: 'Tip of î = (a, c); drag it or use the arrow keys (Shift for steps of 1)',
     handleJ: 'Tip of ĵ = (b, d); drag it or use the arrow keys (Shift for steps of 1)',
     det: 'determinant', area: (x) => `areas scale by ${x}`,
-    zero: 'det = 0: the plane collapses onto a line (or a point); the matrix is not invertible',
+    zero: 'the plane collapses onto a line (or a point); the matrix is not invertible',
     flip: 'negative: the orientation flips (î and ĵ swap handedness)',
     keep: 'positive: the orientation is kept',
     eig: 'real eigenvectors', none: 'none: no real eigenvalues, the map contains a rotation',
@@ -62,7 +62,7 @@ const TEXT = {
     handleI: 'î 的终点 = (a, c)；可拖动，或用方向键（按住 Shift 步长为 1）',
     handleJ: 'ĵ 的终点 = (b, d)；可拖动，或用方向键（按住 Shift 步长为 1）',
     det: '行列式', area: (x) => `面积缩放 ${x} 倍`,
-    zero: 'det = 0：平面被压到一条线（或一个点）上，矩阵不可逆',
+    zero: '平面被压到一条线（或一个点）上，矩阵不可逆',
     flip: '为负：空间被翻折（左右手性反过来）',
     keep: '为正：保持定向',
     eig: '实特征向量', none: '没有：没有实特征值，这个变换含旋转',
@@ -83,7 +83,7 @@ const round1 = (x) => Math.round(x * 100) / 100;
 export function mount(container, ctx) {
   const T = pick(ctx, TEXT);
   const name = ctx.props.name ?? 'M';
-  const el = widgetRoot(container, 'grid2x2');
+  const el = widgetRoot(container, 'grid2x2', ctx, T.title);
   let M = parseMatrix(ctx.props);
   let shown = M; // what the picture draws (differs from M while Play runs)
   let info = null;
@@ -259,7 +259,7 @@ export function mount(container, ctx) {
     h('p', { class: 'tpw-note', text: T.title }),
     h('div', { class: 'tpw-cols' },
       svg,
-      h('div', {},
+      h('div', { class: 'tpw-side' },
         h('div', { class: 'tpw-row' }, h('span', { text: 'M =' }), grid),
         h('div', { class: 'tpw-row' }, playBtn, resetBtn),
         detOut, eigOut, err.el)));

@@ -39,7 +39,7 @@ export function approximate(tp, { k, rows, cols, withOriginal }) {
     for (const t of ['A', 'U', 'S', 'Vh']) c?.[t]?.dispose?.();
     const A = tp.tensor(px, { shape: [rows, cols] });
     const { U, S, Vh } = tp.linalg.svd(A);
-    c = cache.rankImage = { rows, cols, A, U, S, Vh, normA: tp.linalg.norm(A).item(), pixels: px };
+    c = cache.rankImage = { rows, cols, A, U, S, Vh, normA: tp.linalg.norm(A).item(), rank: tp.linalg.matrixRank(A), pixels: px };
   }
   return tp.tidy(() => {
     // A_k = U[:, :k] diag(S[:k]) Vh[:k, :]: scaling U's columns by S is a broadcast multiply.
@@ -51,6 +51,7 @@ export function approximate(tp, { k, rows, cols, withOriginal }) {
       error,
       original: withOriginal ? c.pixels : undefined,
       sigma: withOriginal ? Array.from(c.S.data()) : undefined,
+      rank: c.rank,
     };
   });
 }
@@ -58,20 +59,20 @@ export function approximate(tp, { k, rows, cols, withOriginal }) {
 const TEXT = {
   en: {
     title: 'Rank-k approximation of a picture: keep the k largest singular values',
-    slider: 'Singular values kept (k)', original: 'original (rank', approx: (k) => `rank ${k} approximation`,
+    slider: 'Singular values kept (k)', original: (r) => (r ? `original (rank ${r})` : 'original'), approx: (k) => `rank ${k} approximation`,
     error: 'relative error ‖A − A_k‖_F / ‖A‖_F', stored: 'numbers stored',
     of: (a, b, p) => `k(m + n + 1) = ${a} vs m·n = ${b} (${p})`,
-    sigma: 'Singular values σ_i (kept ones in blue); click a bar to choose k',
+    sigma: 'Singular values σ_i on a log scale (kept ones in blue); click a bar to choose k',
     canvasOrig: (m, n) => `The built-in ${m}×${n} grayscale picture: a house with a window and a door, a tree, the sun and hills`,
     canvasApprox: (k, e) => `The picture rebuilt from ${k} singular values, relative error ${e}`,
     loading: 'Decomposing the picture…',
   },
   zh: {
     title: '图片的秩 k 近似：只保留最大的 k 个奇异值',
-    slider: '保留的奇异值个数 k', original: '原图（秩', approx: (k) => `秩 ${k} 近似`,
+    slider: '保留的奇异值个数 k', original: (r) => (r ? `原图（秩 ${r}）` : '原图'), approx: (k) => `秩 ${k} 近似`,
     error: '相对误差 ‖A − A_k‖_F / ‖A‖_F', stored: '需要存的数',
     of: (a, b, p) => `k(m + n + 1) = ${a}，原图 m·n = ${b}（${p}）`,
-    sigma: '奇异值 σ_i（蓝色为保留的）；点击某一条可选择 k',
+    sigma: '奇异值 σ_i，对数坐标（蓝色为保留的）；点击某一条可选择 k',
     canvasOrig: (m, n) => `内置的 ${m}×${n} 灰度图：一座有窗和门的房子、一棵树、太阳和山坡`,
     canvasApprox: (k, e) => `用 ${k} 个奇异值重建的图片，相对误差 ${e}`,
     loading: '正在分解图片…',
@@ -94,14 +95,14 @@ export function mount(container, ctx) {
   const name = ctx.props.name ?? 'rank';
   const max = Math.max(1, Math.min(Number(ctx.props.max ?? 24), Math.min(ROWS, COLS)));
   let k = Math.max(1, Math.min(max, Number(ctx.props.value ?? 4)));
-  const el = widgetRoot(container, 'rank-image');
+  const el = widgetRoot(container, 'rank-image', ctx, T.title);
   const err = errorLine();
   const slider = rangeControl({ id: `${ctx.id}-k`, label: T.slider, min: 1, max, value: k, format: (v) => `k = ${v}`, testid: 'rank-image-k' });
   const canvas = (label) => h('canvas', { width: COLS, height: ROWS, style: `width:${COLS * ZOOM}px;height:${ROWS * ZOOM}px`, role: 'img', 'aria-label': label });
   const cOrig = canvas(T.canvasOrig(ROWS, COLS));
   const cApprox = canvas(T.loading);
   cApprox.dataset.testid = 'rank-image-approx';
-  const capOrig = h('figcaption', { text: `${T.original} ${Math.min(ROWS, COLS)})` });
+  const capOrig = h('figcaption', { text: T.original() });
   const capApprox = h('figcaption', { text: T.loading });
   const errorOut = h('div', { class: 'tpw-readout', 'data-testid': 'rank-image-error' });
   const storedOut = h('div', { class: 'tpw-readout', 'data-testid': 'rank-image-stored' });
@@ -114,21 +115,26 @@ export function mount(container, ctx) {
     bars.replaceChildren();
     const n = Math.min(sigma.length, 48);
     const bw = (W - 2 * PAD) / n;
-    const top = sigma[0] || 1;
+    // Log scale: σ_1 (the mean brightness) would otherwise flatten all the others.
+    const hi = Math.log10(sigma[0] || 1), lo = Math.log10(Math.max(sigma[n - 1], 1e-6 * (sigma[0] || 1))) - 0.3;
     for (let i = 0; i < n; i++) {
-      const bh = Math.max(1, ((H - 2 * PAD - 12) * sigma[i]) / top);
+      const bh = Math.max(1, ((H - 2 * PAD - 12) * (Math.log10(Math.max(sigma[i], 1e-30)) - lo)) / (hi - lo));
       const r = s('rect', { x: PAD + i * bw + 1, y: H - PAD - bh, width: Math.max(1, bw - 2), height: bh, fill: i < k ? '#0072b2' : '#c9ced6' });
       r.style.cursor = 'pointer';
       r.addEventListener('click', () => setK(Math.min(max, i + 1)));
       r.append(s('title', { text: `σ${i + 1} = ${fmt(sigma[i], 3)}` }));
       bars.append(r);
     }
-    bars.append(s('text', { x: PAD, y: 11, 'font-size': 11, text: `σ₁ … σ${n}` }));
+    bars.append(s('text', { x: PAD, y: 11, 'font-size': 11, text: `σ₁ … σ${n} (log)` }));
   }
 
   const update = latest(el, async (kk) => {
     const r = await ctx.compute(approximate, { k: kk, rows: ROWS, cols: COLS, withOriginal: !sigma });
-    if (r.original) paint(cOrig, r.original, ROWS, COLS);
+    if (r.original) {
+      paint(cOrig, r.original, ROWS, COLS);
+      capOrig.textContent = T.original(r.rank);
+      capOrig.dataset.rank = String(r.rank);
+    }
     if (r.sigma) sigma = r.sigma;
     paint(cApprox, r.approx, ROWS, COLS);
     const stored = kk * (ROWS + COLS + 1), full = ROWS * COLS;

@@ -76,7 +76,7 @@ const TEXT = {
 
 export function mount(container, ctx) {
   const T = pick(ctx, TEXT);
-  const el = widgetRoot(container, 'rotation-quant');
+  const el = widgetRoot(container, 'rotation-quant', ctx, T.title);
   const err = errorLine();
   let dim = DIMS.includes(Number(ctx.props.dim)) ? Number(ctx.props.dim) : 512;
   let rotation = ROTATIONS.includes(ctx.props.rotation) ? ctx.props.rotation : 'none';

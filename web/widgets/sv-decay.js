@@ -35,6 +35,7 @@ const TEXT = {
     plot: 'Line plot of the three spectra; use the left and right arrow keys to read the values at one index',
     at: (i) => `at i = ${i}:`, loading: 'Computing…',
     floor: 'values below 10⁻⁸ are drawn at the bottom edge (float32 precision)',
+    below: (i) => `, below 1% from i = ${i}`,
   },
   zh: {
     title: '三类 n×n 矩阵的奇异值衰减（σ_i 除以 σ_1，对数坐标）',
@@ -43,12 +44,13 @@ const TEXT = {
     plot: '三条奇异值曲线；用左右方向键读取某个序号处的数值',
     at: (i) => `i = ${i} 处：`, loading: '计算中…',
     floor: '低于 10⁻⁸ 的值画在底边（float32 精度）',
+    below: (i) => `，从 i = ${i} 起低于 1%`,
   },
 };
 
 export function mount(container, ctx) {
   const T = pick(ctx, TEXT);
-  const el = widgetRoot(container, 'sv-decay');
+  const el = widgetRoot(container, 'sv-decay', ctx, T.title);
   const err = errorLine();
   let n = SIZES.includes(Number(ctx.props.size)) ? Number(ctx.props.size) : 128;
   let data = null;
@@ -59,7 +61,7 @@ export function mount(container, ctx) {
   const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: 'tpw-plot', tabindex: 0, role: 'img', 'aria-label': T.plot, 'data-testid': 'sv-decay-plot' });
   const readout = h('div', { class: 'tpw-readout', 'aria-live': 'polite', 'data-testid': 'sv-decay-readout' });
   const legend = h('div', { class: 'tpw-row' }, ...T.classes.map((c, i) => h('span', {},
-    h('span', { 'aria-hidden': 'true', style: `display:inline-block;width:1.4em;height:3px;vertical-align:middle;background:${COLORS[i]};margin-right:.3em` }), c)));
+    h('span', { class: 'tpw-swatch', 'aria-hidden': 'true', style: `background:${COLORS[i]}` }), c)));
 
   const keys = ['lowRank', 'gauss', 'kernel'];
   const xOf = (i) => L + ((W - L - R) * (i - 1)) / Math.max(1, n - 1);
@@ -136,7 +138,7 @@ export function mount(container, ctx) {
     draw();
     showReadout();
     err.clear();
-    const summary = keys.map((k, c) => `${T.classes[c]}: σ_n/σ_1 = ${data[k][n - 1].toExponential(1)}${below(data[k], 0.01) ? `, below 1% from i = ${below(data[k], 0.01)}` : ''}`).join('; ');
+    const summary = keys.map((k, c) => `${T.classes[c]}: σ_n/σ_1 = ${data[k][n - 1].toExponential(1)}${below(data[k], 0.01) ? T.below(below(data[k], 0.01)) : ''}`).join('; ');
     ctx.describe(`${T.title}, n = ${n}. ${summary}.`);
   }, (e) => err.show(e));
 
