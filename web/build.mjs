@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds the static site into web/dist: chapters parsed and pre-rendered (Markdown + KaTeX) to JSON,
 // the page and the cell worker bundled with esbuild, KaTeX's CSS and fonts and the WASM copied in.
-// An author mistake prints "file:line: message" for each and exits 1. Usage: node web/build.mjs
+// An author mistake prints "file:line: message" for each and exits 1.
+// Usage: node web/build.mjs [--check] [--chapters DIR]   (--check validates the chapters and writes nothing)
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -10,7 +11,8 @@ import { parseChapter, createMarkdown } from './tools/chapter.mjs';
 
 const web = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(web);
-const dist = path.join(web, 'dist');
+// TENSORPAD_DIST moves the output (e.g. to build a private copy while others use web/dist).
+const dist = path.resolve(process.env.TENSORPAD_DIST ?? path.join(web, 'dist'));
 const LANGS = ['en', 'zh'];
 const rel = (p) => path.relative(process.cwd(), p) || p;
 
@@ -148,14 +150,18 @@ function indexHtml() {
 `;
 }
 
-export async function build({ quiet = false } = {}) {
+export async function build({ quiet = false, check = false, chaptersDir } = {}) {
   const t0 = performance.now();
   const widgets = listWidgets();
-  const { chapters, index, errors } = loadChapters({ widgets: new Set(widgets.keys()) });
+  const { chapters, index, errors } = loadChapters({ chaptersDir, widgets: new Set(widgets.keys()) });
   if (errors.length) {
     const err = new Error(errors.map((e) => `${e.file}:${e.line}: ${e.message}`).join('\n'));
     err.authorErrors = errors;
     throw err;
+  }
+  if (check) {
+    if (!quiet) console.log(`web/build: ${chapters.length} chapter file(s) are valid`);
+    return { chapters, index };
   }
   const tpEntry = tensorpadEntry();
   fs.rmSync(dist, { recursive: true, force: true });
@@ -177,7 +183,8 @@ export async function build({ quiet = false } = {}) {
   });
   await esbuild.build({
     ...common,
-    entryPoints: { worker: path.join(web, 'src', 'worker.js') },
+    // worker.js runs the cells; tp.js is the tp API alone, for other workers (the judge's) to import.
+    entryPoints: { worker: path.join(web, 'src', 'worker.js'), tp: tpEntry },
     outdir: dist,
     alias: { tensorpad: tpEntry },
     external: ['module', 'fs', 'path', 'url', 'node:*', 'worker_threads', 'crypto'],
@@ -204,7 +211,9 @@ export async function build({ quiet = false } = {}) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  build().catch((e) => {
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--chapters');
+  build({ check: args.includes('--check'), chaptersDir: at >= 0 ? path.resolve(args[at + 1]) : undefined }).catch((e) => {
     console.error(e.authorErrors ? `web/build: ${e.authorErrors.length} error(s) in chapters:\n${e.message}` : `web/build: ${e.stack ?? e.message}`);
     process.exit(1);
   });

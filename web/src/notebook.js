@@ -25,8 +25,8 @@ export class Notebook {
     this.rerunPending = false;
     this.restoring = false;
     this.L = (k, v) => t(lang, k, v);
-    this.store = new ChapterStore(chapter.id, (kind) => this.notice(this.L({ unavailable: 'storageUnavailable', corrupt: 'storageCorrupt', full: 'storageFull' }[kind]), { id: `storage-${kind}`, kind: 'warning' }));
     this.#render(otherLangHref);
+    this.store = new ChapterStore(chapter.id, (kind) => this.notice(this.L({ unavailable: 'storageUnavailable', corrupt: 'storageCorrupt', full: 'storageFull' }[kind]), { id: `storage-${kind}`, kind: 'warning' }));
     this.kernel = new Kernel({ url: workerUrl, onStatus: (s, msg) => this.#kernelStatus(s, msg) });
     this.#restoreEdits();
     const flush = () => this.store.flush();
@@ -102,6 +102,8 @@ export class Notebook {
       lang: this.lang,
       title: b.title,
       statementHtml: b.statementHtml,
+      exercise: b.exercise,
+      tpUrl: new URL('tp.js', document.baseURI).href,
       load: () => this.store.exercise(b.id),
       save: (value) => this.store.setExercise(b.id, value),
       createEditor: (parent, opts) => {
@@ -125,11 +127,12 @@ export class Notebook {
   #switchLang(event, href) {
     // Keep the reader's place: carry the top-most visible block to the other language's page.
     const blocks = [...this.root.querySelectorAll('main > [data-block]')];
-    const top = blocks.find((el) => el.getBoundingClientRect().bottom > 80);
+    const headerBottom = this.root.querySelector('.chapter-header')?.getBoundingClientRect().bottom ?? 0;
+    const top = blocks.find((el) => el.getBoundingClientRect().bottom > headerBottom + 8);
     this.store.flush();
     if (top) {
       event.preventDefault();
-      location.assign(`${href}#b${top.dataset.block}`);
+      location.assign(`${href}#${top.id}`);
     }
   }
 

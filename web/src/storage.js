@@ -40,6 +40,7 @@ export class ChapterStore {
   constructor(chapterId, notify = () => {}) {
     this.key = `${PREFIX}chapter:${chapterId}`;
     this.notify = notify;
+    this.dirty = false;
     this.data = this.#read();
     this.timer = null;
   }
@@ -77,14 +78,16 @@ export class ChapterStore {
     }
   }
 
-  /** Writes now; returns false (after a notice) when storage refused. */
+  /** Writes pending changes now; returns false (after a notice) when storage refused. */
   flush() {
     clearTimeout(this.timer);
     this.timer = null;
+    if (!this.dirty) return true;
     const ls = storage();
     if (!ls) return false;
     try {
       ls.setItem(this.key, JSON.stringify(this.data));
+      this.dirty = false;
       return true;
     } catch (e) {
       this.notify('full', e);
@@ -94,6 +97,7 @@ export class ChapterStore {
 
   /** Writes soon (typing saves at most every 200 ms); pagehide flushes. */
   saveSoon() {
+    this.dirty = true;
     if (this.timer === null) this.timer = setTimeout(() => this.flush(), 200);
   }
 
@@ -112,11 +116,13 @@ export class ChapterStore {
 
   clearCell(lang, id) {
     if (this.data.cells[lang]) delete this.data.cells[lang][id];
+    this.dirty = true;
     this.flush();
   }
 
   clearChapter() {
     this.data = this.#fresh();
+    this.dirty = true;
     this.flush();
   }
 
@@ -126,6 +132,7 @@ export class ChapterStore {
 
   setExercise(id, value) {
     this.data.exercises[id] = value;
+    this.dirty = true;
     this.flush();
   }
 }

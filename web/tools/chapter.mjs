@@ -137,6 +137,7 @@ export function parseChapter(text, { file, dirId, lang, widgets = new Set(), exe
         top().children.push({
           type: 'exercise', id, line: n, raw: line,
           title: pick(ex.title) ?? id,
+          exercise: ex,
           statementHtml: typeof statement === 'string' ? renderMarkdown(statement, n - 1) : '',
         });
         break;

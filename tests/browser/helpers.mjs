@@ -1,0 +1,87 @@
+// Shared setup for the browser tests: serve the built web/dist on a free port, launch Debian's
+// chromium through playwright-core, forward the page console, and record every request and error.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { createServer } from '../../web/server.mjs';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const dist = path.resolve(process.env.TENSORPAD_DIST ?? path.join(root, 'web', 'dist'));
+
+export async function startServer() {
+  if (!fs.existsSync(path.join(dist, 'index.html'))) throw new Error('web/dist is not built: run "node web/build.mjs" first');
+  const server = createServer(dist);
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, base: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
+}
+
+export function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/**
+ * A page that forwards its console to ours and records what matters:
+ * log.errors (console errors, page errors, failed requests) and log.foreign (requests off the origin).
+ */
+export async function openPage(context, base) {
+  const page = await context.newPage();
+  const origin = new URL(base).origin;
+  const log = { errors: [], foreign: [], requests: [] };
+  const local = (url) => url.startsWith(origin + '/') || /^(data|blob|about):/.test(url);
+  page.on('console', (m) => {
+    if (process.env.TP_VERBOSE || m.type() === 'error') console.log(`  [page ${m.type()}] ${m.text()}`);
+    if (m.type() === 'error') log.errors.push(m.text());
+  });
+  page.on('pageerror', (e) => {
+    console.log(`  [page exception] ${e.message}`);
+    log.errors.push(e.message);
+  });
+  page.on('request', (r) => {
+    log.requests.push(r);
+    if (!local(r.url())) log.foreign.push(r.url());
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 400) log.errors.push(`HTTP ${r.status()} for ${r.url()}`);
+  });
+  page.on('requestfailed', (r) => {
+    if (!/^blob:/.test(r.url()) && r.failure()?.errorText !== 'net::ERR_ABORTED') log.errors.push(`request failed: ${r.url()} ${r.failure()?.errorText}`);
+  });
+  page.on('worker', (w) => w.on('console', (m) => process.env.TP_VERBOSE && console.log(`  [worker ${m.type()}] ${m.text()}`)));
+  return { page, log };
+}
+
+export const cell = (page, id) => page.locator(`[data-testid=cell][data-cell-id="${id}"]`);
+
+/** Replaces a cell's text through its CodeMirror editor, as a reader would. */
+export async function typeInto(page, id, text) {
+  const content = cell(page, id).locator('.cm-content');
+  await content.click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+}
+
+export async function editorText(page, id) {
+  return cell(page, id).locator('.cm-content').evaluate((el) => el.cmView?.view?.state.doc.toString() ?? [...el.querySelectorAll('.cm-line')].map((l) => l.textContent).join('\n'));
+}
+
+export function waitForState(page, id, states = ['done', 'error'], timeout = 30000) {
+  return page.waitForFunction(([cid, ss]) => ss.includes(document.querySelector(`[data-testid=cell][data-cell-id="${cid}"]`)?.dataset.state), [id, states], { timeout });
+}
+
+export async function waitAllSettled(page, timeout = 60000) {
+  await page.waitForFunction(() => {
+    const cells = [...document.querySelectorAll('[data-testid=cell]')];
+    return cells.length > 0 && cells.every((c) => ['done', 'error'].includes(c.dataset.state) && !c.classList.contains('queued'));
+  }, null, { timeout });
+}
+
+/** After Run all: waits until no cell is queued or running. */
+export async function waitIdle(page, timeout = 60000) {
+  await page.waitForFunction(() => !document.querySelector('[data-testid=cell].queued, [data-testid=cell][data-state=running]'), null, { timeout });
+}

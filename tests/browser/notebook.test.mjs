@@ -1,0 +1,263 @@
+// The notebook in Chromium against the built site: chapters in both languages, run all, the REPL
+// scope, persistence across reloads, interrupting an endless loop, widgets, exports — and no request
+// leaving the origin, no console error. Prints measured load/run times and bytes transferred.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import Ajv from 'ajv';
+import { root, startServer, launch, openPage, cell, typeInto, editorText, waitForState, waitIdle } from './helpers.mjs';
+
+let srv, browser;
+const CHAPTER = 'demo';
+
+before(async () => {
+  srv = await startServer();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await srv?.close();
+});
+
+// Each test gets a fresh context (fresh storage) and checks the invariants at the end.
+async function withPage(fn, { context: existing } = {}) {
+  const context = existing ?? await browser.newContext({ acceptDownloads: true });
+  const { page, log } = await openPage(context, srv.base);
+  try {
+    await fn(page, log, context);
+    assert.deepEqual(log.foreign, [], 'no request may leave the origin');
+    assert.deepEqual(log.errors, [], 'no console error');
+  } finally {
+    if (!existing) await context.close();
+  }
+}
+
+const url = (lang) => `${srv.base}?chapter=${CHAPTER}&lang=${lang}`;
+
+async function gzipBytes(page) {
+  return page.evaluate(() => performance.getEntriesByType('resource').concat(performance.getEntriesByType('navigation'))
+    .reduce((s, e) => s + (e.transferSize || 0), 0));
+}
+
+test('the index lists the chapters and links to them in the reader\'s language', async () => {
+  await withPage(async (page) => {
+    await page.goto(`${srv.base}?lang=zh`);
+    const link = page.locator(`[data-testid=chapter-list] a[data-chapter=${CHAPTER}]`);
+    await link.waitFor();
+    assert.equal(await link.textContent(), '笔记本导览');
+    assert.match(await link.getAttribute('href'), /lang=zh/);
+    assert.equal(await page.evaluate(() => crossOriginIsolated), true);
+  });
+});
+
+test('a chapter loads in both languages; run all finishes with no cell error', async () => {
+  const metrics = {};
+  for (const lang of ['en', 'zh']) {
+    await withPage(async (page) => {
+      await page.goto(url(lang));
+      await page.locator('[data-testid=cell] .cm-editor').first().waitFor();
+      if (lang === 'en') metrics.firstCellMs = Math.round(await page.evaluate(() => performance.now()));
+      assert.equal(await page.locator('h1').textContent(), lang === 'en' ? 'A tour of the notebook' : '笔记本导览');
+      assert.equal(await page.locator('html').getAttribute('lang'), lang === 'en' ? 'en' : 'zh-CN');
+      assert.ok(await page.locator('.katex').count() > 3, 'formulas are rendered with KaTeX');
+      await page.locator('[data-testid=kernel-status]').filter({ hasText: lang === 'en' ? 'Ready' : '就绪' }).waitFor();
+      if (lang === 'en') metrics.engineReadyMs = Math.round(await page.evaluate(() => performance.now()));
+      const t0 = Date.now();
+      await page.click('[data-testid=run-all]');
+      await waitIdle(page);
+      if (lang === 'en') metrics.runAllMs = Date.now() - t0;
+      const errors = await page.locator('[data-testid=cell-error]').allTextContents();
+      assert.deepEqual(errors, []);
+      const states = await page.locator('[data-testid=cell]').evaluateAll((cs) => cs.map((c) => c.dataset.state));
+      assert.ok(states.every((s) => s === 'done'), `states: ${states}`);
+      const first = cell(page, 'c1').locator('[data-testid=cell-output]');
+      assert.match(await first.textContent(), /tensor\(\[\[3\.\],\s*\[7\.\]\]\)/);
+      assert.equal(await page.locator('figure.out-plot:has(svg)').count(), 3, 'three plots are drawn as SVG');
+      assert.match(await page.locator('.out-plot').first().getAttribute('aria-label'), /sin|Line/);
+      assert.equal(await page.locator('.out-table').count(), 1);
+      if (lang === 'en') {
+        await page.waitForTimeout(300);
+        metrics.transferredBytes = await gzipBytes(page);
+        metrics.wasmBytes = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.wasm')).reduce((s, e) => s + e.transferSize, 0));
+      }
+    });
+  }
+  console.log(`  measured: first cell rendered ${metrics.firstCellMs} ms after navigation, engine ready ${metrics.engineReadyMs} ms, ` +
+    `run all ${metrics.runAllMs} ms, transferred ${(metrics.transferredBytes / 1024).toFixed(0)} KiB (gzip; WASM ${(metrics.wasmBytes / 1024).toFixed(0)} KiB)`);
+  fs.mkdirSync(path.join(root, 'tests', 'browser', 'results'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'tests', 'browser', 'results', 'notebook-metrics.json'), JSON.stringify(metrics, null, 2));
+});
+
+test('the language switch keeps the reader\'s place', async () => {
+  await withPage(async (page) => {
+    await page.goto(url('en'));
+    await cell(page, 'c5').scrollIntoViewIfNeeded();
+    await page.evaluate(() => document.getElementById('cell-c5').scrollIntoView({ block: 'start' }));
+    await Promise.all([page.waitForURL(/lang=zh/), page.click('[data-testid=lang-switch]')]);
+    await page.locator('[data-testid=cell]').first().waitFor();
+    const hash = new URL(page.url()).hash;
+    assert.match(hash, /^#(b\d+|cell-c5)$/);
+    const visible = await page.evaluate((h) => {
+      const r = document.getElementById(h.slice(1)).getBoundingClientRect();
+      return r.bottom > 0 && r.top < innerHeight;
+    }, hash);
+    assert.ok(visible, 'the block the reader was at is on screen in the other language');
+    assert.equal(await page.locator('h1').textContent(), '笔记本导览');
+  });
+});
+
+test('a name redefined in a cell is seen by later cells after a re-run', async () => {
+  await withPage(async (page) => {
+    await page.goto(url('en'));
+    await typeInto(page, 'c6', 'const z = 1;\nz * 10');
+    await page.keyboard.press('Control+Enter');
+    await waitForState(page, 'c6');
+    assert.equal((await cell(page, 'c6').locator('[data-testid=cell-output]').textContent()).trim(), '10');
+    await typeInto(page, 'c6', 'const z = 2;\nfunction twice(v) { return 2 * v }\nz * 10');
+    await page.keyboard.press('Control+Enter');
+    await page.waitForFunction(() => document.querySelector('[data-cell-id=c6] [data-testid=cell-output]').textContent.trim() === '20');
+    await page.click('details.details > summary');
+    await typeInto(page, 'c7', 'twice(z) + 0.5');
+    await page.keyboard.press('Shift+Enter');
+    await waitForState(page, 'c7');
+    assert.equal((await cell(page, 'c7').locator('[data-testid=cell-output]').textContent()).trim(), '4.5');
+    await typeInto(page, 'c7', 'nope.x');
+    await page.keyboard.press('Control+Enter');
+    await waitForState(page, 'c7', ['error']);
+    assert.match(await cell(page, 'c7').locator('[data-testid=cell-error]').textContent(), /ReferenceError: nope is not defined \(line 1\)/);
+  });
+});
+
+test('an edit survives a reload, and reset restores the author\'s cell', async () => {
+  await withPage(async (page) => {
+    await page.goto(url('en'));
+    await typeInto(page, 'c2', '// my edit\n1 + 1');
+    await page.reload();
+    await page.locator('[data-testid=cell] .cm-editor').first().waitFor();
+    assert.equal(await editorText(page, 'c2'), '// my edit\n1 + 1');
+    // Other languages keep their own cells.
+    await page.goto(url('zh'));
+    await page.locator('[data-testid=cell] .cm-editor').first().waitFor();
+    assert.match(await editorText(page, 'c2'), /A 的形状/);
+    await page.goto(url('en'));
+    await cell(page, 'c2').locator('[data-testid=cell-reset]').click();
+    assert.match(await editorText(page, 'c2'), /^print\('A has shape'/);
+    await page.reload();
+    await page.locator('[data-testid=cell] .cm-editor').first().waitFor();
+    assert.match(await editorText(page, 'c2'), /^print\('A has shape'/);
+    assert.equal(await cell(page, 'c2').locator('[data-testid=cell-reset]').isHidden(), true);
+  });
+});
+
+test('an author\'s change to an edited cell is offered as an update', async () => {
+  await withPage(async (page) => {
+    await page.goto(srv.base);
+    await page.evaluate(() => localStorage.setItem('tensorpad:v1:chapter:demo', JSON.stringify({
+      v: 1, exercises: {}, cells: { en: { c2: { source: 'old edit', base: '00000000' } } },
+    })));
+    await page.goto(url('en'));
+    const take = cell(page, 'c2').locator('[data-testid=cell-take-update]');
+    await take.waitFor();
+    assert.equal(await editorText(page, 'c2'), 'old edit');
+    await take.click();
+    assert.match(await editorText(page, 'c2'), /^print\('A has shape'/);
+  });
+});
+
+test('corrupt storage gives a notice and the author\'s cells, never a broken page', async () => {
+  await withPage(async (page) => {
+    await page.goto(srv.base);
+    await page.evaluate(() => localStorage.setItem('tensorpad:v1:chapter:demo', '{not json'));
+    await page.goto(url('en'));
+    await page.locator('[data-testid=notice]').filter({ hasText: 'could not be read' }).waitFor();
+    assert.match(await editorText(page, 'c1'), /^const A = tp\.tensor/);
+    await typeInto(page, 'c1', 'const fresh = 1;');
+    await page.reload();
+    await page.locator('[data-testid=cell] .cm-editor').first().waitFor();
+    assert.equal(await editorText(page, 'c1'), 'const fresh = 1;');
+  });
+});
+
+test('interrupt stops while(true){} within a second; the next cell then runs', async () => {
+  await withPage(async (page) => {
+    await page.goto(url('en'));
+    await page.click('[data-testid=run-all]');
+    await waitIdle(page);
+    await typeInto(page, 'c5', 'while (true) {}');
+    await page.keyboard.press('Control+Enter');
+    await waitForState(page, 'c5', ['running']);
+    await page.waitForTimeout(300);
+    const t0 = Date.now();
+    await page.click('[data-testid=interrupt]');
+    await waitForState(page, 'c5', ['error'], 1000);
+    const stopMs = Date.now() - t0;
+    assert.ok(stopMs < 1000, `stopped in ${stopMs} ms`);
+    assert.match(await page.locator('[data-testid=notice]').allTextContents().then((t) => t.join(' ')), /state|lost/i);
+    // The text typed before the interrupt is still there, and saved.
+    assert.equal(await editorText(page, 'c5'), 'while (true) {}');
+    await cell(page, 'c6').locator('[data-testid=cell-run]').click();
+    await waitForState(page, 'c6', ['done']);
+    // Earlier cells' state was lost; re-running the cells above restores it.
+    await page.click('[data-testid=rerun-above]');
+    await waitIdle(page);
+    assert.equal(await cell(page, 'c4').getAttribute('data-state'), 'done');
+    console.log(`  measured: interrupt took ${stopMs} ms`);
+  });
+});
+
+test('a slider widget re-runs the cells that read its value', async () => {
+  await withPage(async (page) => {
+    await page.goto(url('en'));
+    await page.click('[data-testid=run-all]');
+    await waitIdle(page);
+    const out = cell(page, 'c5').locator('[data-testid=cell-output]');
+    assert.match(await out.textContent(), /k = 3/);
+    const slider = page.locator('[data-testid=widget-slider]');
+    await slider.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => /k = 5/.test(document.querySelector('[data-cell-id=c5] [data-testid=cell-output]').textContent));
+    assert.match(await out.textContent(), /7\.416/);
+    await page.locator('[data-testid=widget-readout]').filter({ hasText: '7.4162' }).waitFor();
+  });
+});
+
+test('Export .ipynb downloads a notebook valid against nbformat 4.5', async () => {
+  await withPage(async (page) => {
+    await page.goto(url('en'));
+    await page.click('[data-testid=run-all]');
+    await waitIdle(page);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-ipynb]')]);
+    const nb = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
+    const schema = JSON.parse(fs.readFileSync(path.join(root, 'tests/browser/fixtures/nbformat.v4.5.schema.json'), 'utf8'));
+    delete schema.$schema;
+    const validate = new Ajv({ strict: false, allErrors: true }).compile(schema);
+    assert.ok(validate(nb), JSON.stringify(validate.errors, null, 1));
+    assert.equal(nb.nbformat, 4);
+    const code = nb.cells.filter((c) => c.cell_type === 'code');
+    assert.equal(code.length, await page.locator('[data-testid=cell]').count());
+    assert.ok(code[2].outputs.some((o) => o.data?.['image/svg+xml']?.startsWith('<svg')), 'plots are exported as SVG');
+    const [md] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=download-md]')]);
+    assert.match(fs.readFileSync(await md.path(), 'utf8'), /^---\nid: demo\n[\s\S]*```js\nconst A = tp\.tensor/);
+  });
+});
+
+test('every action is reachable by keyboard; Shift+Enter runs and moves to the next cell', async () => {
+  await withPage(async (page) => {
+    await page.goto(url('en'));
+    await page.locator('[data-testid=kernel-status]').filter({ hasText: 'Ready' }).waitFor();
+    await page.keyboard.press('Tab'); // skip link
+    await page.keyboard.press('Tab'); // back to chapters
+    await page.keyboard.press('Tab'); // language switch
+    await page.keyboard.press('Tab'); // run all
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), 'run-all');
+    await cell(page, 'c1').locator('.cm-content').click();
+    await page.keyboard.press('Shift+Enter');
+    await waitForState(page, 'c1', ['done']);
+    assert.equal(await page.evaluate(() => document.activeElement.closest('[data-testid=cell]')?.dataset.cellId), 'c2');
+    const unlabelled = await page.$$eval('button', (bs) => bs.filter((b) => !(b.getAttribute('aria-label') || b.textContent.trim())).length);
+    assert.equal(unlabelled, 0, 'every button has a label');
+  });
+});

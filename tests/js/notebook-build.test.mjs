@@ -1,0 +1,128 @@
+// The chapter format and the build (web/tools/chapter.mjs, web/build.mjs) and the exports
+// (web/runtime/export.js): author mistakes are errors naming file and line; .ipynb validates.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import Ajv from 'ajv';
+import { parseChapter } from '../../web/tools/chapter.mjs';
+import { loadChapters } from '../../web/build.mjs';
+import { toIpynb, chapterToMarkdown } from '../../web/runtime/export.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const FM = '---\nid: t\ntitle: "T"\norder: 1\n---\n';
+const parse = (body, extra = {}) => parseChapter(FM + body, { file: 't/en.md', dirId: 't', lang: 'en', widgets: new Set(['slider']), exercises: new Map([['ex1', { title: { en: 'Ex one' }, statement: { en: 'Find $x$.' } }]]), ...extra });
+const lines = (r) => r.errors.map((e) => `${e.file}:${e.line}: ${e.message}`);
+
+test('a chapter parses into markdown, cells, widgets, exercises and details', () => {
+  const r = parse('Text $a^2$.\n\n```js\nconst a = 1;\n```\n\n:::widget slider name=k max=5 label="Rank k"\n\n:::exercise ex1\n\n:::details Answer\nIt is $2$.\n\n```js id=ans\na + 1\n```\n:::\n');
+  assert.deepEqual(r.errors, []);
+  assert.deepEqual(r.meta, { id: 't', title: 'T', order: 1 });
+  assert.deepEqual(r.blocks.map((b) => b.type), ['md', 'cell', 'widget', 'exercise', 'details']);
+  assert.match(r.blocks[0].html, /class="katex"/);
+  assert.deepEqual(r.blocks[1], { type: 'cell', id: 'c1', source: 'const a = 1;', line: 8, info: 'js' });
+  assert.deepEqual(r.blocks[2].props, { name: 'k', max: '5', label: 'Rank k' });
+  assert.equal(r.blocks[3].title, 'Ex one');
+  assert.match(r.blocks[3].statementHtml, /katex/);
+  assert.equal(r.blocks[4].children[1].id, 'ans');
+});
+
+test('display math in \\[…\\] and $$…$$ renders', () => {
+  const r = parse('\\[\nx^2\n\\]\n\n$$\n\\frac{1}{2}\n$$\n\nInline \\(y\\) and $z$.\n');
+  assert.deepEqual(r.errors, []);
+  assert.equal((r.blocks[0].html.match(/katex-display/g) ?? []).length, 2);
+});
+
+test('a dollar amount is not math', () => {
+  const r = parse('It costs $5 and $6.\n');
+  assert.deepEqual(r.errors, []);
+  assert.doesNotMatch(r.blocks[0].html, /katex/);
+});
+
+test('an unknown directive is an error at its line', () => {
+  assert.deepEqual(lines(parse('a\n\n:::figure x\n')), ['t/en.md:8: unknown directive ":::figure" (known: widget, exercise, details)']);
+});
+
+test('an unknown exercise id or widget is an error at its line', () => {
+  assert.deepEqual(lines(parse(':::exercise nope\n')), ['t/en.md:6: unknown exercise "nope" (no exercises/nope/exercise.json)']);
+  assert.match(lines(parse('\n:::widget nope\n'))[0], /^t\/en\.md:7: unknown widget "nope"/);
+});
+
+test('an unclosed fence is an error at the line that opened it', () => {
+  assert.match(lines(parse('text\n\n```js\nconst a = 1;\n'))[0], /^t\/en\.md:8: unclosed code fence/);
+  assert.match(lines(parse('```python\nx\n'))[0], /^t\/en\.md:6: unclosed code fence/);
+});
+
+test('a KaTeX error is an error at the line of the formula', () => {
+  const l = lines(parse('one\n\ntwo $\\frac{1}{$ three\nfour $\\badmacro$\n'));
+  assert.equal(l.length, 2);
+  assert.match(l[0], /^t\/en\.md:8: KaTeX/);
+  assert.match(l[1], /^t\/en\.md:9: KaTeX.*badmacro/);
+  assert.match(lines(parse('\n$$\n\\sqrt{\n$$\n'))[0], /^t\/en\.md:7: KaTeX/);
+});
+
+test('details must be closed and ":::" must close something', () => {
+  assert.match(lines(parse(':::details A\ntext\n'))[0], /^t\/en\.md:6: :::details is never closed/);
+  assert.match(lines(parse('text\n:::\n'))[0], /^t\/en\.md:7: ":::" closes nothing/);
+});
+
+test('front matter is required and checked', () => {
+  const r = parseChapter('# no front matter\n', { file: 'x/en.md', dirId: 'x', lang: 'en' });
+  assert.match(lines(r)[0], /^x\/en\.md:1: missing front matter/);
+  const r2 = parseChapter('---\nid: y\ntitle: T\norder: first\n---\n', { file: 'x/en.md', dirId: 'x', lang: 'en' });
+  assert.ok(lines(r2).some((l) => /id "y" does not match the folder name "x"/.test(l)));
+  assert.ok(lines(r2).some((l) => /"order" must be a number/.test(l)));
+});
+
+test('duplicate cell ids are errors', () => {
+  assert.match(lines(parse('```js id=a\n1\n```\n```js id=a\n2\n```\n'))[0], /^t\/en\.md:9: duplicate cell id "a"/);
+});
+
+test('the build exits non-zero naming file and line for each author mistake', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-chapters-'));
+  fs.mkdirSync(path.join(dir, 'bad'));
+  fs.writeFileSync(path.join(dir, 'bad', 'en.md'), '---\nid: bad\ntitle: Bad\norder: 1\n---\n\n:::nonsense\n\n```js\nlet a;\n');
+  const r = spawnSync(process.execPath, [path.join(root, 'web/build.mjs'), '--check', '--chapters', dir], { encoding: 'utf8' });
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /bad\/en\.md:7: unknown directive ":::nonsense"/);
+  assert.match(r.stderr, /bad\/en\.md:9: unclosed code fence/);
+  fs.rmSync(dir, { recursive: true });
+});
+
+test('the shipped chapters build without errors and line up across languages', () => {
+  const { chapters, errors } = loadChapters();
+  assert.deepEqual(errors, []);
+  assert.ok(chapters.some((c) => c.id === 'demo' && c.lang === 'en'));
+  assert.ok(chapters.some((c) => c.id === 'demo' && c.lang === 'zh'));
+});
+
+test('toIpynb produces nbformat 4.5 that validates against the schema', () => {
+  const schema = JSON.parse(fs.readFileSync(path.join(root, 'tests/browser/fixtures/nbformat.v4.5.schema.json'), 'utf8'));
+  delete schema.$schema;
+  const validate = new Ajv({ strict: false, allErrors: true }).compile(schema);
+  const { chapters } = loadChapters();
+  const demo = chapters.find((c) => c.id === 'demo' && c.lang === 'en');
+  const outputs = {
+    c1: [{ kind: 'tensor', text: 'tensor([1.])' }, { kind: 'stream', name: 'stdout', text: 'hi\n' }],
+    c2: [{ kind: 'table', columns: ['a'], rows: [[1]], total: 1 }, { kind: 'error', error: { name: 'TypeError', message: 'x', line: 2 } }],
+    c3: [{ kind: 'plot', spec: { kind: 'line' }, svg: '<svg></svg>', description: 'Line chart' }, { kind: 'html', html: '<b>b</b>' }],
+  };
+  const nb = toIpynb(demo, { sources: { c1: 'edited()' }, outputs, counts: { c1: 1 } });
+  assert.ok(validate(nb), JSON.stringify(validate.errors, null, 1));
+  assert.equal(nb.cells.find((c) => c.id === 'c1').source, 'edited()');
+  assert.ok(nb.cells.some((c) => c.cell_type === 'markdown'));
+});
+
+test('chapterToMarkdown round-trips through the parser with edits applied', () => {
+  const { chapters } = loadChapters();
+  const demo = chapters.find((c) => c.id === 'demo' && c.lang === 'en');
+  const text = chapterToMarkdown(demo, { c1: 'const A = 1;' });
+  const again = parseChapter(text, { file: 'demo/en.md', dirId: 'demo', lang: 'en', widgets: new Set(['slider']) });
+  assert.deepEqual(again.errors, []);
+  const cells = (bs) => bs.flatMap((b) => (b.type === 'cell' ? [b.source] : b.type === 'details' ? cells(b.children) : []));
+  assert.equal(cells(again.blocks)[0], 'const A = 1;');
+  assert.equal(cells(again.blocks).length, cells(demo.blocks).length);
+});
