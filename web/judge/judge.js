@@ -21,17 +21,18 @@ function startWorker(env, limits) {
       limits.startupMs);
     w.onMessage((m) => {
       if (m.type === MSG.READY) { clearTimeout(timer); resolve(w); }
-      if (m.type === MSG.FATAL && !w.started) { clearTimeout(timer); w.terminate(); reject(new Error(m.message)); }
+      if (m.type === MSG.FATAL) { clearTimeout(timer); w.terminate(); reject(new Error(m.message)); }
     });
     w.onExit(({ error }) => { clearTimeout(timer); reject(error || new Error('the judge worker exited while starting')); });
   });
 }
 
-// Sends one request and waits for the first reply of the given types.
-function request(w, msg, types) {
+// Sends one request to a trusted worker and waits (at most ms) for the first reply of the given types.
+function request(w, msg, types, ms) {
   return new Promise((resolve, reject) => {
-    w.onMessage((m) => { if (types.includes(m.type)) resolve(m); });
-    w.onExit(({ error, code }) => reject(error || new Error(`the worker exited (code ${code})`)));
+    const timer = setTimeout(() => { w.terminate(); reject(new Error(`no answer within ${ms} ms`)); }, ms);
+    w.onMessage((m) => { if (types.includes(m.type)) { clearTimeout(timer); resolve(m); } });
+    w.onExit(({ error, code }) => { clearTimeout(timer); reject(error || new Error(`the worker exited (code ${code})`)); });
     w.post(msg);
   });
 }
@@ -46,7 +47,7 @@ async function openOracle(exercise, seed, env, limits, cache) {
   const reply = await request(w, {
     type: MSG.ORACLE, seed, exerciseId: exercise.id, casesUrl: urls.cases, referenceUrl: urls.reference,
     functions: exercise.functions.map((f) => f.name), examples: exercise.examples || [],
-  }, [MSG.CASES, MSG.ORACLE_ERROR]);
+  }, [MSG.CASES, MSG.ORACLE_ERROR], limits.startupMs + limits.totalMs);
   if (reply.type === MSG.ORACLE_ERROR) {
     w.terminate();
     throw new Error(`exercise ${exercise.id}: generating cases or running the reference failed: ${reply.message}`);
@@ -57,7 +58,7 @@ async function openOracle(exercise, seed, env, limits, cache) {
     cases: reply.cases,
     check(c, got) {
       pending = pending.then(() => request(w, { type: MSG.CHECK, id: c.id, fn: c.fn, args: c.args, got, want: c.expected },
-        [MSG.CHECKED]).then((m) => m.message));
+        [MSG.CHECKED], limits.perCaseMs * 5).then((m) => m.message, (err) => `the invariant check failed: ${err.message}`));
       return pending;
     },
     close() { if (needsChecks) w.terminate(); },
@@ -68,7 +69,7 @@ async function openOracle(exercise, seed, env, limits, cache) {
 function runSolution(env, limits, module, functions, cases) {
   return new Promise((resolve) => {
     const results = new Map();
-    const state = { current: null, loaded: false, loadOutput: '', stop: null };
+    const state = { started: false, current: null, loaded: false, loadOutput: '', stop: null };
     let w = null;
     const timers = new Set();
     const timer = (ms, fn) => { const t = setTimeout(fn, ms); timers.add(t); return t; };
@@ -99,6 +100,8 @@ function runSolution(env, limits, module, functions, cases) {
     w.onMessage((m) => {
       switch (m.type) {
         case MSG.READY:
+          if (state.started) break;   // a solution may post messages too; only the first READY counts
+          state.started = true;
           clear(startupTimer);
           timer(limits.totalMs, () => {
             const reason = `time limit exceeded: all cases together took more than ${limits.totalMs} ms`;
@@ -116,6 +119,7 @@ function runSolution(env, limits, module, functions, cases) {
           finish({ fatal: m.message });
           break;
         case MSG.LOADED:
+          if (state.loaded) break;
           clear(caseTimer);
           state.loaded = true;
           state.loadOutput = m.output || '';
@@ -166,10 +170,11 @@ function matchingMistakes(c, got, tol) {
 // consistent mistake is named everywhere even where another mistake gives the same number.
 function attachHints(results) {
   const counts = new Map();
-  for (const r of results) for (const h of new Set(r.hints || [])) counts.set(`${r.fn}\u0000${h}`, (counts.get(`${r.fn}\u0000${h}`) || 0) + 1);
+  const key = (r, h) => `${r.fn}\u0000${h}`;
+  for (const r of results) for (const h of new Set(r.hints || [])) counts.set(key(r, h), (counts.get(key(r, h)) || 0) + 1);
   for (const r of results) {
     if (r.hints?.length) {
-      const score = (h) => counts.get(`${r.fn}\u0000${h}`);
+      const score = (h) => counts.get(key(r, h));
       const top = Math.max(...r.hints.map(score));
       const best = [...new Set(r.hints.filter((h) => score(h) === top))].slice(0, 2);
       r.message += best.map((h, i) => `\n${i ? 'or: ' : 'hint: '}${h}`).join('');
