@@ -100,8 +100,9 @@ function virtualModules(widgets) {
           return { contents: `export const widgets = {\n${lines.join('\n')}\n};\n`, resolveDir: web, loader: 'js' };
         }
         if (a.path === 'tensorpad:exercise') {
+          // Loaded on first use, so chapters without exercises never download the judge.
           const contents = fs.existsSync(judgePage)
-            ? `export { mountExercise } from ${JSON.stringify(judgePage)};\n`
+            ? `export const mountExercise = (el, ctx) => import(${JSON.stringify(judgePage)}).then((m) => m.mountExercise(el, ctx));\n`
             : 'export const mountExercise = null;\n';
           return { contents, resolveDir: web, loader: 'js' };
         }

@@ -18,9 +18,11 @@ const PAGE_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; styl
 const WORKER_CSP = "default-src 'self'; script-src 'self' 'unsafe-eval' 'wasm-unsafe-eval'; connect-src 'self'";
 const COMPRESSIBLE = /\.(html|js|mjs|css|json|wasm|svg|md|map)$/;
 
+/** A static server for `root`; server.stats counts responses and body bytes sent (after gzip). */
 export function createServer(root) {
   const base = path.resolve(root);
-  return http.createServer((req, res) => {
+  const stats = { responses: 0, bytes: 0, byPath: {} };
+  const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://localhost');
     let file = path.join(base, decodeURIComponent(url.pathname));
     if (!file.startsWith(base)) { res.writeHead(403).end('forbidden'); return; }
@@ -37,16 +39,19 @@ export function createServer(root) {
       'Cache-Control': 'no-cache',
       Vary: 'Accept-Encoding',
     };
-    const body = fs.readFileSync(file);
+    let body = fs.readFileSync(file);
     if (COMPRESSIBLE.test(ext) && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
-      const gz = zlib.gzipSync(body, { level: 6 });
-      res.writeHead(200, { ...headers, 'Content-Encoding': 'gzip', 'Content-Length': gz.length });
-      res.end(req.method === 'HEAD' ? undefined : gz);
-    } else {
-      res.writeHead(200, { ...headers, 'Content-Length': body.length });
-      res.end(req.method === 'HEAD' ? undefined : body);
+      body = zlib.gzipSync(body, { level: 6 });
+      headers['Content-Encoding'] = 'gzip';
     }
+    res.writeHead(200, { ...headers, 'Content-Length': body.length });
+    res.end(req.method === 'HEAD' ? undefined : body);
+    stats.responses++;
+    stats.bytes += body.length;
+    stats.byPath[url.pathname] = (stats.byPath[url.pathname] ?? 0) + body.length;
   });
+  server.stats = stats;
+  return server;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -13,7 +13,7 @@ export async function startServer() {
   if (!fs.existsSync(path.join(dist, 'index.html'))) throw new Error('web/dist is not built: run "node web/build.mjs" first');
   const server = createServer(dist);
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, base: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
+  return { server, stats: server.stats, base: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
 }
 
 export function launch() {
