@@ -160,3 +160,59 @@ test('the attempt and its verdict survive a reload', async () => {
     await context.close();
   }
 });
+
+// The real site: a temporary copy of web/ with one chapter holding two :::exercise directives, built by
+// web/build.mjs (which runs the judge's build hook) and served by web/server.mjs.
+test('in a built chapter, the exercise block judges what the reader types, in both languages', async () => {
+  const site = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-judge-site-'));
+  try {
+    for (const f of ['node_modules', 'build', 'wasm', 'exercises', 'package.json']) fs.symlinkSync(path.join(root, f), path.join(site, f));
+    fs.cpSync(path.join(root, 'web'), path.join(site, 'web'), { recursive: true, filter: (src) => !/[/\\]web[/\\](dist|chapters)([/\\]|$)/.test(src) });
+    const chapter = path.join(site, 'web', 'chapters', 'judge-test');
+    fs.mkdirSync(chapter, { recursive: true });
+    for (const [lang, title] of [['en', 'Exercises'], ['zh', '练习']]) {
+      fs.writeFileSync(path.join(chapter, `${lang}.md`), `---\nid: judge-test\ntitle: "${title}"\norder: 0\n---\n\n` +
+        ':::exercise lora-params\n\n:::exercise causal-attention\n');
+    }
+    const { execFileSync } = await import('node:child_process');
+    execFileSync(process.execPath, [path.join(site, 'web', 'build.mjs')], { cwd: site, stdio: 'pipe' });
+    const server = createServer(path.join(site, 'web', 'dist'));
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const siteBase = `http://127.0.0.1:${server.address().port}/`;
+    const context = await browser.newContext();
+    const { page, log } = await openPage(context, siteBase);
+    try {
+      await page.goto(`${siteBase}?chapter=judge-test&lang=en`);
+      const block = page.locator('[data-testid=exercise][data-exercise-id="lora-params"]');
+      const verdict = block.locator('[data-testid=judge-verdict]');
+      await block.locator('[data-testid=judge-button]').waitFor();
+      const typeAndCheck = async (text) => {
+        await block.locator('.cm-content').click();
+        await page.keyboard.press('Control+A');
+        await page.keyboard.press('Delete');
+        await page.keyboard.insertText(text);
+        await block.locator('[data-testid=judge-button]').click();
+        await page.waitForFunction(() => {
+          const el = document.querySelector('[data-testid=exercise][data-exercise-id="lora-params"]');
+          return !el.hasAttribute('aria-busy') && el.querySelector('[data-testid=judge-verdict]').dataset.verdict;
+        }, null, { timeout: 60000 });
+        return verdict.getAttribute('data-verdict');
+      };
+      assert.equal(await typeAndCheck('function loraParams(dOut, dIn, r) { return r * dOut * dIn; }\n' +
+        'function loraFraction(dOut, dIn, r) { return loraParams(dOut, dIn, r) / (dOut * dIn); }\n'), 'fail');
+      assert.match(await block.locator('[data-testid=judge-case][data-status=fail]').first().textContent(), /hint: this is r·dOut·dIn/);
+      assert.equal(await typeAndCheck('function loraParams(dOut, dIn, r) { return r * (dOut + dIn); }\n' +
+        'function loraFraction(dOut, dIn, r) { return loraParams(dOut, dIn, r) / (dOut * dIn); }\n'), 'pass');
+      assert.match(await verdict.textContent(), /15 passed, 0 failed/);
+      await page.goto(`${siteBase}?chapter=judge-test&lang=zh`);
+      await block.locator('[data-testid=judge-button]').waitFor();
+      assert.match(await block.locator('h2').textContent(), /LoRA 的参数账/);
+      assert.deepEqual(log.errors, []);
+    } finally {
+      await context.close();
+      await new Promise((r) => server.close(r));
+    }
+  } finally {
+    fs.rmSync(site, { recursive: true, force: true });
+  }
+});

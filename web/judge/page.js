@@ -38,6 +38,27 @@ function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+// A few rules so the block reads well before the site's stylesheet styles it (the page's CSP
+// allows inline styles); the site's own rules for these classes take precedence by coming later.
+const STYLE = `
+.judge-verdict[data-verdict=pass] { color: #1a7f37; font-weight: 600; }
+.judge-verdict[data-verdict=fail], .judge-verdict[data-verdict=error] { color: #cf222e; font-weight: 600; }
+.judge-cases { padding-left: 1.5em; }
+.judge-case.judge-pass .judge-mark { color: #1a7f37; }
+.judge-case.judge-fail .judge-mark, .judge-case.judge-error .judge-mark { color: #cf222e; }
+.judge-case pre { white-space: pre-wrap; margin: .2em 0 .4em; font-size: .85em; }
+.judge-output { opacity: .75; border-left: 2px solid currentColor; padding-left: .5em; }
+.judge-difficulty { font-size: .6em; font-weight: normal; border: 1px solid currentColor; border-radius: 1em; padding: 0 .6em; vertical-align: middle; }
+`;
+
+function addStyleOnce() {
+  if (document.getElementById('tensorpad-judge-style')) return;
+  const el = document.createElement('style');
+  el.id = 'tensorpad-judge-style';
+  el.textContent = STYLE;
+  document.head.prepend(el);
+}
+
 function summary(T, r) {
   return `${r.passed} ${T.passed}, ${r.failed} ${T.failed}`;
 }
@@ -64,6 +85,7 @@ function showVerdict(el, T, state, { stale = false } = {}) {
 }
 
 export function mountExercise(el, ctx) {
+  addStyleOnce();
   const T = TEXT[ctx.lang] ?? TEXT.en;
   const ex = ctx.exercise;
   const exercise = {
