@@ -133,7 +133,7 @@ Tensor multi_head_attention(const Tensor& x, const Tensor& wq, const Tensor& wk,
     fail(op, "heads = ", h, " must divide the projection widths ", wq.size(1), " and ", wv.size(1));
   if (wo.size(0) != wv.size(1))
     fail(op, "Wo ", shape_str(wo.shape()), " must have ", wv.size(1), " rows (the concatenated heads)");
-  const int64_t dh = wq.size(1) / h, dhv = wv.size(1) / h, n = x.size(-2);
+  const int64_t dh = wq.size(1) / h, dhv = wv.size(1) / h;
   // [..., n, h*dh] -> [..., n, h, dh] -> [..., h, n, dh]: a view, the kernel reads rows at a stride.
   auto split = [&](const Tensor& t, int64_t width) {
     Shape s = t.shape();
@@ -147,7 +147,6 @@ Tensor multi_head_attention(const Tensor& x, const Tensor& wq, const Tensor& wk,
   const Tensor C = scaled_dot_product_attention(Q, K, V, ao).output;  // [..., h, n, dhv]
   Shape cat_shape(x.shape().begin(), x.shape().end() - 1);
   cat_shape.push_back(h * dhv);
-  (void)n;
   const Tensor Ccat = reshape(transpose(C, -3, -2).contiguous(), cat_shape);
   return matmul(Ccat, wo);
 }
@@ -159,8 +158,14 @@ Tensor layer_norm(const Tensor& x, const std::optional<Tensor>& weight, const st
   const int64_t d = x.size(-1);
   if (!(eps >= 0) || !std::isfinite(eps)) fail(op, "eps must be finite and >= 0, got ", eps);
   Tensor w, b;
-  if (weight) check_vector(op, "weight", *weight, d), w = weight->contiguous();
-  if (bias) check_vector(op, "bias", *bias, d), b = bias->contiguous();
+  if (weight) {
+    check_vector(op, "weight", *weight, d);
+    w = weight->contiguous();
+  }
+  if (bias) {
+    check_vector(op, "bias", *bias, d);
+    b = bias->contiguous();
+  }
   Tensor y = Tensor::empty(x.shape());
   if (d > 0)
     kernels::layer_norm_f32(x.numel() / d, d, xc.data(), weight ? w.data() : nullptr,
@@ -174,7 +179,10 @@ Tensor rms_norm(const Tensor& x, const std::optional<Tensor>& weight, float eps)
   const int64_t d = x.size(-1);
   if (!(eps >= 0) || !std::isfinite(eps)) fail(op, "eps must be finite and >= 0, got ", eps);
   Tensor w;
-  if (weight) check_vector(op, "weight", *weight, d), w = weight->contiguous();
+  if (weight) {
+    check_vector(op, "weight", *weight, d);
+    w = weight->contiguous();
+  }
   Tensor y = Tensor::empty(x.shape());
   if (d > 0) kernels::rms_norm_f32(x.numel() / d, d, xc.data(), weight ? w.data() : nullptr, eps, y.data());
   return y;
