@@ -121,6 +121,7 @@ test('ropeMatrix: R_3 orthogonal, R_3ᵀ R_7 = R_4 (dim 8); applyRope agrees wit
     const x = tp.randn([4, 8], { seed: 14 });
     const y = tp.nn.applyRope(x, [0, 1, 2, 3]);
     for (let i = 0; i < 4; i++) assertClose(y.narrow(0, i, 1), x.narrow(0, i, 1).matmul(tp.nn.ropeMatrix(i, 8)));
+    assertClose(tp.nn.applyRope(x), y, { atol: 0 });  // positions default to 0..n-1
     assert.throws(() => tp.nn.ropeMatrix(1, 7), /nn.ropeMatrix: dim must be even/);
   });
 });

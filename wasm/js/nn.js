@@ -7,7 +7,8 @@
 //   tp.nn.layerNorm(x, {weight, bias, eps = 1e-5}), tp.nn.rmsNorm(x, {weight, eps = 1e-6})   over the last dim
 //   tp.nn.relu(x), tp.nn.gelu(x, {approximate: 'none' (erf, torch's default) | 'tanh'}), tp.nn.silu(x)
 //   tp.nn.ropeMatrix(pos, dim, {theta = 10000})    (dim, dim) R with x @ R rotating pairs by pos·θ^(-2i/dim)
-//   tp.nn.applyRope(x, positions, {theta})         x [..., n, dim], positions n numbers (array or 1-d tensor)
+//   tp.nn.applyRope(x, positions, {theta})         x [..., n, dim], positions n numbers (array or 1-d tensor;
+//                                                  default 0..n-1)
 //   tp.linalg.hadamard(n), tp.linalg.fwht(x, {block}), tp.linalg.randomOrthogonal(n, {seed}),
 //   tp.linalg.blockDiag(...mats)
 //   tp.quant.fakeQuant(x, {bits = 8, perRow = false}), tp.quant.relError(approx, exact) → number
@@ -110,6 +111,11 @@ export function installNn(tp, rt) {
     const op = 'nn.applyRope';
     const th = theta(op, opts);
     let pos = positions;
+    // No positions: the rows are tokens 0, 1, ..., n-1 (n = x.shape[-2], or 1 for a single vector).
+    if (pos === undefined || pos === null) {
+      const s = x instanceof Tensor ? x.shape : [];
+      pos = Array.from({ length: s.length >= 2 ? s[s.length - 2] : 1 }, (_, i) => i);
+    }
     if (pos instanceof Tensor) pos = Array.from(pos.data());
     else if (ArrayBuffer.isView(pos)) pos = Array.from(pos);
     if (!Array.isArray(pos) || pos.some((p) => typeof p !== 'number'))
