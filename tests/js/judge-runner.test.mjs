@@ -3,7 +3,10 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadExercise } from '../../web/judge/exercises.js';
-import { judgeSource } from '../../web/judge/node-runner.js';
+import { judgeSource, judgeFile } from '../../web/judge/node-runner.js';
+import { mkdtempSync, writeFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const exercise = loadExercise('lora-params');
 const cache = new Map();
@@ -71,5 +74,16 @@ export function loraFraction() { parentPort.postMessage({ type: 'case-end', id: 
     const b = await judge(RIGHT, { seed: 42 });
     assert.deepEqual(a.cases.map((c) => c.name), b.cases.map((c) => c.name));
     for (const seed of [7, 8, 9]) assert.equal((await judge(RIGHT, { seed })).status, 'pass');
+  });
+
+  test('a solution file may import its own helpers by relative path, and leaves no copy behind', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tp-solution-'));
+    writeFileSync(join(dir, 'count.js'), 'export const count = (o, i, r) => r * (o + i);\n');
+    writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+    writeFileSync(join(dir, 'solution.js'), "import { count } from './count.js';\nexport const loraParams = count;\n" +
+      'export const loraFraction = (o, i, r) => count(o, i, r) / (o * i);\n');
+    const r = await judgeFile(exercise, join(dir, 'solution.js'), { cache });
+    assert.equal(r.status, 'pass', r.message);
+    assert.deepEqual(readdirSync(dir).sort(), ['count.js', 'package.json', 'solution.js']);
   });
 });

@@ -4,14 +4,15 @@
 //   judgeSource(exercise, source, opts) → Promise<Result>
 
 import { Worker } from 'node:worker_threads';
-import { mkdtempSync, writeFileSync, rmSync, readFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, basename, resolve } from 'node:path';
+import { join, basename, resolve, dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { judge } from './judge.js';
 import { DEFAULT_LIMITS } from './protocol.js';
 
 const WORKER = new URL('./node-worker.js', import.meta.url);
+let copies = 0;
 
 export function nodeEnv({ tpModule, memoryMb = DEFAULT_LIMITS.memoryMb } = {}) {
   return {
@@ -44,14 +45,19 @@ export function nodeEnv({ tpModule, memoryMb = DEFAULT_LIMITS.memoryMb } = {}) {
       };
     },
     moduleUrl(source, filename) {
-      const dir = mkdtempSync(join(tmpdir(), 'tensorpad-judge-'));
-      const file = join(dir, basename(filename).replace(/\.[cm]?js$/, '') + '.mjs');
+      // A solution importing its own helpers ('./helper.js') gets its copy beside the original (a hidden
+      // file, removed afterwards) so relative imports resolve; any other goes to a private temp dir.
+      const home = dirname(resolve(filename));
+      const near = /(?:\bfrom\s*|\bimport\s*\(\s*)['"]\.\.?\//.test(source) && existsSync(home);
+      const dir = near ? null : mkdtempSync(join(tmpdir(), 'tensorpad-judge-'));
+      const stem = basename(filename).replace(/\.[cm]?js$/, '');
+      const file = near ? join(home, `.${stem}.tensorpad-judge-${process.pid}-${++copies}.mjs`) : join(dir, `${stem}.mjs`);
       writeFileSync(file, source);
       const url = pathToFileURL(file).href;
       return {
         url,
         clean: (s) => s.split(url).join(filename).split(file).join(filename),
-        dispose: () => rmSync(dir, { recursive: true, force: true }),
+        dispose: () => rmSync(dir ?? file, { recursive: true, force: true }),
       };
     },
     exerciseUrls(exercise) {
