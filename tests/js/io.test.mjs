@@ -349,6 +349,34 @@ test('loadNpy refuses each malformed file with its problem, and the module stays
   assertStillUsable(before);
 });
 
+test('open tells the formats apart and lists an .npy array under its file name', async () => {
+  const before = tp.memory();
+  const npy = npyFile(npyDict('<f2', [2]), bytesOf(Uint16Array.of(0x3c00, 0xc000)));
+  const st = stBuild([{ name: 'w', dtype: 'BF16', shape: [1], data: bytesOf(Uint16Array.of(0x4049)) }], { format: 'pt' });
+  const cases = [
+    [writeTmp('q_proj.npy', npy), 'npy', 'q_proj', [1, -2]],
+    [new File([npy], 'k.NPY'), 'npy', 'k', [1, -2]],
+    [npy, 'npy', 'array', [1, -2]],
+    [writeTmp('model.safetensors', st), 'safetensors', 'w', [3.140625]],
+    [new Blob([st]), 'safetensors', 'w', [3.140625]],
+  ];
+  for (const [source, format, name, values] of cases) {
+    const f = await tp.io.open(source);
+    assert.equal(f.format, format);
+    assert.deepEqual(f.tensors.map((t) => t.name), [name]);
+    const t = await f.get(name);
+    assert.deepEqual([...t.data()], values);
+    t.dispose();
+    await f.close();
+  }
+  const f = await tp.io.open(npy);
+  assert.deepEqual(f.tensors, [{ name: 'array', dtype: 'F16', shape: [2] }]);
+  assert.deepEqual(f.metadata, { version: '1.0', descr: '<f2', fortranOrder: 'false' });
+  await rejects(tp.io.open(new Uint8Array(3)), 'io.open: safetensors: file is 3 bytes, too short for the 8-byte header length');
+  await rejects(tp.io.open(npy.subarray(0, 20)), 'io.open: npy: header length 118 is beyond the file (20 bytes): the file is truncated');
+  assertStillUsable(before);
+});
+
 // ---- a sparse 3 GiB file ---------------------------------------------------------------------------
 test('get reads a 3072x1024 BF16 tensor at the end of a sparse 3 GiB file without reading the rest', async (t) => {
   const rows = 3072, cols = 1024, tensorBytes = rows * cols * 2;

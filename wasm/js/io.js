@@ -2,12 +2,16 @@
 //
 // API (every function also accepts a Uint8Array or ArrayBuffer holding a whole file):
 //   const f = await tp.io.openSafetensors(fileOrPath)
+//     f.format    'safetensors'
 //     f.tensors   [{name, dtype, shape}] in the file's order; dtype is the stored one ('BF16', 'F32', ...)
 //     f.metadata  {key: string} from "__metadata__"
 //     f.size      the file's byte count
 //     await f.get(name) → Tensor (float32). Reads only that tensor's bytes: Blob.slice in the browser,
 //                 a positioned read in Node. F16 and BF16 convert exactly; F64/I64/I32/U32 round.
 //     await f.close()  releases the Node file handle; get() afterwards is an error.
+//   const g = await tp.io.open(fileOrPath)       either format, told apart by the .npy magic bytes: the same
+//     object with g.format 'safetensors' or 'npy'; an .npy lists one tensor named after the file
+//     ("weights.npy" → "weights"; "array" for bytes), its metadata {version, descr, fortranOrder}.
 //   await tp.io.loadNpy(fileOrPath) → Tensor    .npy v1/v2/v3, little-endian f2/f4/f8, i1/i2/i4/i8,
 //                                               u1/u2/u4, b1; Fortran order is converted to C order.
 //   tp.io.saveNpy(tensor) → Uint8Array          float32 .npy (numpy.load reads it)
@@ -111,36 +115,26 @@ export function installIo(tp, rt) {
     return wrap(id);
   }
 
-  async function openSafetensors(source) {
-    const op = 'io.openSafetensors';
-    const file = await openSource(op, source, fail, describe);
-    let header;
-    try {
-      const prefix = await file.read(0, Math.min(8, file.size));
-      const n = call(op, () => core.ioSafetensorsHeaderSize(prefix, file.size));
-      const json = await file.read(8, 8 + n);
-      header = call(op, () => core.ioSafetensorsParseHeader(json, file.size));
-    } catch (e) {
-      await file.close();
-      throw e;
-    }
-    const entries = new Map(header.tensors.map((t) => [t.name, t]));
+  // The lazy file object both formats share: {format, tensors, metadata, size, get(name), close()}.
+  function lazyFile(format, file, list, metadata, readOne) {
+    const entries = new Map(list.map((t) => [t.name, t]));
     let closed = false;
     return {
-      tensors: header.tensors.map(({ name, dtype, shape }) => ({ name, dtype, shape })),
-      metadata: Object.fromEntries(header.metadata),
+      format,
+      tensors: list.map(({ name, dtype, shape }) => ({ name, dtype, shape })),
+      metadata,
       size: file.size,
       async get(name) {
-        const gop = 'io.get';
-        if (typeof name !== 'string') fail(gop, `tensor name must be a string, got ${describe(name)}`);
-        if (closed) fail(gop, `the file is closed; open it again to read ${describe(name)}`);
+        const op = 'io.get';
+        if (typeof name !== 'string') fail(op, `tensor name must be a string, got ${describe(name)}`);
+        if (closed) fail(op, `the file is closed; open it again to read ${describe(name)}`);
         const e = entries.get(name);
         if (!e) {
           const near = [...entries.keys()].filter((k) => k.includes(name) || name.includes(k)).slice(0, 5);
-          fail(gop, `no tensor named ${describe(name)} in this file (${entries.size} tensors` +
+          fail(op, `no tensor named ${describe(name)} in this file (${entries.size} tensors` +
             (near.length ? `; similar: ${near.join(', ')})` : ')'));
         }
-        return readTensor(gop, file, header.dataOffset + e.begin, e.end - e.begin, e.dtype, e.shape);
+        return readOne(op, e);
       },
       async close() {
         closed = true;
@@ -149,18 +143,68 @@ export function installIo(tp, rt) {
     };
   }
 
+  async function safetensorsFrom(op, file) {
+    const prefix = await file.read(0, Math.min(8, file.size), op);
+    const n = call(op, () => core.ioSafetensorsHeaderSize(prefix, file.size));
+    const json = await file.read(8, 8 + n, op);
+    const h = call(op, () => core.ioSafetensorsParseHeader(json, file.size));
+    return lazyFile('safetensors', file, h.tensors, Object.fromEntries(h.metadata),
+      (gop, e) => readTensor(gop, file, h.dataOffset + e.begin, e.end - e.begin, e.dtype, e.shape));
+  }
+
+  // An .npy header, read and checked: {n (data offset), header (its bytes), h (the parsed fields)}.
+  async function npyHeader(op, file) {
+    const prefix = await file.read(0, Math.min(12, file.size), op);
+    const n = call(op, () => core.ioNpyHeaderSize(prefix, file.size));
+    const header = await file.read(0, n, op);
+    return { n, header, h: call(op, () => core.ioNpyParseHeader(header, file.size)) };
+  }
+  async function npyRead(op, file, { n, header, h }) {
+    if (!h.fortranOrder) return readTensor(op, file, n, file.size - n, h.dtype, h.shape);
+    // Fortran order is transposed in one piece.
+    const data = await file.read(n, file.size, op);
+    return wrap(call(op, () => core.ioNpyDecode(header, file.size, data)));
+  }
+
+  // An .npy file holds one array; it is listed under the file's name without ".npy" (or "array").
+  async function npyFrom(op, file, name) {
+    const hdr = await npyHeader(op, file);
+    const { h } = hdr;
+    return lazyFile('npy', file, [{ name, dtype: h.dtype, shape: h.shape }],
+      { version: h.version, descr: h.descr, fortranOrder: String(h.fortranOrder) }, (gop) => npyRead(gop, file, hdr));
+  }
+
+  const npyName = (source) => {
+    const full = typeof source === 'string' ? source : source?.name ?? (source instanceof URL ? source.pathname : '');
+    const base = String(full).split(/[\\/]/).pop() ?? '';
+    return base.toLowerCase().endsWith('.npy') && base.length > 4 ? base.slice(0, -4) : 'array';
+  };
+
+  // Opens with fn, closing the source if opening fails.
+  async function opening(op, source, fn) {
+    const file = await openSource(op, source, fail, describe);
+    try {
+      return await fn(file);
+    } catch (e) {
+      await file.close();
+      throw e;
+    }
+  }
+
+  const openSafetensors = (source) => opening('io.openSafetensors', source, (f) => safetensorsFrom('io.openSafetensors', f));
+
+  // Either format, told apart by the .npy magic bytes: what a drop zone wants.
+  const open = (source) => opening('io.open', source, async (f) => {
+    const magic = await f.read(0, Math.min(6, f.size), 'io.open');
+    const isNpy = magic.length === 6 && magic[0] === 0x93 && String.fromCharCode(...magic.subarray(1)) === 'NUMPY';
+    return isNpy ? npyFrom('io.open', f, npyName(source)) : safetensorsFrom('io.open', f);
+  });
+
   async function loadNpy(source) {
     const op = 'io.loadNpy';
     const file = await openSource(op, source, fail, describe);
     try {
-      const prefix = await file.read(0, Math.min(12, file.size));
-      const n = call(op, () => core.ioNpyHeaderSize(prefix, file.size));
-      const header = await file.read(0, n);
-      const h = call(op, () => core.ioNpyParseHeader(header, file.size));  // refuses before reading the data
-      if (!h.fortranOrder) return await readTensor(op, file, n, file.size - n, h.dtype, h.shape);
-      // Fortran order is transposed in one piece.
-      const data = await file.read(n, file.size);
-      return wrap(call(op, () => core.ioNpyDecode(header, file.size, data)));
+      return await npyRead(op, file, await npyHeader(op, file));
     } finally {
       await file.close();
     }
@@ -194,5 +238,5 @@ export function installIo(tp, rt) {
     return call(op, () => core.ioSaveSafetensors(names, ids, meta));
   }
 
-  tp.io = { openSafetensors, loadNpy, saveNpy, saveSafetensors };
+  tp.io = { open, openSafetensors, loadNpy, saveNpy, saveSafetensors };
 }

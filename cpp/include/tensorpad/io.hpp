@@ -10,6 +10,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -129,8 +130,7 @@ inline float bf16_to_float(uint16_t b) {
   // bfloat16 is the top half of a float32: widening is exact, NaN payloads included.
   uint32_t bits = uint32_t(b) << 16;
   float f;
-  static_assert(sizeof f == 4);
-  __builtin_memcpy(&f, &bits, 4);
+  std::memcpy(&f, &bits, 4);
   return f;
 }
 
