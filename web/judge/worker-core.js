@@ -1,5 +1,6 @@
 // What a judge worker does, independent of where it runs (worker_threads or a Web Worker).
-// The entry files (node-worker.js, web-worker.js) only provide post/listen/import/initTp.
+// The entry files (node-worker.js, web-worker.js) only provide the environment: messaging, module
+// loading, tp, and (Node) hardening against process.exit and raw writes to the terminal.
 
 import { MSG } from './protocol.js';
 import { createRng } from './rng.js';
@@ -33,7 +34,7 @@ function safeInspect(v) {
 
 function errorMessage(err) {
   if (err instanceof Error) return `${err.name}: ${err.message}`;
-  return `threw ${safeInspect(err)}`;
+  return `a non-Error value ${safeInspect(err)}`;
 }
 
 // " (at solution.js:3:11)" from the first stack frame inside the solution, when there is one.
