@@ -6,6 +6,7 @@
 
 #include "tensorpad/gemm.hpp"
 #include "tensorpad/nn.hpp"
+#include "tensorpad/vmath.hpp"
 
 namespace tp::kernels {
 
@@ -40,11 +41,10 @@ void attention_with_weights(const AttentionArgs& a) {
       continue;
     }
     // Subtract the row max only for numerical stability: exp never overflows, the largest term is 1.
+    for (int64_t j = 0; j < a.sk; ++j) row[j] -= mx;
+    exp_f32(row, row, a.sk);  // vectorised; exp(-inf) = 0 for masked entries
     double sum = 0;
-    for (int64_t j = 0; j < a.sk; ++j) {
-      row[j] = std::exp(row[j] - mx);
-      sum += row[j];
-    }
+    for (int64_t j = 0; j < a.sk; ++j) sum += row[j];
     const float inv = float(1.0 / sum);
     for (int64_t j = 0; j < a.sk; ++j) row[j] *= inv;
   }
@@ -86,11 +86,10 @@ void attention_f32(const AttentionArgs& a) {
         }
         // Online softmax: rescale what was accumulated under the old max to the new one.
         const float alpha = std::exp(m[r] - mx);  // exp(-inf) = 0 on the first visible tile
+        for (int64_t c = 0; c < bk; ++c) s[c] -= mx;
+        exp_f32(s, s, bk);  // vectorised; exp(-inf) = 0 for masked entries
         float sum = 0.0f;
-        for (int64_t c = 0; c < bk; ++c) {
-          s[c] = std::exp(s[c] - mx);
-          sum += s[c];
-        }
+        for (int64_t c = 0; c < bk; ++c) sum += s[c];
         l[r] = l[r] * alpha + sum;
         m[r] = mx;
         if (alpha != 1.0f) {
