@@ -87,3 +87,52 @@ export function loraFraction() { parentPort.postMessage({ type: 'case-end', id: 
     assert.deepEqual(readdirSync(dir).sort(), ['count.js', 'package.json', 'solution.js']);
   });
 });
+
+describe('tensorpad check catches broken exercises', () => {
+  // A copy of lora-params with one file changed, checked from a scratch root.
+  async function checkBroken(edit) {
+    const { cpSync, readFileSync } = await import('node:fs');
+    const { checkExercise } = await import('../../web/judge/check.js');
+    const { EXERCISES_DIR } = await import('../../web/judge/exercises.js');
+    const root = mkdtempSync(join(tmpdir(), 'tp-check-'));
+    cpSync(join(EXERCISES_DIR, 'lora-params'), join(root, 'lora-params'), { recursive: true });
+    const file = (f) => join(root, 'lora-params', f);
+    edit({ read: (f) => readFileSync(file(f), 'utf8'), write: (f, text) => writeFileSync(file(f), text) });
+    return checkExercise('lora-params', { root });
+  }
+  const failed = (results) => results.filter((r) => !r.ok).map((r) => `${r.name} — ${r.message}`);
+
+  test('the unchanged exercise passes every check', async () => {
+    assert.deepEqual(failed(await checkBroken(() => {})), []);
+  });
+
+  test('a starter that already passes is reported', async () => {
+    const f = failed(await checkBroken(({ read, write }) => {
+      const j = JSON.parse(read('exercise.json'));
+      j.starter = read('reference.js');
+      write('exercise.json', JSON.stringify(j));
+    }));
+    assert.ok(f.some((m) => /starter code fails — the starter code passes every case/.test(m)), f.join('\n'));
+  });
+
+  test('a generator that is not deterministic, and an import in cases.js, are reported', async () => {
+    const f = failed(await checkBroken(({ read, write }) => {
+      const noisy = read('cases.js').replace('let dOut = real ? rng.pick(WIDTHS) : rng.int(3, 6000);',
+        'let dOut = real ? rng.pick(WIDTHS) : rng.int(3, 6000) + Math.floor(Math.random() * 1000);');
+      assert.notEqual(noisy, read('cases.js'));
+      write('cases.js', noisy);
+    }));
+    assert.ok(f.some((m) => /gave different cases on two runs/.test(m)), f.join('\n'));
+    const g = failed(await checkBroken(({ read, write }) => write('cases.js', `import { x } from './x.js';\n${read('cases.js')}`)));
+    assert.ok(g.some((m) => /cases\.js imports "\.\/x\.js"; it must be self-contained/.test(m)), g.join('\n'));
+  });
+
+  test('an example whose printed answer disagrees with the reference is reported', async () => {
+    const f = failed(await checkBroken(({ read, write }) => {
+      const j = JSON.parse(read('exercise.json'));
+      j.examples[0].expected = 131073;
+      write('exercise.json', JSON.stringify(j));
+    }));
+    assert.ok(f.some((m) => /examples\[0\]\.expected disagrees with the reference/.test(m)), f.join('\n'));
+  });
+});
