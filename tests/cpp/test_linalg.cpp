@@ -182,7 +182,10 @@ TEST_CASE("det, inv and solve match numpy; singular input is a clear error and d
     std::vector<float> Ai(static_cast<size_t>(n * n)), X(static_cast<size_t>(n * 3));
     la::inv(A.data(), n, Ai.data());
     la::solve(A.data(), n, B.data(), 3, X.data());
-    for (auto [got, key] : {std::pair{&Ai, "inv"}, std::pair{&X, "X"}}) {
+    for (const auto& pair : {std::pair{&Ai, "inv"}, std::pair{&X, "X"}}) {
+      // Plain locals, not structured bindings: doctest's CHECK captures them in a lambda (C++17).
+      const auto got = pair.first;
+      const char* key = pair.second;
       const auto ref = doubles(c[key]);
       double scale = 0;
       for (double x : ref) scale = std::max(scale, std::fabs(x));
@@ -204,7 +207,9 @@ TEST_CASE("matrix norms match numpy and matrix_rank uses numpy's default toleran
     const std::string name = c["name"];
     const int64_t m = c["m"], n = c["n"];
     const auto A = floats(c["A"]);
-    for (const auto& [ord, ref] : c["norms"].items()) {
+    for (const auto& item : c["norms"].items()) {
+      const std::string ord = item.key();
+      const auto& ref = item.value();
       const double got = la::norm(A.data(), m, n, ord), r = ref.get<double>();
       const double s1 = c["norms"]["2"].get<double>();
       // Singular-value norms carry the 2e-5 sigma_1 bar; entry sums are near exact.
