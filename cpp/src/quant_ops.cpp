@@ -12,15 +12,20 @@ void check_bits(const char* op, int bits, int max_bits) {
 }
 
 // (rows, cols) of x read as rows along the last dim; a 0-d tensor is one row of one value.
-void row_shape(const Tensor& x, int64_t* rows, int64_t* cols) {
-  *cols = x.dim() == 0 ? 1 : x.size(-1);
-  *rows = *cols == 0 ? 0 : x.numel() / *cols;
+void row_shape(const Shape& shape, int64_t* rows, int64_t* cols) {
+  *cols = shape.empty() ? 1 : shape.back();
+  *rows = 1;
+  for (size_t d = 0; d + 1 < shape.size(); ++d) *rows *= shape[d];
 }
 
 }  // namespace
 
 int64_t QTensor::cols() const { return shape.empty() ? 1 : shape.back(); }
-int64_t QTensor::rows() const { return cols() == 0 ? 0 : int64_t(q.size()) / cols(); }
+int64_t QTensor::rows() const {
+  int64_t r, c;
+  row_shape(shape, &r, &c);
+  return r;
+}
 
 Tensor QTensor::dequantize() const {
   Tensor y = Tensor::empty(shape);
@@ -37,7 +42,7 @@ Tensor QTensor::scale_tensor() const { return Tensor::from({int64_t(scale.size()
 Tensor fake_quant(const Tensor& x, int bits, bool per_row) {
   check_bits("quant.fakeQuant", bits, 16);
   int64_t rows, cols;
-  row_shape(x, &rows, &cols);
+  row_shape(x.shape(), &rows, &cols);
   const Tensor xc = x.contiguous();
   Tensor y = Tensor::empty(x.shape());
   if (x.numel() > 0) kernels::fake_quant_f32(rows, cols, xc.data(), bits, per_row, y.data());
@@ -59,7 +64,7 @@ QTensor quantize(const Tensor& x, int bits, bool per_row) {
   out.per_row = per_row;
   out.bits = bits;
   int64_t rows, cols;
-  row_shape(x, &rows, &cols);
+  row_shape(x.shape(), &rows, &cols);
   out.q.resize(size_t(x.numel()));
   out.scale.assign(per_row ? size_t(rows) : 1, 0.0f);
   const Tensor xc = x.contiguous();

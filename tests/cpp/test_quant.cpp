@@ -70,6 +70,12 @@ TEST_CASE("quantize stores int8 levels and scales that dequantize to fakeQuant")
     for (int64_t i = 0; i < x.numel(); ++i) CHECK(dq.data()[i] == fq.data()[i]);
   }
   CHECK_THROWS_AS(quant::quantize(x, 9, false), Error);
+  // Empty rows keep one scale per row (0), so a k = 0 product is all zeros.
+  const quant::QTensor e = quant::quantize(Tensor::zeros({3, 0}), 8, true);
+  CHECK(e.scale.size() == 3u);
+  const Tensor z = quant::matmul_int8(e, quant::quantize(Tensor::zeros({2, 0}), 8, true));
+  CHECK(z.shape() == Shape{3, 2});
+  for (int i = 0; i < 6; ++i) CHECK(z.data()[i] == 0.0f);
 }
 
 TEST_CASE("the int8 kernel equals the exact integer product on every tile edge") {
