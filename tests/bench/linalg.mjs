@@ -1,0 +1,163 @@
+// Run: `npm run build`, then `node tests/bench/linalg.mjs [--quick] [--no-ml]`.
+//
+// Decompositions benchmark (issue 4), single thread, the same matrices side by side:
+//   - tensorpad: tp.linalg through the Node WASM module (build/wasm/node);
+//   - numpy: numpy.linalg on float32 (LAPACK through OpenBLAS, OPENBLAS_NUM_THREADS=1) in /usr/bin/python3,
+//     reading the very matrices tensorpad used (raw float32 files in a temp dir);
+//   - ml-matrix: the pure-JS library a JS user would otherwise pick (Float64, JAMA algorithms).
+// Cases: svdvals 3072x1024 and 1024x1024, full svd 1024x1024, svdLowrank top-64 of 3072x1024 (niter 2),
+// eigh 1024x1024, qr 3072x1024. Prints wall and process-CPU seconds (median of trials; CPU time is the
+// steadier figure on a shared machine), the ratios against the goals, the 3072x1024 energy fractions at
+// k = 32, 128, 512 from both tensorpad and numpy, and writes tests/bench/results/linalg-latest.json.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { init } from '../../wasm/js/node.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..', '..');
+const require = createRequire(import.meta.url);
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const withMl = !args.includes('--no-ml');
+const trials = quick ? 1 : 3;
+
+const tp = await init();
+
+function measure(fn, n = trials) {
+  const wall = [], cpu = [];
+  for (let t = 0; t < n; t++) {
+    const c0 = process.cpuUsage(), t0 = performance.now();
+    const r = fn();
+    wall.push((performance.now() - t0) / 1000);
+    const cu = process.cpuUsage(c0);
+    cpu.push((cu.user + cu.system) / 1e6);
+    tp.dispose(r);
+  }
+  const med = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+  return { wall: med(wall), cpu: med(cpu) };
+}
+
+// ---- the matrices (standard normal, seeded) ----
+const A = tp.randn([3072, 1024], { seed: 1 });
+const B = tp.randn([1024, 1024], { seed: 2 });
+const Bs = tp.tidy(() => tp.add(B, B.T).mul(0.5)); // symmetric, for eigh
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-linalg-bench-'));
+process.on('exit', () => fs.rmSync(tmp, { recursive: true, force: true }));
+const files = {};
+for (const [name, t] of Object.entries({ A, B, Bs })) {
+  files[name] = path.join(tmp, `${name}.f32`);
+  fs.writeFileSync(files[name], Buffer.from(t.data().buffer));
+}
+
+const cases = [
+  { name: 'svdvals 3072x1024', tp: () => tp.linalg.svdvals(A), np: 'np.linalg.svd(A, compute_uv=False)', mat: 'A' },
+  { name: 'svdvals 1024x1024', tp: () => tp.linalg.svdvals(B), np: 'np.linalg.svd(B, compute_uv=False)', mat: 'B' },
+  { name: 'svd 1024x1024', tp: () => tp.linalg.svd(B), np: 'np.linalg.svd(B, full_matrices=False)', mat: 'B', vectors: true },
+  { name: 'svdLowrank q=64 3072x1024', tp: () => tp.linalg.svdLowrank(A, 64, { niter: 2, seed: 5 }), np: null, mat: 'A' },
+  { name: 'eigh 1024x1024', tp: () => tp.linalg.eigh(Bs), np: 'np.linalg.eigh(Bs)', mat: 'Bs', vectors: true },
+  { name: 'qr 3072x1024', tp: () => tp.linalg.qr(A), np: 'np.linalg.qr(A)', mat: 'A' },
+];
+
+// ---- tensorpad ----
+tp.linalg.svdvals(tp.randn([64, 32], { seed: 0 })); // warm-up: lets the engine compile the module
+const results = {};
+for (const c of cases) {
+  results[c.name] = { tensorpad: measure(c.tp) };
+  console.error(`tensorpad ${c.name}: ${results[c.name].tensorpad.cpu.toFixed(3)} s CPU`);
+}
+const S = tp.linalg.svdvals(A).data();
+const energy = (s) => {
+  const e = Array.from(s, (x) => x * x), total = e.reduce((a, b) => a + b, 0);
+  return [32, 128, 512].map((k) => (100 * e.slice(0, k).reduce((a, b) => a + b, 0)) / total);
+};
+
+// ---- numpy ----
+const py = `
+import json, sys, time, numpy as np
+A = np.fromfile(sys.argv[1], dtype=np.float32).reshape(3072, 1024)
+B = np.fromfile(sys.argv[2], dtype=np.float32).reshape(1024, 1024)
+Bs = np.fromfile(sys.argv[3], dtype=np.float32).reshape(1024, 1024)
+trials = int(sys.argv[4]); out = {}
+for name, expr in json.loads(sys.argv[5]):
+    wall, cpu = [], []
+    for _ in range(trials):
+        c0, t0 = time.process_time(), time.perf_counter()
+        eval(expr)
+        wall.append(time.perf_counter() - t0); cpu.append(time.process_time() - c0)
+    out[name] = {"wall": sorted(wall)[len(wall) // 2], "cpu": sorted(cpu)[len(cpu) // 2]}
+s = np.linalg.svd(A, compute_uv=False).astype(np.float64); e = s ** 2
+out["energy"] = [float(100 * e[:k].sum() / e.sum()) for k in (32, 128, 512)]
+out["version"] = np.__version__
+print(json.dumps(out))
+`;
+let numpy = null;
+try {
+  const list = JSON.stringify(cases.filter((c) => c.np).map((c) => [c.name, c.np]));
+  const out = execFileSync('/usr/bin/python3', ['-c', py, files.A, files.B, files.Bs, String(trials), list], {
+    env: { ...process.env, OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '1', MKL_NUM_THREADS: '1' },
+    maxBuffer: 1 << 24,
+  });
+  numpy = JSON.parse(out.toString());
+  for (const c of cases) if (numpy[c.name]) results[c.name].numpy = numpy[c.name];
+} catch (e) {
+  console.error(`numpy unavailable (${e.message.split('\n')[0]}): its column stays empty`);
+}
+
+// ---- ml-matrix (one trial: it is slow) ----
+let mlVersion = null;
+if (withMl) {
+  const ml = require('ml-matrix');
+  mlVersion = JSON.parse(fs.readFileSync(path.join(path.dirname(require.resolve('ml-matrix')), 'package.json'), 'utf8')).version;
+  const toMl = (t) => {
+    const [r, c] = t.shape, d = t.data();
+    return new ml.Matrix(Array.from({ length: r }, (_, i) => Array.from(d.subarray(i * c, (i + 1) * c))));
+  };
+  const mats = { A: toMl(A), B: toMl(B), Bs: toMl(Bs) };
+  const mlCases = {
+    'svdvals 3072x1024': () => new ml.SingularValueDecomposition(mats.A, { computeLeftSingularVectors: false, computeRightSingularVectors: false }),
+    'svdvals 1024x1024': () => new ml.SingularValueDecomposition(mats.B, { computeLeftSingularVectors: false, computeRightSingularVectors: false }),
+    'svd 1024x1024': () => new ml.SingularValueDecomposition(mats.B),
+    'eigh 1024x1024': () => new ml.EigenvalueDecomposition(mats.Bs, { assumeSymmetric: true }),
+    'qr 3072x1024': () => { const q = new ml.QrDecomposition(mats.A); return [q.orthogonalMatrix, q.upperTriangularMatrix]; },
+  };
+  for (const [name, fn] of Object.entries(mlCases)) {
+    if (quick && name !== 'svdvals 1024x1024') continue;
+    const c0 = process.cpuUsage(), t0 = performance.now();
+    fn();
+    const cu = process.cpuUsage(c0);
+    results[name].mlMatrix = { wall: (performance.now() - t0) / 1000, cpu: (cu.user + cu.system) / 1e6 };
+    console.error(`ml-matrix ${name}: ${results[name].mlMatrix.cpu.toFixed(2)} s CPU`);
+  }
+}
+
+// ---- report ----
+const fmt = (r) => (r ? `${r.cpu.toFixed(3).padStart(8)} (${r.wall.toFixed(3)})` : '       -        ');
+console.log(`\ntp.linalg benchmark — seconds of CPU (wall), median of ${trials}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}, ${os.cpus().length} CPUs`);
+console.log(`${'case'.padEnd(28)}${'tensorpad'.padStart(18)}${'numpy f32 1T'.padStart(18)}${'ml-matrix'.padStart(18)}   numpy/tp  ml/tp`);
+for (const c of cases) {
+  const r = results[c.name];
+  const ratio = (o) => (o ? (o.cpu / r.tensorpad.cpu).toFixed(2).padStart(8) : '       -');
+  console.log(`${c.name.padEnd(28)}${fmt(r.tensorpad).padStart(18)}${fmt(r.numpy).padStart(18)}${fmt(r.mlMatrix).padStart(18)}  ${ratio(r.numpy)} ${ratio(r.mlMatrix)}`);
+}
+const sv = results['svdvals 3072x1024'], lr = results['svdLowrank q=64 3072x1024'];
+const goals = {
+  svdvals_vs_numpy: sv.numpy ? sv.numpy.cpu / sv.tensorpad.cpu : null, // goal >= 1
+  svdvals_vs_ml: sv.mlMatrix ? sv.mlMatrix.cpu / sv.tensorpad.cpu : null, // goal >= 20
+  lowrank_vs_svdvals: sv.tensorpad.cpu / lr.tensorpad.cpu, // goal >= 10
+};
+console.log(`\ngoals: svdvals 3072x1024 numpy/tensorpad = ${goals.svdvals_vs_numpy?.toFixed(2) ?? '-'} (>= 1), ` +
+  `ml-matrix/tensorpad = ${goals.svdvals_vs_ml?.toFixed(1) ?? '-'} (>= 20), svdvals/svdLowrank = ${goals.lowrank_vs_svdvals.toFixed(1)} (>= 10)`);
+const eTp = energy(S);
+console.log(`energy fractions at k = 32, 128, 512: tensorpad ${eTp.map((x) => x.toFixed(3) + '%').join(' ')}` +
+  (numpy ? `, numpy ${numpy.energy.map((x) => x.toFixed(3) + '%').join(' ')}, max diff ${Math.max(...eTp.map((x, i) => Math.abs(x - numpy.energy[i]))).toFixed(5)} pp (<= 0.05)` : ''));
+
+const record = { date: new Date().toISOString(), loadavg: os.loadavg(), cpus: os.cpus().length, node: process.version,
+  numpy: numpy?.version ?? null, mlMatrix: mlVersion, trials, results, goals, energy: { tensorpad: eTp, numpy: numpy?.energy ?? null } };
+const dir = path.join(root, 'tests', 'bench', 'results');
+fs.mkdirSync(dir, { recursive: true });
+fs.writeFileSync(path.join(dir, 'linalg-latest.json'), JSON.stringify(record, null, 1));
+tp.dispose([A, B, Bs]);
