@@ -145,6 +145,30 @@ TEST_CASE("fused attention matches the double-precision oracle on a long causal 
   check_close(out, ref, 1e-5, 1e-4);
 }
 
+TEST_CASE("fused attention matches the oracle at every tile edge (1, 63, 64, 65, 128, 129 rows and keys)") {
+  uint64_t seed = 200;
+  for (int64_t sq : {1, 63, 64, 65, 129})
+    for (int64_t sk : {1, 64, 65, 128})
+      for (bool causal : {false, true}) {
+        const int64_t d = 5, dv = 3;
+        const Tensor Q = randn_t({sq, d}, seed++), K = randn_t({sk, d}, seed++), V = randn_t({sk, dv}, seed++);
+        const Tensor M = randn_t({sq, sk}, seed++);
+        Tensor out = Tensor::empty({sq, dv}), ref = Tensor::empty({sq, dv});
+        kernels::AttentionArgs a;
+        a.sq = sq, a.sk = sk, a.d = d, a.dv = dv;
+        a.q = Q.data(), a.k = K.data(), a.v = V.data(), a.rsq = a.rsk = d, a.rsv = a.rso = dv;
+        a.scale = 0.7f, a.causal = causal, a.mask = M.data(), a.rsm = sk, a.csm = 1;
+        a.o = out.data();
+        kernels::attention_f32(a);
+        a.o = ref.data();
+        kernels::attention_ref(a);
+        CAPTURE(sq);
+        CAPTURE(sk);
+        CAPTURE(causal);
+        check_close(out, ref, 1e-5, 1e-4);
+      }
+}
+
 TEST_CASE("attention is stable for huge logits and gives zeros for a fully masked row") {
   const Tensor Q = binary_scalar(BinaryOp::Mul, randn_t({4, 8}, 5), 1000.0f), K = randn_t({4, 8}, 6);
   const Tensor V = randn_t({4, 2}, 7);
