@@ -83,7 +83,9 @@ struct AttentionResult {
   Tensor output;                  // [..., Sq, Dv]
   std::optional<Tensor> weights;  // [..., Sq, Sk] when asked
 };
-// Q is [..., Sq, D], K is [..., Sk, D], V is [..., Sk, Dv] (the same leading dims, or broadcastable).
+// Q is [..., Sq, D], K is [..., Sk, D], V is [..., Sk, Dv] (the same leading dims, or broadcastable);
+// output [..., Sq, Dv]. causal masks key j for query i when j > i (top-left aligned, as torch's
+// is_causal, also when Sq != Sk). A query that sees no key at all gets a zero row (torch gives NaN).
 AttentionResult scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v,
                                              const AttentionOptions& opts = {});
 
