@@ -110,8 +110,7 @@ export function mount(container, ctx) {
       g.append(s('text', { x: X_TOK, y: y + ROW / 2 + 5, 'font-size': 14, 'font-weight': j === shown ? 700 : 400, fill: future ? '#8a8f98' : undefined, text: TOKENS[j] }));
       g.append(s('rect', { x: X_BAR, y: y + 8, width: BAR_W, height: ROW - 16, fill: '#f1f3f4', stroke: '#dadce0' }));
       if (future) {
-        g.append(s('line', { x1: X_BAR, y1: y + ROW / 2, x2: X_BAR + BAR_W, y2: y + ROW / 2, stroke: '#8a8f98', 'stroke-dasharray': '4 3' }),
-          s('text', { x: X_BAR + 6, y: y + ROW / 2 + 4, 'font-size': 11, fill: '#6b7075', text: `${T.masked}: 0` }));
+        g.append(s('text', { x: X_BAR + 6, y: y + ROW / 2 + 4, 'font-size': 11, fill: '#6b7075', text: `${T.masked}: 0` }));
       } else {
         g.append(s('rect', { x: X_BAR, y: y + 8, width: BAR_W * w[j], height: ROW - 16, fill: COLORS[0] }),
           s('text', { x: X_BAR + BAR_W + 6, y: y + ROW / 2 + 4, 'font-size': 12, text: fmt(w[j], 3) }));

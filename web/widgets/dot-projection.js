@@ -69,7 +69,7 @@ export function mount(container, ctx) {
   const arc = s('path', { fill: 'none', stroke: '#555' });
   const labA = s('text', { 'font-size': 15, 'font-weight': 700, fill: '#0072b2', text: 'a' });
   const labB = s('text', { 'font-size': 15, 'font-weight': 700, fill: '#d55e00', text: 'b' });
-  const handle = (label, color, testid) => s('g', { class: 'tpw-handle', tabindex: 0, role: 'slider', 'aria-label': label, 'data-testid': testid },
+  const handle = (label, color, testid) => s('g', { class: 'tpw-handle', tabindex: 0, role: 'slider', 'aria-label': label, 'aria-valuemin': -4.4, 'aria-valuemax': 4.4, 'data-testid': testid },
     s('circle', { r: 14, fill: 'transparent' }), s('circle', { r: 7, fill: color, stroke: '#fff', 'stroke-width': 2 }));
   const hA = handle(T.handleA, '#0072b2', 'dot-projection-handle-a');
   const hB = handle(T.handleB, '#d55e00', 'dot-projection-handle-b');
@@ -85,6 +85,8 @@ export function mount(container, ctx) {
     setLine(vecB, [0, 0], pb);
     hA.setAttribute('transform', `translate(${pa})`);
     hB.setAttribute('transform', `translate(${pb})`);
+    hA.setAttribute('aria-valuenow', a[0]);
+    hB.setAttribute('aria-valuenow', b[0]);
     hA.setAttribute('aria-valuetext', `a = (${fmt(a[0], 1)}, ${fmt(a[1], 1)})`);
     hB.setAttribute('aria-valuetext', `b = (${fmt(b[0], 1)}, ${fmt(b[1], 1)})`);
     labA.setAttribute('x', pa[0] + 10); labA.setAttribute('y', pa[1] - 10);

@@ -96,6 +96,7 @@ export function mount(container, ctx) {
   let data = null;
   let cursor = null;
   let compareLegend = null;
+  const qwenLegend = h('span', { 'data-legend': 'source', hidden: true }, h('span', { 'aria-hidden': 'true', style: 'color:#555;margin-right:.3em' }, '◆'), T.qwen);
 
   const select = h('select', { id: `${ctx.id}-src`, 'data-testid': 'energy-curve-source' });
   const refresh = h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'energy-curve-refresh' }, T.refresh);
@@ -173,6 +174,7 @@ export function mount(container, ctx) {
 
   function showText() {
     if (compareLegend) compareLegend.hidden = !data.compare;
+    qwenLegend.hidden = kmax() !== 1024;
     const marks = MARKS.filter((k) => k <= kmax());
     const head = [h('th', { text: T.x }), h('th', { text: T.main }), data.compare ? h('th', { text: T.compare }) : null, kmax() === 1024 ? h('th', { text: T.qwen }) : null];
     table.replaceChildren(h('tr', {}, ...head),
@@ -231,7 +233,7 @@ export function mount(container, ctx) {
       const item = h('span', { 'data-legend': i ? 'compare' : 'main' }, h('span', { class: 'tpw-swatch', 'aria-hidden': 'true', style: `background:${c}` }), label);
       if (i) compareLegend = item;
       return item;
-    })),
+    }), qwenLegend),
     readout, table, err.el);
   fillSelect();
   draw();

@@ -130,7 +130,7 @@ export function mount(container, ctx) {
   const vecI = s('line', { stroke: '#c5221f', 'stroke-width': 3, 'marker-end': `url(#${ctx.id}-arrow-red)` });
   const vecJ = s('line', { stroke: '#188038', 'stroke-width': 3, 'marker-end': `url(#${ctx.id}-arrow-green)` });
   const handle = (label, color, testid) => {
-    const g = s('g', { class: 'tpw-handle', tabindex: 0, role: 'slider', 'aria-label': label, 'data-testid': testid },
+    const g = s('g', { class: 'tpw-handle', tabindex: 0, role: 'slider', 'aria-label': label, 'aria-valuemin': -5, 'aria-valuemax': 5, 'data-testid': testid },
       s('circle', { r: 14, fill: 'transparent' }), s('circle', { r: 7, fill: color, stroke: '#fff', 'stroke-width': 2 }));
     return g;
   };
@@ -164,6 +164,9 @@ export function mount(container, ctx) {
     hJ.setAttribute('transform', `translate(${jx},${jy})`);
     labI.setAttribute('x', ix + 10); labI.setAttribute('y', iy - 10);
     labJ.setAttribute('x', jx + 10); labJ.setAttribute('y', jy - 10);
+    // A 2-D point has no ARIA role of its own: a slider whose value is the x coordinate, the text says both.
+    hI.setAttribute('aria-valuenow', m[0][0]);
+    hJ.setAttribute('aria-valuenow', m[0][1]);
     hI.setAttribute('aria-valuetext', `î = (${fmt(m[0][0], 2)}, ${fmt(m[1][0], 2)})`);
     hJ.setAttribute('aria-valuetext', `ĵ = (${fmt(m[0][1], 2)}, ${fmt(m[1][1], 2)})`);
     drawEigen();
