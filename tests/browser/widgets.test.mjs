@@ -57,6 +57,12 @@ before(async () => {
 });
 
 after(async () => {
+  // Every update the widgets finished: the first computation at load, and drags (where intermediate positions coalesce).
+  const all = await page?.evaluate(() => globalThis.__tpwTimings ?? {}).catch(() => ({})) ?? {};
+  for (const [id, t] of Object.entries(all)) {
+    const sorted = [...t].sort((a, b) => a - b);
+    console.log(`  all updates ${id.replace('widget-', '').padEnd(15)} n=${String(t.length).padStart(3)}  median ${sorted[sorted.length >> 1].toFixed(1)} ms  p90 ${sorted[Math.floor(sorted.length * 0.9)].toFixed(1)} ms`);
+  }
   const rows = Object.entries(timings).filter(([, t]) => t.length).map(([name, t]) => {
     const sorted = [...t].sort((a, b) => a - b);
     return `  ${name.padEnd(15)} n=${String(t.length).padStart(2)}  median ${sorted[sorted.length >> 1].toFixed(1)} ms  max ${sorted[sorted.length - 1].toFixed(1)} ms`;
@@ -267,6 +273,15 @@ test('dot-projection: dragging and arrow keys give tp\'s dot product, cosine and
     await page.mouse.up();
   });
   const { a } = await check('drag');
+  // A long drag: updates coalesce (latest wins), the last position is the one shown.
+  const boxB = await page.locator('[data-testid=dot-projection-handle-b]').boundingBox();
+  await interact('dot-projection', async () => {
+    await page.mouse.move(boxB.x + boxB.width / 2, boxB.y + boxB.height / 2);
+    await page.mouse.down();
+    for (let i = 1; i <= 40; i++) await page.mouse.move(boxB.x + boxB.width / 2 + 2 * i, boxB.y + boxB.height / 2 + i);
+    await page.mouse.up();
+  });
+  await check('long drag');
   assert.notDeepEqual(a, [3, 1]);
   // Perpendicular vectors score 0.
   await page.focus('[data-testid=dot-projection-handle-a]');

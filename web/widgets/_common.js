@@ -39,7 +39,8 @@ export const COLORS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#
  * Runs update(state) for the latest request only: while one update is in flight, newer requests
  * replace each other and the last one runs next, so dragging never builds a queue in the worker.
  * Each finished update records its time from the interaction to the end of drawing on root
- * (data-update-ms, data-updates) and in root's timings, and marks root data-state busy/ready.
+ * (data-update-ms, data-updates), in root's timings and in globalThis.__tpwTimings[root's test id]
+ * (for the browser tests' report), and marks root data-state busy/ready.
  */
 export function latest(root, update, onError) {
   let running = false;
@@ -57,6 +58,7 @@ export function latest(root, update, onError) {
         retried = false;
         const ms = performance.now() - t0;
         timings.push(ms);
+        ((globalThis.__tpwTimings ??= {})[root.dataset.testid] ??= []).push(ms);
         root.dataset.updateMs = ms.toFixed(1);
         root.dataset.updates = String(Number(root.dataset.updates ?? 0) + 1);
       } catch (e) {

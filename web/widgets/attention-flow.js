@@ -169,7 +169,11 @@ export function mount(container, ctx) {
     if (focus) buttons[i].focus();
     render();
     const ms = performance.now() - t0;
-    if (res) { el.dataset.updateMs = ms.toFixed(1); el.dataset.updates = String(Number(el.dataset.updates ?? 0) + 1); }
+    if (res) {
+      el.dataset.updateMs = ms.toFixed(1);
+      el.dataset.updates = String(Number(el.dataset.updates ?? 0) + 1);
+      ((globalThis.__tpwTimings ??= {})[el.dataset.testid] ??= []).push(ms);
+    }
   }
 
   el.append(h('p', { class: 'tpw-note', text: T.title }), h('p', { class: 'tpw-note', 'data-testid': 'attention-flow-illustrative' }, h('b', { text: T.illustrative })),

@@ -114,13 +114,17 @@ export function mount(container, ctx) {
   }
 
   async function lookForTensors() {
+    let found;
     try {
-      loaded = await ctx.compute(findTensors, { names });
+      found = await ctx.compute(findTensors, { names });
     } catch {
-      loaded = [];
+      found = [];
     }
-    fillSelect();
+    const changed = JSON.stringify(found) !== JSON.stringify(loaded);
+    loaded = found;
+    if (changed || !select.options.length) fillSelect(); // an unchanged list is left alone (it may be open)
     if (!loaded.length) status.textContent = T.none;
+    else if (status.textContent === T.none) status.textContent = '';
   }
 
   const kmax = () => Math.min(...data.shape);
@@ -224,6 +228,8 @@ export function mount(container, ctx) {
 
   select.addEventListener('change', () => { choice = select.value; update(choice); });
   refresh.addEventListener('click', async () => { await lookForTensors(); });
+  // The weights feature may bind a tensor without running a cell: look again when the reader opens the list.
+  select.addEventListener('focus', () => lookForTensors());
   for (const n of names) ctx.watch(n, () => lookForTensors());
 
   el.append(h('p', { class: 'tpw-note', text: T.title }),
