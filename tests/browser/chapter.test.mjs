@@ -9,6 +9,8 @@ import path from 'node:path';
 import { dist, startServer, launch, openPage, waitIdle } from './helpers.mjs';
 
 const CHAPTER = 'linear-algebra';
+const WIDGETS = ['grid2x2', 'rank-image', 'sv-decay', 'attention-flow', 'dot-projection', 'energy-curve', 'rotation-quant'];
+const EXERCISES = ['causal-attention', 'low-rank-approx', 'energy-curve', 'lora-params', 'rotation-error'];
 let srv, browser;
 
 before(async () => {
@@ -149,6 +151,15 @@ for (const lang of (process.env.TP_LANGS ?? 'en,zh').split(',')) {
         assert.ok(byId.has(id), `the chapter has a cell "${id}"`);
         check(byId.get(id));
       }
+      // The seven widgets and the exercises are on the page, and no widget reports an error.
+      const widgets = await page.$$eval('[data-testid=widget]', (els) => els.map((el) => el.dataset.widget));
+      for (const w of WIDGETS) assert.ok(widgets.includes(w), `widget ${w} is on the page (found ${widgets})`);
+      await page.waitForFunction(() => ![...document.querySelectorAll('[data-testid=widget]')].some((w) => w.matches('[data-state=busy]') || w.querySelector('[data-state=busy]')),
+        null, { timeout: 30000 }).catch(() => {});
+      const widgetErrors = await page.$$eval('.widget-error', (els) => els.filter((e) => !e.hidden).map((e) => e.textContent));
+      assert.deepEqual(widgetErrors, [], 'no widget shows an error');
+      const exercises = await page.$$eval('[data-testid=exercise]', (els) => els.map((el) => el.dataset.exerciseId));
+      for (const e of EXERCISES) assert.ok(exercises.includes(e), `exercise ${e} is on the page`);
       assert.deepEqual(log.errors, [], 'no console error');
       assert.deepEqual(log.foreign, [], 'no request leaves the origin');
       assert.ok(seconds < 60, `Run all took ${seconds.toFixed(1)} s (must be well under a minute)`);
