@@ -246,10 +246,117 @@ const detail::SgemmVariant variants[] = {
     TP_GEMM_VARIANT(8, 8, 384, 128, 512),
 };
 
+// Matrix-vector products (m == 1 or n == 1) skip packing: they read each element of the matrix once,
+// so packing would double the memory traffic, and a 4x8 tile would be 3/4 or 7/8 padding.
+
+// y[0:len] = sum over p of x[p*incx] * M[p*ld + 0:len] (rows of M contiguous), y overwritten.
+// Each y[j] is summed in p order from 0, exactly like sgemm_ref.
+void gemv_rows(int64_t len, int64_t k, const float* x, int64_t incx, const float* M, int64_t ld,
+               float* y) {
+  std::fill(y, y + len, 0.0f);
+  constexpr int64_t JB = 1024;  // a y block of 4 KB stays in L1 while four rows of M stream by
+  for (int64_t j0 = 0; j0 < len; j0 += JB) {
+    const int64_t jn = std::min(JB, len - j0);
+    float* yb = y + j0;
+    int64_t p = 0;
+    for (; p + 4 <= k; p += 4) {
+      const float s0 = x[p * incx], s1 = x[(p + 1) * incx], s2 = x[(p + 2) * incx], s3 = x[(p + 3) * incx];
+      const f32x4 x0 = simd::splat(s0), x1 = simd::splat(s1), x2 = simd::splat(s2), x3 = simd::splat(s3);
+      const float* m0 = M + p * ld + j0;
+      const float *m1 = m0 + ld, *m2 = m1 + ld, *m3 = m2 + ld;
+      int64_t j = 0;
+      for (; j + 4 <= jn; j += 4) {
+        f32x4 acc = simd::load(yb + j);
+        acc = simd::add(acc, simd::mul(x0, simd::load(m0 + j)));
+        acc = simd::add(acc, simd::mul(x1, simd::load(m1 + j)));
+        acc = simd::add(acc, simd::mul(x2, simd::load(m2 + j)));
+        acc = simd::add(acc, simd::mul(x3, simd::load(m3 + j)));
+        simd::store(yb + j, acc);
+      }
+      for (; j < jn; ++j) yb[j] = (((yb[j] + s0 * m0[j]) + s1 * m1[j]) + s2 * m2[j]) + s3 * m3[j];
+    }
+    for (; p < k; ++p) {
+      const float s0 = x[p * incx];
+      const f32x4 x0 = simd::splat(s0);
+      const float* m0 = M + p * ld + j0;
+      int64_t j = 0;
+      for (; j + 4 <= jn; j += 4) simd::store(yb + j, simd::add(simd::load(yb + j), simd::mul(x0, simd::load(m0 + j))));
+      for (; j < jn; ++j) yb[j] += s0 * m0[j];
+    }
+  }
+}
+
+// dot(u[0:k], v[0:k]) for contiguous u and v, with four vector accumulators.
+float dot(int64_t k, const float* u, const float* v) {
+  f32x4 a0 = simd::zero(), a1 = simd::zero(), a2 = simd::zero(), a3 = simd::zero();
+  int64_t p = 0;
+  for (; p + 16 <= k; p += 16) {
+    a0 = simd::add(a0, simd::mul(simd::load(u + p), simd::load(v + p)));
+    a1 = simd::add(a1, simd::mul(simd::load(u + p + 4), simd::load(v + p + 4)));
+    a2 = simd::add(a2, simd::mul(simd::load(u + p + 8), simd::load(v + p + 8)));
+    a3 = simd::add(a3, simd::mul(simd::load(u + p + 12), simd::load(v + p + 12)));
+  }
+  for (; p + 4 <= k; p += 4) a0 = simd::add(a0, simd::mul(simd::load(u + p), simd::load(v + p)));
+  float s = simd::hsum(simd::add(simd::add(a0, a1), simd::add(a2, a3)));
+  for (; p < k; ++p) s += u[p] * v[p];
+  return s;
+}
+
+// x gathered into contiguous scratch when its stride is not 1.
+const float* contiguous(int64_t k, const float* x, int64_t incx, Scratch& scratch) {
+  if (incx == 1) return x;
+  float* out = scratch.get(size_t(k));
+  for (int64_t p = 0; p < k; ++p) out[p] = x[p * incx];
+  return out;
+}
+
+// C(i, j) for i < len at C[i*incc] gets y[i] (or += when accumulating).
+void write_vector(int64_t len, const float* y, float* C, int64_t incc, bool accumulate) {
+  for (int64_t i = 0; i < len; ++i) C[i * incc] = accumulate ? C[i * incc] + y[i] : y[i];
+}
+
+// Tries the matrix-vector paths; false when the shape or strides are not one of them.
+bool try_gemv(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t csa,
+              const float* B, int64_t rsb, int64_t csb, float* C, int64_t rsc, bool accumulate) {
+  if (m == 1 && csb == 1) {  // x @ B with B row-major: stream B's rows
+    float* y = scratch_b.get(size_t(n));
+    gemv_rows(n, k, A, csa, B, rsb, y);
+    write_vector(n, y, C, 1, accumulate);
+    return true;
+  }
+  if (m == 1 && rsb == 1) {  // x @ W^T with W (n,k) row-major: one dot per column
+    const float* x = contiguous(k, A, csa, scratch_a);
+    for (int64_t j = 0; j < n; ++j) {
+      const float s = dot(k, B + j * csb, x);
+      C[j] = accumulate ? C[j] + s : s;
+    }
+    return true;
+  }
+  if (n == 1 && csa == 1) {  // A @ x with A row-major: one dot per row
+    const float* x = contiguous(k, B, rsb, scratch_b);
+    for (int64_t i = 0; i < m; ++i) {
+      const float s = dot(k, A + i * rsa, x);
+      C[i * rsc] = accumulate ? C[i * rsc] + s : s;
+    }
+    return true;
+  }
+  if (n == 1 && rsa == 1) {  // A @ x with A column-major: stream A's columns
+    float* y = scratch_a.get(size_t(m));
+    gemv_rows(m, k, B, rsb, A, csa, y);
+    write_vector(m, y, C, rsc, accumulate);
+    return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 void sgemm(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t csa, const float* B,
            int64_t rsb, int64_t csb, float* C, int64_t rsc, bool accumulate) {
+  TP_ASSERT(m >= 0 && n >= 0 && k >= 0);
+  if (m > 0 && n > 0 && k > 0 && (m == 1 || n == 1) &&
+      try_gemv(m, n, k, A, rsa, csa, B, rsb, csb, C, rsc, accumulate))
+    return;
   variants[0].run(m, n, k, A, rsa, csa, B, rsb, csb, C, rsc, accumulate, 0, 0, 0);
 }
 

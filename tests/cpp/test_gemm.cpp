@@ -253,3 +253,23 @@ TEST_CASE("sgemm reproduces numpy's products for every 4x8 tail, primes and tran
   }
   CHECK(checked > 100);  // the fixture was read, not silently empty
 }
+
+TEST_CASE("sgemm computes vector-matrix (m = 1) and matrix-vector (n = 1) products in every layout") {
+  // These take the unpacked paths: rows of the matrix streamed, or one dot product per output.
+  const Layout layouts[] = {{false, false, 0, 0}, {true, false, 0, 0}, {false, true, 0, 0},
+                            {true, true, 0, 0},   {false, false, 2, 1}, {true, true, 1, 3}};
+  int64_t failures = 0, cases = 0;
+  for (const Layout& l : layouts)
+    for (bool acc : {false, true})
+      for (int64_t k : {1, 3, 4, 5, 17, 1000})
+        for (int64_t len : {1, 2, 3, 4, 5, 7, 8, 9, 33, 1030}) {
+          Case row(1, len, k, l, acc, uint32_t(len * 7 + k));
+          row.run(sgemm);
+          Case col(len, 1, k, l, acc, uint32_t(len * 5 + k));
+          col.run(sgemm);
+          failures += (row.mismatches() != 0) + (col.mismatches() != 0);
+          cases += 2;
+        }
+  CHECK(cases == 1440);
+  CHECK(failures == 0);
+}
