@@ -310,15 +310,18 @@ test('energy-curve: random matrix and a loaded tensor (with its random twin) agr
 
   // A tensor bound under `weights` (as the weights feature does) appears as a source.
   const id = await page.locator('[data-testid=cell]', { hasText: 'typeof M' }).getAttribute('data-cell-id');
-  await typeInto(page, id, 'const weights = { W: tp.randn([300, 200], { seed: 4 }).mul(0.02) };\nweights.W.shape');
+  // A stand-in for a real weight: low rank plus noise, so its curve rises faster than its random twin's.
+  const make = 'tp.randn([300, 8], { seed: 4 }).matmul(tp.randn([8, 200], { seed: 5 })).mul(0.02).add(tp.randn([300, 200], { seed: 6 }).mul(0.03))';
+  await typeInto(page, id, `const weights = { W: ${make} };\nweights.W.shape`);
   await page.keyboard.press('Control+Enter');
   await waitForState(page, id);
   await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=energy-curve-source] option')].some((o) => o.value === 'tensor:weights.W'), null, { timeout: 10000 });
   await interact('energy-curve', () => page.selectOption('[data-testid=energy-curve-source]', 'tensor:weights.W'));
-  const W2 = tp.randn([300, 200], { seed: 4 }).mul(0.02);
+  const W2 = new Function('tp', `return ${make};`)(tp);
   const refT = energy(tp, { key: 't', path: 'weights.W', seed: 0 }, { weights: { W: W2 } });
   assert.equal(Number(await el.getAttribute('data-k90')), refT.main.k90);
   assert.equal(await page.locator('[data-testid=energy-curve-table] tr').first().locator('th').count(), 3, 'a column for the random twin');
+  assert.ok(refT.main.k90 < refT.compare.k90, 'the low-rank-plus-noise weight needs a smaller rank than its random twin');
   await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.5);
   await shot('energy-curve');
   await interact('energy-curve', () => page.selectOption('[data-testid=energy-curve-source]', 'random:768x256'));
