@@ -120,7 +120,8 @@ test('chapterToMarkdown round-trips through the parser with edits applied', () =
   const { chapters } = loadChapters();
   const demo = chapters.find((c) => c.id === 'demo' && c.lang === 'en');
   const text = chapterToMarkdown(demo, { c1: 'const A = 1;' });
-  const again = parseChapter(text, { file: 'demo/en.md', dirId: 'demo', lang: 'en', widgets: new Set(['slider']) });
+  const widgets = new Set(fs.readdirSync(path.join(root, 'web/widgets')).filter((f) => f.endsWith('.js')).map((f) => f.slice(0, -3)));
+  const again = parseChapter(text, { file: 'demo/en.md', dirId: 'demo', lang: 'en', widgets });
   assert.deepEqual(again.errors, []);
   const cells = (bs) => bs.flatMap((b) => (b.type === 'cell' ? [b.source] : b.type === 'details' ? cells(b.children) : []));
   assert.equal(cells(again.blocks)[0], 'const A = 1;');

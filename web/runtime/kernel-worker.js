@@ -34,6 +34,11 @@ export function serveKernel(port, loadTp) {
   for (const k of ['warn', 'error']) console[k] = stream('stderr');
   console.table = (rows) => emit(toOutput(table(rows)));
 
+  // Errors thrown later by a cell's callbacks (setTimeout, promises) go to the cell that ran last.
+  const late = (err) => emit({ kind: 'stream', name: 'stderr', text: `Uncaught ${err?.name ?? 'Error'}: ${err?.message ?? err}\n` });
+  globalThis.addEventListener?.('error', (e) => { e.preventDefault(); late(e.error ?? { message: e.message }); });
+  globalThis.addEventListener?.('unhandledrejection', (e) => { e.preventDefault(); late(e.reason); });
+
   const ready = Promise.resolve()
     .then(loadTp)
     .then((tp) => {

@@ -10,6 +10,7 @@ export class Kernel {
     this.generation = 0;
     this.nextId = 1;
     this.runs = new Map();
+    this.finished = new Map();
     this.requests = new Map();
     this.worker = null;
     this.start();
@@ -54,11 +55,16 @@ export class Kernel {
         this.#fatal(msg.message);
         break;
       case MSG.OUTPUT:
-        this.runs.get(msg.runId)?.onOutput(msg.output);
+        // Late output (a timer firing after its cell finished) still goes to that cell.
+        (this.runs.get(msg.runId) ?? this.finished.get(msg.runId))?.onOutput(msg.output);
         break;
       case MSG.DONE: {
         const run = this.runs.get(msg.runId);
         this.runs.delete(msg.runId);
+        if (run) {
+          this.finished.set(msg.runId, run);
+          if (this.finished.size > 64) this.finished.delete(this.finished.keys().next().value);
+        }
         run?.resolve({ error: msg.error ?? null, declared: msg.declared ?? [], reads: msg.reads ?? [] });
         break;
       }
@@ -114,6 +120,7 @@ export class Kernel {
     for (const run of this.runs.values()) run.resolve({ interrupted: true });
     for (const req of this.requests.values()) req.reject(new Error('the worker was restarted'));
     this.runs.clear();
+    this.finished.clear();
     this.requests.clear();
     this.start();
   }

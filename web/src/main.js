@@ -45,6 +45,11 @@ async function showIndex(params) {
 
 async function showChapter(params) {
   const id = params.get('chapter');
+  // Fetch the chapter in the likely language while the index arrives (the first cell renders sooner).
+  const guess = pickLang(params);
+  const chapterUrl = (l) => `chapters/${encodeURIComponent(id)}/${l}.json`;
+  const early = fetchJson(chapterUrl(guess));
+  early.catch(() => {});
   const chapters = await fetchJson('chapters/index.json');
   const entry = chapters.find((c) => c.id === id);
   const lang = pickLang(params, entry?.langs ?? LANGS);
@@ -54,7 +59,7 @@ async function showChapter(params) {
     return;
   }
   if (params.get('lang') !== lang) history.replaceState(null, '', `?chapter=${encodeURIComponent(id)}&lang=${lang}${location.hash}`);
-  const chapter = await fetchJson(`chapters/${encodeURIComponent(id)}/${lang}.json`);
+  const chapter = await (lang === guess ? early : fetchJson(chapterUrl(lang)));
   document.title = `${chapter.title} · Tensorpad`;
   const other = entry.langs.find((l) => l !== lang);
   const notebook = new Notebook(app, chapter, {

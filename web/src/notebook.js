@@ -26,6 +26,7 @@ export class Notebook {
     this.restoring = false;
     this.L = (k, v) => t(lang, k, v);
     this.#render(otherLangHref);
+    performance.mark?.('tensorpad:cells-rendered');
     this.store = new ChapterStore(chapter.id, (kind) => this.notice(this.L({ unavailable: 'storageUnavailable', corrupt: 'storageCorrupt', full: 'storageFull' }[kind]), { id: `storage-${kind}`, kind: 'warning' }));
     this.kernel = new Kernel({ url: workerUrl, onStatus: (s, msg) => this.#kernelStatus(s, msg) });
     this.#restoreEdits();
@@ -152,7 +153,10 @@ export class Notebook {
       this.status.textContent = '⚠';
       this.notice(this.L('engineFailed', { msg }), { id: 'engine', kind: 'warning' });
     } else if (state === 'starting') this.status.textContent = this.L('starting');
-    else if (state === 'ready' && !this.running) this.status.textContent = this.L('ready');
+    else if (state === 'ready') {
+      performance.mark?.('tensorpad:engine-ready');
+      if (!this.running) this.status.textContent = this.L('ready');
+    }
   }
 
   // ---- persistence -----------------------------------------------------------------------------
@@ -221,8 +225,7 @@ export class Notebook {
       this.status.textContent = this.kernelState === 'ready' ? this.L('ready') : this.status.textContent;
     }
     if (r.interrupted) {
-      cell.showError({ name: this.L('interruptedCell'), message: this.L('interrupted') });
-      cell.setState('error');
+      if (cell.el.dataset.state === 'running') this.#markInterrupted(cell);
       return r;
     }
     cell.setCount(++this.execCount);
@@ -296,7 +299,13 @@ export class Notebook {
     });
   }
 
+  #markInterrupted(cell) {
+    cell.showError({ name: this.L('interruptedCell'), message: this.L('interrupted') });
+    cell.setState('error');
+  }
+
   #freshKernel(message, offerFrom) {
+    if (offerFrom) this.#markInterrupted(offerFrom);
     this.epoch++;
     this.queue = Promise.resolve();
     this.rerunPending = false;
