@@ -86,6 +86,7 @@ val st_parse_header(val json, double file_size) {
       val o = val::object();
       o.set("name", e.name);
       o.set("dtype", std::string(io::dtype_name(e.dtype)));
+      o.set("itemsize", double(io::dtype_size(e.dtype)));
       o.set("shape", tpw::from_shape(e.shape));
       o.set("begin", double(e.begin));
       o.set("end", double(e.end));
@@ -139,6 +140,7 @@ val npy_parse_header(val header, double file_size) {
     out.set("version", std::to_string(h.major) + "." + std::to_string(h.minor));
     out.set("descr", h.descr);
     out.set("dtype", std::string(io::dtype_name(h.dtype)));
+    out.set("itemsize", double(io::dtype_size(h.dtype)));
     out.set("fortranOrder", h.fortran_order);
     out.set("shape", tpw::from_shape(h.shape));
     out.set("dataOffset", double(h.data_offset));

@@ -17,9 +17,12 @@ struct DTypeInfo {
 
 // One table drives names, sizes and the list in error messages.
 constexpr DTypeInfo kDTypes[] = {
-    {DType::F64, "F64", 8}, {DType::F32, "F32", 4},  {DType::F16, "F16", 2},   {DType::BF16, "BF16", 2},
-    {DType::I64, "I64", 8}, {DType::I32, "I32", 4},  {DType::I16, "I16", 2},   {DType::I8, "I8", 1},
-    {DType::U32, "U32", 4}, {DType::U16, "U16", 2},  {DType::U8, "U8", 1},     {DType::BOOL, "BOOL", 1},
+    {DType::F64, "F64", 8},         {DType::F32, "F32", 4},         {DType::F16, "F16", 2},
+    {DType::BF16, "BF16", 2},       {DType::F8_E4M3, "F8_E4M3", 1}, {DType::F8_E5M2, "F8_E5M2", 1},
+    {DType::F8_E8M0, "F8_E8M0", 1}, {DType::I64, "I64", 8},         {DType::I32, "I32", 4},
+    {DType::I16, "I16", 2},         {DType::I8, "I8", 1},           {DType::U64, "U64", 8},
+    {DType::U32, "U32", 4},         {DType::U16, "U16", 2},         {DType::U8, "U8", 1},
+    {DType::BOOL, "BOOL", 1},
 };
 
 const DTypeInfo& info(DType dt) {
@@ -82,6 +85,23 @@ float half_to_float(uint16_t h) {
   return f;
 }
 
+float fp8_e4m3_to_float(uint8_t b) {
+  const float sign = (b & 0x80) ? -1.0f : 1.0f;
+  const int exp = (b >> 3) & 0xf, man = b & 0x7;
+  if (exp == 15 && man == 7) return NAN;  // the only NaN; there are no infinities
+  // Subnormals are man * 2^-9; normals (1 + man/8) * 2^(exp-7). Both are exact in float32.
+  return sign * (exp == 0 ? std::ldexp(float(man), -9) : std::ldexp(float(8 + man), exp - 10));
+}
+
+float fp8_e5m2_to_float(uint8_t b) {
+  return half_to_float(uint16_t(b) << 8);  // E5M2 is the top byte of an IEEE half
+}
+
+float fp8_e8m0_to_float(uint8_t b) {
+  if (b == 0xff) return NAN;
+  return std::ldexp(1.0f, int(b) - 127);  // 2^-127 is a float32 subnormal: still exact
+}
+
 void to_float32(DType dt, const void* src_v, int64_t n, float* dst) {
   TP_ASSERT(n >= 0);
   if (n == 0) return;  // empty tensors may come with null pointers, which memcpy must never see
@@ -102,10 +122,20 @@ void to_float32(DType dt, const void* src_v, int64_t n, float* dst) {
     case DType::BF16:
       for (int64_t i = 0; i < n; ++i) dst[i] = bf16_to_float(load<uint16_t>(src, i));
       return;
+    case DType::F8_E4M3:
+      for (int64_t i = 0; i < n; ++i) dst[i] = fp8_e4m3_to_float(src[i]);
+      return;
+    case DType::F8_E5M2:
+      for (int64_t i = 0; i < n; ++i) dst[i] = fp8_e5m2_to_float(src[i]);
+      return;
+    case DType::F8_E8M0:
+      for (int64_t i = 0; i < n; ++i) dst[i] = fp8_e8m0_to_float(src[i]);
+      return;
     case DType::I64: convert<int64_t>(src, n, dst); return;
     case DType::I32: convert<int32_t>(src, n, dst); return;
     case DType::I16: convert<int16_t>(src, n, dst); return;
     case DType::I8: convert<int8_t>(src, n, dst); return;
+    case DType::U64: convert<uint64_t>(src, n, dst); return;
     case DType::U32: convert<uint32_t>(src, n, dst); return;
     case DType::U16: convert<uint16_t>(src, n, dst); return;
     case DType::U8: convert<uint8_t>(src, n, dst); return;

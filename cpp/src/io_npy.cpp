@@ -153,11 +153,11 @@ DType dtype_from_descr(const std::string& descr) {
     fail(kOp, "unknown dtype '", descr, "' (no byte order mark)");
   static const std::pair<const char*, DType> table[] = {
       {"f8", DType::F64}, {"f4", DType::F32}, {"f2", DType::F16}, {"i8", DType::I64}, {"i4", DType::I32},
-      {"i2", DType::I16}, {"i1", DType::I8},  {"u4", DType::U32}, {"u2", DType::U16}, {"u1", DType::U8},
-      {"b1", DType::BOOL}};
+      {"i2", DType::I16}, {"i1", DType::I8},  {"u8", DType::U64}, {"u4", DType::U32}, {"u2", DType::U16},
+      {"u1", DType::U8},  {"b1", DType::BOOL}};
   for (const auto& [c, dt] : table)
     if (code == c) return dt;
-  fail(kOp, "unsupported dtype '", descr, "' (supported: f8, f4, f2, i8, i4, i2, i1, u4, u2, u1, b1)");
+  fail(kOp, "unsupported dtype '", descr, "' (supported: f8, f4, f2, i8, i4, i2, i1, u8, u4, u2, u1, b1)");
 }
 
 uint64_t read_le(const uint8_t* p, int bytes) {

@@ -121,6 +121,30 @@ TEST_CASE("bf16_to_float keeps the top half of the float32 bits") {
   CHECK(std::isnan(bf16_to_float(0x7fc0)));
 }
 
+TEST_CASE("the FP8 formats convert exactly, all 256 codes of each") {
+  for (int b = 0; b < 256; ++b) {
+    CAPTURE(b);
+    const double sign = (b & 0x80) ? -1.0 : 1.0;
+    // E4M3 (fn): bias 7, subnormals at exp 0, only S.1111.111 is NaN, no infinities.
+    const int e4 = (b >> 3) & 15, m3 = b & 7;
+    const float want4 = (e4 == 15 && m3 == 7) ? NAN
+                        : float(sign * (e4 == 0 ? std::ldexp(m3 / 8.0, -6) : std::ldexp(1.0 + m3 / 8.0, e4 - 7)));
+    const float got4 = fp8_e4m3_to_float(uint8_t(b));
+    CHECK((std::isnan(want4) ? std::isnan(got4) : got4 == want4));
+    // E5M2: bias 15, exp 31 holds inf and NaN.
+    const int e5 = (b >> 2) & 31, m2 = b & 3;
+    const float want5 = e5 == 31 ? (m2 ? NAN : float(sign * INFINITY))
+                                 : float(sign * (e5 == 0 ? std::ldexp(m2 / 4.0, -14) : std::ldexp(1.0 + m2 / 4.0, e5 - 15)));
+    const float got5 = fp8_e5m2_to_float(uint8_t(b));
+    CHECK((std::isnan(want5) ? std::isnan(got5) : got5 == want5));
+    // E8M0: 2^(b-127), 0xFF is NaN.
+    const float got8 = fp8_e8m0_to_float(uint8_t(b));
+    CHECK((b == 255 ? std::isnan(got8) : got8 == float(std::ldexp(1.0, b - 127))));
+  }
+  CHECK(fp8_e4m3_to_float(0x7e) == 448.0f);  // the largest E4M3 value
+  CHECK(std::signbit(fp8_e4m3_to_float(0x80)));
+}
+
 TEST_CASE("to_float32 reads unaligned little-endian elements of every dtype") {
   Bytes buf(1 + 8 * 3);
   auto at1 = [&](const Bytes& b) {
@@ -184,6 +208,10 @@ TEST_CASE("safetensors tensors of every dtype read back exactly") {
       {"I16", bytes_of<int16_t>({-32768, 1, 32767}), {-32768.0f, 1.0f, 32767.0f}},
       {"I8", bytes_of<int8_t>({-128, 0, 127}), {-128.0f, 0.0f, 127.0f}},
       {"U32", bytes_of<uint32_t>({0, 1, 16777216}), {0.0f, 1.0f, 16777216.0f}},
+      {"U64", bytes_of<uint64_t>({0, 1, ~uint64_t(0)}), {0.0f, 1.0f, 18446744073709551616.0f}},
+      {"F8_E4M3", bytes_of<uint8_t>({0x38, 0xfe, 0x01}), {1.0f, -448.0f, std::ldexp(1.0f, -9)}},
+      {"F8_E5M2", bytes_of<uint8_t>({0x3c, 0xfc, 0x7b}), {1.0f, -INFINITY, 57344.0f}},
+      {"F8_E8M0", bytes_of<uint8_t>({127, 0, 254}), {1.0f, std::ldexp(1.0f, -127), std::ldexp(1.0f, 127)}},
       {"U16", bytes_of<uint16_t>({0, 1, 65535}), {0.0f, 1.0f, 65535.0f}},
       {"U8", bytes_of<uint8_t>({0, 128, 255}), {0.0f, 128.0f, 255.0f}},
       {"BOOL", bytes_of<uint8_t>({0, 1, 1}), {0.0f, 1.0f, 1.0f}},
@@ -249,10 +277,10 @@ TEST_CASE("malformed safetensors files are refused with the problem and its valu
   CHECK(st_error("[1, 2, 3]") == "safetensors: header is JSON but not an object (it is array)");
   CHECK(st_error("{\"w\": 5}") == "safetensors: tensor 'w' is not an object but number");
   CHECK(st_error("{\"w\":{\"dtype\":\"F7\",\"shape\":[2],\"data_offsets\":[0,8]}}", Bytes(8)) ==
-        "safetensors: tensor 'w' has unknown dtype 'F7' (supported: F64, F32, F16, BF16, I64, I32, I16, I8, U32, "
-        "U16, U8, BOOL)");
-  CHECK(st_error("{\"w\":{\"dtype\":\"F8_E4M3\",\"shape\":[2],\"data_offsets\":[0,2]}}", Bytes(2))
-            .rfind("safetensors: tensor 'w' has unknown dtype 'F8_E4M3'", 0) == 0);
+        "safetensors: tensor 'w' has unknown dtype 'F7' (supported: F64, F32, F16, BF16, F8_E4M3, F8_E5M2, "
+        "F8_E8M0, I64, I32, I16, I8, U64, U32, U16, U8, BOOL)");
+  CHECK(st_error("{\"w\":{\"dtype\":\"F4\",\"shape\":[2],\"data_offsets\":[0,1]}}", Bytes(1))
+            .rfind("safetensors: tensor 'w' has unknown dtype 'F4'", 0) == 0);
   CHECK(st_error("{\"w\":{\"shape\":[2],\"data_offsets\":[0,8]}}", eight) ==
         "safetensors: tensor 'w' has no \"dtype\" string");
   CHECK(st_error("{\"w\":{\"dtype\":\"F32\",\"data_offsets\":[0,8]}}", eight) ==
@@ -361,6 +389,7 @@ TEST_CASE(".npy arrays of every dtype read back exactly") {
       {"<u2", bytes_of<uint16_t>({0, 1, 65535}), {0.0f, 1.0f, 65535.0f}},
       {"<u4", bytes_of<uint32_t>({0, 1, 7}), {0.0f, 1.0f, 7.0f}},
       {"|b1", bytes_of<uint8_t>({1, 0, 1}), {1.0f, 0.0f, 1.0f}},
+      {"<u8", bytes_of<uint64_t>({1, 2, uint64_t(1) << 63}), {1.0f, 2.0f, 9223372036854775808.0f}},
       {"=f4", bytes_of<float>({1, 2, 3}), {1.0f, 2.0f, 3.0f}},
   };
   for (const auto& c : cases) {
@@ -433,7 +462,7 @@ TEST_CASE("malformed .npy files are refused with the problem and its values") {
   CHECK(with("{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }", eight) ==
         "npy: big-endian dtype '>f4' is not supported; save with arr.astype('<f4')");
   CHECK(with("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }", eight) ==
-        "npy: unsupported dtype '<c8' (supported: f8, f4, f2, i8, i4, i2, i1, u4, u2, u1, b1)");
+        "npy: unsupported dtype '<c8' (supported: f8, f4, f2, i8, i4, i2, i1, u8, u4, u2, u1, b1)");
   CHECK(with("{'descr': '<U10', 'fortran_order': False, 'shape': (1,), }", Bytes(40))
             .rfind("npy: unsupported dtype '<U10'", 0) == 0);
   CHECK(with("{'descr': 'f4', 'fortran_order': False, 'shape': (2,), }", eight) == "npy: unknown dtype 'f4'");

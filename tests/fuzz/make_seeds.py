@@ -32,6 +32,9 @@ for dt, np_dt in st_types.items():
     write("safetensors", f"{dt.lower()}.safetensors", safetensors([("w", dt, [2, 3], a.tobytes())]))
 bf16 = (rng.standard_normal(4).astype("<f4").view("<u4") >> 16).astype("<u2")
 write("safetensors", "bf16.safetensors", safetensors([("w", "BF16", [4], bf16.tobytes())]))
+for dt in ["F8_E4M3", "F8_E5M2", "F8_E8M0"]:
+    write("safetensors", f"{dt.lower()}.safetensors", safetensors([("w", dt, [2, 2], bytes([0x38, 0xfe, 0x7f, 0x01]))]))
+write("safetensors", "u64.safetensors", safetensors([("w", "U64", [2], np.array([1, 2**64 - 1], "<u8").tobytes())]))
 write("safetensors", "two_meta.safetensors",
       safetensors([("a.weight", "F32", [2], b"\0" * 8), ("b", "F16", [1, 1], b"\0\x3c"), ("e", "F32", [0], b"")],
                   metadata={"format": "pt"}, pad=3))
@@ -43,7 +46,7 @@ write("safetensors", "overlap.safetensors", struct.pack("<Q", len(overlap)) + ov
 npy_arrays = {
     "f4_2x3": np.arange(6, dtype="<f4").reshape(2, 3), "f8_scalar": np.float64(2.5),
     "f2": np.array([1, -2, 65504], "<f2"), "i1": np.array([-128, 0, 127], "i1"), "u1": np.array([0, 255], "u1"),
-    "i4": np.array([[1, -1]], "<i4"), "b1": np.array([True, False]), "fortran": np.asfortranarray(np.ones((2, 3, 2))),
+    "i4": np.array([[1, -1]], "<i4"), "u8": np.array([2**63], "<u8"), "b1": np.array([True, False]), "fortran": np.asfortranarray(np.ones((2, 3, 2))),
     "empty": np.zeros((0, 2), "<f4"), "be": np.arange(2, dtype=">f4"),
 }
 for name, a in npy_arrays.items():

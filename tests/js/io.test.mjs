@@ -87,6 +87,10 @@ const dtypeCases = [
   ['I32', bytesOf(Int32Array.of(-7, 65536, 2147483647, 16777217)), [-7, 65536, 2147483648, 16777216]],
   ['I16', bytesOf(Int16Array.of(-32768, 1, 32767, 0)), [-32768, 1, 32767, 0]],
   ['I8', bytesOf(Int8Array.of(-128, 0, 127, -1)), [-128, 0, 127, -1]],
+  ['F8_E4M3', Uint8Array.of(0x38, 0xfe, 0x01, 0x7f), [1, -448, 2 ** -9, NaN]],
+  ['F8_E5M2', Uint8Array.of(0x3c, 0xfc, 0x7b, 0x01), [1, -Infinity, 57344, 2 ** -16]],
+  ['F8_E8M0', Uint8Array.of(127, 0, 254, 128), [1, 2 ** -127, 2 ** 127, 2]],
+  ['U64', bytesOf(BigUint64Array.of(0n, 1n, 2n ** 64n - 1n, 7n)), [0, 1, 2 ** 64, 7]],
   ['U32', bytesOf(Uint32Array.of(0, 1, 4000000000, 7)), [0, 1, 4e9, 7]],
   ['U16', bytesOf(Uint16Array.of(0, 1, 65535, 2)), [0, 1, 65535, 2]],
   ['U8', Uint8Array.of(0, 128, 255, 1), [0, 128, 255, 1]],
@@ -214,7 +218,7 @@ test('openSafetensors refuses each malformed file with its problem, and the modu
     ['header not JSON', stFile('{"w": [1, 2'), /^io\.openSafetensors: safetensors: header is not JSON \(parse error at line 1, column 12/],
     ['header JSON but not an object', stFile('[1, 2]'), `${op}header is JSON but not an object (it is array)`],
     ['unknown dtype', stFile(ok({ dtype: 'F7' }), eight),
-      `${op}tensor 'w' has unknown dtype 'F7' (supported: F64, F32, F16, BF16, I64, I32, I16, I8, U32, U16, U8, BOOL)`],
+      `${op}tensor 'w' has unknown dtype 'F7' (supported: F64, F32, F16, BF16, F8_E4M3, F8_E5M2, F8_E8M0, I64, I32, I16, I8, U64, U32, U16, U8, BOOL)`],
     ['offsets outside the data', stFile(ok(), new Uint8Array(4)), `${op}tensor 'w' has data_offsets [0, 8] outside the data section (4 bytes)`],
     ['offsets backwards', stFile(ok({ data_offsets: [8, 0] }), eight), `${op}tensor 'w' has data_offsets [8, 0] that run backwards`],
     ['negative offsets', stFile(ok({ data_offsets: [-8, 0] }), eight), `${op}tensor 'w' has no "data_offsets" pair of non-negative integers`],
@@ -290,7 +294,7 @@ test('saveNpy then loadNpy round trips every rank, and saveNpy writes the header
 
 test('loadNpy reads every dtype exactly, versions 2 and 3, and Fortran order as C order', async () => {
   const npyCases = [['<f4', 'F32'], ['<f8', 'F64'], ['<f2', 'F16'], ['<i8', 'I64'], ['<i4', 'I32'], ['<i2', 'I16'],
-    ['|i1', 'I8'], ['<u4', 'U32'], ['<u2', 'U16'], ['|u1', 'U8'], ['|b1', 'BOOL']];
+    ['|i1', 'I8'], ['<u8', 'U64'], ['<u4', 'U32'], ['<u2', 'U16'], ['|u1', 'U8'], ['|b1', 'BOOL']];
   for (const [descr, dtype] of npyCases) {
     const [, data, want] = dtypeCases.find((c) => c[0] === dtype);
     for (const major of [1, 2, 3]) {
@@ -334,7 +338,7 @@ test('loadNpy refuses each malformed file with its problem, and the module stays
     ['truncated data', good.subarray(0, good.length - 1), `${op}shape [2] of '<f4' needs 2 x 4 bytes but the file has 7 after the header (truncated)`],
     ['extra data', concat(good, Uint8Array.of(0)), `${op}shape [2] of '<f4' needs 2 x 4 bytes but the file has 9 after the header`],
     ['big-endian', npyFile(npyDict('>f4', [2]), eight), `${op}big-endian dtype '>f4' is not supported; save with arr.astype('<f4')`],
-    ['complex dtype', npyFile(npyDict('<c8', [1]), eight), `${op}unsupported dtype '<c8' (supported: f8, f4, f2, i8, i4, i2, i1, u4, u2, u1, b1)`],
+    ['complex dtype', npyFile(npyDict('<c8', [1]), eight), `${op}unsupported dtype '<c8' (supported: f8, f4, f2, i8, i4, i2, i1, u8, u4, u2, u1, b1)`],
     ['structured dtype', npyFile("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }", eight),
       `${op}structured dtypes (a list as 'descr') are not supported; save a plain numeric array`],
     ['negative shape', npyFile(npyDict('<f4', [2, -1]), eight), /^io\.loadNpy: npy: 'shape' has a negative dimension/],

@@ -7,13 +7,14 @@
 //     f.metadata  {key: string} from "__metadata__"
 //     f.size      the file's byte count
 //     await f.get(name) → Tensor (float32). Reads only that tensor's bytes: Blob.slice in the browser,
-//                 a positioned read in Node. F16 and BF16 convert exactly; F64/I64/I32/U32 round.
+//                 a positioned read in Node, 16 MiB at a time. F16, BF16 and F8_E4M3/F8_E5M2/F8_E8M0
+//                 convert exactly; F64/I64/U64/I32/U32 round to the nearest float32.
 //     await f.close()  releases the Node file handle; get() afterwards is an error.
 //   const g = await tp.io.open(fileOrPath)       either format, told apart by the .npy magic bytes: the same
 //     object with g.format 'safetensors' or 'npy'; an .npy lists one tensor named after the file
 //     ("weights.npy" → "weights"; "array" for bytes), its metadata {version, descr, fortranOrder}.
 //   await tp.io.loadNpy(fileOrPath) → Tensor    .npy v1/v2/v3, little-endian f2/f4/f8, i1/i2/i4/i8,
-//                                               u1/u2/u4, b1; Fortran order is converted to C order.
+//                                               u1/u2/u4/u8, b1; Fortran order is converted to C order.
 //   tp.io.saveNpy(tensor) → Uint8Array          float32 .npy (numpy.load reads it)
 //   tp.io.saveSafetensors({name: tensor, ...}, {metadata}) → Uint8Array   F32 safetensors
 // Malformed files reject with a TensorpadError naming the problem ("io.openSafetensors: safetensors:
@@ -84,7 +85,6 @@ async function openSource(op, source, fail, describe) {
 
 // Raw bytes read per step when loading a tensor (a multiple of every element size).
 const CHUNK = 16 * 2 ** 20;
-const DTYPE_SIZE = { F64: 8, F32: 4, F16: 2, BF16: 2, I64: 8, I32: 4, I16: 2, I8: 1, U32: 4, U16: 2, U8: 1, BOOL: 1 };
 
 export function installIo(tp, rt) {
   const { core, wrap, fail, describe, Tensor } = rt;
@@ -98,10 +98,9 @@ export function installIo(tp, rt) {
 
   // Reads a tensor of nbytes at file offset start into a new float32 Tensor, CHUNK bytes at a time, so
   // neither JS nor the heap ever holds more than one chunk of raw bytes beside the tensor itself.
-  async function readTensor(op, file, start, nbytes, dtype, shape) {
+  async function readTensor(op, file, start, nbytes, dtype, size, shape) {
     const id = call(op, () => core.ioDecodeBegin(dtype, shape));
     try {
-      const size = DTYPE_SIZE[dtype];
       const step = Math.max(size, CHUNK - (CHUNK % size));
       for (let done = 0; done < nbytes; done += step) {
         const end = Math.min(nbytes, done + step);
@@ -149,7 +148,7 @@ export function installIo(tp, rt) {
     const json = await file.read(8, 8 + n, op);
     const h = call(op, () => core.ioSafetensorsParseHeader(json, file.size));
     return lazyFile('safetensors', file, h.tensors, Object.fromEntries(h.metadata),
-      (gop, e) => readTensor(gop, file, h.dataOffset + e.begin, e.end - e.begin, e.dtype, e.shape));
+      (gop, e) => readTensor(gop, file, h.dataOffset + e.begin, e.end - e.begin, e.dtype, e.itemsize, e.shape));
   }
 
   // An .npy header, read and checked: {n (data offset), header (its bytes), h (the parsed fields)}.
@@ -160,7 +159,7 @@ export function installIo(tp, rt) {
     return { n, header, h: call(op, () => core.ioNpyParseHeader(header, file.size)) };
   }
   async function npyRead(op, file, { n, header, h }) {
-    if (!h.fortranOrder) return readTensor(op, file, n, file.size - n, h.dtype, h.shape);
+    if (!h.fortranOrder) return readTensor(op, file, n, file.size - n, h.dtype, h.itemsize, h.shape);
     // Fortran order is transposed in one piece.
     const data = await file.read(n, file.size, op);
     return wrap(call(op, () => core.ioNpyDecode(header, file.size, data)));

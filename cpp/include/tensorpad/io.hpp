@@ -24,7 +24,11 @@ using Shape = std::vector<int64_t>;  // the same type as tp::Shape
 // --- Element types -------------------------------------------------------------------------------
 
 // The stored element types we can read; every one is converted to float32 on load.
-enum class DType : uint8_t { F64, F32, F16, BF16, I64, I32, I16, I8, U32, U16, U8, BOOL };
+// F8_E4M3 (torch float8_e4m3fn: no infinities, NaN = S.1111.111), F8_E5M2 (a float16 cut to its top
+// byte) and F8_E8M0 (a power of two, 0xFF = NaN; the scales of MX formats) are the FP8 checkpoints' types.
+enum class DType : uint8_t {
+  F64, F32, F16, BF16, F8_E4M3, F8_E5M2, F8_E8M0, I64, I32, I16, I8, U64, U32, U16, U8, BOOL
+};
 
 const char* dtype_name(DType dt);         // safetensors spelling: "F32", "BF16", "U8", ...
 size_t dtype_size(DType dt);              // bytes per element
@@ -32,12 +36,15 @@ bool dtype_from_name(const std::string& name, DType* out);  // false for a name 
 std::string supported_dtypes();           // "F64, F32, ..." for error messages
 
 // Converts n little-endian elements of type dt at src (any alignment) to float32 at dst.
-// Exact for F32, F16, BF16, I16, I8, U16, U8, BOOL; F64, I64, I32, U32 round to the nearest float.
+// Exact for F32, F16, BF16, the F8 types, I16, I8, U16, U8, BOOL; F64, I64, I32, U64, U32 round to nearest.
 void to_float32(DType dt, const void* src, int64_t n, float* dst);
 
 // Scalar conversions, exact (every half and bfloat16 value is a float32 value).
 float half_to_float(uint16_t h);
 inline float bf16_to_float(uint16_t b);
+float fp8_e4m3_to_float(uint8_t b);
+float fp8_e5m2_to_float(uint8_t b);
+float fp8_e8m0_to_float(uint8_t b);
 
 // numel of a shape, refusing negative dimensions and products that overflow int64 (op names the format).
 int64_t checked_numel(const char* op, const std::string& what, const Shape& shape);
