@@ -13,6 +13,17 @@ namespace tp {
 namespace {
 std::atomic<int64_t> g_live_bytes{0};
 std::atomic<int64_t> g_live_buffers{0};
+// dst (rows x cols, row-major) receives src where src(i, j) = src[i + j * col_stride]: the matrix is
+// stored by columns. Tiles of 16 x 16 keep the strided reads within 16 cache lines.
+void transpose_tiles(const float* src, int64_t col_stride, float* dst, int64_t rows, int64_t cols) {
+  constexpr int64_t T = 16;
+  for (int64_t i0 = 0; i0 < rows; i0 += T)
+    for (int64_t j0 = 0; j0 < cols; j0 += T) {
+      const int64_t i1 = std::min(rows, i0 + T), j1 = std::min(cols, j0 + T);
+      for (int64_t i = i0; i < i1; ++i)
+        for (int64_t j = j0; j < j1; ++j) dst[i * cols + j] = src[i + j * col_stride];
+    }
+}
 }  // namespace
 
 Storage::Storage(int64_t n) : size_(n) {
@@ -120,9 +131,26 @@ Tensor Tensor::clone() const {
     std::memcpy(out.data(), data(), size_t(out.numel()) * sizeof(float));
     return out;
   }
-  const Shape out_strides = out.strides_;
   const float* src = storage_->data();
   float* dst = out.data();
+  const int64_t nd = dim();
+  if (nd >= 2 && strides_[size_t(nd - 2)] == 1 && shape_[size_t(nd - 1)] > 1 && shape_[size_t(nd - 2)] > 1) {
+    // The last two dims are a transposed matrix (x.T, x.transpose(-2, -1)): copy it in square tiles so
+    // both the reads and the writes stay within a few cache lines.
+    const int64_t rows = shape_[size_t(nd - 2)], cols = shape_[size_t(nd - 1)], col_stride = strides_[size_t(nd - 1)];
+    const Shape outer(shape_.begin(), shape_.end() - 2), outer_src(strides_.begin(), strides_.end() - 2);
+    const Shape outer_dst = contiguous_strides(outer);
+    Shape batch_shape = outer, src_strides = outer_src, dst_strides = outer_dst;
+    batch_shape.push_back(1);  // strided_rows walks all but the last dim: give it a unit last dim
+    src_strides.push_back(0);
+    dst_strides.push_back(0);
+    strided_rows<2>(batch_shape, {&src_strides, &dst_strides}, {offset_, 0},
+                    [&](const std::array<int64_t, 2>& o, int64_t, const std::array<int64_t, 2>&) {
+                      transpose_tiles(src + o[0], col_stride, dst + o[1] * rows * cols, rows, cols);
+                    });
+    return out;
+  }
+  const Shape out_strides = out.strides_;
   strided_rows<2>(shape_, {&strides_, &out_strides}, {offset_, 0},
                   [&](const std::array<int64_t, 2>& o, int64_t n, const std::array<int64_t, 2>& s) {
                     const float* a = src + o[0];

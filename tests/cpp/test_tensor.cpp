@@ -141,3 +141,26 @@ TEST_CASE("norms of (3, 4) are 7, 5 and 4 for ord 1, 2 and inf") {
   CHECK(tp::vector_norm(v, 2, {}, false).item() == 5.f);
   CHECK(tp::vector_norm(v, INFINITY, {}, false).item() == 4.f);
 }
+
+TEST_CASE("copying transposed views (tiled path) matches element-by-element indexing for odd sizes and batches") {
+  for (int64_t rows : {1, 2, 15, 16, 17, 33}) {
+    for (int64_t cols : {1, 3, 16, 31}) {
+      const Tensor x = iota({2, cols, rows});  // a batch of two (cols x rows) matrices
+      const Tensor t = tp::transpose(x, -2, -1).contiguous();
+      REQUIRE(t.shape() == Shape{2, rows, cols});
+      bool ok = true;
+      for (int64_t b = 0; b < 2; ++b)
+        for (int64_t i = 0; i < rows; ++i)
+          for (int64_t j = 0; j < cols; ++j)
+            ok = ok && t.data()[(b * rows + i) * cols + j] == x.data()[(b * cols + j) * rows + i];
+      CAPTURE(rows);
+      CAPTURE(cols);
+      CHECK(ok);
+    }
+  }
+  // A permutation whose last two dims are transposed and whose batch dim is strided too.
+  const Tensor y = tp::permute(iota({3, 4, 5}), {1, 2, 0});  // strides [5, 1, 20]
+  const Tensor c = y.contiguous();
+  CHECK(c.data()[1] == 20.f);  // y[0, 0, 1] = x[1, 0, 0]
+  CHECK(c.data()[3] == 1.f);   // y[0, 1, 0] = x[0, 0, 1]
+}
