@@ -12,12 +12,13 @@ const HALF = 180;
 export function project(tp, { a, b }) {
   return tp.tidy(() => {
     const va = tp.tensor(a), vb = tp.tensor(b);
-    const dot = va.mul(vb).sum().item();
-    const na = tp.linalg.norm(va).item(), nb = tp.linalg.norm(vb).item();
-    const length = nb > 0 ? dot / nb : NaN;
-    const cosine = na > 0 && nb > 0 ? dot / (na * nb) : NaN;
-    const foot = nb > 0 ? Array.from(vb.mul(dot / (nb * nb)).data()) : [0, 0]; // (a·b / ‖b‖²) b
-    return { dot, na, nb, length, cosine, foot };
+    const dotT = va.mul(vb).sum();
+    const naT = tp.linalg.norm(va), nbT = tp.linalg.norm(vb);
+    const na = naT.item(), nb = nbT.item();
+    const length = nb > 0 ? dotT.div(nbT).item() : NaN; // a·b / ‖b‖
+    const cosine = na > 0 && nb > 0 ? dotT.div(naT.mul(nbT)).item() : NaN; // a·b / (‖a‖ ‖b‖)
+    const foot = nb > 0 ? Array.from(vb.mul(dotT.div(nbT.square())).data()) : [0, 0]; // (a·b / ‖b‖²) b
+    return { dot: dotT.item(), na, nb, length, cosine, foot };
   });
 }
 

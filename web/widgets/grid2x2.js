@@ -15,16 +15,20 @@ export function analyse(tp, m) {
   return tp.tidy(() => {
     const M = tp.tensor(m);
     const I = tp.eye(2);
-    const det = tp.linalg.det(M).item();
-    const trace = M.mul(I).sum().item();
+    const detT = tp.linalg.det(M);
+    const halfTrace = M.mul(I).sum().div(2);
+    const det = detT.item();
+    const trace = 2 * halfTrace.item();
     const scale = Math.max(1, M.abs().amax().item());
-    // Eigenvalues are the roots of λ² − tr·λ + det; real when the discriminant is not negative.
-    const disc = (trace * trace) / 4 - det;
+    // Eigenvalues are the roots of λ² − tr·λ + det = 0, λ = tr/2 ± √((tr/2)² − det): real when the
+    // discriminant is not negative (up to rounding).
+    const discT = halfTrace.square().sub(detT);
+    const disc = discT.item();
     const tol = 1e-5 * scale * scale;
     const eig = [];
     if (disc >= -tol) {
-      const r = Math.sqrt(Math.max(disc, 0));
-      const lambdas = r * r > tol ? [trace / 2 + r, trace / 2 - r] : [trace / 2];
+      const r = discT.relu().sqrt();
+      const lambdas = disc > tol ? [halfTrace.add(r).item(), halfTrace.sub(r).item()] : [halfTrace.item()];
       for (const lambda of lambdas) {
         // The eigenvectors of λ span the null space of M − λI: the right singular vectors with σ ≈ 0.
         const { S, Vh } = tp.linalg.svd(M.sub(I.mul(lambda)));

@@ -36,15 +36,15 @@ export function approximate(tp, { k, rows, cols, withOriginal }) {
         px[y * cols + x] = v;
       }
     }
-    for (const t of ['A', 'U', 'S', 'Vh']) c?.[t]?.dispose?.();
+    for (const t of ['A', 'U', 'S', 'Vh', 'normA']) c?.[t]?.dispose?.();
     const A = tp.tensor(px, { shape: [rows, cols] });
     const { U, S, Vh } = tp.linalg.svd(A);
-    c = cache.rankImage = { rows, cols, A, U, S, Vh, normA: tp.linalg.norm(A).item(), rank: tp.linalg.matrixRank(A), pixels: px };
+    c = cache.rankImage = { rows, cols, A, U, S, Vh, normA: tp.linalg.norm(A), rank: tp.linalg.matrixRank(A), pixels: px };
   }
   return tp.tidy(() => {
     // A_k = U[:, :k] diag(S[:k]) Vh[:k, :]: scaling U's columns by S is a broadcast multiply.
     const Ak = c.U.narrow(1, 0, k).mul(c.S.narrow(0, 0, k)).matmul(c.Vh.narrow(0, 0, k));
-    const error = tp.linalg.norm(Ak.sub(c.A)).item() / c.normA;
+    const error = tp.linalg.norm(Ak.sub(c.A)).div(c.normA).item();
     return {
       k,
       approx: Ak.data(),
