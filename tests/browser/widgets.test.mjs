@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { init } from 'tensorpad';
-import { root, startServer, launch, openPage, typeInto, waitForState } from './helpers.mjs';
+import os from 'node:os';
+import { root, dist, launch, openPage, typeInto, waitForState } from './helpers.mjs';
+import { createServer } from '../../web/server.mjs';
 import { analyse } from '../../web/widgets/grid2x2.js';
 import { approximate } from '../../web/widgets/rank-image.js';
 import { spectra } from '../../web/widgets/sv-decay.js';
@@ -17,7 +19,7 @@ import { rotate } from '../../web/widgets/rotation-quant.js';
 
 const WIDGETS = ['grid2x2', 'rank-image', 'sv-decay', 'attention-flow', 'dot-projection', 'energy-curve', 'rotation-quant'];
 const shots = path.join(root, 'build', 'screenshots');
-let srv, browser, context, page, log, tp;
+let srv, copy, browser, context, page, log, tp;
 const timings = Object.fromEntries(WIDGETS.map((w) => [w, []]));
 
 const W = (name) => page.locator(`[data-testid=widget-${name}]`);
@@ -43,7 +45,13 @@ async function shot(name, file = name) {
 before(async () => {
   fs.mkdirSync(shots, { recursive: true });
   tp = await init();
-  srv = await startServer();
+  // A private copy of the built site, so a rebuild of web/dist during the run cannot pull it away.
+  if (!fs.existsSync(path.join(dist, 'index.html'))) throw new Error('web/dist is not built: run "node web/build.mjs" first');
+  copy = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-widgets-'));
+  fs.cpSync(dist, copy, { recursive: true });
+  const server = createServer(copy);
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  srv = { base: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
   browser = await launch();
   context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
   ({ page, log } = await openPage(context, srv.base));
@@ -71,6 +79,7 @@ after(async () => {
   await context?.close();
   await browser?.close();
   await srv?.close();
+  if (copy) fs.rmSync(copy, { recursive: true, force: true });
 });
 
 test('every widget renders, has a screen-reader description and raises no console error', async () => {
