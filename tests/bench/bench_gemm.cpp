@@ -15,7 +15,10 @@ namespace {
 using tp::kernels::detail::sgemm_variant;
 using tp::kernels::detail::sgemm_variant_count;
 
-uintptr_t alloc_floats(int count) { return reinterpret_cast<uintptr_t>(std::aligned_alloc(64, size_t(count) * 4 + 64)); }
+// 64-byte aligned (aligned_alloc wants a size that is a multiple of the alignment).
+uintptr_t alloc_floats(int count) {
+  return reinterpret_cast<uintptr_t>(std::aligned_alloc(64, (size_t(count) * 4 + 127) / 64 * 64));
+}
 void free_floats(uintptr_t p) { std::free(reinterpret_cast<void*>(p)); }
 
 std::string variant_name(int i) { return sgemm_variant(i).name; }

@@ -171,6 +171,9 @@ async function main() {
     { label: '512^3', m: 512, k: 512, n: 512 },
     { label: '1024^3', m: 1024, k: 1024, n: 1024 },
     { label: '512x1024 . 1024x3072', m: 512, k: 1024, n: 3072 },
+    // A matrix-vector product (one token through a 1024 -> 3072 layer): bound by reading B, so GB/s
+    // of B are recorded too.
+    { label: '1x1024 . 1024x3072', m: 1, k: 1024, n: 3072 },
   ];
   const naiveMaxFlops = quick ? 2 * 256 ** 3 : 2 * 512 ** 3;
   const results = [];
@@ -232,6 +235,15 @@ async function main() {
         `${fmt(r.vs_tfjs, 6, 2)} ${fmt(r.cpu_vs_tfjs, 6, 2)} ${fmt(r.vs_peak, 6, 2)} ${fmt(r.cpu_vs_peak, 6, 2)}`);
     }
     console.log('');
+    if (m === 1) {
+      for (const r of measured) {  // 2 flops per 4-byte element of B
+        r.b_gbytes_per_s = r.gflops.median * 2;
+        r.cpu_b_gbytes_per_s = r.cpu_gflops.median * 2;
+      }
+      const r = measured[0];
+      console.log(`${''.padEnd(22)} (matrix-vector, GB/s of B read, wall/cpu: tensorpad ${fmt(r.b_gbytes_per_s, 0)} / ` +
+        `${fmt(r.cpu_b_gbytes_per_s, 0)}, tfjs ${fmt(tfjs.b_gbytes_per_s, 0)} / ${fmt(tfjs.cpu_b_gbytes_per_s, 0)})`);
+    }
     results.push({ shape: label, m, k, n, max_rel_diff_vs_tfjs: diff, competitors: measured });
     ta.dispose();
     tb.dispose();
