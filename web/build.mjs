@@ -17,7 +17,7 @@ const LANGS = ['en', 'zh'];
 const rel = (p) => path.relative(process.cwd(), p) || p;
 
 const CSP = [
-  "default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", "style-src 'self' 'unsafe-inline'",
+  "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:", "font-src 'self'", "connect-src 'self'", "worker-src 'self'",
   "object-src 'none'", "base-uri 'self'", "form-action 'self'",
 ].join('; ');

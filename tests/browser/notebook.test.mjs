@@ -274,3 +274,24 @@ test('every action is reachable by keyboard; Shift+Enter runs and moves to the n
     assert.equal(unlabelled, 0, 'every button has a label');
   });
 });
+
+test('full storage gives a notice; the edit stays on the page', async () => {
+  const context = await browser.newContext();
+  await context.addInitScript(() => {
+    const original = Storage.prototype.setItem;
+    Storage.prototype.setItem = function (key, value) {
+      if (key.startsWith('tensorpad:v1:chapter:')) throw new DOMException('quota', 'QuotaExceededError');
+      return original.call(this, key, value);
+    };
+  });
+  try {
+    await withPage(async (page) => {
+      await page.goto(url('en'));
+      await typeInto(page, 'c1', 'const kept = 1;');
+      await page.locator('[data-testid=notice]').filter({ hasText: 'storage is full' }).waitFor();
+      assert.equal(await editorText(page, 'c1'), 'const kept = 1;');
+    }, { context });
+  } finally {
+    await context.close();
+  }
+});

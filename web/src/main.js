@@ -32,7 +32,7 @@ async function showIndex(params) {
     h('header', { class: 'chapter-header' },
       h('nav', { class: 'topnav', 'aria-label': 'Tensorpad' },
         h('span', { class: 'brand', text: 'Tensorpad' }),
-        h('a', { href: `./?lang=${other}`, class: 'lang-switch', 'data-testid': 'lang-switch', lang: other, hreflang: other, 'aria-label': t(lang, 'otherLangLabel') }, t(lang, 'otherLang'))),
+        h('a', { href: `./?lang=${other}`, class: 'lang-switch', 'data-testid': 'lang-switch', lang: other, hreflang: other, title: t(lang, 'otherLangLabel') }, t(lang, 'otherLang'))),
       h('h1', { text: t(lang, 'chapters') })),
     h('main', { id: 'main', tabindex: '-1' },
       chapters.length

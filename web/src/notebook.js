@@ -55,7 +55,7 @@ export class Notebook {
     const header = h('header', { class: 'chapter-header' },
       h('nav', { class: 'topnav', 'aria-label': 'Tensorpad' },
         h('a', { href: `./?lang=${this.lang}`, class: 'home-link' }, `← ${L('back')}`),
-        otherLangHref ? h('a', { href: otherLangHref, class: 'lang-switch', 'data-testid': 'lang-switch', hreflang: this.lang === 'zh' ? 'en' : 'zh', lang: this.lang === 'zh' ? 'en' : 'zh', 'aria-label': L('otherLangLabel'), onclick: (e) => this.#switchLang(e, otherLangHref) }, L('otherLang')) : null),
+        otherLangHref ? h('a', { href: otherLangHref, class: 'lang-switch', 'data-testid': 'lang-switch', hreflang: this.lang === 'zh' ? 'en' : 'zh', lang: this.lang === 'zh' ? 'en' : 'zh', title: L('otherLangLabel'), onclick: (e) => this.#switchLang(e, otherLangHref) }, L('otherLang')) : null),
       h('h1', { text: this.chapter.title }),
       toolbar);
     const main = h('main', { id: 'main', class: 'chapter', tabindex: '-1' });

@@ -68,7 +68,7 @@ export function renderPlot(spec, lang = 'en') {
       const size = Math.min(640, Math.max(160, cols * 24));
       base.width = o.width ?? size + 80;
       base.height = o.height ?? Math.round((size * rows) / Math.max(cols, 1)) + 40;
-      extra.color = { scheme, legend: true, label: o.label };
+      extra.color = { scheme, legend: true, label: o.label ?? null };
       if (rows * cols <= 4096) {
         const data = values.map((v, k) => ({ i: Math.floor(k / cols), j: k % cols, v }));
         marks = [Plot.cell(data, { x: 'j', y: 'i', fill: 'v', inset: 0, tip: true })];
