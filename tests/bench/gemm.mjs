@@ -234,7 +234,6 @@ async function main() {
       console.log(`${label.padEnd(22)} ${r.name.padEnd(16)} ${fmtRange(r.gflops).padEnd(30)} ${fmt(r.cpu_gflops.median)}  ` +
         `${fmt(r.vs_tfjs, 6, 2)} ${fmt(r.cpu_vs_tfjs, 6, 2)} ${fmt(r.vs_peak, 6, 2)} ${fmt(r.cpu_vs_peak, 6, 2)}`);
     }
-    console.log('');
     if (m === 1) {
       for (const r of measured) {  // 2 flops per 4-byte element of B
         r.b_gbytes_per_s = r.gflops.median * 2;
@@ -244,6 +243,7 @@ async function main() {
       console.log(`${''.padEnd(22)} (matrix-vector, GB/s of B read, wall/cpu: tensorpad ${fmt(r.b_gbytes_per_s, 0)} / ` +
         `${fmt(r.cpu_b_gbytes_per_s, 0)}, tfjs ${fmt(tfjs.b_gbytes_per_s, 0)} / ${fmt(tfjs.cpu_b_gbytes_per_s, 0)})`);
     }
+    console.log('');
     results.push({ shape: label, m, k, n, max_rel_diff_vs_tfjs: diff, competitors: measured });
     ta.dispose();
     tb.dispose();
