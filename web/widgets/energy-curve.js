@@ -102,7 +102,7 @@ export function mount(container, ctx) {
   const refresh = h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'energy-curve-refresh' }, T.refresh);
   const status = h('div', { class: 'tpw-note', 'aria-live': 'polite', 'data-testid': 'energy-curve-status' });
   const W = 560, H = 280, L = 48, R = 14, TOP = 12, B = 40;
-  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: 'tpw-plot', tabindex: 0, role: 'img', 'aria-label': T.plot, 'data-testid': 'energy-curve-plot' });
+  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: 'tpw-plot', tabindex: 0, role: 'slider', 'aria-valuemin': 1, 'aria-label': T.plot, 'data-testid': 'energy-curve-plot' });
   const readout = h('div', { class: 'tpw-readout', 'aria-live': 'polite', 'data-testid': 'energy-curve-readout' });
   const table = h('table', { 'data-testid': 'energy-curve-table' });
 
@@ -194,6 +194,10 @@ export function mount(container, ctx) {
     const k = cursor;
     readout.replaceChildren(h('b', { text: T.k90(data.main.k90) }),
       k ? `; ${T.at(k)}: ${pct(data.main.e[k - 1])}${data.compare ? ` (${T.compare}: ${pct(data.compare.e[k - 1])})` : ''}` : '');
+    // The plot's cursor is a slider over the rank: a screen reader hears the energy at it.
+    svg.setAttribute('aria-valuenow', k ?? data.main.k90);
+    svg.setAttribute('aria-valuemax', kmax());
+    svg.setAttribute('aria-valuetext', readout.textContent);
   }
   function setCursor(k) {
     if (!data) return;

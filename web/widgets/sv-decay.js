@@ -58,7 +58,7 @@ export function mount(container, ctx) {
 
   const select = h('select', { id: `${ctx.id}-n`, 'data-testid': 'sv-decay-size' }, ...SIZES.map((v) => h('option', { value: v, selected: v === n }, `${v} × ${v}`)));
   const W = 560, H = 300, L = 56, R = 14, TOP = 12, B = 40;
-  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: 'tpw-plot', tabindex: 0, role: 'img', 'aria-label': T.plot, 'data-testid': 'sv-decay-plot' });
+  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: 'tpw-plot', tabindex: 0, role: 'slider', 'aria-valuemin': 1, 'aria-label': T.plot, 'data-testid': 'sv-decay-plot' });
   const readout = h('div', { class: 'tpw-readout', 'aria-live': 'polite', 'data-testid': 'sv-decay-readout' });
   const legend = h('div', { class: 'tpw-row' }, ...T.classes.map((c, i) => h('span', {},
     h('span', { class: 'tpw-swatch', 'aria-hidden': 'true', style: `background:${COLORS[i]}` }), c)));
@@ -108,6 +108,10 @@ export function mount(container, ctx) {
     if (!data || !cursor) { readout.textContent = T.floor; return; }
     readout.replaceChildren(h('b', { text: T.at(cursor) }), ' ',
       keys.map((k, c) => `${T.classes[c]}: ${data[k][cursor - 1].toExponential(2).replace('-', '−')}`).join('; '));
+    // The plot's cursor is a slider over the index: a screen reader hears the values at it.
+    svg.setAttribute('aria-valuenow', cursor);
+    svg.setAttribute('aria-valuemax', n);
+    svg.setAttribute('aria-valuetext', readout.textContent);
   }
   function setCursor(i) {
     const next = Math.max(1, Math.min(n, i));
