@@ -1,0 +1,81 @@
+// Hidden cases of broadcast-shape. No imports: the page loads this file from a Blob URL.
+// generate({ seed, rng, tensorArg }) → [{ fn, args, name? }]
+
+// A shape and a partner that broadcasts with it: drop some leading axes, set some sizes to 1.
+function partner(rng, shape) {
+  const keep = rng.int(1, shape.length);
+  return shape.slice(shape.length - keep).map((s) => (rng.bool(0.4) ? 1 : s));
+}
+
+export function generate({ rng }) {
+  const cases = [];
+  for (let i = 0; i < 12; i++) {
+    const nd = rng.int(2, 4);
+    const shape = Array.from({ length: nd }, () => rng.int(2, 7));
+    let b = partner(rng, shape);
+    let a = shape.map((s) => (rng.bool(0.25) ? 1 : s));      // ones on both sides
+    if (i % 3 === 2) {
+      // break one axis of b (not always the last) with a size that is neither 1 nor a's size
+      const j = rng.int(0, b.length - 1);
+      const ai = a[a.length - b.length + j];
+      b = b.slice();
+      b[j] = ai === 1 ? rng.int(2, 7) : ai + rng.int(1, 3);
+      if (ai === 1) a = a.slice(), a[a.length - b.length + j] = b[j] + 1;
+    }
+    if (rng.bool()) [a, b] = [b, a];
+    cases.push({ fn: i % 2 === 0 ? 'broadcastShape' : 'firstConflict', args: [a, b] });
+  }
+  // a pair that fails only if aligned from the left, and one that fails on a middle axis
+  cases.push({ fn: 'broadcastShape', args: [[rng.int(2, 5), 6, 4], [6, 1]] });
+  cases.push({ fn: 'firstConflict', args: [[2, rng.int(3, 6), 5], [2, 1]] });
+  return cases;
+}
+
+// ---- recognised mistakes ----
+function leftAligned(a, b) {
+  const n = Math.max(a.length, b.length);
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const x = a[i] ?? 1;
+    const y = b[i] ?? 1;
+    if (x !== y && x !== 1 && y !== 1) return false;
+    out.push(Math.max(x, y));
+  }
+  return out;
+}
+function rightAligned(a, b, ok) {
+  const n = Math.max(a.length, b.length);
+  const out = [];
+  for (let i = n; i >= 1; i--) {
+    const x = a[a.length - i] ?? 1;
+    const y = b[b.length - i] ?? 1;
+    if (!ok(x, y)) return false;
+    out.push(Math.max(x, y));
+  }
+  return out;
+}
+function conflicts(a, b, ok) {
+  const n = Math.max(a.length, b.length);
+  for (let i = 1; i <= n; i++) if (!ok(a[a.length - i] ?? 1, b[b.length - i] ?? 1)) return i;
+  return 0;
+}
+const compatible = (x, y) => x === y || x === 1 || y === 1;
+
+export const mistakes = {
+  broadcastShape: [
+    { hint: 'the shapes are aligned from the left; broadcasting aligns them from the right (the last axes meet)',
+      fn: leftAligned },
+    { hint: 'a size of 1 stretches to match the other size; only two different sizes that are both ≠ 1 fail',
+      fn: (a, b) => rightAligned(a, b, (x, y) => x === y) },
+    { hint: 'this never fails: when two sizes differ and neither is 1, the broadcast is impossible (return false)',
+      fn: (a, b) => rightAligned(a, b, () => true) },
+  ],
+  firstConflict: [
+    { hint: 'this is a positive count from the right; return the axis as a negative index (-1 is the last axis)',
+      fn: (a, b) => conflicts(a, b, compatible) },
+    { hint: 'this is the index from the left in the longer shape; count from the right, as a negative index',
+      fn: (a, b) => { const i = conflicts(a, b, compatible); return i ? Math.max(a.length, b.length) - i : 0; } },
+    { hint: 'off by one: the last axis is -1, not 0',
+      fn: (a, b) => { const i = conflicts(a, b, compatible); return i ? -(i - 1) : 0; } },
+  ],
+};
