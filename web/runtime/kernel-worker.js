@@ -20,10 +20,33 @@ export function toTransferable(x, depth = 0) {
 export function serveKernel(port, loadTp) {
   const scope = createScope();
   let current = null;
-  const emit = (output) => {
-    if (output && current !== null) port.postMessage({ type: MSG.OUTPUT, runId: current, output });
+  // Printed text is batched (a loop printing 1e5 lines sends a few messages, not 1e5) and capped per run.
+  const MAX_TEXT = 200_000;
+  let pending = null;
+  let printed = 0;
+  const flush = () => {
+    if (pending && current !== null) port.postMessage({ type: MSG.OUTPUT, runId: current, output: pending });
+    pending = null;
   };
-  const stream = (name) => (...args) => emit({ kind: 'stream', name, text: formatArgs(args) + '\n' });
+  const emit = (output) => {
+    if (!output || current === null) return;
+    flush();
+    port.postMessage({ type: MSG.OUTPUT, runId: current, output });
+  };
+  const stream = (name) => (...args) => {
+    if (current === null) return;
+    if (printed > MAX_TEXT) return;
+    let text = formatArgs(args) + '\n';
+    printed += text.length;
+    if (printed > MAX_TEXT) text += `… output truncated after ${MAX_TEXT} characters\n`;
+    if (pending && pending.name !== name) flush();
+    if (!pending) {
+      pending = { kind: 'stream', name, text: '' };
+      setTimeout(flush, 50);
+    }
+    pending.text += text;
+    if (pending.text.length > 16_384) flush();
+  };
   const print = stream('stdout');
   Object.assign(globalThis, {
     print,
@@ -52,8 +75,11 @@ export function serveKernel(port, loadTp) {
 
   const handlers = {
     async [MSG.RUN]({ runId, cellId, source }) {
+      flush();
       current = runId;
+      printed = 0;
       const r = await runCell(source, scope, { cellId });
+      flush();
       if (r.error) {
         port.postMessage({ type: MSG.DONE, runId, error: r.error.toJSON(), declared: r.declared, reads: r.reads });
         return;

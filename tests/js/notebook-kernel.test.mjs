@@ -1,0 +1,83 @@
+// The cell worker's logic (web/runtime/kernel-worker.js) driven through a fake port, in Node,
+// with the real tp API: runs, outputs, errors, named values for widgets, compute.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { init } from 'tensorpad';
+import { serveKernel } from '../../web/runtime/kernel-worker.js';
+
+let port;
+let messages = [];
+
+before(() => {
+  port = { postMessage: (m) => messages.push(m) };
+  serveKernel(port, () => init());
+});
+
+function send(msg) {
+  port.onmessage({ data: msg });
+}
+
+async function until(pred, ms = 20000) {
+  const t0 = Date.now();
+  while (!pred()) {
+    if (Date.now() - t0 > ms) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+let nextRun = 1;
+async function run(source) {
+  const runId = nextRun++;
+  messages = [];
+  send({ type: 'run', runId, cellId: `t${runId}`, source });
+  await until(() => messages.some((m) => m.type === 'done' && m.runId === runId));
+  await new Promise((r) => setTimeout(r, 60)); // late batched text
+  return {
+    outputs: messages.filter((m) => m.type === 'output' && m.runId === runId).map((m) => m.output),
+    done: messages.find((m) => m.type === 'done' && m.runId === runId),
+  };
+}
+
+test('a cell\'s tensor value is shown with the tensor\'s own text', async () => {
+  const { outputs, done } = await run('const A = tp.tensor([[1, 2], [3, 4]]);\ntp.matmul(A, A)');
+  assert.equal(done.error, undefined);
+  assert.deepEqual(done.declared, ['A']);
+  assert.equal(outputs.length, 1);
+  assert.equal(outputs[0].kind, 'tensor');
+  assert.deepEqual(outputs[0].shape, [2, 2]);
+  assert.match(outputs[0].text, /^tensor\(\[\[ ?7\., 10\.\],\s+\[15\., 22\.\]\]\)$/);
+});
+
+test('print, console and display go to the running cell in order', async () => {
+  const { outputs } = await run('print("a", 1);\nconsole.log("b");\ndisplay(A);\nconsole.error("c");\n[{ x: 1 }]');
+  assert.deepEqual(outputs.map((o) => o.kind), ['stream', 'tensor', 'stream', 'table']);
+  assert.equal(outputs[0].text, 'a 1\nb\n');
+  assert.equal(outputs[2].name, 'stderr');
+});
+
+test('a loop printing many lines sends few messages and is capped', async () => {
+  const { outputs } = await run('for (let i = 0; i < 100000; i++) print(i);');
+  assert.ok(outputs.length < 30, `${outputs.length} messages`);
+  assert.match(outputs.at(-1).text, /output truncated/);
+});
+
+test('an error from tp names the op, with the cell line', async () => {
+  const { done } = await run('const B = tp.zeros([3, 5]);\n\ntp.matmul(A, B)');
+  assert.match(done.error.message, /matmul/);
+  assert.equal(done.error.line, 3);
+});
+
+test('widget values: set writes into the scope, get reads tensors as plain data, compute runs tp', async () => {
+  send({ type: 'set', name: 'k', value: 4 });
+  const { outputs } = await run('k * 2');
+  assert.equal(outputs[0].text, '8');
+  messages = [];
+  send({ type: 'get', reqId: 'g1', names: ['A', 'k', 'missing'] });
+  await until(() => messages.some((m) => m.reqId === 'g1'));
+  assert.deepEqual(messages.find((m) => m.reqId === 'g1').value, { A: { shape: [2, 2], data: [[1, 2], [3, 4]] }, k: 4, missing: undefined });
+  send({ type: 'compute', reqId: 'c1', fn: '(tp, n) => tp.arange(0, n).sum().item()', args: 5 });
+  send({ type: 'compute', reqId: 'c2', fn: '(tp) => { throw new Error("nope") }' });
+  await until(() => messages.some((m) => m.reqId === 'c2'));
+  assert.equal(messages.find((m) => m.reqId === 'c1').value, 10);
+  assert.equal(messages.find((m) => m.reqId === 'c2').error, 'nope');
+});
