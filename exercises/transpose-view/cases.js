@@ -1,0 +1,70 @@
+// Hidden cases of transpose-view. No imports: the page loads this file from a Blob URL.
+// generate({ seed, rng, tensorArg }) → [{ fn, args, name? }]
+
+function contiguous(shape) {
+  const s = [];
+  let step = 1;
+  for (let d = shape.length - 1; d >= 0; d--) { s[d] = step; step *= shape[d]; }
+  return s;
+}
+
+export function generate({ rng }) {
+  const cases = [];
+  for (let i = 0; i < 6; i++) {
+    const n = rng.int(2, 5);
+    const shape = Array.from({ length: n }, () => rng.int(2, 8));
+    let strides = contiguous(shape);
+    if (i % 3 === 2) strides = strides.map((s) => s * 2);            // every other element: a strided view
+    let d0 = rng.int(0, n - 1);
+    let d1 = rng.int(0, n - 2);
+    if (d1 >= d0) d1++;
+    if (rng.bool()) d0 -= n;                                          // negative axes, as in transpose(-2, -1)
+    if (rng.bool()) d1 -= n;
+    cases.push({ fn: 'transposeView', args: [shape, strides, d0, d1] });
+  }
+  const kinds = ['fresh', 'transposed', 'permuted', 'column slice', 'fresh', 'row slice', 'transposed back', 'transposed first axes'];
+  for (const kind of rng.shuffle(kinds)) {
+    const n = kind.startsWith('transposed') ? rng.int(3, 4) : rng.int(2, 4);
+    const base = Array.from({ length: n }, () => rng.int(2, 7));
+    let shape = base.slice();
+    let strides = contiguous(base);
+    if (kind.startsWith('transposed')) {
+      const a = kind === 'transposed first axes' ? 0 : rng.int(0, n - 2);                                          // two neighbouring axes, not always the last
+      [shape[a], shape[a + 1]] = [shape[a + 1], shape[a]];
+      [strides[a], strides[a + 1]] = [strides[a + 1], strides[a]];
+      if (kind === 'transposed back') { shape = base.slice(); strides = contiguous(base); }
+    } else if (kind === 'permuted') {
+      const perm = [...rng.shuffle(base.map((_, d) => d).slice(1)), 0];     // the first axis moves last
+      shape = perm.map((d) => base[d]);
+      strides = perm.map((d) => contiguous(base)[d]);
+    } else if (kind === 'column slice') {
+      // x.narrow(-1, 0, k) keeps the row strides of the wider tensor: descending strides, yet a gap per row
+      shape[n - 1] = Math.max(2, base[n - 1] - rng.int(1, 3));
+      base[n - 1] = shape[n - 1] + rng.int(1, 3);
+      strides = contiguous(base);
+    } else if (kind === 'row slice') {
+      shape[0] = Math.max(2, base[0] - 1);                                    // fewer rows: still contiguous
+    }
+    cases.push({ fn: 'isContiguous', args: [shape, strides], name: `hidden ${cases.length + 1} (${kind})` });
+  }
+  return cases.map((c, i) => ({ ...c, name: c.name ?? `hidden ${i + 1}` }));
+}
+
+// ---- recognised mistakes ----
+const norm = (d, n) => (d < 0 ? d + n : d);
+export const mistakes = {
+  transposeView: [
+    { hint: 'the strides must be swapped too: a transpose exchanges the same two entries of the shape and of the strides',
+      fn: (shape, strides, d0, d1) => { const s = shape.slice(); const a = norm(d0, s.length), b = norm(d1, s.length); [s[a], s[b]] = [s[b], s[a]]; return [s, strides.slice()]; } },
+    { hint: 'these are the contiguous strides of the new shape: a transpose copies nothing, it keeps the old strides and swaps them',
+      fn: (shape, strides, d0, d1) => { const s = shape.slice(); const a = norm(d0, s.length), b = norm(d1, s.length); [s[a], s[b]] = [s[b], s[a]]; return [s, contiguous(s)]; } },
+    { hint: 'negative axes count from the end: -1 is the last axis (add the number of axes)',
+      fn: (shape, strides, d0, d1) => { if (d0 >= 0 && d1 >= 0) return null; const s = shape.slice(), t = strides.slice(); const a = d0 < 0 ? d0 + s.length + 1 : d0; const b = d1 < 0 ? d1 + s.length + 1 : d1; if (a >= s.length || b >= s.length) return null; [s[a], s[b]] = [s[b], s[a]]; [t[a], t[b]] = [t[b], t[a]]; return [s, t]; } },
+  ],
+  isContiguous: [
+    { hint: 'descending strides are not enough: a column slice keeps the wider rows, so memory has gaps; compare with the row-major strides of the shape',
+      fn: (shape, strides) => strides.every((s, d) => d === 0 || strides[d - 1] >= s) && strides[strides.length - 1] === 1 },
+    { hint: 'a last stride of 1 is not enough: every stride must be the product of the sizes after it',
+      fn: (shape, strides) => strides[strides.length - 1] === 1 },
+  ],
+};
