@@ -14,49 +14,76 @@ namespace tp::linalg::detail {
 
 static constexpr int kMaxQlIterationsPerValue = 60;
 
+// Two-lane double vectors (f64x2 under -msimd128, SSE2 natively) through the compilers' vector extension.
+typedef double d2 __attribute__((vector_size(16)));
+static inline d2 load2(const double* p) {
+  d2 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+static inline void store2(double* p, d2 v) { std::memcpy(p, &v, sizeof v); }
+
 // Reduces the symmetric W (lower triangle) to tridiagonal T = Q^T W Q: diagonal d (n), subdiagonal e
 // (n-1); the reflector vectors stay in W below the subdiagonal and their factors in tau.
+// Step k needs p = tau T v on the trailing matrix after step k-1's rank-2 update; both are done in one
+// pass over the lower triangle (update a column, then use it), so the matrix streams through memory
+// once per step instead of twice.
 static void tridiagonalize(ColMat& W, std::vector<double>& d, std::vector<double>& e, std::vector<double>& tau) {
   const int64_t n = W.rows;
   d.assign(size_t(n), 0.0);
   e.assign(size_t(std::max<int64_t>(n - 1, 0)), 0.0);
   tau.assign(size_t(std::max<int64_t>(n - 1, 0)), 0.0);
-  std::vector<double> p, w;
+  // The pending update A -= vp wp^T + wp vp^T of the previous step, and this step's v and p, all
+  // indexed by global row (entries above the active block are never read).
+  std::vector<double> vp(size_t(n), 0.0), wp(size_t(n), 0.0), v(size_t(n), 0.0), p(size_t(n), 0.0);
   for (int64_t k = 0; k + 1 < n; ++k) {
+    double* ck = W.col(k);
+    for (int64_t i = k; i < n; ++i) ck[i] -= vp[size_t(i)] * wp[size_t(k)] + wp[size_t(i)] * vp[size_t(k)];
+    d[size_t(k)] = ck[k];
     const int64_t len = n - k - 1;
-    double* v = W.col(k) + k + 1;  // W(k+1:n, k)
-    const double t = make_householder(v[0], v + 1, len - 1);
-    d[size_t(k)] = W(k, k);
-    e[size_t(k)] = v[0];
+    const double t = make_householder(ck[k + 1], ck + k + 2, len - 1);
+    e[size_t(k)] = ck[k + 1];
     tau[size_t(k)] = t;
-    if (t == 0.0) continue;
-    v[0] = 1.0;
-    // p = t * T v with T = W(k+1:n, k+1:n) read from its lower triangle: one pass per column does
-    // the column's axpy (below the diagonal) and its mirror's dot product.
-    p.assign(size_t(len), 0.0);
-    for (int64_t j = 0; j < len; ++j) {
-      const double* c = W.col(k + 1 + j) + k + 1;
-      const double vj = v[j];
+    v[size_t(k + 1)] = 1.0;
+    for (int64_t i = k + 2; i < n; ++i) v[size_t(i)] = ck[i];
+    for (int64_t i = k + 1; i < n; ++i) p[size_t(i)] = 0.0;
+    // Fused pass: column j gets the pending update, then contributes to p = T v (its part below the
+    // diagonal as an axpy, its mirror above the diagonal as a dot product).
+    for (int64_t j = k + 1; j < n; ++j) {
+      double* c = W.col(j);
+      const double a = wp[size_t(j)], b = vp[size_t(j)], vj = v[size_t(j)];
+      c[j] -= vp[size_t(j)] * a + wp[size_t(j)] * b;
       double s = c[j] * vj;
-      for (int64_t i = j + 1; i < len; ++i) {
-        p[size_t(i)] += c[i] * vj;
-        s += c[i] * v[i];
+      const d2 a2 = {a, a}, b2 = {b, b}, vj2 = {vj, vj};
+      d2 s2 = {0.0, 0.0};
+      int64_t i = j + 1;
+      for (; i + 2 <= n; i += 2) {
+        const d2 ci = load2(c + i) - (load2(vp.data() + i) * a2 + load2(wp.data() + i) * b2);
+        store2(c + i, ci);
+        store2(p.data() + i, load2(p.data() + i) + ci * vj2);
+        s2 += ci * load2(v.data() + i);
       }
-      p[size_t(j)] += s;
+      for (; i < n; ++i) {
+        c[i] -= vp[size_t(i)] * a + wp[size_t(i)] * b;
+        p[size_t(i)] += c[i] * vj;
+        s += c[i] * v[size_t(i)];
+      }
+      p[size_t(j)] += s + (s2[0] + s2[1]);
     }
-    for (auto& x : p) x *= t;
-    // w = p - (t/2)(p.v) v makes the update T - v w^T - w v^T equal to H T H.
-    const double alpha = -0.5 * t * dot(p.data(), v, len);
-    w.resize(size_t(len));
-    for (int64_t i = 0; i < len; ++i) w[size_t(i)] = p[size_t(i)] + alpha * v[i];
-    for (int64_t j = 0; j < len; ++j) {
-      double* c = W.col(k + 1 + j) + k + 1;
-      const double vj = v[j], wj = w[size_t(j)];
-      for (int64_t i = j; i < len; ++i) c[i] -= v[i] * wj + w[size_t(i)] * vj;
+    // w = t p - (t^2/2)(p.v) v makes T - v w^T - w v^T equal to H T H; it is applied in the next pass.
+    const double pv = dot(p.data() + k + 1, v.data() + k + 1, len);
+    const double alpha = -0.5 * t * t * pv;
+    for (int64_t i = 0; i <= k; ++i) vp[size_t(i)] = wp[size_t(i)] = 0.0;
+    for (int64_t i = k + 1; i < n; ++i) {
+      vp[size_t(i)] = v[size_t(i)];
+      wp[size_t(i)] = t * p[size_t(i)] + alpha * v[size_t(i)];
     }
-    v[0] = e[size_t(k)];
   }
-  if (n > 0) d[size_t(n - 1)] = W(n - 1, n - 1);
+  if (n > 0) {
+    double& last = W(n - 1, n - 1);
+    last -= 2.0 * vp[size_t(n - 1)] * wp[size_t(n - 1)];
+    d[size_t(n - 1)] = last;
+  }
 }
 
 // Implicit QL on the symmetric tridiagonal (d, e); rotations go to the columns of Z when not null.
@@ -139,14 +166,6 @@ void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z) {
     for (int64_t j = 0; j < n; ++j) std::copy(Z->col(order[size_t(j)]), Z->col(order[size_t(j)]) + n, S.col(j));
     *Z = std::move(S);
   }
-}
-
-// Two-lane double vectors (f64x2 under -msimd128, SSE2 natively) through the compilers' vector extension.
-typedef double d2 __attribute__((vector_size(16)));
-static inline d2 load2(const double* p) {
-  d2 v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
 }
 
 ColMat gram_lower(const ColMat& W) {

@@ -256,6 +256,21 @@ TEST_CASE("svd_lowrank finds the top singular triplets of a matrix with a decayi
                        doctest::Contains("q must be in [1, min(m, n)]"), tp::Error);
 }
 
+TEST_CASE("svd_lowrank with q = min(m, n) is the exact SVD, through the Cholesky QR path or its fallback") {
+  for (const int idx : {0, 1, 2, 7}) {  // Gaussian tall, wide, square; rank-deficient (falls back)
+    const auto& c = fixtures()["svd"][size_t(idx)];
+    const std::string name = c["name"];
+    const int64_t m = c["m"], n = c["n"], q = std::min(m, n);
+    const auto A = floats(c["A"]);
+    const auto omega = splitmix_gaussian(11, n * q);
+    std::vector<float> U(static_cast<size_t>(m * q)), S(static_cast<size_t>(q)), V(static_cast<size_t>(n * q));
+    la::svd_lowrank(A.data(), m, n, q, 2, omega.data(), U.data(), S.data(), V.data());
+    check_singular_values(S, doubles(c["S"]), name + " (svd_lowrank)");
+    CHECK_MESSAGE(orthogonality_error(U, m, q) <= 1e-4, name, ": U");
+    CHECK_MESSAGE(orthogonality_error(V, n, q) <= 1e-4, name, ": V");
+  }
+}
+
 TEST_CASE("a Gaussian 3072x1024 keeps numpy's energy fractions at k = 32, 128, 512 within 0.05 pp") {
   std::ifstream f(std::string(TP_FIXTURES_DIR) + "/linalg/energy.json");
   REQUIRE(f.good());
