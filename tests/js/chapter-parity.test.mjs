@@ -3,6 +3,7 @@
 // same exercises at the same places, so a reader switching language lands on the same cell.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { tokenizer } from 'acorn';
 import { loadChapters } from '../../web/build.mjs';
 
@@ -67,4 +68,12 @@ test('the chapter opens with the self-test (answers collapsed) and every cell is
     assert.ok(first >= 0 && first < firstCell, `${lang}: the self-test answers come before the first cell`);
     for (const c of cells(lang)) assert.doesNotThrow(() => tokens(c.source), `${lang} cell ${c.id} tokenizes`);
   }
+});
+
+test('Chinese prose has no line break between two Chinese characters (it would render as a stray space)', () => {
+  const text = fs.readFileSync(new URL(`../../web/chapters/${ID}/zh.md`, import.meta.url), 'utf8');
+  const prose = text.replace(/^```[\s\S]*?^```$/gm, '');
+  const cjk = '[\\u3000-\\u303f\\u3400-\\u9fff\\uff00-\\uffef]';
+  const breaks = prose.match(new RegExp(`${cjk}\\*{0,2}\\n[ \\t]*\\*{0,2}${cjk}`, 'g')) ?? [];
+  assert.deepEqual(breaks, []);
 });
