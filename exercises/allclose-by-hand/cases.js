@@ -1,0 +1,69 @@
+// Hidden cases of allclose-by-hand. No imports: the page loads this file from a Blob URL.
+// generate({ seed, rng, tensorArg }) → [{ fn, args, name? }]
+
+// A reference b and a result a = b + δ with each |δ_i| a chosen fraction f_i of the allowed error.
+// kind 'inside': all f in ±[0.3, 0.9], with negative references and the rtol part near its limit;
+// 'outside': one element at f = 1.3; 'only by |a|': one element at f = 1.05 whose δ has b's sign, which
+// passes only if the relative part wrongly uses |a| (rtol large enough for that to matter).
+function pair(rng, kind) {
+  const shape = rng.bool() ? [rng.int(3, 12)] : [rng.int(2, 4), rng.int(2, 5)];
+  const n = shape.reduce((x, y) => x * y, 1);
+  const scale = rng.pick([0.01, 1, 100]);
+  const rtol = kind === 'only by |a|' ? rng.pick([0.1, 0.2]) : rng.pick([1e-3, 1e-2, 0.1]);
+  const atol = scale * rtol * rng.pick([0.01, 0.1, 1]);
+  const b = Array.from({ length: n }, () => Math.fround(rng.normal() * scale));
+  const a = b.map((bi) => {
+    const f = rng.uniform(0.3, 0.9) * (rng.bool() ? 1 : -1);
+    return bi + f * (atol + rtol * Math.abs(bi));
+  });
+  const j = rng.int(0, n - 1);
+  if (kind === 'outside') a[j] = b[j] + 1.3 * (rng.bool() ? 1 : -1) * (atol + rtol * Math.abs(b[j]));
+  if (kind === 'only by |a|') a[j] = b[j] + 1.05 * Math.sign(b[j] || 1) * (atol + rtol * Math.abs(b[j]));
+  const nest = (v) => (shape.length === 1 ? v : Array.from({ length: shape[0] }, (_, r) => v.slice(r * shape[1], (r + 1) * shape[1])));
+  return { a: nest(a.map(Math.fround)), b: nest(b), atol, rtol };
+}
+
+export function generate({ rng, tensorArg }) {
+  const cases = [];
+  const kinds = rng.shuffle(['inside', 'inside', 'outside', 'outside', 'only by |a|', 'inside', 'outside']);
+  for (const kind of kinds) {
+    const { a, b, atol, rtol } = pair(rng, kind);
+    cases.push({ fn: 'allClose', args: [tensorArg(a), tensorArg(b), atol, rtol], name: `hidden ${cases.length + 1} (${kind})` });
+  }
+  for (let i = 0; i < 4; i++) {
+    const m = rng.int(2, 5);
+    const n = rng.int(2, 6);
+    const b = rng.matrix(m, n, rng.pick([0.1, 1, 10]));
+    const a = b.map((row) => row.map((v) => v + rng.normal() * rng.pick([0.01, 0.1]) * Math.abs(v) + 1e-3 * rng.normal()));
+    cases.push({ fn: 'relError', args: [tensorArg(a), tensorArg(b)], name: `hidden ${cases.length + 1}` });
+  }
+  return cases;
+}
+
+// ---- recognised mistakes ----
+function closeWith(a, b, allowed) {
+  const x = a.data();
+  const y = b.data();
+  return y.every((yi, i) => Math.abs(x[i] - yi) <= allowed(x[i], yi));
+}
+const sq = (t) => t.data().reduce((s, v) => s + v * v, 0);
+
+export const mistakes = {
+  allClose: [
+    { hint: 'the relative part uses |a| (the result); it must use |b|, the reference: atol + rtol·|b|',
+      fn: (a, b, atol, rtol) => closeWith(a, b, (x) => atol + rtol * Math.abs(x)) },
+    { hint: 'rtol is ignored: the allowed error is atol + rtol·|b|, which grows with the reference',
+      fn: (a, b, atol) => closeWith(a, b, () => atol) },
+    { hint: 'the absolute value of the reference is missing: for a negative b, rtol·b lowers the tolerance; use rtol·|b|',
+      fn: (a, b, atol, rtol) => closeWith(a, b, (x, y) => atol + rtol * y) },
+    { hint: 'the difference needs an absolute value: |a − b|, or a result below the reference always passes',
+      fn: (a, b, atol, rtol) => closeWith(a, b, (x, y) => atol + rtol * Math.abs(y) + Math.max(0, y - x) * 2) },
+  ],
+  relError: [
+    { hint: 'this divides by ‖a‖, the result; divide by the norm of the reference ‖b‖',
+      fn: (a, b) => Math.sqrt(sq(a.sub(b)) / sq(a)) },
+    { hint: 'a square root is missing: this is ‖a − b‖² / ‖b‖²',
+      fn: (a, b) => sq(a.sub(b)) / sq(b) },
+    { hint: 'this is the absolute error ‖a − b‖; divide it by ‖b‖', fn: (a, b) => Math.sqrt(sq(a.sub(b))) },
+  ],
+};
