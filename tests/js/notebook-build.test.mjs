@@ -64,6 +64,10 @@ test('a KaTeX error is an error at the line of the formula', () => {
   assert.match(lines(parse('\n$$\n\\sqrt{\n$$\n'))[0], /^t\/en\.md:7: KaTeX/);
 });
 
+test('unclosed display math is an error at its opening line', () => {
+  assert.deepEqual(lines(parse('text\n\n$$\nx^2\n\nmore\n')), ['t/en.md:8: unclosed display math $$: no $$ after it']);
+});
+
 test('details must be closed and ":::" must close something', () => {
   assert.match(lines(parse(':::details A\ntext\n'))[0], /^t\/en\.md:6: :::details is never closed/);
   assert.match(lines(parse('text\n:::\n'))[0], /^t\/en\.md:7: ":::" closes nothing/);

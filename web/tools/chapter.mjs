@@ -68,7 +68,12 @@ export function parseChapter(text, { file, dirId, lang, widgets = new Set(), exe
   const renderMarkdown = (text, firstLine) => {
     const env = { errors: [] };
     const htmlOut = md.render(text, env);
-    for (const e of env.errors) error(firstLine + e.line, e.message);
+    const seen = new Set();
+    for (const e of env.errors) {
+      const key = `${e.line}:${e.message}`;
+      if (!seen.has(key)) error(firstLine + e.line, e.message);
+      seen.add(key);
+    }
     return htmlOut;
   };
   const flush = () => {

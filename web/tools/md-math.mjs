@@ -96,7 +96,8 @@ function render(tex, displayMode, line, env) {
   try {
     return katex.renderToString(tex, { displayMode, throwOnError: true, strict: 'ignore', output: 'htmlAndMathml' });
   } catch (e) {
-    (env.errors ??= []).push({ line, message: `KaTeX: ${String(e.message).replace(/^KaTeX parse error: /, '')}` });
+    // KaTeX underlines the culprit with U+0332; plain text reads better in a terminal.
+    (env.errors ??= []).push({ line, message: `KaTeX: ${String(e.message).replace(/^KaTeX parse error: /, '').replace(/\u0332/g, '')}` });
     return `<code class="math-error">${tex.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c])}</code>`;
   }
 }
