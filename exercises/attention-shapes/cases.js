@@ -1,0 +1,48 @@
+// Hidden cases of attention-shapes. No imports: the page loads this file from a Blob URL;
+// tp is a global in the oracle worker that runs it.
+// generate({ seed, rng, tensorArg }) → [{ fn, args, name? }]
+
+const nested = (rng, shape) => (shape.length === 1
+  ? Array.from({ length: shape[0] }, () => Math.round(rng.normal() * 1e3) / 1e3)
+  : Array.from({ length: shape[0] }, () => nested(rng, shape.slice(1))));
+
+export function generate({ rng, tensorArg }) {
+  const cases = [];
+  for (let i = 0; i < 9; i++) {
+    const B = rng.int(1, 3);
+    const Nh = rng.int(2, 4);
+    const Dh = rng.pick([2, 3, 4]);
+    const S = rng.int(2, 5);
+    const label = `B=${B}, Nh=${Nh}, S=${S}, Dh=${Dh}`;
+    if (i % 3 === 0) cases.push({ fn: 'splitHeads', args: [tensorArg(nested(rng, [B, S, Nh * Dh])), Nh], name: label });
+    if (i % 3 === 1) cases.push({ fn: 'mergeHeads', args: [tensorArg(nested(rng, [B, Nh, S, Dh]))], name: label });
+    if (i % 3 === 2) {
+      const Sk = S + rng.int(1, 3);
+      cases.push({ fn: 'headScores', args: [tensorArg(nested(rng, [B, Nh, S, Dh])), tensorArg(nested(rng, [B, Nh, Sk, Dh]))],
+        name: `${label}, Sk=${Sk}` });
+    }
+  }
+  return cases.map((c, i) => ({ ...c, name: `hidden ${i + 1} (${c.name})` }));
+}
+
+// ---- recognised mistakes ----
+export const mistakes = {
+  splitHeads: [
+    { hint: 'a reshape straight to [B, Nh, S, Dh] mixes tokens and heads: reshape to [B, S, Nh, Dh] first, then transpose(1, 2)',
+      fn: (x, heads) => { const [B, S, H] = x.shape; return x.reshape([B, heads, S, H / heads]); } },
+    { hint: 'the head is the slower index of the hidden axis: reshape H as [Nh, Dh], not [Dh, Nh]',
+      fn: (x, heads) => { const [B, S, H] = x.shape; return x.reshape([B, S, H / heads, heads]).permute(0, 3, 1, 2); } },
+  ],
+  mergeHeads: [
+    { hint: 'a reshape straight to [B, S, Nh·Dh] mixes tokens and heads: transpose(1, 2) back to [B, S, Nh, Dh] first',
+      fn: (x) => { const [B, Nh, S, Dh] = x.shape; return x.reshape([B, S, Nh * Dh]); } },
+    { hint: 'the heads are interleaved: channel h·Dh + d holds head h, so move the head axis next to S, not after Dh',
+      fn: (x) => { const [B, Nh, S, Dh] = x.shape; return x.permute(0, 2, 3, 1).reshape([B, S, Nh * Dh]); } },
+  ],
+  headScores: [
+    { hint: 'the scores are not scaled: divide by √Dh', fn: (Q, K) => Q.matmul(K.transpose(-2, -1)) },
+    { hint: 'this divides by √(Nh·Dh), the model width; each head is scaled by its own width √Dh',
+      fn: (Q, K) => Q.matmul(K.transpose(-2, -1)).div(Math.sqrt(Q.shape[1] * Q.shape[3])) },
+    { hint: 'this divides by Dh; divide by √Dh', fn: (Q, K) => Q.matmul(K.transpose(-2, -1)).div(Q.shape[3]) },
+  ],
+};
