@@ -140,6 +140,7 @@ function indexHtml() {
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="assets/style.css">
 <link rel="stylesheet" href="katex/katex.min.css">
+<link rel="preload" href="chapters/index.json" as="fetch" crossorigin="anonymous">
 <script type="module" src="assets/main.js"></script>
 </head>
 <body>

@@ -295,3 +295,23 @@ test('full storage gives a notice; the edit stays on the page', async () => {
     await context.close();
   }
 });
+
+test('Restart clears every name; re-running the cells above brings them back', async () => {
+  await withPage(async (page) => {
+    await page.goto(url('en'));
+    await page.click('[data-testid=run-all]');
+    await waitIdle(page);
+    await page.click('[data-testid=restart]');
+    assert.equal(await cell(page, 'c1').getAttribute('data-state'), 'idle');
+    await page.click('details.details > summary');
+    await typeInto(page, 'c7', 'typeof A');
+    await page.keyboard.press('Control+Enter');
+    await waitForState(page, 'c7', ['done']);
+    assert.equal((await cell(page, 'c7').locator('[data-testid=cell-output]').textContent()).trim(), '"undefined"');
+    await page.click('[data-testid=rerun-above]');
+    await waitIdle(page);
+    await typeInto(page, 'c7', 'A.shape');
+    await page.keyboard.press('Control+Enter');
+    await page.waitForFunction(() => document.querySelector('[data-cell-id=c7] [data-testid=cell-output]').textContent.trim() === '[2, 2]');
+  });
+});
