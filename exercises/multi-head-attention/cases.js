@@ -1,0 +1,58 @@
+// Hidden cases of multi-head-attention. No imports: the page loads this file from a Blob URL;
+// tp is a global in the oracle worker that runs it.
+// generate({ seed, rng, tensorArg }) → [{ fn, args, name? }]
+
+export function generate({ rng, tensorArg }) {
+  const cases = [];
+  const headCounts = rng.shuffle([1, 2, 2, 3, 4]);
+  for (const heads of headCounts) {
+    const Dh = rng.pick([2, 3, 4]);
+    const d = heads * Dh;
+    const n = rng.int(2, 6);
+    const w = () => tensorArg(rng.matrix(d, d, 1 / Math.sqrt(d) * rng.uniform(1.5, 2.5)));
+    cases.push({ fn: 'multiHeadAttention', args: [tensorArg(rng.matrix(n, d, 1)), w(), w(), w(), w(), heads],
+      name: `n=${n}, d=${d}, heads=${heads}` });
+  }
+  for (let i = 0; i < 4; i++) {
+    const Nh = rng.int(2, 4);
+    const Dh = rng.int(1, 4);
+    const n = rng.int(1, 5);
+    const d = rng.int(2, 7);
+    const O = Array.from({ length: Nh }, () => rng.matrix(n, Dh, 1));
+    cases.push({ fn: 'sumOverHeads', args: [tensorArg(O), tensorArg(rng.matrix(Nh * Dh, d, 1))], name: `Nh=${Nh}, n=${n}, Dh=${Dh}, d=${d}` });
+  }
+  return cases.map((c, i) => ({ ...c, name: `hidden ${i + 1} (${c.name})` }));
+}
+
+// ---- recognised mistakes (evaluated with tp in the oracle worker) ----
+function mha(X, Wq, Wk, Wv, Wo, heads, { scale, useWo = true, dim = -1 } = {}) {
+  const Dh = X.shape[1] / heads;
+  const s = scale ?? Math.sqrt(Dh);
+  const [Q, K, V] = [Wq, Wk, Wv].map((W) => X.matmul(W));
+  const outs = [];
+  for (let h = 0; h < heads; h++) {
+    const [Qh, Kh, Vh] = [Q, K, V].map((M) => M.narrow(1, h * Dh, Dh));
+    outs.push(tp.softmax(Qh.matmul(Kh.T).div(s), dim).matmul(Vh));
+  }
+  const Y = tp.cat(outs, 1);
+  return useWo ? Y.matmul(Wo) : Y;
+}
+export const mistakes = {
+  multiHeadAttention: [
+    { hint: 'the scores are divided by √d, the model width; each head divides by √Dh, its own width',
+      fn: (X, Wq, Wk, Wv, Wo, heads) => (heads > 1 ? mha(X, Wq, Wk, Wv, Wo, heads, { scale: Math.sqrt(X.shape[1]) }) : null) },
+    { hint: 'W_O is missing: the concatenated heads must go through the output projection Wo',
+      fn: (X, Wq, Wk, Wv, Wo, heads) => mha(X, Wq, Wk, Wv, Wo, heads, { useWo: false }) },
+    { hint: 'this is one head of width d: split Q, K and V into `heads` column blocks of width Dh = d / heads',
+      fn: (X, Wq, Wk, Wv, Wo, heads) => (heads > 1 ? mha(X, Wq, Wk, Wv, Wo, 1) : null) },
+    { hint: 'the softmax runs over the wrong axis: normalise each row (over the keys, dim −1)',
+      fn: (X, Wq, Wk, Wv, Wo, heads) => mha(X, Wq, Wk, Wv, Wo, heads, { dim: 0 }) },
+  ],
+  sumOverHeads: [
+    { hint: 'head h uses ROWS h·Dh … (h+1)·Dh − 1 of Wo (a [Dh, d] block), so that O_h (n×Dh) can multiply it',
+      fn: (O, Wo) => { const [Nh, n, Dh] = O.shape; let Y = tp.zeros([n, Wo.shape[1]]); for (let h = 0; h < Nh; h++) { const idx = Array.from({ length: Dh }, (_, j) => j * Nh + h); Y = Y.add(O.select(0, h).matmul(tp.stack(idx.map((r) => Wo.select(0, r)), 0))); } return Y; } },
+    { hint: 'this uses only the first head; the output is the SUM over all heads of O_h W_O^(h)',
+      fn: (O, Wo) => O.select(0, 0).matmul(Wo.narrow(0, 0, O.shape[2])) },
+    { hint: 'this averages the heads; the output is their sum', fn: (O, Wo) => { const [Nh, n, Dh] = O.shape; let Y = tp.zeros([n, Wo.shape[1]]); for (let h = 0; h < Nh; h++) Y = Y.add(O.select(0, h).matmul(Wo.narrow(0, h * Dh, Dh))); return Y.div(Nh); } },
+  ],
+};
