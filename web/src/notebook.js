@@ -330,6 +330,10 @@ export class Notebook {
 
   /** Stops whatever runs now (within a second, by terminating the worker) and starts a fresh worker. */
   interrupt() {
+    if (!this.running && !this.kernel.busy && this.kernel.requests.size === 0 && this.kernelState !== 'starting') {
+      this.status.textContent = this.L('nothingRunning');
+      return;
+    }
     const running = this.running;
     this.running = null;
     this.#freshKernel(this.L('interrupted'), running);
