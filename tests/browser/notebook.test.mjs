@@ -270,6 +270,8 @@ test('every action is reachable by keyboard; Shift+Enter runs and moves to the n
     await page.keyboard.press('Shift+Enter');
     await waitForState(page, 'c1', ['done']);
     assert.equal(await page.evaluate(() => document.activeElement.closest('[data-testid=cell]')?.dataset.cellId), 'c2');
+    await page.keyboard.press('Tab'); // no focus trap: Tab leaves the editor
+    assert.equal(await page.evaluate(() => !!document.activeElement.closest('.cm-editor')), false);
     const unlabelled = await page.$$eval('button', (bs) => bs.filter((b) => !(b.getAttribute('aria-label') || b.textContent.trim())).length);
     assert.equal(unlabelled, 0, 'every button has a label');
   });
