@@ -44,6 +44,9 @@ test('the index lists the chapters and links to them in the reader\'s language',
     assert.equal(await link.textContent(), '笔记本导览');
     assert.match(await link.getAttribute('href'), /lang=zh/);
     assert.equal(await page.evaluate(() => crossOriginIsolated), true);
+    const csp = await page.locator('meta[http-equiv=Content-Security-Policy]').getAttribute('content');
+    assert.match(csp, /default-src 'self'/);
+    assert.match(csp, /script-src 'self'(;|$)/);
   });
 });
 
