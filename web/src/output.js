@@ -23,7 +23,12 @@ export function renderOutput(o, lang) {
   switch (o.kind) {
     case 'stream': return h('pre', { class: `out-stream out-${o.name}`, text: o.text });
     case 'text': return h('pre', { class: 'out-value', text: o.text });
-    case 'tensor': return h('pre', { class: 'out-tensor', text: o.text });
+    case 'tensor': {
+      // The tensor's text shows its shape only when summarised; the caption always does.
+      const pre = h('pre', { class: 'out-tensor', text: o.text });
+      if (!o.shape || /shape=/.test(o.text)) return pre;
+      return h('div', { class: 'out-tensor-wrap' }, pre, h('div', { class: 'out-shape', text: `shape [${o.shape.join(', ')}]` }));
+    }
     case 'table': return renderTable(o, lang);
     case 'html': {
       const div = h('div', { class: 'out-html' });
