@@ -234,6 +234,10 @@ export class Notebook {
     if (r.error) {
       cell.showError(r.error);
       cell.setState('error');
+      // A WASM abort leaves the engine unusable until a restart; say so and offer it.
+      if (/^Aborted\(|RuntimeError: (unreachable|memory access out of bounds)/.test(`${r.error.name}: ${r.error.message}`) || /^Aborted\(/.test(r.error.message)) {
+        this.notice(this.L('engineCrashed'), { id: 'crash', kind: 'warning', actions: [h('button', { type: 'button', class: 'btn', onclick: (e) => { e.target.closest('.notice').remove(); this.restart(); } }, this.L('restart'))] });
+      }
       return r;
     }
     cell.setState('done');
