@@ -294,3 +294,91 @@ TEST_CASE("a Gaussian 3072x1024 keeps numpy's energy fractions at k = 32, 128, 5
   const auto head = doubles(e["S_head"]);
   for (size_t i = 0; i < head.size(); ++i) CHECK(std::fabs(S[i] - head[i]) <= 2e-5 * head[0]);
 }
+
+TEST_CASE("the Tensor-level ops batch over leading dims with torch's shapes") {
+  const auto g = splitmix_gaussian(21, 2 * 3 * 5 * 4);
+  const tp::Tensor A = tp::Tensor::from({2, 3, 5, 4}, g.data());
+  const auto r = la::svd(A);
+  CHECK(r.U.shape() == tp::Shape{2, 3, 5, 4});
+  CHECK(r.S.shape() == tp::Shape{2, 3, 4});
+  CHECK(r.Vh.shape() == tp::Shape{2, 3, 4, 4});
+  // Matrix (1, 2) of the batch alone gives the same singular values.
+  std::vector<float> S1(4);
+  la::svdvals(g.data() + (1 * 3 + 2) * 20, 5, 4, S1.data());
+  for (int i = 0; i < 4; ++i) CHECK(r.S.data()[(1 * 3 + 2) * 4 + i] == S1[size_t(i)]);
+  const auto q = la::qr(tp::Tensor::from({3, 5, 4}, g.data()).contiguous());
+  CHECK(q.Q.shape() == tp::Shape{3, 5, 4});
+  CHECK(q.R.shape() == tp::Shape{3, 4, 4});
+  CHECK(la::svdvals(tp::Tensor::from({6, 2, 5}, g.data())).shape() == tp::Shape{6, 2});
+  const float sym[8] = {2, 1, 1, 3, 4, 0, 0, -1};
+  const auto e = la::eigh(tp::Tensor::from({2, 2, 2}, sym));
+  CHECK(e.eigenvalues.shape() == tp::Shape{2, 2});
+  CHECK(e.eigenvectors.shape() == tp::Shape{2, 2, 2});
+  CHECK(e.eigenvalues.data()[2] == doctest::Approx(-1.0));
+  CHECK(e.eigenvalues.data()[3] == doctest::Approx(4.0));
+  CHECK(la::det(tp::Tensor::from({2, 2, 2}, sym)).shape() == tp::Shape{2});
+  CHECK(la::matrix_rank(tp::Tensor::zeros({4, 3, 3})).shape() == tp::Shape{4});
+  CHECK(la::matrix_norm(tp::Tensor::from({2, 2, 2}, sym), "fro").shape() == tp::Shape{2});
+  // solve: B with one dim fewer than A is a stack of vectors, else a stack of matrices.
+  const float b[4] = {1, 2, 3, 4};
+  CHECK(la::solve(tp::Tensor::from({2, 2, 2}, sym), tp::Tensor::from({2, 2}, b)).shape() == tp::Shape{2, 2});
+  CHECK(la::solve(tp::Tensor::from({2, 2}, sym), tp::Tensor::from({2, 2}, b)).shape() == tp::Shape{2, 2});
+  CHECK_THROWS_WITH_AS(la::solve(tp::Tensor::from({2, 2}, sym), tp::Tensor::from({4}, b)),
+                       doctest::Contains("linalg.solve: A of shape [2, 2] and B of shape [4] do not match"), tp::Error);
+  CHECK_THROWS_WITH_AS(la::svd(tp::Tensor::from({4}, b)), doctest::Contains("linalg.svd: expects a matrix"), tp::Error);
+  CHECK_THROWS_WITH_AS(la::inv(tp::Tensor::zeros({2, 3})), doctest::Contains("linalg.inv: expects square matrices, got shape [2, 3]"), tp::Error);
+  const auto lr = la::svd_lowrank(tp::Tensor::from({5, 4}, g.data()), 2, 1, 7);
+  CHECK(lr.U.shape() == tp::Shape{5, 2});
+  CHECK(lr.S.shape() == tp::Shape{2});
+  CHECK(lr.V.shape() == tp::Shape{4, 2});
+}
+
+TEST_CASE("empty matrices give empty factors and zero norms") {
+  const tp::Tensor A = tp::Tensor::zeros({0, 3});
+  const auto r = la::svd(A);
+  CHECK(r.U.shape() == tp::Shape{0, 0});
+  CHECK(r.S.shape() == tp::Shape{0});
+  CHECK(r.Vh.shape() == tp::Shape{0, 3});
+  CHECK(la::svdvals(tp::Tensor::zeros({3, 0})).shape() == tp::Shape{0});
+  CHECK(la::qr(A).R.shape() == tp::Shape{0, 3});
+  CHECK(la::eigh(tp::Tensor::zeros({0, 0})).eigenvalues.shape() == tp::Shape{0});
+  CHECK(la::det(tp::Tensor::zeros({0, 0})).item() == 1.0f);
+  CHECK(la::matrix_rank(A).item() == 0.0f);
+  CHECK(la::matrix_norm(A, "2").item() == 0.0f);
+  CHECK(la::svd(tp::Tensor::zeros({2, 0, 4})).S.shape() == tp::Shape{2, 0});
+}
+
+TEST_CASE("larger random matrices: a 160x120 SVD and a 150x150 eigh with clustered eigenvalues meet the bar") {
+  const int64_t m = 160, n = 120;
+  const auto A = splitmix_gaussian(31, m * n);
+  std::vector<float> U(static_cast<size_t>(m * n)), S(static_cast<size_t>(n)), Vh(static_cast<size_t>(n * n)), S2(static_cast<size_t>(n));
+  la::svd(A.data(), m, n, U.data(), S.data(), Vh.data());
+  la::svdvals(A.data(), m, n, S2.data());
+  double err = 0;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double s = -double(A[size_t(i * n + j)]);
+      for (int64_t p = 0; p < n; ++p) s += double(U[size_t(i * n + p)]) * S[size_t(p)] * Vh[size_t(p * n + j)];
+      err += s * s;
+    }
+  CHECK(std::sqrt(err) <= 1e-5 * fro(A));
+  CHECK(orthogonality_error(U, m, n) <= 1e-4);
+  CHECK(orthogonality_error(transpose(Vh, n, n), n, n) <= 1e-4);
+  for (int64_t i = 0; i < n; ++i) CHECK(std::fabs(S[size_t(i)] - S2[size_t(i)]) <= 2e-5 * S[0]);
+  // Eigenvalues in tight clusters (1 +- 1e-7, 2 +- 1e-7, ...) are the hard case for QL deflation.
+  const int64_t k = 150;
+  const auto G = splitmix_gaussian(41, k * k);
+  std::vector<float> Q(static_cast<size_t>(k * k)), R(static_cast<size_t>(k * k));
+  la::qr(G.data(), k, k, Q.data(), R.data());
+  std::vector<float> B(static_cast<size_t>(k * k), 0.0f);
+  for (int64_t i = 0; i < k; ++i)
+    for (int64_t j = 0; j < k; ++j) {
+      double s = 0;
+      for (int64_t p = 0; p < k; ++p) s += double(Q[size_t(i * k + p)]) * (1 + p % 5 + 1e-7 * p) * Q[size_t(j * k + p)];
+      B[size_t(i * k + j)] = float(s);
+    }
+  std::vector<float> w(static_cast<size_t>(k)), V(static_cast<size_t>(k * k));
+  la::eigh(B.data(), k, w.data(), V.data());
+  for (int64_t i = 0; i < k; ++i) CHECK(std::fabs(w[size_t(i)] - double(1 + i / 30)) <= 2e-5 * 5 + 1e-6);
+  CHECK(orthogonality_error(V, k, k) <= 1e-4);
+}
