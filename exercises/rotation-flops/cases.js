@@ -1,0 +1,45 @@
+// Hidden cases of rotation-flops. No imports: the page loads this file from a Blob URL.
+// generate({ seed, rng, tensorArg }) → [{ fn, args, name? }]
+
+export function generate({ rng }) {
+  const cases = [];
+  for (let i = 0; i < 6; i++) {
+    const d = rng.pick([512, 768, 896, 1024, 2048, 4096]);
+    const b = i === 0 ? d : rng.pick([32, 64, 128, 256].filter((x) => d % x === 0 && x < d));
+    cases.push({ fn: 'onlineRotationFlops', args: [rng.pick([1, 7, 128, 512, rng.int(2, 4000)]), d, b] });
+  }
+  for (let i = 0; i < 5; i++) {
+    const d = rng.pick([768, 1024, 2048, 4096]);
+    const heads = rng.pick([8, 16, 32]);
+    const kv = rng.pick([1, 2, 4, 8]);
+    const dh = rng.pick([64, 128]);
+    // q, k, v of a grouped-query layer, or an FFN's gate and up projections
+    const outs = i % 2 === 0 ? [heads * dh, kv * dh, kv * dh] : [rng.pick([3, 4]) * d, rng.pick([3, 4]) * d].map((x) => x + 64 * rng.int(0, 8));
+    cases.push({ fn: 'rotationOverhead', args: [d, outs] });
+  }
+  return cases;
+}
+
+// ---- recognised mistakes ----
+export const mistakes = {
+  onlineRotationFlops: [
+    { hint: 'the factor 2 is missing: each multiply comes with an add (a [1, b]×[b, b] product is 2b² flops)',
+      fn: (tokens, d, b) => tokens * d * b },
+    { hint: 'this counts a full d×d rotation; a block-diagonal matrix only multiplies inside its d/b blocks: 2·d·b per token',
+      fn: (tokens, d, b) => (b < d ? 2 * tokens * d * d : null) },
+    { hint: 'this is the cost of ONE block; there are d/b blocks per token',
+      fn: (tokens, d, b) => (b < d ? 2 * tokens * b * b : null) },
+    { hint: 'the number of tokens is missing: every token is rotated',
+      fn: (tokens, d, b) => (tokens > 1 ? 2 * d * b : null) },
+  ],
+  rotationOverhead: [
+    { hint: 'this is inverted: divide the rotation (2d²) by the projections (Σ 2·d·outs[i])',
+      fn: (d, outs) => outs.reduce((s, o) => s + 2 * d * o, 0) / (2 * d * d) },
+    { hint: 'this compares with the first projection only; the rotation is shared by all projections that read the input: sum them',
+      fn: (d, outs) => d / outs[0] },
+    { hint: 'this is a percentage; return the fraction (0.25, not 25)',
+      fn: (d, outs) => (100 * d) / outs.reduce((s, o) => s + o, 0) },
+    { hint: 'the rotation costs 2d² and each projection 2·d·out; this counts the rotation without its factor 2 (or the projections twice)',
+      fn: (d, outs) => d / (2 * outs.reduce((s, o) => s + o, 0)) },
+  ],
+};
