@@ -237,8 +237,8 @@ void sgemm_packed(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, 
 #define TP_GEMM_VARIANT(mr, nr, kc, mc, nc) \
   { "f32_gemm_" #mr "x" #nr TP_SIMD_SUFFIX, mr, nr, &sgemm_packed<mr, nr, kc, mc, nc> }
 
-// The first entry is sgemm; the others are kept for tuning and for the edge tests.
-const detail::SgemmVariant variants[] = {
+// The first entry is sgemm's tile (keep the two in step); the others stay for tuning and edge tests.
+constexpr detail::SgemmVariant variants[] = {
     TP_GEMM_VARIANT(4, 8, 384, 128, 512),
     TP_GEMM_VARIANT(2, 16, 384, 128, 512),
     TP_GEMM_VARIANT(6, 8, 384, 126, 512),
@@ -360,7 +360,11 @@ void sgemm(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t
   if (m > 0 && n > 0 && k > 0 && (m == 1 || n == 1) &&
       try_gemv(m, n, k, A, rsa, csa, B, rsb, csb, C, rsc, accumulate))
     return;
-  variants[0].run(m, n, k, A, rsa, csa, B, rsb, csb, C, rsc, accumulate, 0, 0, 0);
+  // Called directly, not through the table: the module then links only this tile (the table, used by
+  // tests and benchmarks alone, is dropped by wasm-ld with the other tiles).
+  constexpr auto tile = &sgemm_packed<4, 8, 384, 128, 512>;
+  static_assert(variants[0].run == tile, "sgemm runs variants()[0]");
+  tile(m, n, k, A, rsa, csa, B, rsb, csb, C, rsc, accumulate, 0, 0, 0);
 }
 
 namespace detail {
