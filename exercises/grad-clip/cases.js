@@ -1,0 +1,50 @@
+// Hidden cases of grad-clip. No imports: the page loads this file from a Blob URL;
+// tp is a global in the oracle worker that runs it.
+// generate({ seed, rng, tensorArg }) → [{ fn, args, name? }]
+
+function gradients(rng) {
+  return Array.from({ length: rng.int(2, 5) }, () => {
+    const scale = rng.pick([0.01, 0.1, 1, 10]);
+    if (rng.bool(0.3)) return Array.from({ length: rng.int(2, 8) }, () => Math.round(rng.normal() * scale * 1e4) / 1e4);
+    return rng.matrix(rng.int(1, 4), rng.int(2, 5), scale);
+  });
+}
+const norm = (gs) => Math.sqrt(gs.flat(2).reduce((s, v) => s + v * v, 0));
+
+export function generate({ rng, tensorArg }) {
+  const cases = [];
+  for (let c = 0; c < 10; c++) {
+    const gs = gradients(rng);
+    const total = norm(gs);
+    // most cases need clipping (maxNorm well below the norm), some do not (well above)
+    const maxNorm = Math.round(total * (c % 3 === 2 ? rng.uniform(1.5, 3) : rng.uniform(0.1, 0.7)) * 1e4) / 1e4 || 1e-3;
+    const args = gs.map((g) => tensorArg(g));
+    cases.push(c % 2 === 0
+      ? { fn: 'globalNorm', args: [args] }
+      : { fn: 'clipGradient', args: [args, rng.int(0, gs.length - 1), maxNorm], name: `hidden ${c + 1} (${c % 3 === 2 ? 'no clipping needed' : 'clipped'})` });
+  }
+  return cases;
+}
+
+// ---- recognised mistakes (evaluated with tp in the oracle worker) ----
+const sq = (g) => g.square().sum().item();
+const total = (gs) => Math.sqrt(gs.reduce((s, g) => s + sq(g), 0));
+export const mistakes = {
+  globalNorm: [
+    { hint: 'this is the squared norm Σ g²: take the square root', fn: (gs) => gs.reduce((s, g) => s + sq(g), 0) },
+    { hint: 'this adds the norms of the tensors; the global norm is √(Σ of all squares) = √(Σ_p ‖g_p‖²)',
+      fn: (gs) => gs.reduce((s, g) => s + Math.sqrt(sq(g)), 0) },
+    { hint: 'this is the largest single norm; all gradients together form one vector: √(Σ_p ‖g_p‖²)',
+      fn: (gs) => Math.max(...gs.map((g) => Math.sqrt(sq(g)))) },
+  ],
+  clipGradient: [
+    { hint: 'this clips each tensor by its own norm; use one factor for all, from the global norm √(Σ_p ‖g_p‖²)',
+      fn: (gs, i, maxNorm) => gs[i].mul(Math.min(1, maxNorm / Math.sqrt(sq(gs[i])))) },
+    { hint: 'small gradients are scaled UP: the factor is min(1, maxNorm / ‖g‖), so nothing changes when ‖g‖ ≤ maxNorm',
+      fn: (gs, i, maxNorm) => gs[i].mul(maxNorm / total(gs)) },
+    { hint: 'the factor uses the squared norm; divide maxNorm by √(Σ g²)',
+      fn: (gs, i, maxNorm) => gs[i].mul(Math.min(1, maxNorm / total(gs) ** 2)) },
+    { hint: 'this sets every entry to ±maxNorm at most (clipping by value); clip by norm: multiply by min(1, maxNorm / ‖g‖)',
+      fn: (gs, i, maxNorm) => gs[i].clamp(-maxNorm, maxNorm) },
+  ],
+};
