@@ -69,8 +69,13 @@ void pack_a(int64_t mc, int64_t kc, const float* A, int64_t rsa, int64_t csa, fl
     const float* a = A + i0 * rsa;
     if (rows == MR && rsa == 1) {
       // Transposed A: each p is MR contiguous floats.
-      for (int64_t p = 0; p < kc; ++p)
-        for (int r = 0; r < MR; ++r) out[p * MR + r] = a[p * csa + r];
+      for (int64_t p = 0; p < kc; ++p) {
+        if constexpr (MR % 4 == 0) {
+          for (int r = 0; r < MR; r += 4) simd::store(out + p * MR + r, simd::load(a + p * csa + r));
+        } else {
+          for (int r = 0; r < MR; ++r) out[p * MR + r] = a[p * csa + r];
+        }
+      }
       continue;
     }
     int64_t p0 = 0;
@@ -114,6 +119,30 @@ void pack_b(int64_t kc, int64_t nc, const float* B, int64_t rsb, int64_t csb, fl
       float* o = out + p * NR;
       for (int64_t s = 0; s < full; ++s, b += NR, o += NR * kc)
         for (int v = 0; v < NR; v += 4) simd::store(o + v, simd::load(b + v));
+    }
+    s0 = full;
+  } else if (rsb == 1) {
+    // Column-major B (a transposed operand, e.g. K in Q K^T): 4 columns x 4 steps of p at a time,
+    // transposed in registers.
+    static_assert(NR % 4 == 0, "NR is a multiple of the vector width");
+    for (int64_t s = 0; s < full; ++s) {
+      const float* b = B + s * NR * csb;
+      float* o = out + s * NR * kc;
+      int64_t p = 0;
+      for (; p + 4 <= kc; p += 4) {
+        for (int c = 0; c < NR; c += 4) {
+          const float* bc = b + c * csb + p;
+          simd::f32x4 v0 = simd::load(bc), v1 = simd::load(bc + csb), v2 = simd::load(bc + 2 * csb),
+                      v3 = simd::load(bc + 3 * csb);
+          simd::transpose4(v0, v1, v2, v3);
+          simd::store(o + p * NR + c, v0);
+          simd::store(o + (p + 1) * NR + c, v1);
+          simd::store(o + (p + 2) * NR + c, v2);
+          simd::store(o + (p + 3) * NR + c, v3);
+        }
+      }
+      for (; p < kc; ++p)
+        for (int c = 0; c < NR; ++c) o[p * NR + c] = b[c * csb + p];
     }
     s0 = full;
   }
