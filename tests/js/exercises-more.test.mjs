@@ -1,0 +1,231 @@
+// The chapter's exercises beyond the judge's first five (issue 11), through the real judge: references
+// pass for several seeds, starters fail, hidden cases follow the seed, and the mistakes learners make
+// fail with a message that points at the mistake. Last, every exercise in exercises/ is placed in the
+// chapter in both languages and has both statements.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadExercise } from '../../web/judge/exercises.js';
+import { judgeFile, judgeSource, nodeEnv } from '../../web/judge/node-runner.js';
+import { generateCases } from '../../web/judge/judge.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SOLUTIONS = fileURLToPath(new URL('./solutions/', import.meta.url));
+
+// exercise id → [solution file, regex some failure message must match]
+const WRONG = {
+  'broadcast-shape': [
+    ['left-aligned.js', /aligned from the left; broadcasting aligns them from the right/],
+    ['left-aligned.js', /positive count from the right; return the axis as a negative index/],
+    ['no-stretch.js', /a size of 1 stretches to match the other size/],
+    ['no-stretch.js', /off by one: the last axis is -1, not 0/],
+    ['hardcoded.js', /hidden \d+: broadcastShape\(a=\[[\d, ]+\], b=\[[\d, ]+\]\) — /],
+  ],
+  'strides-offset': [
+    ['column-major.js', /column-major \(Fortran\) strides/],
+    ['column-major.js', /start offset of the view is missing/],
+    ['off-by-one.js', /off by one: stride d multiplies the sizes of the axes AFTER d/],
+    ['off-by-one.js', /index d goes with stride d/],
+  ],
+  'transpose-view': [
+    ['shape-only.js', /the strides must be swapped too/],
+    ['shape-only.js', /descending strides are not enough/],
+    ['fresh-strides.js', /contiguous strides of the new shape: a transpose copies nothing/],
+    ['fresh-strides.js', /a last stride of 1 is not enough/],
+  ],
+  'reduce-hidden': [
+    ['no-sqrt.js', /squared length Σ x²: take the square root/],
+    ['no-sqrt.js', /sum over the tokens; divide by S/],
+    ['wrong-axis.js', /expected shape \[\d, \d\], got \[\d, \d\]\n\s*hint: wrong axis: this reduces over S/],
+    ['wrong-axis.js', /S = H\b.*— value at .*\n\s*hint: wrong axis: this averages over H/],
+  ],
+  'allclose-by-hand': [
+    ['uses-result.js', /relative part uses \|a\| \(the result\); it must use \|b\|/],
+    ['uses-result.js', /divides by ‖a‖, the result/],
+    ['atol-only.js', /rtol is ignored/],
+    ['atol-only.js', /a square root is missing/],
+  ],
+  'matmul-three-views': [
+    ['off-by-one.js', /off by one: the sum runs over all k terms/],
+    ['transposed.js', /uses the rows of B where its columns belong/],
+    ['transposed.js', /got \[\d, \d\] \(transposed\?\)\n\s*hint: the result is transposed/],
+    ['transposed.js', /pair column p of A with column p of B/],
+  ],
+  'matmul-cost': [
+    ['no-factor-two.js', /the factor 2 is missing/],
+    ['no-factor-two.js', /this is in bits/],
+    ['float32-only.js', /leaves out the batch or the sequence/],
+    ['float32-only.js', /element size depends on dtype/],
+  ],
+  'attention-shapes': [
+    ['reshape-only.js', /reshape straight to \[B, Nh, S, Dh\] mixes tokens and heads/],
+    ['reshape-only.js', /reshape straight to \[B, S, Nh·Dh\] mixes tokens and heads/],
+    ['model-width.js', /divides by √\(Nh·Dh\), the model width/],
+    ['model-width.js', /reshape H as \[Nh, Dh\], not \[Dh, Nh\]/],
+  ],
+  'multi-head-attention': [
+    ['sqrt-d.js', /divided by √d, the model width; each head divides by √Dh/],
+    ['sqrt-d.js', /averages the heads; the output is their sum/],
+    ['no-wo.js', /W_O is missing/],
+    ['no-wo.js', /uses only the first head/],
+  ],
+  'bilinear-rank': [
+    ['transposed.js', /W_K W_Qᵀ, the transpose of the form/],
+    ['transposed.js', /dk is only an upper bound/],
+    ['inner.js', /W_Qᵀ W_K is a \[dk, dk\] matrix/],
+    ['inner.js', /rank of one factor/],
+  ],
+  'numerical-rank': [
+    ['absolute-tol.js', /the tolerance is relative: compare σ_i with rtol·σ_1/],
+    ['nonzero.js', /σ_i > 0 counts the noise/],
+    ['nonzero.js', /energy of a direction is σ_i², not σ_i/],
+  ],
+  'power-iteration': [
+    ['no-sqrt.js', /this is σ1², the top eigenvalue of AᵀA/],
+    ['no-sqrt.js', /v is not the top right singular vector/],
+    ['not-normalized.js', /Frobenius norm √\(Σ σ_i²\); the spectral norm is the largest singular value alone/],
+    ['not-normalized.js', /not a unit vector: ‖v‖ = /],
+  ],
+  'rope-matrix': [
+    ['transposed-block.js', /the block is transposed \(this is R_\{−pos\}\)/],
+    ['transposed-block.js', /q and k are rotated the wrong way/],
+    ['wrong-frequency.js', /frequency of pair i is θ\^\(−2i\/d\), not θ\^\(−i\/d\)/],
+    ['wrong-frequency.js', /both vectors were rotated by the same position/],
+  ],
+  'sylvester-hadamard': [
+    ['unnormalized.js', /not normalized: H_n H_nᵀ = nI, so divide the ±1 matrix by √n/],
+    ['unnormalized.js', /not normalized: with the ±1 matrix every token grows by √n/],
+    ['wrong-block.js', /the minus sign belongs in the bottom-right block/],
+  ],
+  'block-hadamard-error': [
+    ['x-only.js', /the blocks are not normalized: divide each ±1 block by √b/],
+    ['x-only.js', /only X is rotated: rotate both operands/],
+    ['block-count.js', /b is the size of each block, not the number of blocks/],
+  ],
+  'rotation-flops': [
+    ['full-matrix.js', /counts a full d×d rotation; a block-diagonal matrix only multiplies inside its d\/b blocks/],
+    ['full-matrix.js', /compares with the first projection only/],
+    ['no-factor-two.js', /the factor 2 is missing/],
+    ['no-factor-two.js', /this is inverted/],
+  ],
+  layernorm: [
+    ['unbiased.js', /unbiased variance \(÷ \(H − 1\)\); LayerNorm divides by H/],
+    ['unbiased.js', /unbiased variance \(÷ \(N − 1\)\)/],
+    ['swapped-axes.js', /eps belongs inside the square root/],
+    ['swapped-axes.js', /BatchNorm normalizes each channel over the N tokens/],
+  ],
+  rmsnorm: [
+    ['no-sqrt.js', /this is the mean square; take the square root/],
+    ['no-sqrt.js', /the square root is missing: divide by √\(mean\(x²\) \+ ε\)/],
+    ['centred.js', /RMSNorm does not subtract the mean/],
+    ['centred.js', /this is the length √\(Σ x²\); the root MEAN square divides by H first/],
+  ],
+  'grad-clip': [
+    ['per-tensor.js', /adds the norms of the tensors/],
+    ['per-tensor.js', /clips each tensor by its own norm/],
+    ['always-scale.js', /squared norm Σ g²: take the square root/],
+    ['always-scale.js', /small gradients are scaled UP/],
+  ],
+  'lora-merge': [
+    ['no-scale.js', /the scaling α\/r is missing: W \+ \(α\/r\)·BA/],
+    ['no-scale.js', /the scaling α\/r is missing on the low-rank path/],
+    ['delta-only.js', /only the update \(α\/r\)·BA/],
+    ['delta-only.js', /the scale is α\/r, not α alone/],
+  ],
+  'power-growth': [
+    ['off-by-one.js', /off by one: the list starts with ‖v‖/],
+    ['off-by-one.js', /largest eigenvalue with its sign/],
+    ['bound.js', /this is the bound/],
+    ['bound.js', /eigvalsh sorts them ascending|largest eigenvalue with its sign/],
+  ],
+};
+
+for (const id of Object.keys(WRONG)) {
+  describe(`exercise ${id}`, () => {
+    const exercise = loadExercise(id);
+    const cache = new Map();
+    const judge = (file) => judgeFile(exercise, join(SOLUTIONS, id, file), { cache });
+
+    test('the reference passes every case for several seeds', async () => {
+      const source = readFileSync(join(exercise.dir, 'reference.js'), 'utf8');
+      for (const seed of [1, 2, 3]) {
+        const r = await judgeSource(exercise, source, { seed, cache, filename: 'reference.js' });
+        const bad = r.cases.filter((c) => c.status !== 'pass').map((c) => `${c.name}: ${c.message}`);
+        assert.equal(r.status, 'pass', `seed ${seed}: ${r.message ?? ''} ${bad.join('\n')}`);
+        assert.ok(r.cases.filter((c) => c.kind === 'hidden').length >= 3);
+      }
+    });
+
+    test('the starter code loads and fails', async () => {
+      const r = await judgeSource(exercise, exercise.starter, { cache, filename: 'starter.js' });
+      assert.equal(r.status, 'fail', r.message);
+      assert.equal(r.passed, 0);
+    });
+
+    test('hidden cases change with the seed and repeat for the same seed', async () => {
+      const env = nodeEnv();
+      const hidden = async (seed) => JSON.stringify((await generateCases({ exercise, seed, env }))
+        .filter((c) => c.kind === 'hidden').map((c) => c.args));
+      const a = await hidden(5);
+      assert.equal(a, await hidden(5));
+      assert.notEqual(a, await hidden(6));
+    });
+
+    test('the exercise names its section of the chapter', () => {
+      assert.match(exercise.section ?? '', /^[a-z0-9-]+$/);
+    });
+
+    const files = new Set(WRONG[id].map(([file]) => file));
+    assert.ok(files.size >= 2, `${id} needs at least two wrong solutions`);
+    for (const [file, re] of WRONG[id]) {
+      test(`${file} fails and the message says ${re.source.slice(0, 60)}`, async () => {
+        const r = await judge(file);
+        assert.equal(r.status, 'fail', r.message);
+        assert.ok(r.failed > 0);
+        const messages = r.cases.filter((c) => c.status !== 'pass').map((c) => `${c.name} — ${c.message}`);
+        assert.ok(messages.some((m) => re.test(m)), `no failure matches ${re}:\n${messages.join('\n')}`);
+      });
+    }
+  });
+}
+
+describe('every exercise is placed in the chapter', () => {
+  const ids = readdirSync(join(ROOT, 'exercises'), { withFileTypes: true })
+    .filter((e) => e.isDirectory() && existsSync(join(ROOT, 'exercises', e.name, 'exercise.json')))
+    .map((e) => e.name);
+  const chapter = (lang) => readFileSync(join(ROOT, 'web/chapters/linear-algebra', `${lang}.md`), 'utf8');
+
+  test('there are at least 24 exercises', () => {
+    assert.ok(ids.length >= 24, `${ids.length} exercises: ${ids.join(', ')}`);
+  });
+
+  for (const lang of ['zh', 'en']) {
+    test(`the ${lang} chapter has a :::exercise line for each of them, once`, () => {
+      const text = chapter(lang);
+      const placed = [...text.matchAll(/^:::exercise\s+(\S+)\s*$/gm)].map((m) => m[1]);
+      const missing = ids.filter((id) => !placed.includes(id));
+      assert.deepEqual(missing, [], `not placed in ${lang}.md: ${missing.join(', ')}`);
+      const twice = placed.filter((id, i) => placed.indexOf(id) !== i);
+      assert.deepEqual(twice, [], `placed twice in ${lang}.md: ${twice.join(', ')}`);
+    });
+  }
+
+  test('both languages place the exercises in the same order', () => {
+    const order = (lang) => [...chapter(lang).matchAll(/^:::exercise\s+(\S+)\s*$/gm)].map((m) => m[1]);
+    assert.deepEqual(order('zh'), order('en'));
+  });
+
+  test('every exercise has a title and a statement in both languages, and a section', () => {
+    for (const id of ids) {
+      const ex = JSON.parse(readFileSync(join(ROOT, 'exercises', id, 'exercise.json'), 'utf8'));
+      for (const lang of ['zh', 'en']) {
+        assert.ok(ex.title?.[lang]?.trim(), `${id}: title.${lang} is missing`);
+        assert.ok(ex.statement?.[lang]?.trim().length > 40, `${id}: statement.${lang} is missing or too short`);
+      }
+      assert.ok(/[\u4e00-\u9fff]/.test(ex.statement.zh), `${id}: statement.zh has no Chinese text`);
+      assert.ok(ex.section, `${id}: no section`);
+    }
+  });
+});
