@@ -1,0 +1,65 @@
+// Hidden cases of dot-direction. No imports: the page loads this file from a Blob URL;
+// tp is a global in the oracle worker that runs it.
+// generate({ seed, rng, tensorArg }) → [{ fn, args, name? }]
+
+const vec = (rng, d, s = 1) => Array.from({ length: d }, () => Math.round(rng.normal() * s * 1e3) / 1e3);
+const dot = (a, b) => a.reduce((s, x, i) => s + x * b[i], 0);
+const norm = (a) => Math.sqrt(dot(a, a));
+
+export function generate({ rng, tensorArg }) {
+  const cases = [];
+  for (let i = 0; i < 4; i++) {
+    const d = rng.int(2, 8);
+    cases.push({ fn: 'readAlong', args: [tensorArg(vec(rng, d)), tensorArg(vec(rng, d, rng.uniform(0.2, 5)))] });
+  }
+  for (let i = 0; i < 3; i++) {
+    const d = rng.int(2, 8);
+    cases.push({ fn: 'cosine', args: [tensorArg(vec(rng, d, rng.uniform(0.5, 3))), tensorArg(vec(rng, d, rng.uniform(0.5, 3)))] });
+  }
+  for (let i = 0; i < 4; i++) {
+    // keys: one well aligned but short, one long but less aligned (it wins on the dot product), others random
+    const d = rng.int(3, 6);
+    const n = rng.int(3, 6);
+    const q = vec(rng, d);
+    for (let tries = 0; tries < 50; tries++) {
+      const K = Array.from({ length: n }, () => vec(rng, d));
+      const aligned = q.map((x) => Math.round((x + 0.1 * rng.normal()) * 0.3 * 1e3) / 1e3);
+      const long = q.map((x) => Math.round((x + 1.2 * rng.normal()) * 3 * 1e3) / 1e3);
+      const [ia, il] = rng.shuffle([...Array(n).keys()]).slice(0, 2);
+      K[ia] = aligned;
+      K[il] = long;
+      const scores = K.map((k) => dot(q, k));
+      const cos = K.map((k) => dot(q, k) / norm(k));
+      const best = scores.indexOf(Math.max(...scores));
+      const bestCos = cos.indexOf(Math.max(...cos));
+      const sorted = [...scores].sort((a, b) => b - a);
+      if (best !== bestCos && sorted[0] - sorted[1] > 0.05 * Math.abs(sorted[0])) {
+        cases.push({ fn: 'bestKey', args: [tensorArg(q), tensorArg(K)] });
+        break;
+      }
+    }
+  }
+  return cases;
+}
+
+// ---- recognised mistakes (evaluated with tp in the oracle worker) ----
+const d = (a, b) => tp.matmul(a, b).item();
+const l = (a) => tp.linalg.norm(a).item();
+export const mistakes = {
+  readAlong: [
+    { hint: 'u is not normalized: divide u·h by ‖u‖ (here u is not a unit vector)', fn: (h, u) => d(u, h) },
+    { hint: 'this divides by ‖u‖²: that is the coefficient of the projection vector, not its length; divide by ‖u‖',
+      fn: (h, u) => d(u, h) / l(u) ** 2 },
+    { hint: 'this divides by ‖h‖; the reading is along u, so divide by the length of u', fn: (h, u) => d(u, h) / l(h) },
+  ],
+  cosine: [
+    { hint: 'the lengths are squared: divide by ‖a‖‖b‖, not by ‖a‖²‖b‖²', fn: (a, b) => d(a, b) / (l(a) ** 2 * l(b) ** 2) },
+    { hint: 'this divides by one length only; the cosine divides by both, ‖a‖‖b‖', fn: (a, b) => d(a, b) / l(a) },
+  ],
+  bestKey: [
+    { hint: 'this picks the largest cosine; the attention score is the raw dot product, which also rewards a long key',
+      fn: (q, K) => { const c = K.toArray().map((k) => d(q, tp.tensor(k)) / l(tp.tensor(k))); return c.indexOf(Math.max(...c)); } },
+    { hint: 'this picks the longest key; the score is q·k, alignment times length', fn: (q, K) => { const n = K.toArray().map((k) => Math.hypot(...k)); return n.indexOf(Math.max(...n)); } },
+    { hint: 'off by one: indices start at 0', fn: (q, K) => { const s = K.matmul(q).toArray(); return s.indexOf(Math.max(...s)) + 1; } },
+  ],
+};
