@@ -140,6 +140,12 @@ const WRONG = {
     ['bound.js', /this is the bound/],
     ['bound.js', /eigvalsh sorts them ascending|largest eigenvalue with its sign/],
   ],
+  'dot-direction': [
+    ['unnormalized.js', /u is not normalized: divide u·h by ‖u‖/],
+    ['unnormalized.js', /divides by one length only/],
+    ['by-cosine.js', /divides by ‖u‖²/],
+    ['by-cosine.js', /picks the largest cosine/],
+  ],
 };
 
 for (const id of Object.keys(WRONG)) {
