@@ -146,6 +146,12 @@ const WRONG = {
     ['by-cosine.js', /divides by ‖u‖²/],
     ['by-cosine.js', /picks the largest cosine/],
   ],
+  'linear-layer': [
+    ['no-bias.js', /the bias is missing: add b to every token/],
+    ['no-bias.js', /b2 is missing/],
+    ['transposed.js', /W is used transposed: with tokens as rows, Y = XW/],
+    ['transposed.js', /b1 also goes through the second layer/],
+  ],
 };
 
 for (const id of Object.keys(WRONG)) {
