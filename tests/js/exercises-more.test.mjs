@@ -152,6 +152,11 @@ const WRONG = {
     ['transposed.js', /W is used transposed: with tokens as rows, Y = XW/],
     ['transposed.js', /b1 also goes through the second layer/],
   ],
+  'svd-channels': [
+    ['no-scale.js', /the scaling is missing: multiply each read number v_i·x by σ_i/],
+    ['no-scale.js', /the singular values are missing: scale each channel by σ_i/],
+    ['off-by-one.js', /off by one: this keeps k\+1 channels/],
+  ],
 };
 
 for (const id of Object.keys(WRONG)) {
