@@ -50,12 +50,17 @@ void bidiagonalize(ColMat& W, std::vector<double>& d, std::vector<double>& e, Co
 
 // SVD of the upper bidiagonal (d, e) by implicit-shift Golub–Kahan QR; rotations are applied to the
 // columns of U (rows_u, n) and V (rows_v, n) when not null. On return d holds the singular values,
-// non-negative, descending, with U and V permuted to match. Throws after a bounded number of sweeps.
-void bidiagonal_svd(std::vector<double>& d, std::vector<double>& e, ColMat* U, ColMat* V);
+// non-negative, descending, with U and V permuted to match. Throws tp::Error when a value needs more
+// than max_sweeps QR sweeps (the default is generous; tests pass a tiny one to see the error).
+constexpr int kMaxSweepsPerValue = 75;
+void bidiagonal_svd(std::vector<double>& d, std::vector<double>& e, ColMat* U, ColMat* V,
+                    int max_sweeps = kMaxSweepsPerValue);
 
 // Symmetric eigendecomposition of the (n,n) symmetric W (lower triangle read, W destroyed):
-// w ascending; Z (n,n) eigenvectors in columns when not null.
-void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z);
+// w ascending; Z (n,n) eigenvectors in columns when not null. Throws tp::Error when an eigenvalue needs
+// more than max_iterations implicit QL steps.
+constexpr int kMaxQlIterationsPerValue = 60;
+void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterations = kMaxQlIterationsPerValue);
 
 // SVD of A (m,n) in double: S (k) descending, and when want_vectors the factors U (m,k) and V (n,k)
 // column-major with A = U diag(S) V^T.

@@ -12,8 +12,6 @@
 
 namespace tp::linalg::detail {
 
-static constexpr int kMaxQlIterationsPerValue = 60;
-
 // Two-lane double vectors (f64x2 under -msimd128, SSE2 natively) through the compilers' vector extension.
 typedef double d2 __attribute__((vector_size(16)));
 static inline d2 load2(const double* p) {
@@ -87,7 +85,7 @@ static void tridiagonalize(ColMat& W, std::vector<double>& d, std::vector<double
 }
 
 // Implicit QL on the symmetric tridiagonal (d, e); rotations go to the columns of Z when not null.
-static void tridiagonal_ql(std::vector<double>& d, std::vector<double>& e_in, ColMat* Z) {
+static void tridiagonal_ql(std::vector<double>& d, std::vector<double>& e_in, ColMat* Z, int max_iterations) {
   const int64_t n = int64_t(d.size());
   std::vector<double> e(size_t(n), 0.0);
   for (int64_t i = 0; i + 1 < n; ++i) e[size_t(i)] = e_in[size_t(i)];
@@ -102,9 +100,9 @@ static void tridiagonal_ql(std::vector<double>& d, std::vector<double>& e_in, Co
         if (std::fabs(e[size_t(m)]) <= DBL_EPSILON * dd) break;
       }
       if (m == l) break;
-      if (iter++ == kMaxQlIterationsPerValue)
-        fail("linalg.eigh", "the tridiagonal QL iteration did not converge in ", kMaxQlIterationsPerValue,
-             " iterations (value ", l, ")");
+      if (iter++ == max_iterations)
+        fail("linalg.eigh", "the tridiagonal QL iteration did not converge in ", max_iterations, " iterations (value ",
+             l, ")");
       double g = (d[size_t(l + 1)] - d[size_t(l)]) / (2.0 * e[size_t(l)]);
       double r = std::hypot(g, 1.0);
       g = d[size_t(m)] - d[size_t(l)] + e[size_t(l)] / (g + std::copysign(r, g));
@@ -140,7 +138,7 @@ static void tridiagonal_ql(std::vector<double>& d, std::vector<double>& e_in, Co
   }
 }
 
-void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z) {
+void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterations) {
   const int64_t n = W.rows;
   std::vector<double> e, tau;
   tridiagonalize(W, w, e, tau);
@@ -153,7 +151,7 @@ void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z) {
       reflect_columns(*Z, v.data(), n - k - 1, tau[size_t(k)], k + 1, k + 1, n);
     }
   }
-  tridiagonal_ql(w, e, Z);
+  tridiagonal_ql(w, e, Z, max_iterations);
   // Ascending, with the eigenvector columns following their values.
   std::vector<int64_t> order(static_cast<size_t>(n));
   std::iota(order.begin(), order.end(), 0);

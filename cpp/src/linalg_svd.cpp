@@ -11,10 +11,6 @@
 
 namespace tp::linalg::detail {
 
-// Sweeps allowed per singular value before the iteration is declared non-convergent (LAPACK allows
-// 6 per value on average; typical matrices need 2 to 3).
-static constexpr int kMaxSweepsPerValue = 75;
-
 // Reorders d descending and the columns of U and V with it.
 static void sort_descending(std::vector<double>& d, ColMat* U, ColMat* V) {
   const int64_t n = int64_t(d.size());
@@ -32,7 +28,8 @@ static void sort_descending(std::vector<double>& d, ColMat* U, ColMat* V) {
   }
 }
 
-void bidiagonal_svd(std::vector<double>& d, std::vector<double>& e_in, ColMat* U, ColMat* V) {
+// kMaxSweepsPerValue: LAPACK allows 6 sweeps per value on average; typical matrices need 2 to 3.
+void bidiagonal_svd(std::vector<double>& d, std::vector<double>& e_in, ColMat* U, ColMat* V, int max_sweeps) {
   const int64_t n = int64_t(d.size());
   if (n == 0) return;
   // f[i] couples d[i-1] and d[i]; f[0] stays 0.
@@ -81,8 +78,8 @@ void bidiagonal_svd(std::vector<double>& d, std::vector<double>& e_in, ColMat* U
         }
         break;
       }
-      if (its >= kMaxSweepsPerValue)
-        fail("linalg.svd", "the bidiagonal QR iteration did not converge in ", kMaxSweepsPerValue, " sweeps (value ", k, ")");
+      if (its >= max_sweeps)
+        fail("linalg.svd", "the bidiagonal QR iteration did not converge in ", max_sweeps, " sweeps (value ", k, ")");
       // Shift from the trailing 2x2 of B^T B (Wilkinson), then one implicit QR sweep over l..k.
       double x = d[size_t(l)];
       const int64_t nm = k - 1;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../../cpp/src/linalg_detail.hpp"
 #include "tensorpad/error.hpp"
 #include "tensorpad/linalg.hpp"
 
@@ -381,4 +382,22 @@ TEST_CASE("larger random matrices: a 160x120 SVD and a 150x150 eigh with cluster
   la::eigh(B.data(), k, w.data(), V.data());
   for (int64_t i = 0; i < k; ++i) CHECK(std::fabs(w[size_t(i)] - double(1 + i / 30)) <= 2e-5 * 5 + 1e-6);
   CHECK(orthogonality_error(V, k, k) <= 1e-4);
+}
+
+TEST_CASE("every QR iteration is bounded: exceeding the sweep budget is a clear error, never a hang") {
+  namespace d = tp::linalg::detail;
+  std::vector<double> diag = {3, 2, 1}, off = {1, 1};
+  CHECK_THROWS_WITH_AS(d::bidiagonal_svd(diag, off, nullptr, nullptr, 0),
+                       doctest::Contains("linalg.svd: the bidiagonal QR iteration did not converge in 0 sweeps"), tp::Error);
+  d::ColMat W(3, 3);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) W(i, j) = 1.0 / (1 + i + j);
+  std::vector<double> w;
+  CHECK_THROWS_WITH_AS(d::symmetric_eig(W, w, nullptr, 0),
+                       doctest::Contains("linalg.eigh: the tridiagonal QL iteration did not converge in 0 iterations"), tp::Error);
+  // With the default budgets the same problems converge.
+  diag = {3, 2, 1};
+  off = {1, 1};
+  d::bidiagonal_svd(diag, off, nullptr, nullptr);
+  CHECK(diag[0] > diag[1]);
 }
