@@ -157,6 +157,11 @@ const WRONG = {
     ['no-scale.js', /the singular values are missing: scale each channel by σ_i/],
     ['off-by-one.js', /off by one: this keeps k\+1 channels/],
   ],
+  'pre-post-norm': [
+    ['swapped.js', /this is post-norm, Norm\(H \+ HW\); pre-norm normalizes the sublayer's INPUT/],
+    ['swapped.js', /this is pre-norm, H \+ Norm\(H\)W; post-norm normalizes AFTER the residual addition/],
+    ['no-residual.js', /the residual H is missing/],
+  ],
 };
 
 for (const id of Object.keys(WRONG)) {
