@@ -162,6 +162,12 @@ const WRONG = {
     ['swapped.js', /this is pre-norm, H \+ Norm\(H\)W; post-norm normalizes AFTER the residual addition/],
     ['no-residual.js', /the residual H is missing/],
   ],
+  'scaled-scores': [
+    ['not-centred.js', /the mean is not subtracted/],
+    ['not-centred.js', /the scores are divided by d; the scale is √d/],
+    ['all-pairs.js', /takes every entry of QKᵀ \(all pairs\)/],
+    ['all-pairs.js', /the softmax runs over the wrong axis/],
+  ],
 };
 
 for (const id of Object.keys(WRONG)) {
