@@ -166,14 +166,12 @@ void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterati
   }
 }
 
-ColMat gram_lower(const ColMat& W) {
-  const int64_t r = W.rows, c = W.cols;
-  // Zero padding to whole 4x2 tiles and an even length changes no dot product.
-  const int64_t rp = (r + 1) / 2 * 2, cp = (c + 3) / 4 * 4;
-  std::vector<double> X(size_t(rp * cp), 0.0);
-  for (int64_t j = 0; j < c; ++j) std::copy(W.col(j), W.col(j) + r, X.data() + j * rp);
+// The lower triangle of X^T X for X given as c zero-padded columns of length rp (rp even, c a multiple
+// of 4 in the padded layout cp): 4x2 tiles of dot products over 256-row blocks, so the four i
+// columns stay in L1 while j sweeps.
+static ColMat gram_padded(const std::vector<double>& X, int64_t rp, int64_t cp, int64_t c) {
   ColMat G(cp, cp);
-  const int64_t kb = 256;  // rows per block: the four i columns stay in L1 while j sweeps
+  const int64_t kb = 256;
   for (int64_t r0 = 0; r0 < rp; r0 += kb) {
     const int64_t rl = std::min(kb, rp - r0);
     for (int64_t i0 = 0; i0 < cp; i0 += 4) {
@@ -203,9 +201,33 @@ ColMat gram_lower(const ColMat& W) {
   return out;
 }
 
+// Zero padding to whole 4x2 tiles and an even length changes no dot product.
+static int64_t even(int64_t r) { return (r + 1) / 2 * 2; }
+static int64_t mult4(int64_t c) { return (c + 3) / 4 * 4; }
+
+ColMat gram_lower(const ColMat& W) {
+  const int64_t r = W.rows, c = W.cols, rp = even(r), cp = mult4(c);
+  std::vector<double> X(size_t(rp * cp), 0.0);
+  for (int64_t j = 0; j < c; ++j) std::copy(W.col(j), W.col(j) + r, X.data() + j * rp);
+  return gram_padded(X, rp, cp, c);
+}
+
 void svdvals_double(const float* A, int64_t m, int64_t n, std::vector<double>& S) {
-  // Columns of W are the columns of A (tall) or the rows of A (wide): W^T W is the smaller Gram matrix.
-  ColMat G = gram_lower(load(A, m, n, m < n));
+  // The Gram matrix of the columns of A (tall: A^T A) or of its rows (wide: A A^T), whichever is
+  // smaller, from a padded double copy made straight from the floats.
+  const bool wide = m < n;
+  const int64_t r = wide ? n : m, c = wide ? m : n, rp = even(r), cp = mult4(c);
+  std::vector<double> X(size_t(rp * cp), 0.0);
+  if (wide) {
+    for (int64_t j = 0; j < c; ++j) std::copy(A + j * n, A + (j + 1) * n, X.data() + j * rp);
+  } else {
+    for (int64_t i0 = 0; i0 < r; i0 += 32)  // transpose in 32x32 tiles so reads and writes stay in cache
+      for (int64_t j0 = 0; j0 < c; j0 += 32)
+        for (int64_t j = j0; j < std::min(j0 + 32, c); ++j)
+          for (int64_t i = i0; i < std::min(i0 + 32, r); ++i) X[size_t(j * rp + i)] = A[i * n + j];
+  }
+  ColMat G = gram_padded(X, rp, cp, c);
+  X = std::vector<double>();
   std::vector<double> lambda;
   symmetric_eig(G, lambda, nullptr);
   const int64_t k = int64_t(lambda.size());

@@ -1,5 +1,6 @@
 // Householder reflectors and the reductions built from them: QR and the bidiagonal form of the SVD.
 // All work matrices are column-major double (see linalg_detail.hpp).
+#include <algorithm>
 #include <cmath>
 
 #include "linalg_detail.hpp"
@@ -25,8 +26,10 @@ ColMat load(const float* A, int64_t m, int64_t n, bool transpose) {
     return W;
   }
   ColMat W(m, n);
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < n; ++j) W(i, j) = A[i * n + j];
+  for (int64_t i0 = 0; i0 < m; i0 += 32)  // transpose in 32x32 tiles so reads and writes stay in cache
+    for (int64_t j0 = 0; j0 < n; j0 += 32)
+      for (int64_t j = j0; j < std::min(j0 + 32, n); ++j)
+        for (int64_t i = i0; i < std::min(i0 + 32, m); ++i) W(i, j) = A[i * n + j];
   return W;
 }
 
