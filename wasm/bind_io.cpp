@@ -3,6 +3,8 @@
 // the 8-byte prefix, the JSON header, then one tensor's bytes. Errors travel as pending messages.
 #include <cstring>
 
+#include <nlohmann/json.hpp>
+
 #include "handles.hpp"
 #include "tensorpad/io.hpp"
 
@@ -76,35 +78,21 @@ double st_header_size(val prefix, double file_size) {
   });
 }
 
-val st_parse_header(val json, double file_size) {
+// The validated header as JSON text for JSON.parse: one string crosses into JS instead of thousands of
+// embind calls (a 1000-tensor header went from ~40 ms to a few).
+// {"dataOffset", "tensors": [{name, dtype, itemsize, shape, begin, end}], "metadata": [[key, value], ...]};
+// metadata travels as pairs so JS builds the object and a key like "__proto__" stays a key.
+std::string st_parse_header(val json, double file_size) {
   return tpw::guard([&] {
     const auto bytes = copy_in(json);
     const io::SafetensorsHeader h = io::parse_safetensors_header(bytes.data(), bytes.size(), file_size_of(file_size));
-    val tensors = val::array();
-    for (size_t i = 0; i < h.tensors.size(); ++i) {
-      const auto& e = h.tensors[i];
-      val o = val::object();
-      o.set("name", e.name);
-      o.set("dtype", std::string(io::dtype_name(e.dtype)));
-      o.set("itemsize", double(io::dtype_size(e.dtype)));
-      o.set("shape", tpw::from_shape(e.shape));
-      o.set("begin", double(e.begin));
-      o.set("end", double(e.end));
-      tensors.set(i, o);
-    }
-    // Metadata as [key, value] pairs: JS builds the object, so a key like "__proto__" stays a key.
-    val metadata = val::array();
-    for (size_t i = 0; i < h.metadata.size(); ++i) {
-      val pair = val::array();
-      pair.set(0, h.metadata[i].first);
-      pair.set(1, h.metadata[i].second);
-      metadata.set(i, pair);
-    }
-    val out = val::object();
-    out.set("dataOffset", double(h.data_offset()));
-    out.set("tensors", tensors);
-    out.set("metadata", metadata);
-    return out;
+    nlohmann::json tensors = nlohmann::json::array();
+    for (const auto& e : h.tensors)
+      tensors.push_back({{"name", e.name}, {"dtype", io::dtype_name(e.dtype)}, {"itemsize", io::dtype_size(e.dtype)},
+                         {"shape", e.shape}, {"begin", e.begin}, {"end", e.end}});
+    nlohmann::json metadata = nlohmann::json::array();
+    for (const auto& [k, v] : h.metadata) metadata.push_back({k, v});
+    return nlohmann::json{{"dataOffset", h.data_offset()}, {"tensors", tensors}, {"metadata", metadata}}.dump();
   });
 }
 

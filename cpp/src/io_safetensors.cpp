@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -16,9 +17,11 @@ namespace {
 constexpr const char* kOp = "safetensors";
 constexpr int kMaxJsonDepth = 16;  // a valid header nests 3 deep; deep nesting is only ever an attack
 
-using Json = nlohmann::ordered_json;  // keeps the tensors in the file's order
+// std::map objects: nlohmann's ordered_json inserts in linear time, which makes a 10k-tensor header take
+// seconds (and a 100 MB one forever). The file's order of tensors is recorded while parsing instead.
+using Json = nlohmann::json;
 
-std::string quoted(const std::string& name) {
+std::string quote_name(const std::string& name) {
   // Names come from the file: keep messages readable and bounded whatever the name holds.
   std::string s = name.size() > 80 ? name.substr(0, 80) + "..." : name;
   return "'" + s + "'";
@@ -39,28 +42,68 @@ bool as_count(const Json& v, int64_t* out) {
   return false;
 }
 
-Json parse_json(const uint8_t* json, size_t len) {
-  auto depth_guard = [](int depth, Json::parse_event_t, Json&) {
-    if (depth > kMaxJsonDepth) fail(kOp, "header nests deeper than ", kMaxJsonDepth, " levels");
+// A first SAX pass over the header: bounds the nesting before any DOM is built (so "[[[[..." of 100 MB
+// costs nothing), records the top-level keys in the file's order, and refuses a key given twice.
+// (nlohmann's callback parser would do the same in one pass, but it rescans the parent object after
+// every child, which makes a 10k-tensor header take seconds.)
+struct HeaderScan : nlohmann::json_sax<Json> {
+  std::vector<std::string>* order;
+  std::set<std::string> seen;
+  int depth = 0;
+  std::string error;
+
+  explicit HeaderScan(std::vector<std::string>* o) : order(o) {}
+  bool open() {
+    if (++depth > kMaxJsonDepth) fail(kOp, "header nests deeper than ", kMaxJsonDepth, " levels");
     return true;
-  };
+  }
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return open(); }
+  bool start_array(std::size_t) override { return open(); }
+  bool end_object() override { return --depth, true; }
+  bool end_array() override { return --depth, true; }
+  bool key(string_t& k) override {
+    if (depth == 1) {
+      if (!seen.insert(k).second) fail(kOp, "header names ", quote_name(k), " twice");
+      order->push_back(k);
+    }
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
+    error = e.what();
+    return false;
+  }
+};
+
+[[noreturn]] void not_json(std::string what) {
+  // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 2: ..."
+  auto pos = what.find("] ");
+  if (pos != std::string::npos) what = what.substr(pos + 2);
+  if (what.size() > 200) what = what.substr(0, 200) + "...";  // the error quotes the bad token
+  fail(kOp, "header is not JSON (", what, ")");
+}
+
+// Parses the header, appending its top-level keys to `order` as they appear.
+Json parse_json(const uint8_t* json, size_t len, std::vector<std::string>* order) {
+  HeaderScan scan(order);
+  if (!Json::sax_parse(json, json + len, &scan)) not_json(scan.error);
   try {
-    return Json::parse(json, json + len, depth_guard);
+    return Json::parse(json, json + len);
   } catch (const Json::exception& e) {
-    std::string what = e.what();
-    // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 2: ..."
-    auto pos = what.find("] ");
-    if (pos != std::string::npos) pos += 2;
-    if (pos != std::string::npos) what = what.substr(pos);
-    if (what.size() > 200) what = what.substr(0, 200) + "...";  // the error quotes the bad token
-    fail(kOp, "header is not JSON (", what, ")");
+    not_json(e.what());  // the scan accepted it, so this is only a number out of range or the like
   }
 }
 
 SafetensorsEntry parse_entry(const std::string& name, const Json& v, uint64_t data_size) {
   SafetensorsEntry e;
   e.name = name;
-  const std::string who = "tensor " + quoted(name);
+  const std::string who = "tensor " + quote_name(name);
   if (name.empty()) fail(kOp, "a tensor has an empty name");
   if (!v.is_object()) fail(kOp, who, " is not an object but ", v.type_name());
 
@@ -68,7 +111,7 @@ SafetensorsEntry parse_entry(const std::string& name, const Json& v, uint64_t da
   if (dt == v.end() || !dt->is_string()) fail(kOp, who, " has no \"dtype\" string");
   const std::string dname = dt->get<std::string>();
   if (!dtype_from_name(dname, &e.dtype))
-    fail(kOp, who, " has unknown dtype ", quoted(dname), " (supported: ", supported_dtypes(), ")");
+    fail(kOp, who, " has unknown dtype ", quote_name(dname), " (supported: ", supported_dtypes(), ")");
 
   auto sh = v.find("shape");
   if (sh == v.end() || !sh->is_array()) fail(kOp, who, " has no \"shape\" array");
@@ -112,7 +155,7 @@ int64_t SafetensorsEntry::numel() const {
 const SafetensorsEntry& SafetensorsHeader::at(const std::string& name) const {
   for (const auto& e : tensors)
     if (e.name == name) return e;
-  fail(kOp, "no tensor named ", quoted(name), " (the file has ", tensors.size(), " tensors)");
+  fail(kOp, "no tensor named ", quote_name(name), " (the file has ", tensors.size(), " tensors)");
 }
 
 uint64_t safetensors_header_size(const uint8_t* prefix, size_t prefix_len, uint64_t file_size) {
@@ -137,10 +180,12 @@ SafetensorsHeader parse_safetensors_header(const uint8_t* json, size_t json_len,
     fail(kOp, "header of ", json_len, " bytes does not fit in a file of ", file_size, " bytes");
   h.data_size = file_size - 8 - json_len;
 
-  const Json root = parse_json(json, json_len);
+  std::vector<std::string> order;
+  const Json root = parse_json(json, json_len, &order);
   if (!root.is_object()) fail(kOp, "header is JSON but not an object (it is ", root.type_name(), ")");
 
-  for (const auto& [key, value] : root.items()) {
+  for (const std::string& key : order) {
+    const Json& value = root.at(key);
     if (key == "__metadata__") {
       if (!value.is_object()) fail(kOp, "__metadata__ is not an object but ", value.type_name());
       for (const auto& [mk, mv] : value.items())
@@ -160,7 +205,7 @@ SafetensorsHeader parse_safetensors_header(const uint8_t* json, size_t json_len,
     const auto* a = by_offset[i - 1];
     const auto* b = by_offset[i];
     if (b->begin < a->end)
-      fail(kOp, "tensors ", quoted(a->name), " [", a->begin, ", ", a->end, "] and ", quoted(b->name), " [",
+      fail(kOp, "tensors ", quote_name(a->name), " [", a->begin, ", ", a->end, "] and ", quote_name(b->name), " [",
            b->begin, ", ", b->end, "] overlap");
   }
   return h;
@@ -174,29 +219,32 @@ SafetensorsHeader parse_safetensors(const uint8_t* file, size_t file_size) {
 void read_safetensors_tensor(const SafetensorsHeader& h, const SafetensorsEntry& e, const uint8_t* file,
                              size_t file_size, float* dst) {
   if (h.data_offset() + e.end > file_size)
-    fail(kOp, "tensor ", quoted(e.name), " ends at byte ", h.data_offset() + e.end, " beyond the ", file_size,
+    fail(kOp, "tensor ", quote_name(e.name), " ends at byte ", h.data_offset() + e.end, " beyond the ", file_size,
          "-byte file");
   to_float32(e.dtype, file + h.data_offset() + e.begin, e.numel(), dst);
 }
 
 std::vector<uint8_t> write_safetensors(const std::vector<NamedArray>& arrays,
                                        const std::vector<std::pair<std::string, std::string>>& metadata) {
-  Json header = Json::object();
+  // The header text is assembled entry by entry so the tensors keep the caller's order.
+  std::string text = "{";
   if (!metadata.empty()) {
     Json m = Json::object();
     for (const auto& [k, v] : metadata) m[k] = v;
-    header["__metadata__"] = m;
+    text += "\"__metadata__\":" + m.dump();
   }
+  std::set<std::string> names;
   uint64_t offset = 0;
   for (const auto& a : arrays) {
     if (a.name.empty()) fail(kOp, "cannot write a tensor with an empty name");
     if (a.name == "__metadata__") fail(kOp, "cannot write a tensor named __metadata__ (reserved)");
-    if (header.contains(a.name)) fail(kOp, "cannot write two tensors named ", quoted(a.name));
-    const uint64_t bytes = uint64_t(checked_numel(kOp, "tensor " + quoted(a.name), a.shape)) * 4;
-    header[a.name] = {{"dtype", "F32"}, {"shape", a.shape}, {"data_offsets", {offset, offset + bytes}}};
+    if (!names.insert(a.name).second) fail(kOp, "cannot write two tensors named ", quote_name(a.name));
+    const uint64_t bytes = uint64_t(checked_numel(kOp, "tensor " + quote_name(a.name), a.shape)) * 4;
+    const Json entry = {{"dtype", "F32"}, {"shape", a.shape}, {"data_offsets", {offset, offset + bytes}}};
+    text += (text.size() > 1 ? "," : "") + Json(a.name).dump() + ":" + entry.dump();
     offset += bytes;
   }
-  std::string text = header.dump();
+  text += "}";
   // Pad with spaces so the data section starts 8-byte aligned, as the reference writer does.
   text.append((8 - text.size() % 8) % 8, ' ');
 

@@ -236,6 +236,8 @@ test('openSafetensors refuses each malformed file with its problem, and the modu
     ['shape that is not integers', stFile(ok({ shape: [2.5] }), eight), `${op}tensor 'w' has a shape [2.5] that is not a list of sizes`],
     ['missing dtype', stFile({ w: { shape: [2], data_offsets: [0, 8] } }, eight), `${op}tensor 'w' has no "dtype" string`],
     ['deeply nested header', stFile('['.repeat(100000) + ']'.repeat(100000)), `${op}header nests deeper than 16 levels`],
+    ['a tensor named twice', stFile('{"w":{"dtype":"U8","shape":[1],"data_offsets":[0,1]},"w":{"dtype":"U8","shape":[1],"data_offsets":[1,2]}}', new Uint8Array(2)),
+      `${op}header names 'w' twice`],
     ['metadata not an object', stFile({ __metadata__: [1] }), `${op}__metadata__ is not an object but array`],
   ];
   for (const [what, bytes, message] of cases) {

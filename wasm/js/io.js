@@ -146,7 +146,7 @@ export function installIo(tp, rt) {
     const prefix = await file.read(0, Math.min(8, file.size), op);
     const n = call(op, () => core.ioSafetensorsHeaderSize(prefix, file.size));
     const json = await file.read(8, 8 + n, op);
-    const h = call(op, () => core.ioSafetensorsParseHeader(json, file.size));
+    const h = JSON.parse(call(op, () => core.ioSafetensorsParseHeader(json, file.size)));
     return lazyFile('safetensors', file, h.tensors, Object.fromEntries(h.metadata),
       (gop, e) => readTensor(gop, file, h.dataOffset + e.begin, e.end - e.begin, e.dtype, e.itemsize, e.shape));
   }
