@@ -168,6 +168,12 @@ const WRONG = {
     ['all-pairs.js', /takes every entry of QKᵀ \(all pairs\)/],
     ['all-pairs.js', /the softmax runs over the wrong axis/],
   ],
+  'embedding-logits': [
+    ['off-by-one.js', /off by one: ids count from 0/],
+    ['off-by-one.js', /this uses the first position/],
+    ['logits.js', /these are the logits z; apply a softmax/],
+    ['logits.js', /the rows are in the wrong order/],
+  ],
 };
 
 for (const id of Object.keys(WRONG)) {
