@@ -1,0 +1,40 @@
+// Hidden cases of basis-geometry. No imports: the page loads this file from a Blob URL.
+// generate({ seed, rng, tensorArg }) → [{ fn, args, name? }]
+
+const r1 = (v) => Math.round(v * 1e3) / 1e3;
+
+export function generate({ rng, tensorArg }) {
+  const cases = [];
+  for (let i = 0; i < 5; i++) {
+    const n = rng.int(2, 4);
+    cases.push({ fn: 'imageOfBasis', args: [tensorArg(rng.matrix(n, n, 2, 2)), rng.int(0, n - 1)], name: `hidden ${i + 1} (${n}×${n})` });
+  }
+  const t = rng.uniform(0.3, 2.8);
+  const s = rng.uniform(0.5, 2);
+  const kinds = {
+    shear: [[1, r1(rng.uniform(0.5, 2))], [0, 1]],
+    rotation: [[r1(Math.cos(t)), r1(-Math.sin(t))], [r1(Math.sin(t)), r1(Math.cos(t))]],
+    reflection: [[r1(s), 0], [0, r1(-rng.uniform(0.5, 2))]],
+    singular: [[r1(s), r1(2 * s)], [1, 2]],
+    'general (negative)': [[r1(rng.uniform(-1, 1)), r1(rng.uniform(2, 3))], [r1(rng.uniform(2, 3)), r1(rng.uniform(-1, 1))]],
+    general: rng.matrix(2, 2, 2, 2),
+  };
+  for (const [kind, W] of rng.shuffle(Object.entries(kinds))) {
+    cases.push({ fn: 'det2', args: [tensorArg(W)], name: `hidden ${cases.length + 1} (${kind})` });
+  }
+  return cases;
+}
+
+// ---- recognised mistakes (evaluated with tp in the oracle worker) ----
+export const mistakes = {
+  imageOfBasis: [
+    { hint: 'this is row i; with x ↦ Wx the basis vector e_i goes to COLUMN i of W', fn: (W, i) => W.select(0, i) },
+    { hint: 'off by one: i counts from 0, so e_0 goes to the first column', fn: (W, i) => (i + 1 < W.shape[1] ? W.select(1, i + 1) : null) },
+  ],
+  det2: [
+    { hint: 'the determinant is ad − bc, not ad + bc', fn: (W) => { const [[a, b], [c, d]] = W.toArray(); return a * d + b * c; } },
+    { hint: 'the sign matters: a negative determinant means orientation is flipped; do not take |ad − bc|',
+      fn: (W) => { const [[a, b], [c, d]] = W.toArray(); return Math.abs(a * d - b * c); } },
+    { hint: 'the sign is reversed: the determinant is ad − bc (the main diagonal first)', fn: (W) => { const [[a, b], [c, d]] = W.toArray(); return b * c - a * d; } },
+  ],
+};
