@@ -174,6 +174,11 @@ const WRONG = {
     ['logits.js', /these are the logits z; apply a softmax/],
     ['logits.js', /the rows are in the wrong order/],
   ],
+  'basis-geometry': [
+    ['rows.js', /this is row i; with x ↦ Wx the basis vector e_i goes to COLUMN i/],
+    ['rows.js', /the determinant is ad − bc, not ad \+ bc/],
+    ['unsigned.js', /the sign matters/],
+  ],
 };
 
 for (const id of Object.keys(WRONG)) {
