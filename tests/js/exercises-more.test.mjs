@@ -179,6 +179,12 @@ const WRONG = {
     ['rows.js', /the determinant is ad − bc, not ad \+ bc/],
     ['unsigned.js', /the sign matters/],
   ],
+  'shapes-axes': [
+    ['shifted-axes.js', /after select\(0, b\) the axes shift left/],
+    ['shifted-axes.js', /this is the first token of each sequence/],
+    ['wrong-axis.js', /this fixes a position, not a feature/],
+    ['wrong-axis.js', /this is the last sequence of the batch/],
+  ],
 };
 
 for (const id of Object.keys(WRONG)) {
