@@ -15,8 +15,20 @@
 #include "tensorpad/gemm.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <vector>
+
+// Threads exist natively and in WASM builds made with -pthread; a plain WASM build runs the chunks of
+// a split product one after another.
+#if !defined(__EMSCRIPTEN__) || defined(__EMSCRIPTEN_PTHREADS__)
+#define TP_GEMM_HAS_THREADS 1
+#include <system_error>
+#include <thread>
+#else
+#define TP_GEMM_HAS_THREADS 0
+#endif
 
 #include "tensorpad/error.hpp"
 #include "tensorpad/simd.hpp"
@@ -381,7 +393,39 @@ bool try_gemv(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int6
   return false;
 }
 
+std::atomic<int> g_threads{1};
+std::atomic<int64_t> g_min_flops{int64_t(1) << 24};
+
+// Runs chunk(0) .. chunk(parts - 1), chunk(0) on the calling thread and the others on helper threads
+// when there are threads (a helper that cannot be started runs its chunk here instead).
+template <class Chunk>
+void run_split(int parts, const Chunk& chunk) {
+#if TP_GEMM_HAS_THREADS
+  std::vector<std::thread> helpers;
+  int t = 1;
+  for (; t < parts; ++t) {
+    try {
+      helpers.emplace_back(chunk, t);
+    } catch (const std::system_error&) {
+      break;
+    }
+  }
+  chunk(0);
+  for (; t < parts; ++t) chunk(t);
+  for (auto& h : helpers) h.join();
+#else
+  for (int t = 0; t < parts; ++t) chunk(t);
+#endif
+}
+
 }  // namespace
+
+void set_sgemm_threads(int threads, int64_t min_flops) {
+  g_threads = std::max(1, threads);
+  g_min_flops = std::max<int64_t>(0, min_flops);
+}
+
+int sgemm_threads() { return g_threads; }
 
 void sgemm(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t csa, const float* B,
            int64_t rsb, int64_t csb, float* C, int64_t rsc, bool accumulate) {
@@ -393,6 +437,28 @@ void sgemm(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t
   // tests and benchmarks alone, is dropped by wasm-ld with the other tiles).
   constexpr auto tile = &sgemm_packed<4, 8, 384, 128, 512>;
   static_assert(variants[0].run == tile, "sgemm runs variants()[0]");
+
+  // Split large products into column blocks (row blocks when n is narrow), one per thread. Every
+  // element still sums over the same k blocks in the same order, so results do not depend on the split.
+  const int threads = g_threads;
+  if (threads > 1 && 2.0 * double(m) * double(n) * double(k) >= double(g_min_flops)) {
+    if (n >= 64 * threads) {
+      const int64_t cols = (n + threads - 1) / threads, chunk = (cols + 7) / 8 * 8;  // whole 4x8 tiles
+      run_split(threads, [&](int t) {
+        const int64_t j0 = std::min(n, t * chunk), j1 = std::min(n, j0 + chunk);
+        if (j0 < j1) tile(m, j1 - j0, k, A, rsa, csa, B + j0 * csb, rsb, csb, C + j0, rsc, accumulate, 0, 0, 0);
+      });
+      return;
+    }
+    if (m >= 16 * threads) {
+      const int64_t rows = (m + threads - 1) / threads, chunk = (rows + 3) / 4 * 4;
+      run_split(threads, [&](int t) {
+        const int64_t i0 = std::min(m, t * chunk), i1 = std::min(m, i0 + chunk);
+        if (i0 < i1) tile(i1 - i0, n, k, A + i0 * rsa, rsa, csa, B, rsb, csb, C + i0 * rsc, rsc, accumulate, 0, 0, 0);
+      });
+      return;
+    }
+  }
   tile(m, n, k, A, rsa, csa, B, rsb, csb, C, rsc, accumulate, 0, 0, 0);
 }
 

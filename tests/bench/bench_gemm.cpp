@@ -65,4 +65,13 @@ EMSCRIPTEN_BINDINGS(tensorpad_bench) {
   emscripten::function("variantName", &variant_name);
   emscripten::function("gemm", &gemm);
   emscripten::function("simdPeak", &simd_peak);
+  emscripten::function("setThreads", +[](int threads) { tp::kernels::set_sgemm_threads(threads); });
+  emscripten::function("threads", &tp::kernels::sgemm_threads);
+  emscripten::function("hasPthreads", +[]() {
+#if defined(__EMSCRIPTEN_PTHREADS__)
+    return true;
+#else
+    return false;
+#endif
+  });
 }

@@ -1,4 +1,4 @@
-// Run: build the WASM tree (target tensorpad_bench), then `node tests/bench/gemm.mjs [--quick] [--variants] [--module build/wasm/bench/tensorpad_bench.js]`.
+// Run: `npm run bench` (all benches), or after building build/wasm: `node tests/bench/gemm.mjs [--quick] [--variants] [--no-threads] [--module build/wasm/bench/tensorpad_bench.js]`.
 //
 // GEMM benchmark, one Node process, single thread, side by side:
 //   - tensorpad: tp::kernels::sgemm (packed, cache-blocked WASM SIMD), through the bench-only module
@@ -6,7 +6,8 @@
 //   - tfjs-wasm: @tensorflow/tfjs-backend-wasm with its SIMD, non-threaded binary (XNNPACK), loaded
 //     from node_modules (no network);
 //   - js-naive: a beginner's i-j-k loop over Float32Arrays (small sizes only);
-//   - simd-peak: the arithmetic limit, 12 independent f32x4 multiply+add chains built with our flags.
+//   - simd-peak: the arithmetic limit, 12 independent f32x4 multiply+add chains built with our flags;
+//   - then, if tensorpad_bench_mt was built, sgemm split over 2 threads (pthreads) against 1 thread.
 // Prints GFLOPS (median and min-max over trials, wall clock), the ratios to tfjs and to the peak (the
 // peak is re-measured within each shape's interleaved trials), the
 // module sizes (raw and gzip), and writes tests/bench/results/gemm-<time>.json (+ gemm-latest.json).
@@ -255,8 +256,38 @@ async function main() {
     for (const p of [aPtr, bPtr, btPtr, cPtr]) M.freeFloats(p);
   }
 
+  // The split GEMM on 2 threads: the same entry points built with pthreads (tensorpad_bench_mt), if built.
+  // Only wall time means anything here, and only on an otherwise idle machine.
+  const threadResults = [];
+  const mtPath = modulePath.replace(/tensorpad_bench\.js$/, 'tensorpad_bench_mt.js');
+  if (!flag('--no-threads') && fs.existsSync(mtPath)) {
+    const MT = await require(mtPath)({ wasmBinary: fs.readFileSync(mtPath.replace(/\.js$/, '.wasm')) });
+    console.log(`two threads (pthreads build ${path.relative(root, mtPath)}; wall clock, load ${os.loadavg()[0].toFixed(1)}):`);
+    for (const { label, m, k, n } of shapes.filter((s) => s.m * s.n * s.k >= 512 ** 3)) {
+      const flops = 2 * m * n * k;
+      const a = MT.allocFloats(m * k), b = MT.allocFloats(k * n), c1 = MT.allocFloats(m * n), c2 = MT.allocFloats(m * n);
+      const fillHeap = (ptr, count, seed) => { const t = new Float32Array(count); randomFill(t, seed); MT.HEAPF32.set(t, ptr / 4); };
+      fillHeap(a, m * k, 1);
+      fillHeap(b, k * n, 2);
+      const run = (threads, c) => (reps) => { MT.setThreads(threads); MT.gemm(-1, m, n, k, a, b, c, false, false, 0, 0, 0, reps); };
+      const [one, two] = race([{ name: '1 thread', flops, fn: run(1, c1) }, { name: '2 threads', flops, fn: run(2, c2) }], trials);
+      MT.setThreads(1);
+      const h = MT.HEAPF32;
+      let identical = true;
+      for (let i = 0; i < m * n && identical; ++i) identical = h[c1 / 4 + i] === h[c2 / 4 + i];
+      const speedup = two.gflops.median / one.gflops.median;
+      console.log(`${label.padEnd(22)} 1 thread ${fmtRange(one.gflops)}   2 threads ${fmtRange(two.gflops)}   speedup ${fmt(speedup, 5, 2)}` +
+        `   ${identical ? 'identical results' : 'RESULTS DIFFER'}`);
+      if (!identical) throw new Error(`${label}: the 2-thread product differs from the 1-thread one`);
+      threadResults.push({ shape: label, m, k, n, one_thread: one, two_threads: two, speedup, identical });
+      for (const p of [a, b, c1, c2]) MT.freeFloats(p);
+    }
+    console.log('');
+  }
+
   const sizes = {
     bench_module: sizeOf(modulePath.replace(/\.js$/, '.wasm')),
+    bench_module_mt: sizeOf(mtPath.replace(/\.js$/, '.wasm')),
     core_module: sizeOf(path.join(path.dirname(modulePath), '..', 'node', 'tensorpad_core.wasm')),
   };
   for (const [name, s] of Object.entries(sizes)) {
@@ -279,6 +310,11 @@ async function main() {
       `${fmt(g.vs_tfjs_512x1024x3072, 4, 2)};  tensorpad/peak >= 0.75: 1024^3 ${fmt(g.vs_peak_1024, 4, 2)}, ` +
       `512x1024.1024x3072 ${fmt(g.vs_peak_512x1024x3072, 4, 2)}`);
   }
+  const t1024 = threadResults.find((r) => r.shape === '1024^3');
+  if (t1024) {
+    goals.threads_speedup_1024 = t1024.speedup;
+    console.log(`goals (wall): 2-thread speedup >= 1.7 on 1024^3: ${fmt(t1024.speedup, 4, 2)} (meaningful on an idle machine only)`);
+  }
   const load = os.loadavg()[0];
   if (load > 1.5) {
     console.log(`note: load average ${load.toFixed(1)} on ${os.cpus().length} cpus while measuring; wall-clock figures ` +
@@ -289,7 +325,7 @@ async function main() {
     benchmark: 'gemm', date: new Date().toISOString(), quick, seconds: (Date.now() - started) / 1000,
     node: process.version, cpu: os.cpus()[0]?.model, cpus: os.cpus().length, loadavg: os.loadavg(),
     tfjs: tfInfo, kernel: M.variantName(0), trial_ms: trialMs, trials,
-    peak, results, sizes, goals,
+    peak, results, threads: threadResults, sizes, goals,
   };
   const dir = path.join(here, 'results');
   fs.mkdirSync(dir, { recursive: true });
@@ -297,6 +333,7 @@ async function main() {
   fs.writeFileSync(path.join(dir, `gemm-${stamp}.json`), JSON.stringify(out, null, 2));
   fs.writeFileSync(path.join(dir, 'gemm-latest.json'), JSON.stringify(out, null, 2));
   console.log(`wrote ${path.relative(root, path.join(dir, `gemm-${stamp}.json`))} (${out.seconds.toFixed(1)} s)`);
+  process.exit(0);  // the pthreads module's worker would keep Node alive
 }
 
 main().catch((e) => {

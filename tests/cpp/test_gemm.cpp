@@ -273,3 +273,28 @@ TEST_CASE("sgemm computes vector-matrix (m = 1) and matrix-vector (n = 1) produc
   CHECK(cases == 1440);
   CHECK(failures == 0);
 }
+
+TEST_CASE("sgemm split over threads gives the same bits as one thread, by columns or by rows") {
+  // min_flops 0 so that small products split too; real values, so any change of summation order
+  // would show.
+  const std::vector<std::vector<int64_t>> shapes = {{67, 300, 45}, {300, 9, 70}, {40, 130, 513},
+                                                    {3, 3, 3},     {129, 1031, 17}};
+  for (int threads : {2, 3}) {
+    for (const auto& s : shapes) {
+      for (bool acc : {false, true}) {
+        CAPTURE(threads);
+        CAPTURE(s[0]);
+        CAPTURE(s[1]);
+        Case c(s[0], s[1], s[2], {false, true, 0, 3}, acc, 17, false);
+        std::vector<float> c_one = c.c_fast;
+        tp::kernels::set_sgemm_threads(1);
+        sgemm(c.m, c.n, c.k, c.a.data(), c.rsa, c.csa, c.b.data(), c.rsb, c.csb, c_one.data(), c.rsc, acc);
+        tp::kernels::set_sgemm_threads(threads, 0);
+        sgemm(c.m, c.n, c.k, c.a.data(), c.rsa, c.csa, c.b.data(), c.rsb, c.csb, c.c_fast.data(), c.rsc, acc);
+        tp::kernels::set_sgemm_threads(1);
+        CHECK(c.c_fast == c_one);
+      }
+    }
+  }
+  CHECK(tp::kernels::sgemm_threads() == 1);
+}
