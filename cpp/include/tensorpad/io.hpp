@@ -39,8 +39,9 @@ std::string supported_dtypes();           // "F64, F32, ..." for error messages
 // Exact for F32, F16, BF16, the F8 types, I16, I8, U16, U8, BOOL; F64, I64, I32, U64, U32 round to nearest.
 void to_float32(DType dt, const void* src, int64_t n, float* dst);
 
-// Scalar conversions, exact (every half and bfloat16 value is a float32 value).
-float half_to_float(uint16_t h);
+// Scalar conversions, exact (every half, bfloat16 and FP8 value is a float32 value).
+float half_to_float(uint16_t h);      // branch-light, used by to_float32
+float half_to_float_ref(uint16_t h);  // field by field with ldexp: the oracle of the fast one
 inline float bf16_to_float(uint16_t b);
 float fp8_e4m3_to_float(uint8_t b);
 float fp8_e5m2_to_float(uint8_t b);
