@@ -17,6 +17,9 @@
 //                                               u1/u2/u4/u8, b1; Fortran order is converted to C order.
 //   tp.io.saveNpy(tensor) → Uint8Array          float32 .npy (numpy.load reads it)
 //   tp.io.saveSafetensors({name: tensor, ...}, {metadata}) → Uint8Array   F32 safetensors
+// Limits: headers up to 100 MB; one tensor up to 2^29 elements (the core's float32 limit; larger ones
+// are listed but get() refuses them before reading). For a drop zone: f = await tp.io.open(file),
+// show f.tensors (name, dtype, shape), and bind a choice with await f.get(name).
 // Malformed files reject with a TensorpadError naming the problem ("io.openSafetensors: safetensors:
 // tensor 'w' has data_offsets [0, 800] outside the data section (400 bytes)"); the module stays usable.
 // No parsing here: the bytes go to the C++ readers (cpp/src/io_*.cpp) through wasm/bind_io.cpp.
