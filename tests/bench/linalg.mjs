@@ -69,6 +69,20 @@ for (const c of cases) {
   results[c.name] = { tensorpad: measure(c.tp) };
   console.error(`tensorpad ${c.name}: ${results[c.name].tensorpad.cpu.toFixed(3)} s CPU`);
 }
+// Accuracy at full size (the issue's bar: reconstruction 1e-5, orthogonality 1e-4, eigh residual 1e-4).
+const accuracy = tp.tidy(() => {
+  const rel = (X, Y) => tp.linalg.norm(X.sub(Y)).item() / tp.linalg.norm(Y).item();
+  const orth = (Q) => tp.matmul(Q.T, Q).sub(tp.eye(Q.shape[1])).abs().amax().item();
+  const { U, S: s, Vh } = tp.linalg.svd(B);
+  const { eigenvalues: w, eigenvectors: V } = tp.linalg.eigh(Bs);
+  const { Q, R } = tp.linalg.qr(A);
+  return {
+    svd_reconstruction: rel(U.mul(s).matmul(Vh), B), svd_UtU: orth(U), svd_VhVht: orth(Vh.T),
+    eigh_residual: tp.linalg.norm(tp.matmul(Bs, V).sub(V.mul(w))).item() / tp.linalg.norm(Bs).item(), eigh_VtV: orth(V),
+    qr_reconstruction: rel(tp.matmul(Q, R), A), qr_QtQ: orth(Q),
+  };
+});
+console.error('accuracy at full size:', Object.entries(accuracy).map(([k, v]) => `${k} ${v.toExponential(1)}`).join(', '));
 const S = tp.linalg.svdvals(A).data();
 const energy = (s) => {
   const e = Array.from(s, (x) => x * x), total = e.reduce((a, b) => a + b, 0);
@@ -107,8 +121,39 @@ try {
   console.error(`numpy unavailable (${e.message.split('\n')[0]}): its column stays empty`);
 }
 
-// ---- ml-matrix (one trial: it is slow) ----
+// ---- report (printed once without ml-matrix, which is slow, and again with it) ----
+const eTp = energy(S);
 let mlVersion = null;
+function report() {
+  const fmt = (r) => (r ? `${r.cpu.toFixed(3).padStart(8)} (${r.wall.toFixed(3)})` : '       -        ');
+  console.log(`\ntp.linalg benchmark — seconds of CPU (wall), median of ${trials}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}, ${os.cpus().length} CPUs`);
+  console.log(`${'case'.padEnd(28)}${'tensorpad'.padStart(18)}${'numpy f32 1T'.padStart(18)}${'ml-matrix'.padStart(18)}   numpy/tp  ml/tp`);
+  for (const c of cases) {
+    const r = results[c.name];
+    const ratio = (o) => (o ? (o.cpu / r.tensorpad.cpu).toFixed(2).padStart(8) : '       -');
+    console.log(`${c.name.padEnd(28)}${fmt(r.tensorpad).padStart(18)}${fmt(r.numpy).padStart(18)}${fmt(r.mlMatrix).padStart(18)}  ${ratio(r.numpy)} ${ratio(r.mlMatrix)}`);
+  }
+  const sv = results['svdvals 3072x1024'], lr = results['svdLowrank q=64 3072x1024'];
+  const goals = {
+    svdvals_vs_numpy: sv.numpy ? sv.numpy.cpu / sv.tensorpad.cpu : null, // goal >= 1
+    svdvals_vs_ml: sv.mlMatrix ? sv.mlMatrix.cpu / sv.tensorpad.cpu : null, // goal >= 20
+    lowrank_vs_svdvals: sv.tensorpad.cpu / lr.tensorpad.cpu, // goal >= 10
+  };
+  console.log(`\ngoals: svdvals 3072x1024 numpy/tensorpad = ${goals.svdvals_vs_numpy?.toFixed(2) ?? '-'} (>= 1), ` +
+    `ml-matrix/tensorpad = ${goals.svdvals_vs_ml?.toFixed(1) ?? '-'} (>= 20), svdvals/svdLowrank = ${goals.lowrank_vs_svdvals.toFixed(1)} (>= 10)`);
+  console.log(`accuracy (1024 svd/eigh, 3072x1024 qr): ${Object.entries(accuracy).map(([k, v]) => `${k} ${v.toExponential(1)}`).join(', ')}`);
+  console.log(`energy fractions at k = 32, 128, 512: tensorpad ${eTp.map((x) => x.toFixed(3) + '%').join(' ')}` +
+    (numpy ? `, numpy ${numpy.energy.map((x) => x.toFixed(3) + '%').join(' ')}, max diff ${Math.max(...eTp.map((x, i) => Math.abs(x - numpy.energy[i]))).toFixed(5)} pp (<= 0.05)` : ''));
+
+  const record = { date: new Date().toISOString(), loadavg: os.loadavg(), cpus: os.cpus().length, node: process.version,
+    numpy: numpy?.version ?? null, mlMatrix: mlVersion, trials, results, goals, accuracy, energy: { tensorpad: eTp, numpy: numpy?.energy ?? null } };
+  const dir = path.join(root, 'tests', 'bench', 'results');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'linalg-latest.json'), JSON.stringify(record, null, 1));
+}
+report();
+
+// ---- ml-matrix (one trial: it is slow) ----
 if (withMl) {
   const ml = require('ml-matrix');
   mlVersion = JSON.parse(fs.readFileSync(path.join(path.dirname(require.resolve('ml-matrix')), 'package.json'), 'utf8')).version;
@@ -134,30 +179,5 @@ if (withMl) {
   }
 }
 
-// ---- report ----
-const fmt = (r) => (r ? `${r.cpu.toFixed(3).padStart(8)} (${r.wall.toFixed(3)})` : '       -        ');
-console.log(`\ntp.linalg benchmark — seconds of CPU (wall), median of ${trials}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}, ${os.cpus().length} CPUs`);
-console.log(`${'case'.padEnd(28)}${'tensorpad'.padStart(18)}${'numpy f32 1T'.padStart(18)}${'ml-matrix'.padStart(18)}   numpy/tp  ml/tp`);
-for (const c of cases) {
-  const r = results[c.name];
-  const ratio = (o) => (o ? (o.cpu / r.tensorpad.cpu).toFixed(2).padStart(8) : '       -');
-  console.log(`${c.name.padEnd(28)}${fmt(r.tensorpad).padStart(18)}${fmt(r.numpy).padStart(18)}${fmt(r.mlMatrix).padStart(18)}  ${ratio(r.numpy)} ${ratio(r.mlMatrix)}`);
-}
-const sv = results['svdvals 3072x1024'], lr = results['svdLowrank q=64 3072x1024'];
-const goals = {
-  svdvals_vs_numpy: sv.numpy ? sv.numpy.cpu / sv.tensorpad.cpu : null, // goal >= 1
-  svdvals_vs_ml: sv.mlMatrix ? sv.mlMatrix.cpu / sv.tensorpad.cpu : null, // goal >= 20
-  lowrank_vs_svdvals: sv.tensorpad.cpu / lr.tensorpad.cpu, // goal >= 10
-};
-console.log(`\ngoals: svdvals 3072x1024 numpy/tensorpad = ${goals.svdvals_vs_numpy?.toFixed(2) ?? '-'} (>= 1), ` +
-  `ml-matrix/tensorpad = ${goals.svdvals_vs_ml?.toFixed(1) ?? '-'} (>= 20), svdvals/svdLowrank = ${goals.lowrank_vs_svdvals.toFixed(1)} (>= 10)`);
-const eTp = energy(S);
-console.log(`energy fractions at k = 32, 128, 512: tensorpad ${eTp.map((x) => x.toFixed(3) + '%').join(' ')}` +
-  (numpy ? `, numpy ${numpy.energy.map((x) => x.toFixed(3) + '%').join(' ')}, max diff ${Math.max(...eTp.map((x, i) => Math.abs(x - numpy.energy[i]))).toFixed(5)} pp (<= 0.05)` : ''));
-
-const record = { date: new Date().toISOString(), loadavg: os.loadavg(), cpus: os.cpus().length, node: process.version,
-  numpy: numpy?.version ?? null, mlMatrix: mlVersion, trials, results, goals, energy: { tensorpad: eTp, numpy: numpy?.energy ?? null } };
-const dir = path.join(root, 'tests', 'bench', 'results');
-fs.mkdirSync(dir, { recursive: true });
-fs.writeFileSync(path.join(dir, 'linalg-latest.json'), JSON.stringify(record, null, 1));
+report();
 tp.dispose([A, B, Bs]);
