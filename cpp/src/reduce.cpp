@@ -1,5 +1,7 @@
 // Reductions along one dim or all: sum, mean, amax, amin; cumsum; softmax.
+#include <algorithm>
 #include <cmath>
+#include <vector>
 #include <limits>
 
 #include "tensorpad/ops.hpp"
@@ -15,6 +17,7 @@ const char* reduce_name(ReduceOp op) {
     case ReduceOp::Mean: return "mean";
     case ReduceOp::Amax: return "amax";
     case ReduceOp::Amin: return "amin";
+    case ReduceOp::Median: return "median";
   }
   return "reduce";
 }
@@ -35,6 +38,16 @@ Lines lines_around(const Shape& shape, size_t d) {
 
 // Reduces n values spaced by `step`; sums accumulate in double so long rows keep float accuracy.
 float reduce_line(ReduceOp op, const float* p, int64_t n, int64_t step) {
+  if (op == ReduceOp::Median) {
+    std::vector<float> v(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) {
+      v[size_t(i)] = p[i * step];
+      if (v[size_t(i)] != v[size_t(i)]) return v[size_t(i)];  // NaN propagates, as in torch
+    }
+    const auto mid = v.begin() + (n - 1) / 2;
+    std::nth_element(v.begin(), mid, v.end());
+    return *mid;
+  }
   if (op == ReduceOp::Sum || op == ReduceOp::Mean) {
     double s = 0.0;
     for (int64_t i = 0; i < n; ++i) s += double(p[i * step]);
@@ -58,7 +71,7 @@ Tensor reduce(ReduceOp op, const Tensor& x, int64_t dim, bool keepdim) {
     return x.clone();
   }
   const size_t d = size_t(wrap_dim(name, dim, x.dim()));
-  if (x.shape()[d] == 0 && (op == ReduceOp::Amax || op == ReduceOp::Amin))
+  if (x.shape()[d] == 0 && (op == ReduceOp::Amax || op == ReduceOp::Amin || op == ReduceOp::Median))
     fail(name, "cannot reduce dim ", dim, " of size 0 (shape ", shape_str(x.shape()), ")");
   const Tensor c = x.contiguous();
   const Lines l = lines_around(c.shape(), d);
@@ -75,7 +88,7 @@ Tensor reduce(ReduceOp op, const Tensor& x, int64_t dim, bool keepdim) {
 
 Tensor reduce_all(ReduceOp op, const Tensor& x) {
   const char* name = reduce_name(op);
-  if (x.numel() == 0 && (op == ReduceOp::Amax || op == ReduceOp::Amin))
+  if (x.numel() == 0 && (op == ReduceOp::Amax || op == ReduceOp::Amin || op == ReduceOp::Median))
     fail(name, "cannot reduce an empty tensor of shape ", shape_str(x.shape()));
   const Tensor c = x.contiguous();
   return Tensor::scalar(reduce_line(op, c.data(), c.numel(), 1));

@@ -21,7 +21,8 @@ Tensor run_case(const nlohmann::json& c) {
       {"exp", tp::UnaryOp::Exp}, {"square", tp::UnaryOp::Square}, {"sqrt", tp::UnaryOp::Sqrt},
       {"log", tp::UnaryOp::Log}, {"round", tp::UnaryOp::Round}};
   static const std::map<std::string, tp::ReduceOp> reduce = {{"sum", tp::ReduceOp::Sum},
-      {"mean", tp::ReduceOp::Mean}, {"amax", tp::ReduceOp::Amax}, {"amin", tp::ReduceOp::Amin}};
+      {"mean", tp::ReduceOp::Mean}, {"amax", tp::ReduceOp::Amax}, {"amin", tp::ReduceOp::Amin},
+      {"median", tp::ReduceOp::Median}};
   if (binary.count(op)) return tp::binary(binary.at(op), in.at("a"), in.at("b"));
   if (unary.count(op)) return tp::unary(unary.at(op), in.at("x"));
   if (reduce.count(op)) {

@@ -27,7 +27,7 @@ function runFixtureCase(c) {
     case 'neg': case 'abs': case 'exp': case 'square': case 'sqrt': case 'log': case 'round':
       return x.x[c.op]();
     case 'clamp': return x.x.clamp(a.min, a.max);
-    case 'sum': case 'mean': case 'amax': case 'amin': return x.x[c.op](a.dim, { keepdim: a.keepdim });
+    case 'sum': case 'mean': case 'amax': case 'amin': case 'median': return x.x[c.op](a.dim, { keepdim: a.keepdim });
     case 'cumsum': return x.x.cumsum(a.dim);
     case 'softmax': return tp.softmax(x.x, a.dim);
     case 'matmul': return tp.matmul(x.a, x.b);
@@ -203,6 +203,8 @@ function malformedCalls() {
     calls.push([`allclose opts ${String(v)}`, () => tp.allclose(good(), good(), { atol: v ?? 'x' })]);
   }
   calls.push(['cumsum(null)', () => good().cumsum(null)]);
+  calls.push(['median over a dim list', () => good().median([0, 1])]);
+  calls.push(['median of empty', () => tp.zeros([0]).median()]);
   calls.push(['tensor dtype int8', () => tp.tensor([1], { dtype: 'int8' })]);
   calls.push(['item of many', () => good().item()]);
   calls.push(['matmul of scalars', () => tp.matmul(tp.tensor(1), tp.tensor(2))]);

@@ -8,7 +8,7 @@ import { extensions } from './extensions.js';
 // Op codes shared with cpp/include/tensorpad/ops.hpp (enum order).
 const BINARY = { add: 0, sub: 1, mul: 2, div: 3, pow: 4, maximum: 5, minimum: 6 };
 const UNARY = { neg: 0, abs: 1, sqrt: 2, exp: 3, log: 4, square: 5, round: 6, relu: 7, sign: 8 };
-const REDUCE = { sum: 0, mean: 1, amax: 2, amin: 3 };
+const REDUCE = { sum: 0, mean: 1, amax: 2, amin: 3, median: 4 };
 const MAX_INDEX = 2 ** 31 - 1;
 
 export function createApi(core) {
@@ -208,6 +208,7 @@ export function createApi(core) {
     mean(dim, opts) { return reduce('mean', this, dim, opts); }
     amax(dim, opts) { return reduce('amax', this, dim, opts); }
     amin(dim, opts) { return reduce('amin', this, dim, opts); }
+    median(dim, opts) { return reduce('median', this, dim, opts); }
     cumsum(dim) { checkInt('cumsum', 'dim', dim); return wrap(core.cumsum(this._id('cumsum'), dim)); }
     softmax(dim) { return softmax(this, dim); }
     norm(ord, dim, opts) { return norm(this, ord, dim, opts); }
@@ -232,8 +233,11 @@ export function createApi(core) {
     const id = x._id(op);
     if (dim === undefined || dim === null) {
       if (!keepdim) return wrap(core.reduceAll(REDUCE[op], id));
+      if (op === 'median') return tidyReshape(wrap(core.reduceAll(REDUCE[op], id)), x.shape.map(() => 1));
       dim = [...Array(x.ndim).keys()];
     }
+    // A median over several dims is not a median of medians.
+    if (op === 'median' && Array.isArray(dim)) fail(op, 'reduces one dim or all of them, not a list of dims');
     if (!Array.isArray(dim)) {
       checkInt(op, 'dim', dim);
       return wrap(core.reduce(REDUCE[op], id, dim, keepdim));
@@ -256,6 +260,11 @@ export function createApi(core) {
     const out = r.reshape(r.shape.filter((_, i) => !dims.includes(i)));
     r.dispose();
     return out;
+  }
+  function tidyReshape(t, shape) {
+    const r = t.reshape(shape);
+    t.dispose();
+    return r;
   }
   function matmul(a, b) {
     return withHandles('matmul', [a, b], (ia, ib) => wrap(core.matmul(ia, ib)));

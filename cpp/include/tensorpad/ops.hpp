@@ -37,7 +37,8 @@ const char* binary_name(BinaryOp op);
 const char* unary_name(UnaryOp op);
 
 // ---- reductions ----------------------------------------------------------------------------------
-enum class ReduceOp { Sum, Mean, Amax, Amin };
+// Median is the lower median (element (n-1)/2 in sorted order), as torch.median; NaN propagates.
+enum class ReduceOp { Sum, Mean, Amax, Amin, Median };
 Tensor reduce(ReduceOp op, const Tensor& x, int64_t dim, bool keepdim);  // one dim
 Tensor reduce_all(ReduceOp op, const Tensor& x);                          // 0-d result
 Tensor cumsum(const Tensor& x, int64_t dim);
