@@ -4,6 +4,7 @@ import { Kernel } from './kernel.js';
 import { CellView } from './cell.js';
 import { ChapterStore, hashSource } from './storage.js';
 import { mountWidget } from './widgets.js';
+import { WeightsPanel, weightsAnchor } from './weights.js';
 import { mountExercise } from 'tensorpad:exercise';
 import { createEditor, setDoc } from './editor.js';
 import { toIpynb, chapterToMarkdown } from '../runtime/export.js';
@@ -24,6 +25,7 @@ export class Notebook {
     this.dirtyNames = new Set();
     this.rerunPending = false;
     this.restoring = false;
+    this.restartHooks = [];
     this.L = (k, v) => t(lang, k, v);
     this.#render(otherLangHref);
     performance.mark?.('tensorpad:cells-rendered');
@@ -59,7 +61,11 @@ export class Notebook {
       h('h1', { text: this.chapter.title }),
       toolbar);
     const main = h('main', { id: 'main', class: 'chapter', tabindex: '-1' });
+    // "Use your own model" sits before the first block that reads `weights` (or at the top).
+    const anchor = weightsAnchor(this.chapter.blocks);
+    this.weights = new WeightsPanel(this);
     this.chapter.blocks.forEach((b, i) => {
+      if (i === Math.max(0, anchor)) main.append(this.weights.el);
       const el = this.#renderBlock(b);
       el.id ||= `b${i}`;
       el.dataset.block = String(i);
@@ -287,7 +293,26 @@ export class Notebook {
   setValue(name, value, { rerun = true } = {}) {
     this.values.set(name, value);
     this.kernel.set(name, value);
-    if (!rerun) return;
+    if (rerun) this.#rerunReaders(name);
+  }
+
+  /**
+   * A name was changed in the worker's scope by something other than a cell (the weights panel binds
+   * tensors there): re-runs the cells that read it and tells the widgets watching it, with `summary`
+   * as the value (e.g. tensors as { shape } only, since they may be large).
+   */
+  changed(name, summary) {
+    this.#rerunReaders(name);
+    this.widgetWatchers = this.widgetWatchers.filter((w) => !w.signal.aborted);
+    for (const w of this.widgetWatchers) for (const cb of w.watchers.get(name) ?? []) cb(summary);
+  }
+
+  /** cb() runs right after each Interrupt/Restart has started a fresh worker (before anything else is sent). */
+  onRestart(cb) {
+    this.restartHooks.push(cb);
+  }
+
+  #rerunReaders(name) {
     this.dirtyNames.add(name);
     if (this.rerunPending) return;
     this.rerunPending = true;
@@ -315,6 +340,9 @@ export class Notebook {
     this.rerunPending = false;
     this.kernel.restart();
     for (const [n, v] of this.values) this.kernel.set(n, v);
+    for (const cb of this.restartHooks) {
+      try { cb(); } catch (e) { console.warn(e); }
+    }
     for (const c of this.cells) {
       c.setState(c === offerFrom ? 'error' : (c.el.dataset.state === 'running' ? 'error' : c.el.dataset.state));
       if (c !== offerFrom && c.everRun) {

@@ -29,7 +29,9 @@ export function findTensors(tp, { names }, scope) {
 // Runs in the worker: the energy curve(s) of the chosen matrix, cached by key between calls.
 export function energy(tp, { key, random, path, seed }, scope) {
   const cache = ((globalThis.__tpWidgets ??= {}).energy ??= new Map());
-  if (cache.has(key)) return cache.get(key);
+  // A loaded tensor is cached by identity, not by its path: binding another tensor as weights.W redraws.
+  const byTensor = (globalThis.__tpWidgets.energyOf ??= new WeakMap());
+  if (random && cache.has(key)) return cache.get(key);
   const curve = (A) => tp.tidy(() => {
     const sq = tp.linalg.svdvals(A).square();
     const e = sq.cumsum(0).div(sq.sum());
@@ -43,6 +45,7 @@ export function energy(tp, { key, random, path, seed }, scope) {
   } else {
     const A = path.split('.').reduce((o, k) => o?.[k], scope);
     if (!(A instanceof tp.Tensor) || A.ndim !== 2) throw new Error(`${path} is not a 2-d tensor any more`);
+    if (byTensor.get(A)?.seed === seed) return byTensor.get(A).result;
     const main = curve(A);
     // A random matrix of the same shape and standard deviation, for comparison.
     const compare = tp.tidy(() => {
@@ -50,6 +53,8 @@ export function energy(tp, { key, random, path, seed }, scope) {
       return curve(tp.randn(A.shape, { seed }).mul(std));
     });
     result = { main, compare, shape: A.shape };
+    byTensor.set(A, { seed, result });
+    return result;
   }
   cache.set(key, result);
   return result;
@@ -234,7 +239,14 @@ export function mount(container, ctx) {
   refresh.addEventListener('click', async () => { await lookForTensors(); });
   // The weights feature may bind a tensor without running a cell: look again when the reader opens the list.
   select.addEventListener('focus', () => lookForTensors());
-  for (const n of names) ctx.watch(n, () => lookForTensors());
+  // A shown tensor may have been replaced or removed: draw again (from the cache if it is the same tensor).
+  for (const n of names) {
+    ctx.watch(n, async () => {
+      const before = choice;
+      await lookForTensors();
+      if (choice !== before || choice.startsWith('tensor:')) update(choice);
+    });
+  }
 
   el.append(h('p', { class: 'tpw-note', text: T.title }),
     h('div', { class: 'tpw-row' }, h('label', { for: select.id, text: T.source }), select, refresh),

@@ -1,0 +1,229 @@
+// "Use your own model" in Chromium (demo chapter of the built site): Playwright sets a small safetensors
+// file (F32 64×32 and 16, BF16 8×4, written here) on the panel's file input; the panel lists the tensors
+// with dtype and shape, filters them, binds one as weights.W (and another under a typed name), the cells
+// that read `weights` re-run, the energy-curve widget offers the tensor, bad files are refused in the
+// zone while the notebook keeps working, and a restart re-opens the file. Nothing leaves the origin.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, openPage, cell, typeInto, waitForState } from './helpers.mjs';
+
+let srv, browser;
+
+before(async () => {
+  srv = await startServer();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await srv?.close();
+});
+
+// ---- files made here ------------------------------------------------------------------------------
+
+const u8 = (typed) => new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength);
+function safetensors(entries, metadata) {
+  const header = { __metadata__: metadata };
+  let off = 0;
+  for (const [name, dtype, shape, data] of entries) {
+    header[name] = { dtype, shape, data_offsets: [off, off + data.length] };
+    off += data.length;
+  }
+  const text = new TextEncoder().encode(JSON.stringify(header));
+  const len = new Uint8Array(8);
+  new DataView(len.buffer).setBigUint64(0, BigInt(text.length), true);
+  return Buffer.concat([len, text, ...entries.map((e) => e[3])]);
+}
+const GATE = 'model.layers.0.mlp.gate_proj.weight';
+const NORM = 'model.layers.0.input_layernorm.weight';
+const QPROJ = 'model.layers.1.self_attn.q_proj.weight';
+// Values exact in float32 and bfloat16, so the sums the cells print are exact.
+const gate = Float32Array.from({ length: 64 * 32 }, (_, i) => ((i % 13) - 6) * 0.5);
+const norm = Float32Array.from({ length: 16 }, (_, i) => i + 1);
+const qf = Float32Array.from({ length: 32 }, (_, i) => ((i % 5) - 2) * 0.25);
+const qbf16 = Uint16Array.from(new Uint32Array(qf.buffer), (bits) => bits >>> 16);
+const sum = (a) => a.reduce((s, v) => s + v, 0);
+const model = safetensors([
+  [GATE, 'F32', [64, 32], u8(gate)],
+  [NORM, 'F32', [16], u8(norm)],
+  [QPROJ, 'BF16', [8, 4], u8(qbf16)],
+], { format: 'pt' });
+const file = (name, buffer) => ({ name, mimeType: 'application/octet-stream', buffer });
+
+// ---- helpers --------------------------------------------------------------------------------------
+
+async function withPage(fn) {
+  const context = await browser.newContext();
+  const { page, log } = await openPage(context, srv.base);
+  try {
+    await page.goto(`${srv.base}?chapter=demo&lang=en`);
+    await page.locator('[data-testid=weights-drop]').waitFor();
+    await page.waitForFunction(() => document.querySelector('#app')?.dataset.kernel === 'ready', null, { timeout: 30000 });
+    await fn(page, log);
+    assert.deepEqual(log.foreign, [], 'no request may leave the origin');
+    assert.deepEqual(log.requests.filter((r) => r.method() !== 'GET').map((r) => `${r.method()} ${r.url()}`), [], 'nothing is uploaded');
+    assert.deepEqual(log.errors, [], 'no console error');
+  } finally {
+    await context.close();
+  }
+}
+
+const rows = (page) => page.locator('[data-testid=weights-row]');
+const row = (page, name) => page.locator(`[data-testid=weights-row][data-name="${name}"]`);
+
+async function choose(page, f) {
+  await page.setInputFiles('[data-testid=weights-input]', f);
+  await page.waitForFunction(() => ['open', 'error'].includes(document.querySelector('[data-testid=weights-drop]').dataset.state), null, { timeout: 15000 });
+}
+
+async function bind(page, name) {
+  await row(page, name).locator('[data-testid=weights-bind]').click();
+  await page.waitForFunction((n) => document.querySelector(`[data-testid=weights-row][data-name="${n}"]`)?.classList.contains('is-bound'), name, { timeout: 15000 });
+}
+
+/** Types a cell that prints weights.W's shape and sum into the demo's first cell and runs it. */
+async function probeCell(page) {
+  const id = await page.locator('[data-testid=cell]').first().getAttribute('data-cell-id');
+  await typeInto(page, id, "print('W', weights.W.shape.join('x'), weights.W.sum().item())");
+  await page.keyboard.press('Control+Enter');
+  await waitForState(page, id);
+  return id;
+}
+const output = (page, id) => cell(page, id).locator('[data-testid=cell-output]');
+
+// ---- tests ----------------------------------------------------------------------------------------
+
+test('the panel lists the file\'s tensors with dtype and shape, filters them, and binds one as weights.W for the cells', async () => {
+  await withPage(async (page) => {
+    // Keyboard reachable and labelled.
+    const input = page.locator('[data-testid=weights-input]');
+    assert.equal(await input.evaluate((el) => el.labels.length > 0 && el.tabIndex >= 0), true);
+    assert.ok((await page.locator('[data-testid=weights-drop]').getAttribute('aria-describedby')).length > 0);
+
+    await choose(page, file('model.safetensors', model));
+    assert.equal(await page.locator('[data-testid=weights-drop]').getAttribute('data-state'), 'open');
+    assert.equal(await rows(page).count(), 3);
+    const listed = await rows(page).evaluateAll((els) => els.map((el) => [el.dataset.name,
+      el.querySelector('[data-testid=weights-dtype]').textContent, el.querySelector('[data-testid=weights-shape]').textContent]));
+    assert.deepEqual(listed, [[GATE, 'F32', '64×32'], [NORM, 'F32', '16'], [QPROJ, 'BF16', '8×4']]);
+    assert.match(await page.locator('[data-testid=weights-status]').textContent(), /model\.safetensors: safetensors, 3 tensors/);
+    assert.equal(await page.locator('[data-testid=weights-error]').isHidden(), true);
+
+    // Filter: every word must match, case-insensitively.
+    await page.fill('[data-testid=weights-filter]', 'Q_PROJ');
+    assert.deepEqual(await rows(page).evaluateAll((els) => els.map((el) => el.dataset.name)), [QPROJ]);
+    await page.fill('[data-testid=weights-filter]', 'layers.0 weight');
+    assert.deepEqual(await rows(page).evaluateAll((els) => els.map((el) => el.dataset.name)), [GATE, NORM]);
+    assert.match(await page.locator('[data-testid=weights-count]').textContent(), /2 of 3 tensors/);
+    await page.fill('[data-testid=weights-filter]', 'nothing-like-this');
+    assert.equal(await rows(page).count(), 0);
+    await page.fill('[data-testid=weights-filter]', '');
+    assert.equal(await rows(page).count(), 3);
+
+    // The BF16 tensor as weights.W (the default name); a cell reads it.
+    assert.equal(await row(page, QPROJ).locator('[data-testid=weights-bind]').textContent(), 'Use as W');
+    await bind(page, QPROJ);
+    const id = await probeCell(page);
+    assert.equal(await cell(page, id).getAttribute('data-state'), 'done');
+    assert.equal((await output(page, id).textContent()).trim(), `W 8x4 ${sum(qf)}`);
+
+    // Binding another tensor as W re-runs that cell by itself.
+    await bind(page, GATE);
+    await page.waitForFunction(([cid, text]) => document.querySelector(`[data-testid=cell][data-cell-id="${cid}"] [data-testid=cell-output]`)?.textContent.trim() === text,
+      [id, `W 64x32 ${sum(gate)}`], { timeout: 15000 });
+    assert.equal(await row(page, QPROJ).getAttribute('class'), null, 'the replaced tensor is no longer marked');
+
+    // Any name the reader types: weights.norm beside weights.W.
+    await page.fill('[data-testid=weights-as]', 'norm');
+    assert.equal(await row(page, NORM).locator('[data-testid=weights-bind]').textContent(), 'Use as norm');
+    await bind(page, NORM);
+    const bound = await page.locator('[data-testid=weights-binding]').evaluateAll((els) => els.map((el) => [el.dataset.as, el.dataset.name]));
+    assert.deepEqual(bound, [['W', GATE], ['norm', NORM]]);
+    await typeInto(page, id, "print(Object.keys(weights).join(','), weights.norm.shape.join('x'), weights.norm.sum().item())");
+    await page.keyboard.press('Control+Enter');
+    await waitForState(page, id);
+    assert.equal((await output(page, id).textContent()).trim(), `W,norm 16 ${sum(norm)}`);
+    // A name cells cannot write after "weights." is refused before anything is read.
+    await page.fill('[data-testid=weights-as]', '1x');
+    assert.equal(await row(page, QPROJ).locator('[data-testid=weights-bind]').isDisabled(), true);
+    assert.equal(await page.locator('[data-testid=weights-as]').getAttribute('aria-invalid'), 'true');
+    await page.fill('[data-testid=weights-as]', 'W');
+
+    // The energy-curve widget offers the bound 2-D tensors (weights.W, not the 1-D norm) and draws W.
+    const option = page.locator('[data-testid=energy-curve-source] option[value="tensor:weights.W"]');
+    await option.waitFor({ state: 'attached', timeout: 15000 });
+    assert.match(await option.textContent(), /weights\.W \(64×32\)/);
+    assert.equal(await page.locator('[data-testid=energy-curve-source] option[value="tensor:weights.norm"]').count(), 0);
+    const widget = page.locator('[data-testid=widget-energy-curve]');
+    const updates = Number(await widget.getAttribute('data-updates') ?? 0);
+    await page.selectOption('[data-testid=energy-curve-source]', 'tensor:weights.W');
+    await page.waitForFunction((b) => {
+      const el = document.querySelector('[data-testid=widget-energy-curve]');
+      return Number(el.dataset.updates ?? 0) > b && el.dataset.state === 'ready';
+    }, updates, { timeout: 30000 });
+    assert.equal(await page.locator('[data-testid=energy-curve-table] tr').first().locator('th').count(), 3, 'W beside its random twin');
+    assert.equal(await widget.locator('.widget-error:not([hidden])').count(), 0);
+
+    // Removing a binding updates the cells' scope.
+    await page.locator('[data-testid=weights-binding][data-as=norm] [data-testid=weights-unbind]').click();
+    await page.locator('[data-testid=weights-binding][data-as=norm]').waitFor({ state: 'detached' });
+    await typeInto(page, id, "Object.keys(weights).join(',')");
+    await page.keyboard.press('Control+Enter');
+    await waitForState(page, id);
+    assert.match(await output(page, id).textContent(), /^\s*["']?W["']?\s*$/);
+  });
+});
+
+test('bad files are refused in the zone with a clear message; the notebook keeps working and a later good file opens', async () => {
+  await withPage(async (page) => {
+    const drop = page.locator('[data-testid=weights-drop]');
+    const error = page.locator('[data-testid=weights-error]');
+    const cases = [
+      ['truncated.safetensors', model.subarray(0, 100), /truncated\.safetensors.*(beyond|exceeds|ends|end|truncated|larger)/i],
+      ['notes.txt', Buffer.from('these are not the weights you are looking for\n'.repeat(4)), /notes\.txt/],
+      ['empty.safetensors', Buffer.alloc(0), /empty\.safetensors/],
+    ];
+    for (const [name, bytes, re] of cases) {
+      await choose(page, file(name, bytes));
+      assert.equal(await drop.getAttribute('data-state'), 'error', name);
+      assert.equal(await error.isVisible(), true, name);
+      const text = await error.textContent();
+      assert.match(text, re);
+      assert.match(text, /as a model file/);
+      console.log(`  ${name}: ${text}`);
+      assert.equal(await rows(page).count(), 0);
+      assert.equal(await error.getAttribute('role'), 'alert');
+    }
+    // The rest of the page still works: a cell runs.
+    const id = await page.locator('[data-testid=cell]').first().getAttribute('data-cell-id');
+    await typeInto(page, id, 'tp.tensor([1, 2, 3]).sum().item()');
+    await page.keyboard.press('Control+Enter');
+    await waitForState(page, id);
+    assert.equal(await cell(page, id).getAttribute('data-state'), 'done');
+    assert.match(await output(page, id).textContent(), /6/);
+
+    await choose(page, file('model.safetensors', model));
+    assert.equal(await drop.getAttribute('data-state'), 'open');
+    assert.equal(await error.isHidden(), true);
+    assert.equal(await rows(page).count(), 3);
+    await bind(page, GATE);
+    const probe = await probeCell(page);
+    assert.equal((await output(page, probe).textContent()).trim(), `W 64x32 ${sum(gate)}`);
+  });
+});
+
+test('after Restart the kept file is opened again and weights.W bound again', async () => {
+  await withPage(async (page) => {
+    await choose(page, file('model.safetensors', model));
+    await bind(page, QPROJ);
+    await page.click('[data-testid=restart]');
+    await page.waitForFunction(() => /opened again/.test(document.querySelector('[data-testid=weights-status]').textContent), null, { timeout: 15000 });
+    assert.equal(await page.locator('[data-testid=weights-drop]').getAttribute('data-state'), 'open');
+    const id = await probeCell(page);
+    assert.equal((await output(page, id).textContent()).trim(), `W 8x4 ${sum(qf)}`);
+    // Still usable after the restart: bind another tensor.
+    await bind(page, GATE);
+    await page.waitForFunction(([cid, text]) => document.querySelector(`[data-testid=cell][data-cell-id="${cid}"] [data-testid=cell-output]`)?.textContent.trim() === text,
+      [id, `W 64x32 ${sum(gate)}`], { timeout: 15000 });
+  });
+});
