@@ -28,8 +28,19 @@ Tensor matmul(const Tensor& a_in, const Tensor& b_in) {
 
   const int64_t nb = out.numel() / std::max<int64_t>(m * n, 1);
   const size_t bd = batch.size();
+  // A linear layer, X [..., m, k] @ W [k, n]: when W is shared by every batch and X is contiguous, the
+  // batch folds into one product of nb*m rows, so W's panels are packed once, not once per batch.
+  bool fold = nb > 1 && m * n > 0 && ea.strides()[bd] == k && ea.strides()[bd + 1] == 1;
+  int64_t expect = m * k;
+  for (int64_t d = int64_t(bd) - 1; d >= 0 && fold; --d) {
+    fold = batch[size_t(d)] == 1 || (eb.strides()[size_t(d)] == 0 && ea.strides()[size_t(d)] == expect);
+    expect *= batch[size_t(d)];
+  }
+  if (fold)
+    kernels::sgemm(nb * m, n, k, ea.data(), k, 1, eb.data(), eb.strides()[bd], eb.strides()[bd + 1], out.data(), n,
+                   false);
   std::vector<int64_t> idx(bd, 0);
-  for (int64_t i = 0; i < nb && m * n > 0; ++i) {
+  for (int64_t i = 0; i < nb && m * n > 0 && !fold; ++i) {
     int64_t oa = 0, ob = 0;
     for (size_t d = 0; d < bd; ++d) {
       oa += idx[d] * ea.strides()[d];

@@ -164,3 +164,18 @@ TEST_CASE("copying transposed views (tiled path) matches element-by-element inde
   CHECK(c.data()[1] == 20.f);  // y[0, 0, 1] = x[1, 0, 0]
   CHECK(c.data()[3] == 1.f);   // y[0, 1, 0] = x[0, 0, 1]
 }
+
+TEST_CASE("a linear layer X [2, 3, 4] @ W [4, 5] (batch folded into rows) equals per-batch products") {
+  const Tensor x = iota({2, 3, 4}), w = iota({4, 5});
+  const Tensor y = tp::matmul(x, w);
+  REQUIRE(y.shape() == Shape{2, 3, 5});
+  for (int64_t b = 0; b < 2; ++b) {
+    const Tensor yb = tp::matmul(tp::select(x, 0, b), w);
+    for (int64_t i = 0; i < 15; ++i) CHECK(y.data()[b * 15 + i] == yb.data()[i]);
+  }
+  // A transposed X is not contiguous: it takes the per-batch path and still agrees.
+  const Tensor xt = tp::transpose(iota({2, 4, 3}), 1, 2);
+  const Tensor yt = tp::matmul(xt, w);
+  const Tensor yt2 = tp::matmul(xt.contiguous(), w);
+  for (int64_t i = 0; i < yt.numel(); ++i) CHECK(yt.data()[i] == yt2.data()[i]);
+}

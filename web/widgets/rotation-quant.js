@@ -40,10 +40,7 @@ export function rotate(tp, { rotation, tokens, dim, out, block, seed }) {
     const absX = Xr.abs();
     const channels = absX.amax(0).data();
     const max = absX.amax().item();
-    // tp has no median yet: sort the |x| values (a copy out of the heap) and take the middle one.
-    const sorted = absX.data().sort();
-    const m = sorted.length;
-    const median = m % 2 ? sorted[(m - 1) / 2] : (sorted[m / 2 - 1] + sorted[m / 2]) / 2;
+    const median = absX.median().item();
     const fq = (t, bits, perRow) => tp.quant.fakeQuant(t, { bits, perRow });
     const w8a8 = tp.quant.relError(fq(Xr, 8, false).matmul(fq(Wr, 8, true).T), c.Y);
     const w4a4 = tp.quant.relError(fq(Xr, 4, true).matmul(fq(Wr, 4, true).T), c.Y);
