@@ -90,14 +90,19 @@ static void tridiagonal_ql(std::vector<double>& d, std::vector<double>& e_in, Co
   std::vector<double> e(size_t(n), 0.0);
   for (int64_t i = 0; i + 1 < n; ++i) e[size_t(i)] = e_in[size_t(i)];
   const int64_t mz = Z ? Z->rows : 0;
+  // A subdiagonal entry is negligible next to its two diagonal neighbours (keeps small eigenvalues
+  // relatively accurate) or next to the whole matrix: the relative test alone can stall forever when
+  // a block holds eigenvalues at the rounding level of a large one (e.g. the all-ones matrix).
+  double tnorm = 0.0;
+  for (int64_t i = 0; i < n; ++i) tnorm = std::max(tnorm, std::fabs(d[size_t(i)]) + std::fabs(e[size_t(i)]));
+  const double tiny = DBL_EPSILON * tnorm;
   for (int64_t l = 0; l < n; ++l) {
     int iter = 0;
     int64_t m;
     do {
-      // Split where the subdiagonal is negligible next to its two diagonal neighbours.
       for (m = l; m + 1 < n; ++m) {
         const double dd = std::fabs(d[size_t(m)]) + std::fabs(d[size_t(m + 1)]);
-        if (std::fabs(e[size_t(m)]) <= DBL_EPSILON * dd) break;
+        if (std::fabs(e[size_t(m)]) <= DBL_EPSILON * dd || std::fabs(e[size_t(m)]) <= tiny) break;
       }
       if (m == l) break;
       if (iter++ == max_iterations)

@@ -60,17 +60,29 @@ void rotate(double* x, double* y, int64_t n, double c, double s) {
 }
 
 double make_householder(double& alpha, double* x, int64_t len) {
-  // float32 inputs live far inside double's range, so the plain sum of squares cannot overflow.
-  const double xnorm = std::sqrt(dot(x, x, len));
-  if (xnorm == 0.0) return 0.0;
+  // Scaled norm: the reductions drive rounding noise far below the input's range (1e-160 and less
+  // in a rank-1 matrix), where plain squares would underflow and break the reflector's orthogonality.
+  double scale = 0.0;
+  for (int64_t i = 0; i < len; ++i) scale = std::max(scale, std::fabs(x[i]));
+  if (scale == 0.0) return 0.0;
+  double ss = 0.0;
+  for (int64_t i = 0; i < len; ++i) ss += (x[i] / scale) * (x[i] / scale);
+  const double xnorm = scale * std::sqrt(ss);
   const double beta = -std::copysign(std::hypot(alpha, xnorm), alpha);
+  if (std::fabs(beta) < 1e-280) {
+    // Entries this small are pure rounding noise (float32 data is >= 1e-45): drop them rather than
+    // divide by a near-denormal.
+    for (int64_t i = 0; i < len; ++i) x[i] = 0.0;
+    return 0.0;
+  }
   const double tau = (beta - alpha) / beta;
-  const double scale = 1.0 / (alpha - beta);
-  for (int64_t i = 0; i < len; ++i) x[i] *= scale;
+  const double inv = 1.0 / (alpha - beta);
+  for (int64_t i = 0; i < len; ++i) x[i] *= inv;
   alpha = beta;
   return tau;
 }
 
+// Applies H = I - tau v v^T from the left to rows [r0, r0+len) of columns [c0, c1) of W.
 void reflect_columns(ColMat& W, const double* v, int64_t len, double tau, int64_t r0, int64_t c0, int64_t c1) {
   if (tau == 0.0) return;
   for (int64_t j = c0; j < c1; ++j) {
