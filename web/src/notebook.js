@@ -63,7 +63,8 @@ export class Notebook {
     const main = h('main', { id: 'main', class: 'chapter', tabindex: '-1' });
     // "Use your own model" sits before the first block that reads `weights` (or at the top).
     const anchor = weightsAnchor(this.chapter.blocks);
-    this.weights = new WeightsPanel(this);
+    // Inside a chapter's section it is a sub-heading of it.
+    this.weights = new WeightsPanel(this, { heading: anchor > 0 ? 'h3' : 'h2' });
     this.chapter.blocks.forEach((b, i) => {
       if (i === Math.max(0, anchor)) main.append(this.weights.el);
       const el = this.#renderBlock(b);

@@ -64,18 +64,18 @@ const shapeText = (shape) => (shape.length ? shape.join('×') : 'scalar');
 
 export class WeightsPanel {
   /** notebook: { kernel, kernelState, changed(name, summary), L(key, vars), onRestart(cb) } */
-  constructor(notebook) {
+  constructor(notebook, { heading = 'h2' } = {}) {
     this.nb = notebook;
     this.L = notebook.L;
     this.file = null; // the File, kept for re-opening after a restart
     this.id = 0; // which open the worker holds; answers to older opens are ignored
     this.list = null;
     this.bound = new Map(); // as → { name, dtype, shape }
-    this.#render();
+    this.#render(heading);
     notebook.onRestart(() => this.#restarted());
   }
 
-  #render() {
+  #render(heading) {
     const L = this.L;
     const id = 'weights';
     this.input = h('input', { type: 'file', id: `${id}-file`, accept: '.safetensors,.npy,.bin,application/octet-stream', 'data-testid': 'weights-input', onchange: () => this.input.files[0] && this.open(this.input.files[0]) });
@@ -112,7 +112,7 @@ export class WeightsPanel {
         h('label', { for: this.asInput.id, text: L('weightsAs') }), h('code', { 'aria-hidden': 'true', text: 'weights.' }), this.asInput),
       this.count, this.rows);
     this.el = h('section', { class: 'weights-panel', 'data-testid': 'weights-panel', 'aria-labelledby': `${id}-title` },
-      h('h2', { id: `${id}-title`, text: L('weightsTitle') }),
+      h(heading, { id: `${id}-title`, text: L('weightsTitle') }),
       h('p', { class: 'muted', text: L('weightsPrivacy') }),
       this.zone, this.boundEl, this.browser);
   }
@@ -280,8 +280,13 @@ function cleanMessage(e) {
   return String(e?.message ?? e).replace(/^io\.(open|get): /, '');
 }
 
+// Whether a cell's code names `weights` outside comments and strings (the page has no JS parser; the
+// worker's exact list of read names exists only once a cell has run).
+const STRIP = /\/\*[\s\S]*?\*\/|\/\/[^\n]*|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|`(?:\\.|[^`\\])*`/g;
+export const mentionsWeights = (source) => /(^|[^.\w$])weights(?![\w$])/.test(source.replace(STRIP, ' '));
+
 /** Where the panel goes: before the first top-level cell that reads `weights` or widget that shows it. */
 export function weightsAnchor(blocks) {
-  return blocks.findIndex((b) => (b.type === 'cell' && /(^|[^.\w$])weights\b/.test(b.source)) ||
+  return blocks.findIndex((b) => (b.type === 'cell' && mentionsWeights(b.source)) ||
     (b.type === 'widget' && (b.name === 'energy-curve' || /\bweights\b/.test(b.props?.source ?? ''))));
 }
