@@ -55,7 +55,7 @@ bool decode_chunk(int id, std::string dtype, double first, val bytes) {
     Tensor& t = const_cast<Tensor&>(tpw::get(id));  // a fresh tensor this file owns until it is returned
     const size_t n = length_of(bytes), size = io::dtype_size(dt);
     const int64_t count = int64_t(n / size);
-    if (n % size != 0 || first < 0 || int64_t(first) + count > t.numel())
+    if (n % size != 0 || !(first >= 0 && first <= double(t.numel())) || int64_t(first) + count > t.numel())
       tp::fail("io", "chunk of ", n, " bytes at element ", first, " does not fit a ", io::dtype_name(dt), " tensor of ",
                t.numel(), " elements");
     if (count == 0) return true;
