@@ -76,7 +76,8 @@ const STRINGS = {
     weightsRemoved: 'weights.{as} removed.',
     weightsChooseAgain: 'The worker was restarted: choose the model file again.',
     weightsReopening: 'The worker restarted: opening {file} again…',
-    weightsReopened: '{file} was opened again after the restart; {n} tensors bound again.',
+    weightsReopened: '{file} was opened again after the restart; bound again: {names}.',
+    weightsReopenedNone: '{file} was opened again after the restart.',
   },
   zh: {
     appName: 'Tensorpad',
@@ -154,7 +155,8 @@ const STRINGS = {
     weightsRemoved: '已移除 weights.{as}。',
     weightsChooseAgain: '工作线程已重启：请重新选择模型文件。',
     weightsReopening: '工作线程已重启：正在重新打开 {file}…',
-    weightsReopened: '重启后已重新打开 {file}，并重新绑定了 {n} 个张量。',
+    weightsReopened: '重启后已重新打开 {file}，并重新绑定了 {names}。',
+    weightsReopenedNone: '重启后已重新打开 {file}。',
   },
 };
 

@@ -260,7 +260,8 @@ export class WeightsPanel {
     this.nb.kernel.compute(restoreWeights, { file: this.file, id, binds }).then(() => {
       if (id !== this.id) return;
       this.zone.dataset.state = 'open';
-      this.status.textContent = this.L('weightsReopened', { file: this.file.name, n: binds.length });
+      const names = binds.map(([as]) => `weights.${as}`).join(', ');
+      this.status.textContent = this.L(names ? 'weightsReopened' : 'weightsReopenedNone', { file: this.file.name, names });
     }, (e) => {
       if (id !== this.id) return;
       this.file = null;
