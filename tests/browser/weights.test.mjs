@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startServer, launch, openPage, cell, typeInto, waitForState } from './helpers.mjs';
+import { startServer, launch, openPage, cell, typeInto, editorText, waitForState } from './helpers.mjs';
 
 let srv, browser;
 
@@ -237,9 +237,33 @@ test('an .npy dropped on the zone is listed under its file name and binds like a
     const listed = await rows(page).evaluateAll((els) => els.map((el) => [el.dataset.name,
       el.querySelector('[data-testid=weights-dtype]').textContent, el.querySelector('[data-testid=weights-shape]').textContent]));
     assert.deepEqual(listed, [['embed', 'F32', '3×4']]);
-    await bind(page, 'embed');
+    // By keyboard: the filter, Tab past the name box to the row's button, Enter.
+    await page.focus('[data-testid=weights-filter]');
+    await page.keyboard.type('emb');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), 'weights-as');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement.closest('[data-testid=weights-row]')?.dataset.name), 'embed');
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid=weights-binding][data-as=W]').waitFor();
     const id = await probeCell(page);
     assert.equal((await output(page, id).textContent()).trim(), `W 3x4 ${sum(emb)}`);
+
+    // A model file dropped on a code editor opens in the panel; the editor keeps its text.
+    const before = await editorText(page, id);
+    await page.evaluate((b) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array(b)], 'model.safetensors'));
+      const target = document.querySelector('[data-testid=cell] .cm-content');
+      for (const type of ['dragover', 'drop']) target.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, [...model]);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=weights-row]').length === 3, null, { timeout: 15000 });
+    assert.equal(await editorText(page, id), before);
+    assert.equal(await page.locator('[data-testid=weights-binding]').count(), 0, 'the previous file\'s tensors are unbound');
+    await typeInto(page, id, "typeof weights");
+    await page.keyboard.press('Control+Enter');
+    await waitForState(page, id);
+    assert.match(await output(page, id).textContent(), /undefined/);
   });
 });
 

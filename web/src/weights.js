@@ -73,6 +73,27 @@ export class WeightsPanel {
     this.bound = new Map(); // as → { name, dtype, shape }
     this.#render(heading);
     notebook.onRestart(() => this.#restarted());
+    this.#catchStrayDrops();
+  }
+
+  // A model file dropped anywhere on the page opens here, instead of the browser navigating away to it
+  // or a code editor trying to insert 1.5 GB as text. Other files dropped on an editor are left to it.
+  #catchStrayDrops() {
+    const isModel = (f) => /\.(safetensors|npy)$/i.test(f?.name ?? '');
+    const hasFiles = (e) => [...(e.dataTransfer?.types ?? [])].includes('Files');
+    document.addEventListener('dragover', (e) => {
+      if (hasFiles(e) && !this.zone.contains(e.target) && !e.target.closest?.('.cm-editor')) e.preventDefault();
+    });
+    document.addEventListener('drop', (e) => {
+      if (!hasFiles(e) || this.zone.contains(e.target)) return;
+      const file = e.dataTransfer.files[0];
+      if (e.target.closest?.('.cm-editor') && !isModel(file)) return;
+      e.preventDefault();
+      e.stopPropagation();
+      if (!file) return;
+      this.el.scrollIntoView({ block: 'nearest' });
+      this.open(file);
+    }, { capture: true });
   }
 
   #render(heading) {
