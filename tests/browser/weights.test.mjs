@@ -63,11 +63,11 @@ const file = (name, buffer) => ({ name, mimeType: 'application/octet-stream', bu
 
 // ---- helpers --------------------------------------------------------------------------------------
 
-async function withPage(fn) {
+async function withPage(fn, { chapter = 'demo' } = {}) {
   const context = await browser.newContext();
   const { page, log } = await openPage(context, srv.base);
   try {
-    await page.goto(`${srv.base}?chapter=demo&lang=en`);
+    await page.goto(`${srv.base}?chapter=${chapter}&lang=en`);
     await page.locator('[data-testid=weights-drop]').waitFor();
     await page.waitForFunction(() => document.querySelector('#app')?.dataset.kernel === 'ready', null, { timeout: 30000 });
     await fn(page, log);
@@ -336,4 +336,17 @@ test('a 3 GiB file (sparse, one 3072×1024 BF16 tensor at its end) is listed and
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('the linear-algebra chapter: the panel sits before the real-model cell, which measures the bound weight', async () => {
+  await withPage(async (page) => {
+    const next = await page.locator('[data-testid=weights-panel]').evaluate((el) => el.nextElementSibling?.dataset.cellId);
+    assert.equal(next, 'energy-random');
+    await choose(page, file('model.safetensors', model));
+    await bind(page, GATE);
+    await cell(page, 'energy-random').locator('[data-testid=cell-run]').click();
+    await waitForState(page, 'energy-random');
+    assert.equal(await cell(page, 'energy-random').getAttribute('data-state'), 'done');
+    assert.match(await output(page, 'energy-random').textContent(), /loaded weight 64×32:[\s\S]*rank  32: random [\d.]+%   loaded weight [\d.]+%/);
+  }, { chapter: 'linear-algebra' });
 });
