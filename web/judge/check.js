@@ -64,7 +64,9 @@ export async function checkExercise(id, { seeds = [1, 2], tpModule, root } = {})
       if (ex.expected === undefined) return;
       const c = cases1.filter((k) => k.kind === 'example')[i];
       const spec = exercise.functions.find((f) => f.name === ex.fn);
-      const want = Array.isArray(ex.expected) || typeof ex.expected === 'number' ? ex.expected : ex.expected.$tensor;
+      // A tensor is written {$tensor: ...}; anything else (numbers, arrays, booleans, null) is the value itself.
+      const isTensor = ex.expected !== null && typeof ex.expected === 'object' && !Array.isArray(ex.expected) && '$tensor' in ex.expected;
+      const want = isTensor ? ex.expected.$tensor : ex.expected;
       const r = compareValues(c.expected, want, { atol: spec.atol, rtol: spec.rtol });
       if (!r.pass) throw new Error(`examples[${i}].expected disagrees with the reference: ${r.message}`);
     });
@@ -86,6 +88,8 @@ export async function checkExercise(id, { seeds = [1, 2], tpModule, root } = {})
     if (r.errorKind === 'syntax' || r.errorKind === 'missing-export') {
       throw new Error(`the starter code must load and export the functions: ${r.message}`);
     }
+    // Failing must mean cases ran and gave wrong answers, not that nothing could run.
+    if (!r.cases.length || !r.failed) throw new Error(`the starter code could not be judged: ${r.message ?? 'no case ran'}`);
     return `${r.failed} of ${r.cases.length} cases fail`;
   });
   return results;
