@@ -1,18 +1,12 @@
 // The tp API in Chromium: the browser build (ES6 core, bundled by esbuild) gives the same numbers as Node.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import { mkdtempSync, readFileSync, copyFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import * as esbuild from 'esbuild';
-import { chromium } from 'playwright-core';
 import { init } from 'tensorpad';
+import { scriptPage, root } from './helpers.mjs';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-let dir, server, browser, page;
-const consoleLines = [];
+let harness;
 
 const PAGE_SCRIPT = `
 import { init } from 'tensorpad';
@@ -34,43 +28,14 @@ window.run = async () => {
 `;
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'tp-api-browser-'));
-  await esbuild.build({
-    stdin: { contents: PAGE_SCRIPT, resolveDir: root, loader: 'js' },
-    bundle: true, format: 'esm', platform: 'browser', outfile: join(dir, 'page.js'), logLevel: 'error',
-  });
-  copyFileSync(join(root, 'build/wasm/web/tensorpad_core.wasm'), join(dir, 'tensorpad_core.wasm'));
-  const files = {
-    '/': ['text/html', '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="/page.js"></script>'],
-    '/page.js': ['text/javascript', readFileSync(join(dir, 'page.js'))],
-    '/tensorpad_core.wasm': ['application/wasm', readFileSync(join(dir, 'tensorpad_core.wasm'))],
-  };
-  server = http.createServer((req, res) => {
-    const f = files[new URL(req.url, 'http://x').pathname];
-    if (!f) return res.writeHead(404).end();
-    res.writeHead(200, { 'Content-Type': f[0] }).end(f[1]);
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
-  page = await browser.newPage();
-  page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => consoleLines.push(`pageerror: ${e.message}`));
-  await page.goto(`http://127.0.0.1:${server.address().port}/`);
-  await page.waitForFunction(() => typeof window.run === 'function');
+  harness = await scriptPage(PAGE_SCRIPT);
+  await harness.page.waitForFunction(() => typeof window.run === 'function');
 });
 
-after(async () => {
-  await browser?.close();
-  server?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+after(() => harness?.close());
 
 test('the browser build computes the same product, RNG bits and errors as Node', async () => {
-  const got = await page.evaluate(() => window.run());
+  const got = await harness.page.evaluate(() => window.run());
   const tp = await init();
   const A = tp.randn([4, 3], { seed: 1 }), B = tp.randn([3, 5], { seed: 2 });
   assert.deepEqual(got.product, Array.from(A.matmul(B).data()), 'product differs from Node');
@@ -79,5 +44,6 @@ test('the browser build computes the same product, RNG bits and errors as Node',
   assert.deepEqual(got.randnBits.map((b) => b.toString(16).padStart(8, '0')), golden);
   assert.equal(got.error, 'TensorpadError: matmul: shapes [4, 3] and [4, 5] do not align (3 != 4)');
   assert.deepEqual(got.usableAfterError, [[19, 22], [43, 50]]);
-  assert.deepEqual(consoleLines.filter((l) => /^(error|pageerror)/.test(l)), [], consoleLines.join('\n'));
+  assert.deepEqual(harness.log.errors, []);
+  assert.deepEqual(harness.log.foreign, []);
 });

@@ -85,3 +85,33 @@ export async function waitAllSettled(page, timeout = 60000) {
 export async function waitIdle(page, timeout = 60000) {
   await page.waitForFunction(() => !document.querySelector('[data-testid=cell].queued, [data-testid=cell][data-state=running]'), null, { timeout });
 }
+
+/**
+ * A bare page running `script` (an ES module that may import 'tensorpad'), bundled by esbuild for the
+ * browser and served on a free port with the WASM core beside it; `body` is extra HTML before the script.
+ * For tests of the tp API itself, without the notebook. Returns {page, log, close}.
+ */
+export async function scriptPage(script, { body = '' } = {}) {
+  const { build } = await import('esbuild');
+  const http = await import('node:http');
+  const bundle = await build({
+    stdin: { contents: script, resolveDir: root, loader: 'js' },
+    bundle: true, format: 'esm', platform: 'browser', write: false, logLevel: 'error',
+  });
+  const files = {
+    '/': ['text/html', `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">${body}<script type="module" src="/page.js"></script>`],
+    '/page.js': ['text/javascript', bundle.outputFiles[0].contents],
+    '/tensorpad_core.wasm': ['application/wasm', fs.readFileSync(path.join(root, 'build/wasm/web/tensorpad_core.wasm'))],
+  };
+  const server = http.createServer((req, res) => {
+    const f = files[new URL(req.url, 'http://x').pathname];
+    if (!f) return res.writeHead(404).end();
+    res.writeHead(200, { 'Content-Type': f[0] }).end(f[1]);
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const browser = await launch();
+  const base = `http://127.0.0.1:${server.address().port}/`;
+  const { page, log } = await openPage(await browser.newContext(), base);
+  await page.goto(base);
+  return { page, log, close: async () => { await browser.close(); server.close(); } };
+}
