@@ -170,6 +170,21 @@ test('every decomposition refuses NaN or Inf before any work, and non-matrices b
   assert.throws(() => tp.linalg.eigh([[1, 2, 3], [4, 5, 6]]), /linalg\.eigh: expects square matrices/);
 });
 
+test('a rank-1 all-ones matrix keeps orthonormal factors (rounding noise far below the input range)', () => {
+  const n = 120;
+  const A = tp.ones([n, n]);
+  const { U, S, Vh } = tp.linalg.svd(A);
+  assert.ok(Math.abs(S.data()[0] - n) <= 2e-5 * n);
+  assert.ok(S.data()[1] <= 2e-5 * n);
+  assert.ok(orthogonalityError(U.data(), [n, n]) <= 1e-4);
+  assert.ok(orthogonalityError(transpose(Vh.data(), [n, n]), [n, n]) <= 1e-4);
+  const { eigenvalues, eigenvectors } = tp.linalg.eigh(A);
+  assert.ok(Math.abs(eigenvalues.data()[n - 1] - n) <= 2e-5 * n);
+  assert.ok(orthogonalityError(eigenvectors.data(), [n, n]) <= 1e-4);
+  assert.equal(tp.linalg.matrixRank(A), 1);
+  tp.dispose([A, U, S, Vh, eigenvalues, eigenvectors]);
+});
+
 test('linalg ops leave no tensor behind but their results', () => {
   const before = tp.memory().tensors;
   const r = tp.tidy(() => {
