@@ -2,6 +2,7 @@
 // row-major kernels of linalg.hpp once per matrix of the batch (the leading dims).
 #include <algorithm>
 
+#include "linalg_detail.hpp"
 #include "tensorpad/error.hpp"
 #include "tensorpad/linalg.hpp"
 #include "tensorpad/random.hpp"
@@ -28,6 +29,8 @@ Batch batch(const char* op, const Tensor& A, bool square = false) {
   b.lead.assign(A.shape().begin(), A.shape().end() - 2);
   b.count = 1;
   for (int64_t d : b.lead) b.count *= d;
+  // The whole batch is checked before the first matrix is decomposed.
+  detail::check_finite(op, b.a.data(), b.a.numel());
   return b;
 }
 
@@ -104,6 +107,7 @@ Tensor solve(const Tensor& A, const Tensor& B) {
          " do not match (B must be (*, n) or (*, n, k) with A's batch dims and n = ", n, ")");
   const int64_t k = vectors ? 1 : B.size(-1);
   const Tensor Bc = B.contiguous();
+  detail::check_finite(op, Bc.data(), Bc.numel());
   Tensor X = Tensor::empty(B.shape());
   for (int64_t i = 0; i < a.count; ++i) solve(a.mat(i), n, Bc.data() + i * n * k, k, X.data() + i * n * k);
   return X;

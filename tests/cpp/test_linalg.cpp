@@ -327,6 +327,11 @@ TEST_CASE("the Tensor-level ops batch over leading dims with torch's shapes") {
   CHECK_THROWS_WITH_AS(la::solve(tp::Tensor::from({2, 2}, sym), tp::Tensor::from({4}, b)),
                        doctest::Contains("linalg.solve: A of shape [2, 2] and B of shape [4] do not match"), tp::Error);
   CHECK_THROWS_WITH_AS(la::svd(tp::Tensor::from({4}, b)), doctest::Contains("linalg.svd: expects a matrix"), tp::Error);
+  // NaN in the last matrix of a batch is refused before the first one is decomposed.
+  std::vector<float> bad(g.begin(), g.begin() + 8);
+  bad[7] = std::numeric_limits<float>::quiet_NaN();
+  CHECK_THROWS_WITH_AS(la::svdvals(tp::Tensor::from({2, 2, 2}, bad.data())),
+                       doctest::Contains("linalg.svdvals: input contains NaN or Inf (element 7"), tp::Error);
   CHECK_THROWS_WITH_AS(la::inv(tp::Tensor::zeros({2, 3})), doctest::Contains("linalg.inv: expects square matrices, got shape [2, 3]"), tp::Error);
   const auto lr = la::svd_lowrank(tp::Tensor::from({5, 4}, g.data()), 2, 1, 7);
   CHECK(lr.U.shape() == tp::Shape{5, 2});
