@@ -171,22 +171,33 @@ void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterati
   }
 }
 
-// The lower triangle of X^T X for X given as c zero-padded columns of length rp (rp even, c a multiple
-// of 4 in the padded layout cp): 4x2 tiles of dot products over 256-row blocks, so the four i
-// columns stay in L1 while j sweeps.
-static ColMat gram_padded(const std::vector<double>& X, int64_t rp, int64_t cp, int64_t c) {
+// Zero padding to whole 4x2 tiles and an even length changes no dot product.
+static int64_t even(int64_t r) { return (r + 1) / 2 * 2; }
+static int64_t mult4(int64_t c) { return (c + 3) / 4 * 4; }
+
+// The lower triangle of X^T X for an (r, c) matrix X delivered in panels of kRows rows:
+// fill(r0, rl, P, ld) writes rows [r0, r0+rl) of column j to P + j*ld. Only one panel of doubles
+// exists at a time, so memory stays O(c^2 + kRows c) however tall X is. Within a panel, 4x2 tiles of
+// dot products: the four i columns stay in L1 while j sweeps.
+template <class Fill>
+static ColMat gram_streamed(int64_t r, int64_t c, Fill fill) {
+  constexpr int64_t kRows = 256;
+  const int64_t cp = mult4(c);
+  std::vector<double> P(size_t(kRows * cp), 0.0);
   ColMat G(cp, cp);
-  const int64_t kb = 256;
-  for (int64_t r0 = 0; r0 < rp; r0 += kb) {
-    const int64_t rl = std::min(kb, rp - r0);
+  for (int64_t r0 = 0; r0 < r; r0 += kRows) {
+    const int64_t rl = std::min(kRows, r - r0), rle = even(rl);
+    fill(r0, rl, P.data(), kRows);
+    if (rle != rl)
+      for (int64_t j = 0; j < c; ++j) P[size_t(j * kRows + rl)] = 0.0;
     for (int64_t i0 = 0; i0 < cp; i0 += 4) {
-      const double* a0 = X.data() + i0 * rp + r0;
-      const double *a1 = a0 + rp, *a2 = a1 + rp, *a3 = a2 + rp;
+      const double* a0 = P.data() + i0 * kRows;
+      const double *a1 = a0 + kRows, *a2 = a1 + kRows, *a3 = a2 + kRows;
       for (int64_t j0 = 0; j0 < i0 + 4; j0 += 2) {
-        const double* b0 = X.data() + j0 * rp + r0;
-        const double* b1 = b0 + rp;
+        const double* b0 = P.data() + j0 * kRows;
+        const double* b1 = b0 + kRows;
         d2 s00 = {0, 0}, s01 = s00, s10 = s00, s11 = s00, s20 = s00, s21 = s00, s30 = s00, s31 = s00;
-        for (int64_t p = 0; p < rl; p += 2) {
+        for (int64_t p = 0; p < rle; p += 2) {
           const d2 x0 = load2(a0 + p), x1 = load2(a1 + p), x2 = load2(a2 + p), x3 = load2(a3 + p);
           const d2 y0 = load2(b0 + p), y1 = load2(b1 + p);
           s00 += x0 * y0; s01 += x0 * y1;
@@ -206,33 +217,27 @@ static ColMat gram_padded(const std::vector<double>& X, int64_t rp, int64_t cp, 
   return out;
 }
 
-// Zero padding to whole 4x2 tiles and an even length changes no dot product.
-static int64_t even(int64_t r) { return (r + 1) / 2 * 2; }
-static int64_t mult4(int64_t c) { return (c + 3) / 4 * 4; }
-
 ColMat gram_lower(const ColMat& W) {
-  const int64_t r = W.rows, c = W.cols, rp = even(r), cp = mult4(c);
-  std::vector<double> X(size_t(rp * cp), 0.0);
-  for (int64_t j = 0; j < c; ++j) std::copy(W.col(j), W.col(j) + r, X.data() + j * rp);
-  return gram_padded(X, rp, cp, c);
+  return gram_streamed(W.rows, W.cols, [&](int64_t r0, int64_t rl, double* P, int64_t ld) {
+    for (int64_t j = 0; j < W.cols; ++j) std::copy(W.col(j) + r0, W.col(j) + r0 + rl, P + j * ld);
+  });
 }
 
 void svdvals_double(const float* A, int64_t m, int64_t n, std::vector<double>& S) {
   // The Gram matrix of the columns of A (tall: A^T A) or of its rows (wide: A A^T), whichever is
-  // smaller, from a padded double copy made straight from the floats.
-  const bool wide = m < n;
-  const int64_t r = wide ? n : m, c = wide ? m : n, rp = even(r), cp = mult4(c);
-  std::vector<double> X(size_t(rp * cp), 0.0);
-  if (wide) {
-    for (int64_t j = 0; j < c; ++j) std::copy(A + j * n, A + (j + 1) * n, X.data() + j * rp);
+  // smaller, converted to double one panel at a time.
+  ColMat G;
+  if (m < n) {
+    G = gram_streamed(n, m, [&](int64_t r0, int64_t rl, double* P, int64_t ld) {
+      for (int64_t j = 0; j < m; ++j) std::copy(A + j * n + r0, A + j * n + r0 + rl, P + j * ld);
+    });
   } else {
-    for (int64_t i0 = 0; i0 < r; i0 += 32)  // transpose in 32x32 tiles so reads and writes stay in cache
-      for (int64_t j0 = 0; j0 < c; j0 += 32)
-        for (int64_t j = j0; j < std::min(j0 + 32, c); ++j)
-          for (int64_t i = i0; i < std::min(i0 + 32, r); ++i) X[size_t(j * rp + i)] = A[i * n + j];
+    G = gram_streamed(m, n, [&](int64_t r0, int64_t rl, double* P, int64_t ld) {
+      for (int64_t j0 = 0; j0 < n; j0 += 32)  // transpose in 32-column strips so reads stay in cache
+        for (int64_t i = 0; i < rl; ++i)
+          for (int64_t j = j0; j < std::min(j0 + 32, n); ++j) P[j * ld + i] = A[(r0 + i) * n + j];
+    });
   }
-  ColMat G = gram_padded(X, rp, cp, c);
-  X = std::vector<double>();
   std::vector<double> lambda;
   symmetric_eig(G, lambda, nullptr);
   const int64_t k = int64_t(lambda.size());
