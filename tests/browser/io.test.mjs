@@ -3,18 +3,13 @@
 // refuse a malformed file with the same message, and stay usable.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import * as esbuild from 'esbuild';
-import { chromium } from 'playwright-core';
 import { init } from '../../wasm/js/node.js';
+import { scriptPage } from './helpers.mjs';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-let dir, server, browser, page;
-const consoleLines = [];
+let dir, harness, page;
 
 // The page: a file input, and run() reading every chosen file with tp.io (the names say which reader).
 const PAGE_SCRIPT = `
@@ -91,40 +86,16 @@ function npy() {
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tp-io-browser-'));
-  await esbuild.build({
-    stdin: { contents: PAGE_SCRIPT, resolveDir: root, loader: 'js' },
-    bundle: true, format: 'esm', platform: 'browser', outfile: join(dir, 'page.js'), logLevel: 'error',
-  });
   writeFileSync(join(dir, 'all-dtypes.safetensors'), safetensors(dtypeEntries, { format: 'pt' }));
   writeFileSync(join(dir, 'fortran-f16.npy'), npy());
   writeFileSync(join(dir, 'bad.safetensors'), safetensors([['w', 'F32', [3], new Uint8Array(8)]], {}));
-  const files = {
-    '/': ['text/html', '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">' +
-      '<input type="file" id="files" multiple><script type="module" src="/page.js"></script>'],
-    '/page.js': ['text/javascript', readFileSync(join(dir, 'page.js'))],
-    '/tensorpad_core.wasm': ['application/wasm', readFileSync(join(root, 'build/wasm/web/tensorpad_core.wasm'))],
-  };
-  server = http.createServer((req, res) => {
-    const f = files[new URL(req.url, 'http://x').pathname];
-    if (!f) return res.writeHead(404).end();
-    res.writeHead(200, { 'Content-Type': f[0] }).end(f[1]);
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
-  page = await browser.newPage();
-  page.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
-  page.on('pageerror', (e) => consoleLines.push(`pageerror: ${e.message}`));
-  await page.goto(`http://127.0.0.1:${server.address().port}/`);
+  harness = await scriptPage(PAGE_SCRIPT, { body: '<input type="file" id="files" multiple>' });
+  page = harness.page;
   await page.waitForFunction(() => typeof window.run === 'function');
 });
 
 after(async () => {
-  await browser?.close();
-  server?.close();
+  await harness?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -156,5 +127,6 @@ test('files set on a file input read in Chromium exactly as in Node, and bad fil
     "TensorpadError: io.openSafetensors: safetensors: tensor 'w' of shape [3] and dtype F32 needs 3 x 4 bytes but data_offsets [0, 8] hold 8");
   assert.deepEqual(got.roundTrip, [[1, 2], [3, 4]]);
   assert.deepEqual(got.usable, [[19, 22], [43, 50]]);
-  assert.deepEqual(consoleLines.filter((l) => /^(error|pageerror)/.test(l)), [], consoleLines.join('\n'));
+  assert.deepEqual(harness.log.errors, []);
+  assert.deepEqual(harness.log.foreign, []);
 });

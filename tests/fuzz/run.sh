@@ -11,7 +11,7 @@ out=build/fuzz
 mkdir -p "$out/artifacts"
 
 if ! command -v clang++ >/dev/null; then
-  echo "fuzz: clang++ not found, skipping (run .ci/setup)"; exit 0
+  echo "fuzz: clang++ not found (run .ci/setup, which installs clang and libclang-rt-14-dev)"; exit 1
 fi
 
 srcs=(cpp/src/io_dtype.cpp cpp/src/io_npy.cpp cpp/src/io_safetensors.cpp)
