@@ -193,6 +193,7 @@ test('bad files are refused in the zone with a clear message; the notebook keeps
       ['truncated.safetensors', model.subarray(0, 100), /truncated\.safetensors.*(beyond|exceeds|ends|end|truncated|larger)/i],
       ['notes.txt', Buffer.from('these are not the weights you are looking for\n'.repeat(4)), /notes\.txt/],
       ['empty.safetensors', Buffer.alloc(0), /empty\.safetensors/],
+      ['pytorch_model.bin', Buffer.from([0x50, 0x4b, 3, 4, ...Buffer.alloc(60)]), /pytorch_model\.bin.*PyTorch \(\.bin, \.pt\).*cannot/],
     ];
     for (const [name, bytes, re] of cases) {
       await choose(page, file(name, bytes));

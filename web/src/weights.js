@@ -99,7 +99,9 @@ export class WeightsPanel {
   #render(heading) {
     const L = this.L;
     const id = 'weights';
-    this.input = h('input', { type: 'file', id: `${id}-file`, accept: '.safetensors,.npy,.bin,application/octet-stream', 'data-testid': 'weights-input', onchange: () => this.input.files[0] && this.open(this.input.files[0]) });
+    this.input = h('input', { type: 'file', id: `${id}-file`, accept: '.safetensors,.npy', 'data-testid': 'weights-input',
+      // Cleared on click, so choosing the same file again (after an error or a restart) still opens it.
+      onclick: () => { this.input.value = ''; }, onchange: () => this.input.files[0] && this.open(this.input.files[0]) });
     this.status = h('p', { class: 'weights-status', role: 'status', 'aria-live': 'polite', 'data-testid': 'weights-status' });
     this.error = h('p', { class: 'weights-error', role: 'alert', 'data-testid': 'weights-error', hidden: true });
     this.zone = h('div', { class: 'weights-drop', 'data-testid': 'weights-drop', role: 'group', 'aria-labelledby': `${id}-title`, 'aria-describedby': `${id}-hint` },
@@ -130,7 +132,7 @@ export class WeightsPanel {
     this.browser = h('div', { class: 'weights-browser', hidden: true },
       h('div', { class: 'weights-controls' },
         h('label', { for: this.filter.id, text: L('weightsFilter') }), this.filter,
-        h('label', { for: this.asInput.id, text: L('weightsAs') }), h('code', { 'aria-hidden': 'true', text: 'weights.' }), this.asInput),
+        h('label', { for: this.asInput.id }, `${L('weightsAs')} `, h('code', { text: 'weights.' })), this.asInput),
       this.count, this.rows);
     this.el = h('section', { class: 'weights-panel', 'data-testid': 'weights-panel', 'aria-labelledby': `${id}-title` },
       h(heading, { id: `${id}-title`, text: L('weightsTitle') }),
@@ -187,7 +189,9 @@ export class WeightsPanel {
       if (id !== this.id) return;
       this.zone.dataset.state = 'error';
       this.status.textContent = '';
-      this.#showError(this.L('weightsBadFile', { file: file.name, msg: cleanMessage(e) }));
+      const other = /\.(bin|pt|pth|ckpt|gguf|pkl|h5|onnx)$/i.test(file.name) ? ` ${this.L('weightsOtherFormat')}` : '';
+      const msg = cleanMessage(e);
+      this.#showError(this.L('weightsBadFile', { file: file.name, msg }) + (other && !/[.!?。]$/.test(msg) ? '.' : '') + other);
     }
   }
 
