@@ -2,31 +2,13 @@
 // starters fail, and the mistakes learners make fail with a message that points at the mistake.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { init } from 'tensorpad';
 import { loadExercise } from '../../web/judge/exercises.js';
-import { judgeFile, judgeSource, nodeEnv } from '../../web/judge/node-runner.js';
-import { generateCases } from '../../web/judge/judge.js';
+import { judgeSource } from '../../web/judge/node-runner.js';
+import { describeExercise } from './exercise-suite.mjs';
 
-const SOLUTIONS = fileURLToPath(new URL('./solutions/', import.meta.url));
-const tp = await init();
-// low-rank-approx and energy-curve need the SVD; until the WASM core has it, they are skipped by name.
-function svdMissing() {
-  try {
-    tp.linalg.svd(tp.eye(2));
-    tp.linalg.svdvals(tp.eye(2));
-    return false;
-  } catch (err) {
-    return `waits for tp.linalg.svd / svdvals in the WASM core (${err.message})`;
-  }
-}
-const missingSvd = svdMissing();
-const needs = { 'low-rank-approx': missingSvd, 'energy-curve': missingSvd };
-
-// exercise id → [solution file, regex the failure messages must match]; *correct* files must pass.
 const WRONG = {
   'lora-params': [
     ['product.js', /r·dOut·dIn: B \(dOut×r\) and A \(r×dIn\) are two separate matrices/],
@@ -69,56 +51,7 @@ const CORRECT = {
   'energy-curve': ['correct-js.js'],
 };
 
-for (const id of Object.keys(WRONG)) {
-  describe(`exercise ${id}`, { skip: needs[id] }, () => {
-    const exercise = loadExercise(id);
-    const cache = new Map();
-    const judge = (file, opts = {}) => judgeFile(exercise, join(SOLUTIONS, id, file), { cache, ...opts });
-
-    test('the reference passes every case for several seeds', async () => {
-      const source = readFileSync(join(exercise.dir, 'reference.js'), 'utf8');
-      for (const seed of [1, 2, 3]) {
-        const r = await judgeSource(exercise, source, { seed, cache, filename: 'reference.js' });
-        const bad = r.cases.filter((c) => c.status !== 'pass').map((c) => `${c.name}: ${c.message}`);
-        assert.equal(r.status, 'pass', `seed ${seed}: ${r.message ?? ''} ${bad.join('\n')}`);
-        assert.ok(r.cases.filter((c) => c.kind === 'hidden').length >= 3);
-      }
-    });
-
-    test('the starter code loads and fails', async () => {
-      const r = await judgeSource(exercise, exercise.starter, { cache, filename: 'starter.js' });
-      assert.equal(r.status, 'fail', r.message);
-      assert.equal(r.passed, 0);
-    });
-
-    test('hidden cases change with the seed and repeat for the same seed', async () => {
-      const env = nodeEnv();
-      const hidden = async (seed) => JSON.stringify((await generateCases({ exercise, seed, env }))
-        .filter((c) => c.kind === 'hidden').map((c) => c.args));
-      const a = await hidden(5);
-      assert.equal(a, await hidden(5));
-      assert.notEqual(a, await hidden(6));
-    });
-
-    for (const file of CORRECT[id]) {
-      test(`another correct way (${file}) passes`, async () => {
-        const r = await judge(file);
-        const bad = r.cases.filter((c) => c.status !== 'pass').map((c) => `${c.name}: ${c.message}`);
-        assert.equal(r.status, 'pass', bad.join('\n'));
-      });
-    }
-
-    for (const [file, re] of WRONG[id]) {
-      test(`${file} fails and the message says ${re.source.slice(0, 60)}`, async () => {
-        const r = await judge(file);
-        assert.equal(r.status, 'fail', r.message);
-        assert.ok(r.failed > 0);
-        const messages = r.cases.filter((c) => c.status !== 'pass').map((c) => `${c.name} — ${c.message}`);
-        assert.ok(messages.some((m) => re.test(m)), `no failure matches ${re}:\n${messages.join('\n')}`);
-      });
-    }
-  });
-}
+for (const id of Object.keys(WRONG)) describeExercise(id, { wrong: WRONG[id], correct: CORRECT[id] });
 
 // An answer that is not unique (any unit vector orthogonal to v) is judged by the exercise's invariant
 // check in the oracle worker: another valid answer passes, an invalid one fails with the check's message.
