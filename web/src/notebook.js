@@ -72,6 +72,7 @@ export class Notebook {
       el.dataset.block = String(i);
       main.append(el);
     });
+    if (!this.weights.el.parentNode) main.append(this.weights.el);
     this.root.replaceChildren(header, this.notices, main);
   }
 
