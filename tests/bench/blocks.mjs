@@ -17,33 +17,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { init } from '../../wasm/js/node.js';
+import { tryLoadTfjs } from './peers.mjs';
 
 v8.setFlagsFromString('--no-liftoff');
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
-const require = createRequire(import.meta.url);
 const quick = process.argv.includes('--quick');
 const trials = quick ? 3 : 7;
-
-async function loadTfjs() {
-  try {
-    const tf = require('@tensorflow/tfjs-core');
-    const wasm = require('@tensorflow/tfjs-backend-wasm');
-    const dist = path.join(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist');
-    wasm.setWasmPaths(dist + path.sep);
-    wasm.setThreadsCount(1);
-    if (!(await tf.setBackend('wasm'))) return null;
-    await tf.ready();
-    return tf;
-  } catch (e) {
-    console.log(`(tfjs-backend-wasm unavailable: ${e.message})`);
-    return null;
-  }
-}
 
 // Interleaved trials of several competitors {name, run()}; returns {name: {median, min, cpu}} in ms,
 // cpu being the median of this process's CPU time (steadier than wall time on a busy machine).
@@ -102,7 +85,7 @@ const fmt = (r) => (r ? `${r.median.toFixed(1).padStart(8)} ms  (min ${r.min.toF
 
 async function main() {
   const tp = await init();
-  const tf = await loadTfjs();
+  const tf = await tryLoadTfjs();
   const started = Date.now();
   console.log(`LLM blocks benchmark${quick ? ' (--quick)' : ''}: Node ${process.version}, ${os.cpus()[0]?.model ?? '?'}, ` +
     `load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}; single thread; median of ${trials} trials\n`);

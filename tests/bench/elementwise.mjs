@@ -5,29 +5,13 @@
 // second, median and min-max) and the ratio to tfjs; writes tests/bench/results/elementwise-latest.json.
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { init } from 'tensorpad';
+import { tryLoadTfjs } from './peers.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const require = createRequire(import.meta.url);
 const quick = process.argv.includes('--quick');
 const trials = quick ? 5 : 15;
-
-async function loadTfjs() {
-  try {
-    const tf = require('@tensorflow/tfjs-core');
-    const wasm = require('@tensorflow/tfjs-backend-wasm');
-    wasm.setWasmPaths(path.join(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist') + path.sep);
-    wasm.setThreadsCount?.(1);
-    if (!(await tf.setBackend('wasm'))) throw new Error('backend failed');
-    await tf.ready();
-    return tf;
-  } catch (e) {
-    console.log(`(tfjs-backend-wasm unavailable: ${e.message})`);
-    return null;
-  }
-}
 
 function measure(fn) {
   fn();  // warm up
@@ -42,7 +26,7 @@ function measure(fn) {
 }
 
 const tp = await init();
-const tf = await loadTfjs();
+const tf = await tryLoadTfjs();
 const N = 1024;
 const xs = tp.randn([N, N], { seed: 1 }), row = tp.randn([N], { seed: 2 });
 const xa = xs.data(), ra = row.data();

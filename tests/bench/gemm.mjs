@@ -19,6 +19,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { loadTfjs } from './peers.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
@@ -50,20 +51,6 @@ async function loadTensorpad() {
   // Node 20's Emscripten loader would try to fetch() a file path: hand it the bytes instead.
   const wasmPath = modulePath.replace(/\.js$/, '.wasm');
   return create({ wasmBinary: fs.readFileSync(wasmPath) });
-}
-
-async function loadTfjs() {
-  const tf = require('@tensorflow/tfjs-core');
-  const wasm = require('@tensorflow/tfjs-backend-wasm');
-  const dist = path.join(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist');
-  wasm.setWasmPaths(dist + path.sep);
-  wasm.setThreadsCount(1);
-  if (!(await tf.setBackend('wasm'))) throw new Error('tfjs: the wasm backend failed to initialise');
-  await tf.ready();
-  const simd = await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT');
-  const threads = await tf.env().getAsync('WASM_HAS_MULTITHREAD_SUPPORT');
-  const version = require('@tensorflow/tfjs-backend-wasm/package.json').version;
-  return { tf, info: { version, simd, threads, binary: simd && !threads ? 'tfjs-backend-wasm-simd.wasm' : 'other' } };
 }
 
 function sizeOf(file) {
