@@ -351,3 +351,28 @@ test('the linear-algebra chapter: the panel sits before the real-model cell, whi
     assert.match(await output(page, 'energy-random').textContent(), /loaded weight 64×32:[\s\S]*rank  32: random [\d.]+%   loaded weight [\d.]+%/);
   }, { chapter: 'linear-algebra' });
 });
+
+test('a file of 10,000 tensors: the first 200 rows are drawn and the filter finds one at once', async () => {
+  const header = {};
+  let off = 0;
+  for (let l = 0; l < 400; l++) {
+    for (let p = 0; p < 25; p++) {
+      header[`model.layers.${l}.part${p}.weight`] = { dtype: 'F32', shape: [4], data_offsets: [off, off + 16] };
+      off += 16;
+    }
+  }
+  const text = Buffer.from(JSON.stringify(header));
+  const len = Buffer.alloc(8);
+  len.writeBigUInt64LE(BigInt(text.length));
+  await withPage(async (page) => {
+    const t0 = Date.now();
+    await choose(page, file('many.safetensors', Buffer.concat([len, text, Buffer.alloc(off)])));
+    const listMs = Date.now() - t0;
+    assert.equal(await rows(page).count(), 200);
+    assert.match(await page.locator('[data-testid=weights-count]').textContent(), /first 200 of 10000 tensors/);
+    const t1 = Date.now();
+    await page.fill('[data-testid=weights-filter]', 'layers.123. part7');
+    assert.deepEqual(await rows(page).evaluateAll((els) => els.map((el) => el.dataset.name)), ['model.layers.123.part7.weight']);
+    console.log(`  measured: 10,000 tensors listed in ${listMs} ms, filtered in ${Date.now() - t1} ms`);
+  });
+});

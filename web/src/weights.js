@@ -202,7 +202,7 @@ export class WeightsPanel {
     const hits = words.length ? all.filter((t) => words.every((w) => t.name.toLowerCase().includes(w))) : all;
     const shown = hits.slice(0, MAX_ROWS);
     this.count.textContent = hits.length > shown.length
-      ? this.L('weightsCountMore', { shown: shown.length, n: hits.length, total: all.length })
+      ? this.L(words.length ? 'weightsCountMore' : 'weightsCountFirst', { shown: shown.length, n: hits.length, total: all.length })
       : this.L('weightsCount', { n: hits.length, total: all.length });
     const boundNames = new Map([...this.bound].map(([as, b]) => [b.name, as]));
     this.rows.replaceChildren(...shown.map((t) => {
