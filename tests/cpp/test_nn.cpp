@@ -11,34 +11,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "helpers.hpp"
 #include "tensorpad/nn.hpp"
 #include "tensorpad/ops.hpp"
 #include "tensorpad/quant.hpp"
 #include "tensorpad/random.hpp"
 
 using namespace tp;
+using namespace tpt;
 
 namespace {
-
-Tensor T(const Shape& shape, std::vector<float> v) { return Tensor::from(shape, v.data()); }
-
-Tensor randn_t(const Shape& shape, uint64_t seed) {
-  Rng rng(seed);
-  return randn(shape, rng);
-}
-
-// Every |a - b| <= atol + rtol |b|; reports the first offender.
-void check_close(const Tensor& a, const Tensor& b, double atol, double rtol = 0) {
-  REQUIRE(a.shape() == b.shape());
-  const Tensor ac = a.contiguous(), bc = b.contiguous();
-  for (int64_t i = 0; i < a.numel(); ++i) {
-    const double x = ac.data()[i], y = bc.data()[i];
-    if (!(std::fabs(x - y) <= atol + rtol * std::fabs(y))) {
-      FAIL_CHECK("element " << i << ": " << x << " vs " << y << " (atol " << atol << ", rtol " << rtol << ")");
-      return;
-    }
-  }
-}
 
 Tensor mm(const Tensor& a, const Tensor& b) { return matmul(a, b); }
 Tensor tr(const Tensor& a) { return transpose(a, -2, -1); }

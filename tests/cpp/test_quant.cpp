@@ -6,18 +6,15 @@
 #include <cstdint>
 #include <vector>
 
+#include "helpers.hpp"
 #include "tensorpad/ops.hpp"
 #include "tensorpad/quant.hpp"
 #include "tensorpad/random.hpp"
 
 using namespace tp;
+using namespace tpt;
 
 namespace {
-Tensor T(const Shape& shape, std::vector<float> v) { return Tensor::from(shape, v.data()); }
-Tensor randn_t(const Shape& shape, uint64_t seed) {
-  Rng rng(seed);
-  return randn(shape, rng);
-}
 std::vector<int8_t> random_i8(int64_t n, uint64_t seed) {
   Rng rng(seed);
   std::vector<int8_t> v(n);
