@@ -174,6 +174,11 @@ export async function build({ quiet = false, check = false, chaptersDir } = {}) 
   }
   fs.writeFileSync(path.join(dist, 'chapters', 'index.json'), JSON.stringify(index));
 
+  const mtDir = path.join(root, 'build', 'wasm', 'web-mt');
+  const mtFiles = ['tensorpad_core.js', 'tensorpad_core.worker.js', 'tensorpad_core.wasm'];
+  const mtCore = process.env.TP_STUB !== '1' && mtFiles.every((f) => fs.existsSync(path.join(mtDir, f)));
+  if (mtCore) copyDir(mtDir, path.join(dist, 'mt'), (f) => mtFiles.includes(f));
+
   const common = { bundle: true, format: 'esm', platform: 'browser', conditions: ['browser'], target: 'es2022', minify: true, legalComments: 'none', logLevel: 'warning' };
   await esbuild.build({
     ...common,
@@ -189,6 +194,8 @@ export async function build({ quiet = false, check = false, chaptersDir } = {}) 
     entryPoints: { worker: path.join(web, 'src', 'worker.js'), tp: tpEntry },
     outdir: dist,
     alias: { tensorpad: tpEntry },
+    // The pthreads core stays unbundled in dist/mt/ (its workers import it by URL): see wasm/js/browser.js.
+    define: { __TP_MT_CORE__: JSON.stringify(mtCore ? './mt/tensorpad_core.js' : null) },
     external: ['module', 'fs', 'path', 'url', 'node:*', 'worker_threads', 'crypto'],
   });
   const wasmDir = path.join(root, 'build', 'wasm', 'web');

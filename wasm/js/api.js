@@ -458,6 +458,13 @@ export function createApi(core) {
       xs.forEach(walk);
     },
     memory: () => ({ tensors: core.liveHandles(), bytes: core.liveBytes() }),
+    // Threads the GEMM splits large products over: more than 1 only with the pthreads core (browser,
+    // crossOriginIsolated page); elsewhere it stays 1. Results do not depend on it.
+    setNumThreads(n) {
+      checkInt('setNumThreads', 'n', n, { min: 1 });
+      return core.setThreads ? core.setThreads(n) : 1;
+    },
+    getNumThreads: () => (core.getThreads ? core.getThreads() : 1),
   };
 
   // Namespaces from other files (linalg, nn, quant, io, ...) install themselves with these helpers.

@@ -1,0 +1,129 @@
+// The threaded GEMM in Chromium: on a crossOriginIsolated page wasm/js/browser.js loads the pthreads
+// core (build/wasm/web-mt) and splits large products over 2+ threads, with products bit-identical to
+// one thread and to Node; a page without COOP/COEP gets the single-thread core and still works;
+// the notebook's own worker (web/dist, served with COOP/COEP) runs the pthreads core.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { init } from 'tensorpad';
+import { buildSite } from '../bench/gemm-browser.mjs';
+import { createServer } from '../../web/server.mjs';
+import { startServer, launch, openPage, cell, typeInto, waitForState } from './helpers.mjs';
+
+// [A shape, B shape]: column split, odd sizes, a narrow n (row split), a batch; all above the split
+// threshold (2*m*n*k >= 2^24) except the last, which must not split at all.
+const CASES = [[[300, 300], [300, 300]], [[257, 1000], [1000, 129]], [[700, 300], [300, 40]], [[2, 300, 200], [200, 300]], [[20, 30], [30, 40]]];
+
+const WORKER = `
+import { init } from 'tensorpad';
+self.onmessage = async ({ data }) => {
+  try {
+    const tp = await init();
+    const threads = tp.getNumThreads();
+    const products = [];
+    for (const [sa, sb] of ${JSON.stringify(CASES)}) {
+      const A = tp.randn(sa, { seed: 1 }), B = tp.randn(sb, { seed: 2 });
+      const bits = [1, 2, 3].map((t) => { tp.setNumThreads(t); return Array.from(new Uint32Array(A.matmul(B).data().buffer)); });
+      products.push({ same: bits.every((b) => b.every((x, i) => x === bits[0][i])), sum: bits[0].reduce((s, x) => (s + x) % 1000000007, 0) });
+    }
+    const clampedTo = tp.setNumThreads(64);
+    self.postMessage({ flavor: tp.coreFlavor, fallback: tp.threadsFallback ?? null, isolated: self.crossOriginIsolated,
+      threads, clampedTo, cores: navigator.hardwareConcurrency, products });
+  } catch (e) {
+    self.postMessage({ error: String(e?.stack ?? e) });
+  }
+};
+`;
+
+let dir, isolated, plain, dist, browser;
+const listen = (server) => new Promise((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${server.address().port}/`)));
+
+before(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-threads-'));
+  await buildSite(dir, { worker: WORKER });
+  isolated = createServer(dir); // COOP/COEP, as `npm start` serves the notebook
+  plain = http.createServer((req, res) => { // the same files with no isolation headers
+    const file = path.join(dir, new URL(req.url, 'http://x').pathname.replace(/\/$/, '/index.html'));
+    if (!file.startsWith(dir) || !fs.existsSync(file)) return res.writeHead(404).end();
+    const type = file.endsWith('.wasm') ? 'application/wasm' : file.endsWith('.html') ? 'text/html' : 'text/javascript';
+    res.writeHead(200, { 'Content-Type': type }).end(fs.readFileSync(file));
+  });
+  dist = await startServer();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  isolated?.close();
+  plain?.close();
+  await dist?.close();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function runWorker(base) {
+  const context = await browser.newContext();
+  const { page, log } = await openPage(context, base);
+  try {
+    await page.goto(base);
+    await page.waitForFunction(() => window.ready === true);
+    const got = await page.evaluate(() => new Promise((resolve) => {
+      const w = new Worker('./bench-worker.js', { type: 'module' });
+      w.onmessage = ({ data }) => resolve(data);
+      w.onerror = (e) => resolve({ error: `worker error: ${e.message}` });
+      w.postMessage('run');
+    }));
+    assert.equal(got.error, undefined, got.error);
+    assert.deepEqual(log.errors, [], 'no console error');
+    return got;
+  } finally {
+    await context.close();
+  }
+}
+
+// The same products in Node (single-thread core): the checksums of their bits.
+async function nodeSums() {
+  const tp = await init();
+  return CASES.map(([sa, sb]) => {
+    const C = tp.randn(sa, { seed: 1 }).matmul(tp.randn(sb, { seed: 2 }));
+    return Array.from(new Uint32Array(C.data().buffer)).reduce((s, x) => (s + x) % 1000000007, 0);
+  });
+}
+
+test('a crossOriginIsolated page runs the pthreads core, and its products match 1 thread and Node bit for bit', async () => {
+  const got = await runWorker(await listen(isolated));
+  assert.equal(got.isolated, true);
+  assert.equal(got.flavor, 'web-mt', `fallback: ${got.fallback}`);
+  assert.equal(got.threads, Math.min(got.cores, 3), 'one thread per core, up to the pool (2 workers) + the caller');
+  assert.equal(got.clampedTo, 3);
+  for (const [i, p] of got.products.entries()) assert.ok(p.same, `case ${JSON.stringify(CASES[i])}: 1, 2 and 3 threads differ`);
+  assert.deepEqual(got.products.map((p) => p.sum), await nodeSums(), 'the products differ from Node\'s');
+});
+
+test('a page that is not crossOriginIsolated runs the single-thread core, with the same products', async () => {
+  const got = await runWorker(await listen(plain));
+  assert.equal(got.isolated, false);
+  assert.equal(got.flavor, 'web');
+  assert.equal(got.fallback, 'page not crossOriginIsolated');
+  assert.equal(got.threads, 1);
+  assert.equal(got.clampedTo, 1, 'setNumThreads has no effect without threads');
+  assert.deepEqual(got.products.map((p) => p.sum), await nodeSums());
+});
+
+test('the notebook (web/dist, served with COOP/COEP) runs its cells on the pthreads core', async () => {
+  const context = await browser.newContext();
+  const { page, log } = await openPage(context, dist.base);
+  try {
+    await page.goto(`${dist.base}?chapter=demo&lang=en`);
+    await page.locator('[data-testid=cell] .cm-editor').first().waitFor();
+    await typeInto(page, 'c1', "tp.coreFlavor + ':' + (tp.getNumThreads() > 1 || navigator.hardwareConcurrency === 1)");
+    await page.keyboard.press('Control+Enter');
+    await waitForState(page, 'c1');
+    assert.equal((await cell(page, 'c1').locator('[data-testid=cell-output]').textContent()).trim(), '"web-mt:true"');
+    assert.deepEqual(log.errors, [], 'no console error');
+  } finally {
+    await context.close();
+  }
+});
