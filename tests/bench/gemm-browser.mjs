@@ -3,12 +3,15 @@
 // The GEMM on 1 thread and on 2 threads side by side, in Chromium (playwright-core + /usr/bin/chromium),
 // in one crossOriginIsolated page (served with COOP/COEP by web/server.mjs): tp.matmul in a module
 // Worker, as the notebook runs it, through wasm/js/browser.js which picks the pthreads core
-// (build/wasm/web-mt) there. Shapes 1024^3 and 512x1024.1024x3072.
+// (build/wasm/web-mt) there. Shapes 1024^3, 512x1024.1024x3072, and 256^3 (the cost of starting threads).
 // The machine is shared, so trials of 1 and 2 threads are interleaved (order alternating), and next to
 // the wall clock the CPU time of the renderer's threads is read from /proc/<pid>/task/*/schedstat:
 //   - "cpu" GFLOPS = flops / CPU time of all threads (work efficiency; for 2 threads, both count);
 //   - "crit" = flops / the busiest thread's CPU time: what the wall clock would be with a core per
-//     thread, so crit(2) / crit(1) estimates the speed-up on an idle machine.
+//     thread, so crit(2) / crit(1) estimates the speed-up on an idle machine;
+//   - "runnable": for the 2 busiest threads, (CPU time + time waiting on a run queue) / wall time, from
+//     the same schedstat: near 1 for both means both threads wanted a core for the whole product
+//     (they did overlap; only other processes held them back), which is what makes the estimate hold.
 // Prints GFLOPS (median, min-max), speed-ups, the load average, and writes
 // tests/bench/results/gemm-browser-<time>.json (+ gemm-browser-latest.json). Not a test: no thresholds.
 import fs from 'node:fs';
@@ -117,24 +120,21 @@ export function launch() {
   });
 }
 
-// CPU time (ns) of each thread of process pid, from schedstat (ns resolution, unlike stat's ticks).
+// CPU time and run-queue wait (ns) of each thread of process pid, from schedstat (ns resolution).
 function threadCpu(pid) {
   const out = new Map();
   for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
     try {
-      out.set(tid, Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]));
+      const [run, wait] = fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
+      out.set(tid, { run, wait });
     } catch { /* the thread ended */ }
   }
   return out;
 }
 function cpuDelta(before, after) {
-  let total = 0, max = 0;
-  for (const [tid, ns] of after) {
-    const d = ns - (before.get(tid) ?? 0);
-    total += d;
-    max = Math.max(max, d);
-  }
-  return { total: total / 1e9, max: max / 1e9 };
+  const ds = [...after].map(([tid, a]) => ({ run: a.run - (before.get(tid)?.run ?? 0), wait: a.wait - (before.get(tid)?.wait ?? 0) }))
+    .sort((x, y) => y.run - x.run);
+  return { total: ds.reduce((s, d) => s + d.run, 0) / 1e9, max: ds[0].run / 1e9, busiest: ds.slice(0, 2).map((d) => (d.run + d.wait) / 1e9) };
 }
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
@@ -172,7 +172,7 @@ async function main() {
     console.log(`${trials} interleaved trials of ~${trialMs} ms per thread count; GFLOPS = 2*m*n*k / time: ` +
       'wall, cpu (all threads), crit (busiest thread)\n');
 
-    const shapes = [{ m: 1024, k: 1024, n: 1024 }, { m: 512, k: 1024, n: 3072 }];
+    const shapes = [{ m: 1024, k: 1024, n: 1024 }, { m: 512, k: 1024, n: 3072 }, { m: 256, k: 256, n: 256 }];
     const results = [];
     for (const s of shapes) {
       const label = s.m === s.k && s.k === s.n ? `${s.m}^3` : `${s.m}x${s.k}.${s.k}x${s.n}`;
@@ -190,7 +190,8 @@ async function main() {
           const ms = await page.evaluate((a) => window.call('run', a), { threads, reps });
           const cpu = cpuDelta(before, threadCpu(pid));
           const work = flops * reps / 1e9;
-          runs[threads].push({ wall: work / (ms / 1e3), cpu: work / cpu.total, crit: work / cpu.max });
+          runs[threads].push({ wall: work / (ms / 1e3), cpu: work / cpu.total, crit: work / cpu.max,
+            runnable: cpu.busiest.map((s) => s / (ms / 1e3)) });
         }
       }
       const summary = (rs) => ({ wall: stats(rs.map((r) => r.wall)), cpu: stats(rs.map((r) => r.cpu)), crit: stats(rs.map((r) => r.crit)) });
@@ -199,11 +200,12 @@ async function main() {
       const pairs = (key) => median(runs[2].map((r, i) => r[key] / runs[1][i][key]));
       const r = { shape: label, ...s, reps, identical: differ === 0, differing: differ, elements: n, one_thread: one, two_threads: two,
         speedup_wall: pairs('wall'), speedup_wall_of_medians: two.wall.median / one.wall.median, speedup_crit: pairs('crit') };
+      r.runnable_two_threads = [0, 1].map((i) => median(runs[2].map((x) => x.runnable[i])));
       results.push(r);
       console.log(`${label.padEnd(20)} 1 thread : wall ${fmt(one.wall.median)} [${fmt(one.wall.min, 5)} - ${fmt(one.wall.max, 5)}]  cpu ${fmt(one.cpu.median)}  crit ${fmt(one.crit.median)}`);
       console.log(`${''.padEnd(20)} 2 threads: wall ${fmt(two.wall.median)} [${fmt(two.wall.min, 5)} - ${fmt(two.wall.max, 5)}]  cpu ${fmt(two.cpu.median)}  crit ${fmt(two.crit.median)}`);
       console.log(`${''.padEnd(20)} speed-up: wall ${fmt(r.speedup_wall, 5, 2)} (median of pairs; of medians ${fmt(r.speedup_wall_of_medians, 4, 2)}), ` +
-        `idle-machine estimate (crit) ${fmt(r.speedup_crit, 4, 2)};  1/2/3 threads bit-identical: ${r.identical ? 'yes' : `NO (${differ} of ${n})`}`);
+        `idle-machine estimate (crit) ${fmt(r.speedup_crit, 4, 2)} (runnable ${r.runnable_two_threads.map((x) => x.toFixed(2)).join(' / ')});  1/2/3 threads bit-identical: ${r.identical ? 'yes' : `NO (${differ} of ${n})`}`);
     }
     const load1 = os.loadavg();
     console.log(`\nload average after: ${load1.map((x) => x.toFixed(2)).join(' ')}`);
