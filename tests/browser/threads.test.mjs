@@ -1,7 +1,8 @@
 // The threaded GEMM in Chromium: on a crossOriginIsolated page wasm/js/browser.js loads the pthreads
 // core (build/wasm/web-mt) and splits large products over 2+ threads, with products bit-identical to
 // one thread and to Node; a page without COOP/COEP gets the single-thread core and still works;
-// the notebook's own worker (web/dist, served with COOP/COEP) runs the pthreads core.
+// both report C++ errors as TensorpadErrors; the notebook's own worker (web/dist, served with
+// COOP/COEP) runs the pthreads core.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -30,8 +31,13 @@ self.onmessage = async ({ data }) => {
       products.push({ same: bits.every((b) => b.every((x, i) => x === bits[0][i])), sum: bits[0].reduce((s, x) => (s + x) % 1000000007, 0) });
     }
     const clampedTo = tp.setNumThreads(64);
+    // A C++ error must reach JS as a TensorpadError, and the core stay usable (a pthreads build with
+    // -fwasm-exceptions let them escape uncaught under Emscripten 3.1.6).
+    let cppError = null;
+    try { tp.randn([4, 3]).matmul(tp.zeros([4, 5])); } catch (e) { cppError = e.name + ': ' + e.message; }
+    const afterError = tp.tensor([[1, 2], [3, 4]]).matmul(tp.tensor([[5, 6], [7, 8]])).toArray();
     self.postMessage({ flavor: tp.coreFlavor, fallback: tp.threadsFallback ?? null, isolated: self.crossOriginIsolated,
-      threads, clampedTo, cores: navigator.hardwareConcurrency, products });
+      threads, clampedTo, cores: navigator.hardwareConcurrency, products, cppError, afterError });
   } catch (e) {
     self.postMessage({ error: String(e?.stack ?? e) });
   }
@@ -77,6 +83,8 @@ async function runWorker(base) {
     }));
     assert.equal(got.error, undefined, got.error);
     assert.deepEqual(log.errors, [], 'no console error');
+    assert.equal(got.cppError, 'TensorpadError: matmul: shapes [4, 3] and [4, 5] do not align (3 != 4)');
+    assert.deepEqual(got.afterError, [[19, 22], [43, 50]]);
     return got;
   } finally {
     await context.close();
