@@ -179,7 +179,13 @@ export async function build({ quiet = false, check = false, chaptersDir } = {}) 
   const mtCore = process.env.TP_STUB !== '1' && mtFiles.every((f) => fs.existsSync(path.join(mtDir, f)));
   if (mtCore) copyDir(mtDir, path.join(dist, 'mt'), (f) => mtFiles.includes(f));
 
-  const common = { bundle: true, format: 'esm', platform: 'browser', conditions: ['browser'], target: 'es2022', minify: true, legalComments: 'none', logLevel: 'warning' };
+  // Every bundle that may load tp (the cell worker, tp.js, the judge's worker: all at the top of dist/)
+  // finds the unbundled pthreads core in dist/mt/, or knows there is none: see wasm/js/browser.js.
+  const common = {
+    bundle: true, format: 'esm', platform: 'browser', conditions: ['browser'], target: 'es2022', minify: true,
+    legalComments: 'none', logLevel: 'warning',
+    define: { __TP_MT_CORE__: JSON.stringify(mtCore ? './mt/tensorpad_core.js' : null) },
+  };
   await esbuild.build({
     ...common,
     entryPoints: { main: path.join(web, 'src', 'main.js') },
@@ -194,8 +200,6 @@ export async function build({ quiet = false, check = false, chaptersDir } = {}) 
     entryPoints: { worker: path.join(web, 'src', 'worker.js'), tp: tpEntry },
     outdir: dist,
     alias: { tensorpad: tpEntry },
-    // The pthreads core stays unbundled in dist/mt/ (its workers import it by URL): see wasm/js/browser.js.
-    define: { __TP_MT_CORE__: JSON.stringify(mtCore ? './mt/tensorpad_core.js' : null) },
     external: ['module', 'fs', 'path', 'url', 'node:*', 'worker_threads', 'crypto'],
   });
   const wasmDir = path.join(root, 'build', 'wasm', 'web');

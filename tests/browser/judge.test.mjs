@@ -25,7 +25,9 @@ let browser;
 async function buildHarness() {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-judge-page-'));
   const web = path.join(root, 'web');
-  const common = { bundle: true, format: 'esm', platform: 'browser', conditions: ['browser'], target: 'es2022', logLevel: 'warning' };
+  // Single-thread core only, as a site built without the pthreads core (see wasm/js/browser.js).
+  const common = { bundle: true, format: 'esm', platform: 'browser', conditions: ['browser'], target: 'es2022', logLevel: 'warning',
+    define: { __TP_MT_CORE__: 'null' } };
   // tp for workers, as the site's build makes it (the ES6 core finds its .wasm beside the bundle)
   await esbuild.build({ ...common, entryPoints: { tp: path.join(root, 'wasm/js/browser.js') }, outdir: dir,
     external: ['module', 'fs', 'path', 'url', 'node:*', 'worker_threads', 'crypto'] });
