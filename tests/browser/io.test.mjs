@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { init } from '../../wasm/js/node.js';
 import { scriptPage } from './helpers.mjs';
+import { u8, safetensorsBytes } from '../fixtures/safetensors-bytes.mjs';
 
 let dir, harness, page;
 
@@ -48,20 +49,6 @@ window.run = async () => {
 `;
 
 // Files built here: every dtype in one safetensors file, an .npy, and a malformed safetensors file.
-const enc = new TextEncoder();
-const u8 = (typed) => new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength);
-function safetensors(entries, metadata) {
-  const header = { __metadata__: metadata };
-  let off = 0;
-  for (const [name, dtype, shape, data] of entries) {
-    header[name] = { dtype, shape, data_offsets: [off, off + data.length] };
-    off += data.length;
-  }
-  const text = enc.encode(JSON.stringify(header));
-  const len = new Uint8Array(8);
-  new DataView(len.buffer).setBigUint64(0, BigInt(text.length), true);
-  return Buffer.concat([len, text, ...entries.map((e) => e[3])]);
-}
 const dtypeEntries = [
   ['f32', 'F32', [2, 2], u8(Float32Array.of(1.5, -0, 3.4e38, 1e-45))],
   ['f64', 'F64', [4], u8(Float64Array.of(0.1, -2, 1e300, 1e-300))],
@@ -86,9 +73,9 @@ function npy() {
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tp-io-browser-'));
-  writeFileSync(join(dir, 'all-dtypes.safetensors'), safetensors(dtypeEntries, { format: 'pt' }));
+  writeFileSync(join(dir, 'all-dtypes.safetensors'), safetensorsBytes(dtypeEntries, { format: 'pt' }));
   writeFileSync(join(dir, 'fortran-f16.npy'), npy());
-  writeFileSync(join(dir, 'bad.safetensors'), safetensors([['w', 'F32', [3], new Uint8Array(8)]], {}));
+  writeFileSync(join(dir, 'bad.safetensors'), safetensorsBytes([['w', 'F32', [3], new Uint8Array(8)]], {}));
   harness = await scriptPage(PAGE_SCRIPT, { body: '<input type="file" id="files" multiple>' });
   page = harness.page;
   await page.waitForFunction(() => typeof window.run === 'function');

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startServer, launch, openPage, cell, typeInto, editorText, waitForState } from './helpers.mjs';
+import { u8, safetensorsBytes } from '../fixtures/safetensors-bytes.mjs';
 
 let srv, browser;
 
@@ -24,19 +25,6 @@ after(async () => {
 
 // ---- files made here ------------------------------------------------------------------------------
 
-const u8 = (typed) => new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength);
-function safetensors(entries, metadata) {
-  const header = { __metadata__: metadata };
-  let off = 0;
-  for (const [name, dtype, shape, data] of entries) {
-    header[name] = { dtype, shape, data_offsets: [off, off + data.length] };
-    off += data.length;
-  }
-  const text = new TextEncoder().encode(JSON.stringify(header));
-  const len = new Uint8Array(8);
-  new DataView(len.buffer).setBigUint64(0, BigInt(text.length), true);
-  return Buffer.concat([len, text, ...entries.map((e) => e[3])]);
-}
 const GATE = 'model.layers.0.mlp.gate_proj.weight';
 const NORM = 'model.layers.0.input_layernorm.weight';
 const QPROJ = 'model.layers.1.self_attn.q_proj.weight';
@@ -46,7 +34,7 @@ const norm = Float32Array.from({ length: 16 }, (_, i) => i + 1);
 const qf = Float32Array.from({ length: 32 }, (_, i) => ((i % 5) - 2) * 0.25);
 const qbf16 = Uint16Array.from(new Uint32Array(qf.buffer), (bits) => bits >>> 16);
 const sum = (a) => a.reduce((s, v) => s + v, 0);
-const model = safetensors([
+const model = safetensorsBytes([
   [GATE, 'F32', [64, 32], u8(gate)],
   [NORM, 'F32', [16], u8(norm)],
   [QPROJ, 'BF16', [8, 4], u8(qbf16)],

@@ -8,21 +8,43 @@ import { createApi } from './api.js';
 export { TensorpadError } from './errors.js';
 
 const buildDir = fileURLToPath(new URL('../../build/wasm/node/', import.meta.url));
+const jsPath = buildDir + 'tensorpad_core.js', wasmPath = buildDir + 'tensorpad_core.wasm';
 let shared = null;
+let compiled = null;
 
-async function load() {
-  const js = buildDir + 'tensorpad_core.js', wasm = buildDir + 'tensorpad_core.wasm';
-  if (!existsSync(js) || !existsSync(wasm)) {
-    throw new Error(`tensorpad: the WebAssembly core is not built (${js} is missing); run "npm run build"`);
+function checkBuilt() {
+  if (!existsSync(jsPath) || !existsSync(wasmPath)) {
+    throw new Error(`tensorpad: the WebAssembly core is not built (${jsPath} is missing); run "npm run build"`);
   }
-  const factory = createRequire(import.meta.url)(js);
-  const core = await factory({ wasmBinary: readFileSync(wasm), print: () => {}, printErr: () => {} });
-  return createApi(core);
 }
 
-// Resolves to the tp API. One core per process unless {fresh: true} asks for another.
-export function init({ fresh = false } = {}) {
-  if (fresh) return load();
+// The core compiled once, as a WebAssembly.Module: worker_threads can receive it (workerData or
+// postMessage) and pass it to init({wasmModule}), so a process compiles the core once, not per worker.
+export function compiledCore() {
+  checkBuilt();
+  compiled ??= new WebAssembly.Module(readFileSync(wasmPath));
+  return compiled;
+}
+
+async function load(wasmModule) {
+  checkBuilt();
+  const factory = createRequire(import.meta.url)(jsPath);
+  const options = { print: () => {}, printErr: () => {} };
+  if (wasmModule) {
+    options.instantiateWasm = (imports, done) => {
+      WebAssembly.instantiate(wasmModule, imports).then((instance) => done(instance, wasmModule));
+      return {};
+    };
+  } else {
+    options.wasmBinary = readFileSync(wasmPath);
+  }
+  return createApi(await factory(options));
+}
+
+// Resolves to the tp API. One core per process unless {fresh: true} asks for another;
+// {wasmModule} instantiates an already compiled core (see compiledCore).
+export function init({ fresh = false, wasmModule } = {}) {
+  if (fresh || wasmModule) return load(wasmModule);
   shared ??= load();
   return shared;
 }

@@ -8,6 +8,7 @@ import { mkdtempSync, writeFileSync, rmSync, readFileSync, existsSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, basename, resolve, dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { compiledCore } from 'tensorpad';
 import { judge } from './judge.js';
 import { DEFAULT_LIMITS } from './protocol.js';
 
@@ -17,8 +18,10 @@ let copies = 0;
 export function nodeEnv({ tpModule, memoryMb = DEFAULT_LIMITS.memoryMb } = {}) {
   return {
     spawn() {
+      // Workers share the core compiled once in this process: no compilation per worker (faster, and a
+      // worker terminated by a time limit is never in the middle of compiling WebAssembly).
       const worker = new Worker(WORKER, {
-        workerData: { tpModule },
+        workerData: tpModule ? { tpModule } : { wasmModule: compiledCore() },
         resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
         stdout: true, stderr: true,  // anything that escapes the console capture stays out of our terminal
       });

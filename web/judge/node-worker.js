@@ -37,7 +37,7 @@ startWorker({
   importModule: (url) => import(url),
   initTp: async () => {
     const { init } = await import(workerData?.tpModule ?? 'tensorpad');
-    return init();
+    return init(workerData?.wasmModule ? { wasmModule: workerData.wasmModule } : {});
   },
   harden,
 });
