@@ -3,9 +3,20 @@
 // QR iterations that finish them. Not a public header.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace tp::linalg::detail {
+
+// Two-lane double vectors (f64x2 under -msimd128, SSE2 natively) through the compilers' vector
+// extension, for the rank-2 updates of tridiagonalization and the plane rotations of the QR iterations.
+typedef double d2 __attribute__((vector_size(16)));
+inline d2 load2(const double* p) {
+  d2 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+inline void store2(double* p, d2 v) { std::memcpy(p, &v, sizeof v); }
 
 // A (rows, cols) double matrix stored column by column: reflectors and rotations in the
 // decompositions act on columns, so a column is one contiguous run.

@@ -12,14 +12,6 @@
 
 namespace tp::linalg::detail {
 
-// Two-lane double vectors (f64x2 under -msimd128, SSE2 natively) through the compilers' vector extension.
-typedef double d2 __attribute__((vector_size(16)));
-static inline d2 load2(const double* p) {
-  d2 v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-static inline void store2(double* p, d2 v) { std::memcpy(p, &v, sizeof v); }
 
 // Reduces the symmetric W (lower triangle) to tridiagonal T = Q^T W Q: diagonal d (n), subdiagonal e
 // (n-1); the reflector vectors stay in W below the subdiagonal and their factors in tau.

@@ -34,15 +34,6 @@ ColMat load(const float* A, int64_t m, int64_t n, bool transpose) {
   return W;
 }
 
-// Two-lane double vectors (f64x2 under -msimd128, SSE2 natively) through the compilers' vector
-// extension, for the plane rotations of the QR iterations.
-typedef double d2 __attribute__((vector_size(16)));
-static inline d2 ld2(const double* p) {
-  d2 v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-static inline void st2(double* p, d2 v) { std::memcpy(p, &v, sizeof v); }
 
 // dot and axpy stay plain loops: clang vectorizes them (with its own unrolling) better than the
 // explicit version did, measured in WASM.
@@ -68,11 +59,11 @@ void rotate(double* x, double* y, int64_t n, double c, double s) {
   const d2 c2 = {c, c}, s2 = {s, s};
   int64_t i = 0;
   for (; i + 4 <= n; i += 4) {
-    const d2 x0 = ld2(x + i), y0 = ld2(y + i), x1 = ld2(x + i + 2), y1 = ld2(y + i + 2);
-    st2(x + i, c2 * x0 + s2 * y0);
-    st2(y + i, c2 * y0 - s2 * x0);
-    st2(x + i + 2, c2 * x1 + s2 * y1);
-    st2(y + i + 2, c2 * y1 - s2 * x1);
+    const d2 x0 = load2(x + i), y0 = load2(y + i), x1 = load2(x + i + 2), y1 = load2(y + i + 2);
+    store2(x + i, c2 * x0 + s2 * y0);
+    store2(y + i, c2 * y0 - s2 * x0);
+    store2(x + i + 2, c2 * x1 + s2 * y1);
+    store2(y + i + 2, c2 * y1 - s2 * x1);
   }
   for (; i < n; ++i) {
     const double xi = x[i], yi = y[i];
