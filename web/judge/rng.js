@@ -20,7 +20,8 @@ function mix(seed, label) {
   return h >>> 0;
 }
 
-export function createRng(seed, label = '') {
+// tp (optional) backs the linear-algebra builders (orthonormal, withSpectrum) with the core.
+export function createRng(seed, label = '', tp = null) {
   const next = mulberry32(mix(seed, label));
   const rng = {
     seed,
@@ -43,29 +44,20 @@ export function createRng(seed, label = '') {
       return Array.from({ length: m }, () =>
         Array.from({ length: n }, () => Math.round(rng.normal() * scale * f) / f));
     },
-    // n×k matrix (nested arrays) with orthonormal columns: Gram–Schmidt on normal columns, in float64.
+    // n×k matrix (nested arrays) with orthonormal columns: the first k columns of the core's
+    // tp.linalg.randomOrthogonal (QR of a Gaussian), seeded from this stream.
     orthonormal(n, k) {
-      const cols = [];
-      while (cols.length < k) {
-        let v = Array.from({ length: n }, () => rng.normal());
-        for (let pass = 0; pass < 2; pass++) {
-          for (const c of cols) {
-            const dot = c.reduce((a, ci, i) => a + ci * v[i], 0);
-            v = v.map((vi, i) => vi - dot * c[i]);
-          }
-        }
-        const norm = Math.hypot(...v);
-        if (norm > 1e-6) cols.push(v.map((vi) => vi / norm));
-      }
-      return Array.from({ length: n }, (_, i) => cols.map((c) => c[i]));
+      if (!tp) throw new Error('rng.orthonormal needs tp: createRng(seed, label, tp)');
+      return tp.tidy(() => tp.linalg.randomOrthogonal(n, { seed: rng.int(0, 2 ** 31 - 1) }).narrow(1, 0, k).toArray());
     },
-    // m×n matrix U·diag(s)·Vᵀ with random orthonormal U, V: a matrix whose singular values are s.
+    // m×n matrix U·diag(s)·Vᵀ with random orthonormal U, V: a matrix whose singular values are s,
+    // rounded to `digits` decimals.
     withSpectrum(m, n, s, digits = 6) {
       const U = rng.orthonormal(m, s.length);
       const V = rng.orthonormal(n, s.length);
       const f = 10 ** digits;
-      return Array.from({ length: m }, (_, i) => Array.from({ length: n }, (_, j) =>
-        Math.round(s.reduce((a, sk, k) => a + U[i][k] * sk * V[j][k], 0) * f) / f));
+      const W = tp.tidy(() => tp.tensor(U).mul(tp.tensor(s)).matmul(tp.tensor(V).T).toArray());
+      return W.map((row) => row.map((x) => Math.round(x * f) / f));
     },
     shuffle(items) {
       const a = items.slice();

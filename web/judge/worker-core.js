@@ -65,7 +65,7 @@ async function runOracle(msg, env) {
   const raw = [];
   (msg.examples || []).forEach((ex, i) =>
     raw.push({ kind: 'example', name: ex.name ?? `example ${i + 1}`, fn: ex.fn, args: normalizeTensorMarkers(ex.args) }));
-  const rng = createRng(msg.seed, msg.exerciseId);
+  const rng = createRng(msg.seed, msg.exerciseId, tp);
   const hidden = await casesModule.generate({ seed: msg.seed, rng, tensorArg });
   hidden.forEach((c, i) => raw.push({ kind: 'hidden', name: c.name ?? `hidden ${i + 1}`, fn: c.fn, args: c.args }));
   const mistakes = casesModule.mistakes || {};
