@@ -82,7 +82,8 @@ void svd_double(const float* A, int64_t m, int64_t n, std::vector<double>& S, Co
 // ~sqrt(k eps64) sigma_1, far below the float32 output's resolution of sigma_1.
 void svdvals_double(const float* A, int64_t m, int64_t n, std::vector<double>& S);
 
-// Lower triangle (and diagonal) of the Gram matrix G = W^T W (cols, cols); the upper part is left 0.
-ColMat gram_lower(const ColMat& W);
+// Lower triangle (and diagonal) of the Gram matrix G = A^T A (n,n) of the row-major float (m,n) A, float
+// products exact, sums in double; the upper part is left 0.
+ColMat gram_lower_rows(const float* A, int64_t m, int64_t n);
 
 }  // namespace tp::linalg::detail

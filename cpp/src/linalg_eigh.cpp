@@ -209,9 +209,11 @@ static ColMat gram_streamed(int64_t r, int64_t c, Fill fill) {
   return out;
 }
 
-ColMat gram_lower(const ColMat& W) {
-  return gram_streamed(W.rows, W.cols, [&](int64_t r0, int64_t rl, double* P, int64_t ld) {
-    for (int64_t j = 0; j < W.cols; ++j) std::copy(W.col(j) + r0, W.col(j) + r0 + rl, P + j * ld);
+ColMat gram_lower_rows(const float* A, int64_t m, int64_t n) {
+  return gram_streamed(m, n, [&](int64_t r0, int64_t rl, double* P, int64_t ld) {
+    for (int64_t j0 = 0; j0 < n; j0 += 32)  // transpose in 32-column strips so reads stay in cache
+      for (int64_t i = 0; i < rl; ++i)
+        for (int64_t j = j0; j < std::min(j0 + 32, n); ++j) P[j * ld + i] = A[(r0 + i) * n + j];
   });
 }
 
@@ -224,11 +226,7 @@ void svdvals_double(const float* A, int64_t m, int64_t n, std::vector<double>& S
       for (int64_t j = 0; j < m; ++j) std::copy(A + j * n + r0, A + j * n + r0 + rl, P + j * ld);
     });
   } else {
-    G = gram_streamed(m, n, [&](int64_t r0, int64_t rl, double* P, int64_t ld) {
-      for (int64_t j0 = 0; j0 < n; j0 += 32)  // transpose in 32-column strips so reads stay in cache
-        for (int64_t i = 0; i < rl; ++i)
-          for (int64_t j = j0; j < std::min(j0 + 32, n); ++j) P[j * ld + i] = A[(r0 + i) * n + j];
-    });
+    G = gram_lower_rows(A, m, n);
   }
   std::vector<double> lambda;
   symmetric_eig(G, lambda, nullptr);

@@ -6,6 +6,7 @@
 
 #include "linalg_detail.hpp"
 #include "tensorpad/error.hpp"
+#include "tensorpad/simd.hpp"
 
 namespace tp::linalg::detail {
 
@@ -16,7 +17,23 @@ ColMat ColMat::identity(int64_t r, int64_t c) {
 }
 
 void check_finite(const char* op, const float* A, int64_t count) {
-  for (int64_t i = 0; i < count; ++i)
+  // x - x is +0 for every finite x and NaN for NaN and +-Inf, and a sum stays 0 until a NaN enters it:
+  // one SIMD pass with four accumulators (std::isfinite per element took 7 ms on 3072x1024 in WASM).
+  // The scalar loop runs only to name the culprit.
+  namespace v = simd;
+  v::f32x4 s0 = v::zero(), s1 = v::zero(), s2 = v::zero(), s3 = v::zero();
+  int64_t i = 0;
+  for (; i + 16 <= count; i += 16) {
+    const v::f32x4 x0 = v::load(A + i), x1 = v::load(A + i + 4), x2 = v::load(A + i + 8), x3 = v::load(A + i + 12);
+    s0 = v::add(s0, v::sub(x0, x0));
+    s1 = v::add(s1, v::sub(x1, x1));
+    s2 = v::add(s2, v::sub(x2, x2));
+    s3 = v::add(s3, v::sub(x3, x3));
+  }
+  float total = v::hsum(v::add(v::add(s0, s1), v::add(s2, s3)));
+  for (; i < count; ++i) total += A[i] - A[i];
+  if (total == 0.0f) return;
+  for (i = 0; i < count; ++i)
     if (!std::isfinite(A[i])) fail(op, "input contains NaN or Inf (element ", i, " is ", A[i], ")");
 }
 

@@ -2,6 +2,7 @@
 // an orthonormal basis Q of the range of A by power iterations, then the exact SVD of the small Q^T A.
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "linalg_detail.hpp"
 #include "tensorpad/error.hpp"
@@ -14,17 +15,17 @@ using namespace detail;
 
 namespace {
 
-// One Cholesky QR pass on the column-major double W (r,q): W = Q R with R^T R = W^T W, W <- Q.
-// Refuses (returns false, W unusable) when a pivot shows a column within ~1e-5 rad of the span of the
-// earlier ones: beyond that the squared condition number of the Gram matrix would cost orthogonality.
-bool cholesky_qr_pass(ColMat& W) {
-  const int64_t r = W.rows, q = W.cols;
-  ColMat L = gram_lower(W);  // G = W^T W, lower triangle; overwritten by its Cholesky factor
+// Cholesky factor in place of the Gram matrix in L's lower triangle: L L^T = G. Refuses (returns false)
+// when a pivot keeps less than min_ratio of its column's squared norm, i.e. when a column lies within
+// ~sqrt(min_ratio) rad of the span of the earlier ones: beyond that the Gram matrix's rounding (relative
+// error ~1e-6 in float, ~1e-16 in double) would cost the basis its conditioning.
+bool cholesky_in_place(ColMat& L, double min_ratio) {
+  const int64_t q = L.cols;
   for (int64_t j = 0; j < q; ++j) {
     const double gjj = L(j, j);
     double djj = gjj;
     for (int64_t p = 0; p < j; ++p) djj -= L(j, p) * L(j, p);
-    if (!(djj > 1e-10 * gjj) || gjj == 0.0) return false;
+    if (!(djj > min_ratio * gjj) || !(gjj > 0.0) || !std::isfinite(gjj)) return false;
     const double ljj = std::sqrt(djj);
     L(j, j) = ljj;
     for (int64_t i = j + 1; i < q; ++i) {
@@ -33,27 +34,64 @@ bool cholesky_qr_pass(ColMat& W) {
       L(i, j) = s / ljj;
     }
   }
-  // Q = W L^-T, column by column: q_j = (w_j - sum_{p<j} L(j,p) q_p) / L(j,j).
-  for (int64_t j = 0; j < q; ++j) {
-    double* c = W.col(j);
-    for (int64_t p = 0; p < j; ++p) axpy(c, -L(j, p), W.col(p), r);
-    const double inv = 1.0 / L(j, j);
-    for (int64_t i = 0; i < r; ++i) c[i] *= inv;
-  }
   return true;
 }
 
-// Replaces the row-major float Y (r,q) by an orthonormal basis of its columns: Cholesky QR twice
-// (CholeskyQR2: two Gram-matrix passes, fast because the Gram kernel is blocked), or Householder QR
-// when Y is too ill-conditioned for that (rank-deficient A, or a fast-decaying spectrum).
-void orthonormalize(std::vector<float>& Y, int64_t r, int64_t q) {
-  ColMat W = load(Y.data(), r, q, false);
-  if (!(cholesky_qr_pass(W) && cholesky_qr_pass(W))) {
-    W = load(Y.data(), r, q, false);
-    std::vector<double> tau;
-    householder_qr(W, tau);
-    W = form_q(W, tau, q);
+// The lower triangle of Y^T Y for the row-major float Y (r,q), in float through one GEMM (fast, relative
+// error ~sqrt(r) eps32) or with exact products summed in double.
+ColMat gram_float(const float* Y, int64_t r, int64_t q) {
+  std::vector<float> G(size_t(q * q));
+  kernels::sgemm(q, q, r, Y, 1, q, Y, q, 1, G.data(), q, false);
+  ColMat L(q, q);
+  for (int64_t j = 0; j < q; ++j)
+    for (int64_t i = j; i < q; ++i) L(i, j) = G[size_t(i * q + j)];
+  return L;
+}
+
+// One Cholesky QR pass on the row-major float Y (r,q): Y <- Y L^-T with L L^T = Y^T Y, as one float GEMM
+// by the (double-computed) inverse. The GEMM's rounding perturbs the columns by ~eps32 cond(Y), the same
+// order as the float product that made Y, and a second pass removes what it costs in orthogonality.
+// Leaves Y unchanged and returns false when the Cholesky factorization refuses.
+bool cholesky_qr_pass(std::vector<float>& Y, std::vector<float>& work, int64_t r, int64_t q, bool double_gram) {
+  ColMat L = double_gram ? gram_lower_rows(Y.data(), r, q) : gram_float(Y.data(), r, q);
+  if (!cholesky_in_place(L, double_gram ? 1e-10 : 1e-4)) return false;
+  // T = L^-T (upper triangular, row-major float): column j of L^-1 by forward substitution is row j of T.
+  std::vector<float> T(size_t(q * q), 0.0f);
+  std::vector<double> x(static_cast<size_t>(q));
+  for (int64_t j = 0; j < q; ++j) {
+    std::fill(x.begin(), x.end(), 0.0);
+    x[size_t(j)] = 1.0 / L(j, j);
+    for (int64_t i = j + 1; i < q; ++i) {
+      double s = 0.0;
+      for (int64_t p = j; p < i; ++p) s -= L(i, p) * x[size_t(p)];
+      x[size_t(i)] = s / L(i, i);
+    }
+    for (int64_t i = j; i < q; ++i) T[size_t(j * q + i)] = float(x[size_t(i)]);
   }
+  work.resize(Y.size());
+  kernels::sgemm(r, q, q, Y.data(), q, 1, T.data(), q, 1, work.data(), q, false);
+  Y.swap(work);
+  return true;
+}
+
+// Replaces the row-major float Y (r,q) by a basis of the same column span. Between power iterations a
+// well-conditioned basis is enough, and one Cholesky QR pass with a float Gram matrix (two small GEMMs)
+// gives it; the final basis must be orthonormal to float precision, which one more pass with the double
+// Gram matrix gives. When Y is ill-conditioned (a fast-decaying spectrum) the double Gram matrix takes
+// over (CholeskyQR2), and Householder QR when even that refuses (rank-deficient A).
+void orthonormalize(std::vector<float>& Y, std::vector<float>& work, int64_t r, int64_t q, bool final_basis) {
+  const bool fast = cholesky_qr_pass(Y, work, r, q, false);
+  if (fast && !final_basis) return;
+  int passes = fast ? 1 : 2;
+  while (passes > 0 && cholesky_qr_pass(Y, work, r, q, true)) {
+    if (!final_basis) return;
+    --passes;
+  }
+  if (passes == 0) return;
+  ColMat W = load(Y.data(), r, q, false);
+  std::vector<double> tau;
+  householder_qr(W, tau);
+  W = form_q(W, tau, q);
   for (int64_t i = 0; i < r; ++i)
     for (int64_t j = 0; j < q; ++j) Y[size_t(i * q + j)] = float(W(i, j));
 }
@@ -69,15 +107,16 @@ void svd_lowrank(const float* A, int64_t m, int64_t n, int64_t q, int64_t niter,
   if (niter < 0) fail("linalg.svdLowrank", "niter must be >= 0, got ", niter);
   check_finite("linalg.svdLowrank", A, m * n);
   using kernels::sgemm;
-  // The big products run in float32 GEMM; only the thin QRs and the small SVD run in double.
-  std::vector<float> Y(size_t(m * q)), Z(size_t(n * q));
+  // Every product with A runs in float32 GEMM; the Gram matrices that certify the final basis and the
+  // small SVD run in double.
+  std::vector<float> Y(size_t(m * q)), Z(size_t(n * q)), work;
   sgemm(m, q, n, A, n, 1, omega, q, 1, Y.data(), q, false);  // Y = A omega
-  orthonormalize(Y, m, q);
+  orthonormalize(Y, work, m, q, niter == 0);
   for (int64_t it = 0; it < niter; ++it) {
     sgemm(n, q, m, A, 1, n, Y.data(), q, 1, Z.data(), q, false);  // Z = A^T Q
-    orthonormalize(Z, n, q);
+    orthonormalize(Z, work, n, q, false);
     sgemm(m, q, n, A, n, 1, Z.data(), q, 1, Y.data(), q, false);  // Y = A Z
-    orthonormalize(Y, m, q);
+    orthonormalize(Y, work, m, q, it + 1 == niter);
   }
   // B = Q^T A is (q,n); A ~ Q B = (Q Ub) S Vb^T.
   std::vector<float> B(size_t(q * n));

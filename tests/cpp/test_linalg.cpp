@@ -13,6 +13,7 @@
 #include "../../cpp/src/linalg_detail.hpp"
 #include "tensorpad/error.hpp"
 #include "tensorpad/linalg.hpp"
+#include "tensorpad/nn.hpp"
 
 namespace {
 
@@ -270,6 +271,69 @@ TEST_CASE("svd_lowrank with q = min(m, n) is the exact SVD, through the Cholesky
     CHECK_MESSAGE(orthogonality_error(U, m, q) <= 1e-4, name, ": U");
     CHECK_MESSAGE(orthogonality_error(V, n, q) <= 1e-4, name, ": V");
   }
+}
+
+// Qa[:, :n] diag(sigma) Qb^T as a row-major float (m,n), m >= n, Qa and Qb random orthogonal.
+std::vector<float> with_spectrum(int64_t m, int64_t n, const std::vector<double>& sigma, uint64_t seed) {
+  const tp::Tensor Qa = la::random_orthogonal(m, seed), Qb = la::random_orthogonal(n, seed + 1);
+  std::vector<float> A(static_cast<size_t>(m * n));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double s = 0;
+      for (int64_t k = 0; k < n; ++k) s += double(Qa.data()[i * m + k]) * sigma[size_t(k)] * Qb.data()[j * n + k];
+      A[size_t(i * n + j)] = float(s);
+    }
+  return A;
+}
+
+TEST_CASE("svd_lowrank recovers a dominant 10-dimensional subspace with bases orthonormal to float precision") {
+  // A = Qa diag(sigma) Qb^T (400x300): sigma 10, 9, ..., 1, then a tail 1e-3 * 0.9^k. With q = 20 the
+  // basis between power iterations has condition ~3e4: the float Gram matrix refuses it and the double
+  // one (CholeskyQR2) takes over, so this case runs the middle path of the orthonormalization.
+  const int64_t m = 400, n = 300, q = 20;
+  std::vector<double> sigma(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) sigma[size_t(i)] = i < 10 ? double(10 - i) : 1e-3 * std::pow(0.9, double(i - 10));
+  const auto A = with_spectrum(m, n, sigma, 21);
+  const auto omega = splitmix_gaussian(5, n * q);
+  for (const int64_t niter : {0, 2}) {  // niter 0: Y = A omega has nearly dependent columns
+    CAPTURE(niter);
+    std::vector<float> U(static_cast<size_t>(m * q)), S(static_cast<size_t>(q)), V(static_cast<size_t>(n * q));
+    la::svd_lowrank(A.data(), m, n, q, niter, omega.data(), U.data(), S.data(), V.data());
+    for (int64_t i = 0; i < 10; ++i) CHECK(std::fabs(S[size_t(i)] - sigma[size_t(i)]) <= 1e-5 * sigma[0]);
+    for (int64_t i = 10; i < q; ++i) CHECK(S[size_t(i)] <= 1.1e-3);
+    CHECK(orthogonality_error(U, m, q) <= 1e-5);
+    CHECK(orthogonality_error(V, n, q) <= 1e-5);
+    // What the top q triplets leave out is the tail beyond them: ||A - U S V^T||_F ~ 1e-3 * 0.9^10 * 2.3.
+    double resid = 0;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double s = A[size_t(i * n + j)];
+        for (int64_t k = 0; k < q; ++k) s -= double(U[size_t(i * q + k)]) * S[size_t(k)] * V[size_t(j * q + k)];
+        resid += s * s;
+      }
+    CHECK(std::sqrt(resid) <= (niter == 0 ? 2.3e-3 : 1.5e-3));
+  }
+}
+
+TEST_CASE("svd_lowrank returns bases orthonormal to float precision when the float Gram matrix was enough") {
+  // Spectra under which every Cholesky QR pass is accepted with the float Gram matrix: flat (Gaussian)
+  // and a moderate decay (sigma_i = 0.93^i, so Y = A omega has condition ~1e2). The float Gram matrix's
+  // rounding, amplified by the squared condition, would leave up to ~1e-4 of non-orthogonality; the
+  // final pass with the double Gram matrix brings it to float precision.
+  const int64_t m = 600, n = 300, q = 40;
+  std::vector<double> sigma(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) sigma[size_t(i)] = std::pow(0.93, double(i));
+  const std::vector<std::vector<float>> mats = {splitmix_gaussian(31, m * n), with_spectrum(m, n, sigma, 33)};
+  const auto omega = splitmix_gaussian(32, n * q);
+  for (size_t which = 0; which < mats.size(); ++which)
+    for (const int64_t niter : {0, 1}) {
+      CAPTURE(which);
+      CAPTURE(niter);
+      std::vector<float> U(static_cast<size_t>(m * q)), S(static_cast<size_t>(q)), V(static_cast<size_t>(n * q));
+      la::svd_lowrank(mats[which].data(), m, n, q, niter, omega.data(), U.data(), S.data(), V.data());
+      CHECK(orthogonality_error(U, m, q) <= 2e-6);
+      CHECK(orthogonality_error(V, n, q) <= 2e-6);
+    }
 }
 
 TEST_CASE("a Gaussian 3072x1024 keeps numpy's energy fractions at k = 32, 128, 512 within 0.05 pp") {

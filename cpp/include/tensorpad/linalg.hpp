@@ -12,7 +12,8 @@
 // Golub-Kahan QR for svd; Householder tridiagonalization (one fused pass per step) + implicit QL for
 // eigh; svdvals as the square roots of the eigenvalues of the double Gram matrix (exact float products
 // summed in double: error ~sqrt(k eps64) sigma_1, far below float32 resolution); LU with partial
-// pivoting; CholeskyQR2 (Householder fallback) inside svd_lowrank.
+// pivoting; inside svd_lowrank, Cholesky QR with GEMM-made Gram matrices (float between power
+// iterations, double for the final basis; CholeskyQR2, then Householder, as fallbacks).
 #pragma once
 #include <cstdint>
 #include <string>
