@@ -1,4 +1,4 @@
-// Stored element types of tensor files and their conversion to float32.
+// Stored element types of tensor files, their conversion to float32 and the writers' rounding back.
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -38,6 +38,24 @@ T load(const uint8_t* p, int64_t i) {
   T v;
   std::memcpy(&v, p + i * int64_t(sizeof(T)), sizeof(T));
   return v;
+}
+
+// Stores v as element i of possibly unaligned little-endian bytes.
+template <class T>
+void store(uint8_t* p, int64_t i, T v) {
+  std::memcpy(p + i * int64_t(sizeof(T)), &v, sizeof(T));
+}
+
+uint32_t float_bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+
+float bits_float(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
 }
 
 template <class T>
@@ -107,6 +125,58 @@ float half_to_float(uint16_t h) {
   return f;
 }
 
+uint16_t float_to_half(float f) {
+  // f is a float32; the result is IEEE half bits, rounded to nearest even (F. Giesen's float_to_half_fast3_rtne,
+  // with NaN kept instead of made canonical).
+  uint32_t u = float_bits(f);
+  const uint32_t sign = (u >> 16) & 0x8000u;
+  u &= 0x7fffffffu;
+  uint32_t h;
+  if (u >= 0x47800000u) {
+    // |f| >= 2^16, inf or NaN. NaN keeps its top 10 payload bits; the quiet bit keeps it from being inf.
+    h = u > 0x7f800000u ? 0x7e00u | ((u >> 13) & 0x3ffu) : 0x7c00u;
+  } else if (u < 0x38800000u) {
+    // |f| < 2^-14, a half subnormal or zero. In 0.5 + |f| the float32 ulp is 2^-24, the half subnormal
+    // step, so the float addition itself rounds to nearest even; the bits above 0.5's are the result
+    // (1024 when it rounds up to the smallest normal, whose bits are 0x0400 too).
+    h = float_bits(bits_float(u) + 0.5f) - float_bits(0.5f);
+  } else {
+    // A normal half, or one that rounds up to inf. Rebias the exponent (127 -> 15) and add just under half
+    // a half-ulp, plus one when the kept mantissa is odd: ties go to even. A mantissa carry moves into the
+    // exponent, and past 65504 into 0x7c00, inf.
+    const uint32_t odd = (u >> 13) & 1u;
+    u -= 112u << 23;
+    u += 0xfffu + odd;
+    h = u >> 13;
+  }
+  return uint16_t(h | sign);
+}
+
+uint16_t float_to_half_ref(float f) {
+  // f is a float32; the result is half bits. The half nearest |f| is q * step with q an integer: step is
+  // 2^-24 below 2^-14 (subnormals) and 2^(E-10) for |f| in [2^E, 2^(E+1)). |f| / step is exact in double,
+  // and nearbyint rounds it to nearest even (the default rounding mode).
+  const uint32_t u = float_bits(f);
+  const uint16_t sign = uint16_t((u >> 16) & 0x8000u);
+  if (std::isnan(f)) return uint16_t(sign | 0x7e00u | ((u >> 13) & 0x3ffu));
+  const double mag = std::fabs(double(f));
+  if (mag >= 65520.0) return uint16_t(sign | 0x7c00u);  // 65520 is halfway from 65504 to 2^16: ties to inf (even)
+  if (mag < std::ldexp(1.0, -14)) return uint16_t(sign | uint16_t(std::nearbyint(std::ldexp(mag, 24))));
+  int e;
+  std::frexp(mag, &e);  // mag = m * 2^e with m in [0.5, 1): E = e - 1
+  const double q = std::nearbyint(std::ldexp(mag, 11 - e));  // |f| / 2^(E-10), in [1024, 2048]
+  // Biased exponent E + 15; q = 2048 carries into the next exponent through the addition.
+  return uint16_t(sign | ((uint32_t(e - 1 + 15) << 10) + uint32_t(q) - 1024u));
+}
+
+uint16_t float_to_bf16(float f) {
+  // f is a float32; the result is its top 16 bits rounded to nearest even: add just under half of the
+  // dropped range, plus one when the kept part is odd. Past the largest bfloat16 the carry reaches inf.
+  const uint32_t u = float_bits(f);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return uint16_t((u >> 16) | 0x0040u);  // NaN: made quiet, never inf
+  return uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
 float fp8_e4m3_to_float(uint8_t b) {
   const float sign = (b & 0x80) ? -1.0f : 1.0f;
   const int exp = (b >> 3) & 0xf, man = b & 0x7;
@@ -166,6 +236,27 @@ void to_float32(DType dt, const void* src_v, int64_t n, float* dst) {
       return;
   }
   TP_ASSERT(false);
+}
+
+void from_float32(DType dt, const float* src, int64_t n, void* dst_v) {
+  // src is n float32 values; dst receives n elements of dt, dtype_size(dt) bytes each, little-endian.
+  TP_ASSERT(n >= 0);
+  if (n == 0) return;
+  auto* dst = static_cast<uint8_t*>(dst_v);
+  switch (dt) {
+    case DType::F32: std::memcpy(dst, src, size_t(n) * 4); return;
+    case DType::F64:
+      for (int64_t i = 0; i < n; ++i) store<double>(dst, i, src[i]);
+      return;
+    case DType::F16:
+      for (int64_t i = 0; i < n; ++i) store<uint16_t>(dst, i, float_to_half(src[i]));
+      return;
+    case DType::BF16:
+      for (int64_t i = 0; i < n; ++i) store<uint16_t>(dst, i, float_to_bf16(src[i]));
+      return;
+    default: break;
+  }
+  TP_ASSERT(false && "from_float32 writes F32, F64, F16 and BF16 only");
 }
 
 int64_t checked_numel(const char* op, const std::string& what, const Shape& shape) {

@@ -277,28 +277,39 @@ DecodedArray read_npy(const uint8_t* file, size_t file_size) {
   return out;
 }
 
-std::vector<uint8_t> write_npy(const Shape& shape, const float* data) {
+std::vector<uint8_t> write_npy(const Shape& shape, const float* data, DType dtype) {
+  // data is numel(shape) float32 values in C order; the file stores them as dtype.
+  const char* descr = dtype == DType::F32 ? "<f4" : dtype == DType::F16 ? "<f2" : dtype == DType::F64 ? "<f8" : nullptr;
+  if (dtype == DType::BF16)
+    fail(kOp, "cannot write dtype BF16: numpy has no bfloat16 (write F32 or F16, or use safetensors)");
+  if (!descr) fail(kOp, "cannot write dtype ", dtype_name(dtype), " (writable: F32, F16, F64)");
   const int64_t numel = checked_numel(kOp, "array", shape);
-  std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (";
+  std::string dict = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (";
   for (size_t i = 0; i < shape.size(); ++i) dict += std::to_string(shape[i]) + ", ";
   if (shape.size() > 1) dict.resize(dict.size() - 2);
   else if (shape.size() == 1) dict.resize(dict.size() - 1);  // "(3,)" as Python writes a 1-tuple
   dict += "), }";
-  // Pad with spaces and end with '\n' so the data starts 64-byte aligned, as numpy does.
-  const bool v2 = dict.size() + 1 + 10 > 65535;
+  // numpy leaves room for the first dimension to grow to 21 digits (np.lib.format.GROWTH_AXIS_MAX_DIGITS),
+  // so a file can be appended to in place; the same spaces make our bytes numpy's.
+  if (!shape.empty()) dict.append(21 - std::min<size_t>(21, std::to_string(shape[0]).size()), ' ');
+  // Pad with spaces and end with '\n' so the data starts 64-byte aligned, as numpy does: numpy always adds
+  // 1 to 64 spaces, so a header that would end exactly on a boundary gets 64 more.
+  const auto padded = [&](size_t pre) { return ((pre + dict.size() + 1) / 64 + 1) * 64; };
+  const bool v2 = padded(10) - 10 > 65535;  // the padded length must fit version 1's 2-byte field
   const size_t pre = v2 ? 12 : 10;
-  const size_t total = ((pre + dict.size() + 1 + 63) / 64) * 64;
+  const size_t total = padded(pre);
   dict.append(total - pre - dict.size() - 1, ' ');
   dict += '\n';
 
-  std::vector<uint8_t> out(total + size_t(numel) * 4);
+  const size_t size = dtype_size(dtype);
+  std::vector<uint8_t> out(total + size_t(numel) * size);
   std::memcpy(out.data(), kMagic, 6);
   out[6] = v2 ? 2 : 1;
   out[7] = 0;
   const uint64_t hlen = dict.size();
   for (size_t i = 0; i < pre - 8; ++i) out[8 + i] = uint8_t(hlen >> (8 * i));
   std::memcpy(out.data() + pre, dict.data(), dict.size());
-  if (numel) std::memcpy(out.data() + total, data, size_t(numel) * 4);
+  from_float32(dtype, data, numel, out.data() + total);
   return out;
 }
 

@@ -226,6 +226,7 @@ void read_safetensors_tensor(const SafetensorsHeader& h, const SafetensorsEntry&
 
 std::vector<uint8_t> write_safetensors(const std::vector<NamedArray>& arrays,
                                        const std::vector<std::pair<std::string, std::string>>& metadata) {
+  // Each array is numel(shape) float32 values in C order, stored as its dtype (F32, F16 or BF16).
   // The header text is assembled entry by entry so the tensors keep the caller's order.
   std::string text = "{";
   if (!metadata.empty()) {
@@ -239,8 +240,11 @@ std::vector<uint8_t> write_safetensors(const std::vector<NamedArray>& arrays,
     if (a.name.empty()) fail(kOp, "cannot write a tensor with an empty name");
     if (a.name == "__metadata__") fail(kOp, "cannot write a tensor named __metadata__ (reserved)");
     if (!names.insert(a.name).second) fail(kOp, "cannot write two tensors named ", quote_name(a.name));
-    const uint64_t bytes = uint64_t(checked_numel(kOp, "tensor " + quote_name(a.name), a.shape)) * 4;
-    const Json entry = {{"dtype", "F32"}, {"shape", a.shape}, {"data_offsets", {offset, offset + bytes}}};
+    if (a.dtype != DType::F32 && a.dtype != DType::F16 && a.dtype != DType::BF16)
+      fail(kOp, "cannot write tensor ", quote_name(a.name), " as ", dtype_name(a.dtype), " (writable: F32, F16, BF16)");
+    const uint64_t bytes =
+        uint64_t(checked_numel(kOp, "tensor " + quote_name(a.name), a.shape)) * dtype_size(a.dtype);
+    const Json entry = {{"dtype", dtype_name(a.dtype)}, {"shape", a.shape}, {"data_offsets", {offset, offset + bytes}}};
     text += (text.size() > 1 ? "," : "") + Json(a.name).dump() + ":" + entry.dump();
     offset += bytes;
   }
@@ -254,9 +258,9 @@ std::vector<uint8_t> write_safetensors(const std::vector<NamedArray>& arrays,
   std::memcpy(out.data() + 8, text.data(), text.size());
   uint8_t* p = out.data() + 8 + text.size();
   for (const auto& a : arrays) {
-    const size_t bytes = size_t(checked_numel(kOp, a.name, a.shape)) * 4;
-    if (bytes) std::memcpy(p, a.data, bytes);
-    p += bytes;
+    const int64_t numel = checked_numel(kOp, a.name, a.shape);
+    from_float32(a.dtype, a.data, numel, p);
+    p += size_t(numel) * dtype_size(a.dtype);
   }
   return out;
 }

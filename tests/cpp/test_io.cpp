@@ -5,13 +5,17 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "fixtures.hpp"
 #include "tensorpad/io.hpp"
 
 using namespace tp::io;
@@ -89,6 +93,40 @@ float bits_to_float(uint32_t u) {
   return f;
 }
 
+std::string hex(uint32_t v) {
+  char s[16];
+  std::snprintf(s, sizeof s, "0x%x", unsigned(v));
+  return s;
+}
+
+// A file of tests/fixtures, whole.
+Bytes fixture_bytes(const std::string& relative) {
+  std::ifstream in(std::string(TP_FIXTURES_DIR) + "/" + relative, std::ios::binary);
+  if (!in) throw std::runtime_error("missing fixture " + relative);
+  return Bytes(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// The 16-bit code nearest to f, found by distance alone: an oracle that shares no bit trick with the
+// converters. lo is f truncated toward zero to a code (so |f| lies in [value(lo), value(lo + 1)]);
+// ties go to the even code. inf_bits is the code of +inf, where overflow is measured against the next
+// power of two the format would reach (2^16 for half, 2^128 for bfloat16).
+uint16_t nearest_code(float f, uint16_t lo, float (*decode)(uint16_t), uint16_t inf_bits, double inf_at) {
+  const uint16_t sign = lo & 0x8000u, mag_lo = lo & 0x7fffu;
+  const double a = std::fabs(double(f)), below = std::fabs(double(decode(mag_lo)));
+  const double above = uint16_t(mag_lo + 1) == inf_bits ? inf_at : std::fabs(double(decode(uint16_t(mag_lo + 1))));
+  if (a - below < above - a || (a - below == above - a && mag_lo % 2 == 0)) return uint16_t(sign | mag_lo);
+  return uint16_t(sign | (mag_lo + 1));
+}
+
+// f truncated toward zero to a half code (f finite, |f| < 65536).
+uint16_t half_truncated(float f) {
+  const uint16_t sign = std::signbit(f) ? 0x8000 : 0;
+  uint16_t h = 0;
+  for (uint16_t step = 0x4000; step; step >>= 1)  // binary search: halves are ordered like their codes
+    if (uint16_t(h + step) < 0x7c00 && half_to_float(uint16_t(h + step)) <= std::fabs(f)) h = uint16_t(h + step);
+  return uint16_t(sign | h);
+}
+
 }  // namespace
 
 // --- element types -----------------------------------------------------------------------------------
@@ -131,6 +169,121 @@ TEST_CASE("bf16_to_float keeps the top half of the float32 bits") {
   CHECK(bf16_to_float(0x0001) == bits_to_float(0x00010000));
   CHECK(bf16_to_float(0x7f80) == INFINITY);
   CHECK(std::isnan(bf16_to_float(0x7fc0)));
+}
+
+TEST_CASE("float_to_half rounds to nearest even, overflows to inf, and keeps subnormals, signed zero and NaN") {
+  CHECK(float_to_half(1.0f) == 0x3c00);
+  CHECK(float_to_half(-2.0f) == 0xc000);
+  CHECK(float_to_half(0.0f) == 0x0000);
+  CHECK(float_to_half(-0.0f) == 0x8000);
+  CHECK(float_to_half(1.0f + std::ldexp(1.0f, -11)) == 0x3c00);      // tie, 1.0 is even
+  CHECK(float_to_half(1.0f + 3 * std::ldexp(1.0f, -11)) == 0x3c02);  // tie, 1 + 2^-9 is even
+  CHECK(float_to_half(std::nextafter(1.0f + std::ldexp(1.0f, -11), 2.0f)) == 0x3c01);
+  CHECK(float_to_half(65504.0f) == 0x7bff);
+  CHECK(float_to_half(std::nextafter(65520.0f, 0.0f)) == 0x7bff);
+  CHECK(float_to_half(65520.0f) == 0x7c00);  // halfway to 2^16: ties to the even code, inf
+  CHECK(float_to_half(-65520.0f) == 0xfc00);
+  CHECK(float_to_half(1e10f) == 0x7c00);
+  CHECK(float_to_half(-INFINITY) == 0xfc00);
+  CHECK(float_to_half(std::ldexp(1.0f, -24)) == 0x0001);      // smallest subnormal
+  CHECK(float_to_half(std::ldexp(1.0f, -25)) == 0x0000);      // tie with 0, which is even
+  CHECK(float_to_half(-std::ldexp(1.0f, -25)) == 0x8000);     // and the sign stays
+  CHECK(float_to_half(std::nextafter(std::ldexp(1.0f, -25), 1.0f)) == 0x0001);
+  CHECK(float_to_half(3 * std::ldexp(1.0f, -25)) == 0x0002);  // tie between 1 and 2 steps
+  CHECK(float_to_half(std::ldexp(1.0f, -14) - std::ldexp(1.0f, -25)) == 0x0400);  // up to the smallest normal
+  CHECK(float_to_half(bits_to_float(0x00000001)) == 0x0000);  // float32 subnormals vanish
+  CHECK(float_to_half(bits_to_float(0x80000001)) == 0x8000);
+  // NaN keeps its sign and top payload bits and is made quiet, so a signaling NaN never becomes inf.
+  CHECK(float_to_half(bits_to_float(0x7fc00000)) == 0x7e00);
+  CHECK(float_to_half(bits_to_float(0xffc00000)) == 0xfe00);
+  CHECK(float_to_half(bits_to_float(0x7f800001)) == 0x7e00);
+  CHECK(float_to_half(bits_to_float(0x7fbfe000)) == 0x7fff);
+}
+
+TEST_CASE("float_to_half agrees with its reference and with the nearest half by distance, ties and a sweep") {
+  // Every float32 whose low 13 bits sit at or next to a half tie (all exponents, both signs), then a
+  // sweep over all bit patterns with a prime stride.
+  std::vector<uint32_t> inputs;
+  for (uint32_t top = 0; top < (1u << 19); ++top)
+    for (uint32_t low : {0x0u, 0x1u, 0xfffu, 0x1000u, 0x1001u, 0x1fffu}) inputs.push_back((top << 13) | low);
+  for (uint64_t u = 0; u < (uint64_t(1) << 32); u += 4099) inputs.push_back(uint32_t(u));
+  for (uint32_t u : inputs) {
+    const float f = bits_to_float(u);
+    const uint16_t got = float_to_half(f), ref = float_to_half_ref(f);
+    if (got != ref) FAIL("float " << hex(u) << ": " << hex(got) << " != reference " << hex(ref));
+    if (std::isnan(f)) continue;
+    const uint16_t want = std::fabs(f) >= 65536.0f ? uint16_t((u >> 16 & 0x8000u) | 0x7c00u)
+                                                    : nearest_code(f, half_truncated(f), half_to_float, 0x7c00, 65536.0);
+    if (got != want) FAIL("float " << hex(u) << ": " << hex(got) << " != nearest " << hex(want));
+  }
+}
+
+TEST_CASE("float_to_bf16 rounds the top 16 bits to nearest even and keeps NaN, inf, subnormals and -0") {
+  CHECK(float_to_bf16(1.0f) == 0x3f80);
+  CHECK(float_to_bf16(bits_to_float(0x3f808000)) == 0x3f80);  // tie, even stays
+  CHECK(float_to_bf16(bits_to_float(0x3f818000)) == 0x3f82);  // tie, odd rounds up
+  CHECK(float_to_bf16(bits_to_float(0x3f808001)) == 0x3f81);
+  CHECK(float_to_bf16(bits_to_float(0x3f807fff)) == 0x3f80);
+  CHECK(float_to_bf16(-0.0f) == 0x8000);
+  CHECK(float_to_bf16(bits_to_float(0x00008000)) == 0x0000);  // subnormal tie with 0
+  CHECK(float_to_bf16(bits_to_float(0x00018000)) == 0x0002);
+  CHECK(float_to_bf16(bits_to_float(0x007fffff)) == 0x0080);  // up to the smallest normal
+  CHECK(float_to_bf16(bits_to_float(0x7f7f7fff)) == 0x7f7f);  // the largest bfloat16
+  CHECK(float_to_bf16(bits_to_float(0x7f7f8000)) == 0x7f80);  // the tie above it goes to inf
+  CHECK(float_to_bf16(bits_to_float(0xff7fffff)) == 0xff80);
+  CHECK(float_to_bf16(INFINITY) == 0x7f80);
+  CHECK(float_to_bf16(bits_to_float(0x7fc00000)) == 0x7fc0);
+  CHECK(float_to_bf16(bits_to_float(0xff800001)) == 0xffc0);  // signaling NaN: quiet, never -inf
+  CHECK(float_to_bf16(bits_to_float(0x7fa50000)) == 0x7fe5);
+  for (uint64_t u = 0; u < (uint64_t(1) << 32); u += 65521) {
+    for (uint32_t v : {uint32_t(u), uint32_t(u) | 0x8000u, (uint32_t(u) & ~0xffffu) | 0x8000u}) {
+      const float f = bits_to_float(v);
+      if (std::isnan(f)) continue;
+      const uint16_t want = nearest_code(f, uint16_t(v >> 16), bf16_to_float, 0x7f80, std::ldexp(1.0, 128));
+      const uint16_t got = float_to_bf16(f);
+      if (std::isinf(f) ? got != uint16_t(v >> 16) : got != want)
+        FAIL("float " << hex(v) << ": " << hex(got) << " != nearest " << hex(want));
+    }
+  }
+}
+
+TEST_CASE("float_to_half and float_to_bf16 give the oracle's bits on every numpy fixture value") {
+  // tests/fixtures/io/rounding.json: numpy's astype(float16), and bfloat16 rounded with integer ops there.
+  const auto j = fixtures::load("io/rounding.json");
+  const auto f32 = j.at("f32").get<std::vector<uint32_t>>();
+  const auto f16 = j.at("f16").get<std::vector<uint16_t>>(), bf16 = j.at("bf16").get<std::vector<uint16_t>>();
+  REQUIRE(f32.size() > 2000);
+  REQUIRE(f16.size() == f32.size());
+  REQUIRE(bf16.size() == f32.size());
+  for (size_t i = 0; i < f32.size(); ++i) {
+    const float f = bits_to_float(f32[i]);
+    if (float_to_half(f) != f16[i]) FAIL("half of " << hex(f32[i]) << ": " << hex(float_to_half(f)) << " != " << hex(f16[i]));
+    if (float_to_half_ref(f) != f16[i]) FAIL("reference half of " << hex(f32[i]) << ": " << hex(float_to_half_ref(f)));
+    if (float_to_bf16(f) != bf16[i])
+      FAIL("bfloat16 of " << hex(f32[i]) << ": " << hex(float_to_bf16(f)) << " != " << hex(bf16[i]));
+  }
+}
+
+TEST_CASE("from_float32 stores every writable dtype little-endian at any alignment") {
+  const float src[3] = {1.5f, -0.0f, 65520.0f};
+  Bytes buf(1 + 3 * 8);
+  from_float32(DType::F64, src, 3, buf.data() + 1);
+  double d[3];
+  std::memcpy(d, buf.data() + 1, sizeof d);
+  CHECK(d[0] == 1.5);
+  CHECK(std::signbit(d[1]));
+  CHECK(d[2] == 65520.0);
+  from_float32(DType::F16, src, 3, buf.data() + 1);
+  CHECK(buf[1] == 0x00);
+  CHECK(buf[2] == 0x3e);
+  CHECK(buf[4] == 0x80);
+  CHECK(buf[6] == 0x7c);
+  from_float32(DType::BF16, src, 3, buf.data() + 1);
+  CHECK(buf[1] == 0xc0);
+  CHECK(buf[2] == 0x3f);
+  from_float32(DType::F32, src, 3, buf.data() + 1);
+  CHECK(std::memcmp(buf.data() + 1, src, 12) == 0);
+  from_float32(DType::F16, nullptr, 0, nullptr);  // an empty tensor touches no pointer
 }
 
 TEST_CASE("the FP8 formats convert exactly, all 256 codes of each") {
@@ -362,6 +515,66 @@ TEST_CASE("safetensors metadata values that are not strings are kept as their JS
   CHECK(h.tensors.empty());
   REQUIRE(h.metadata.size() == 2);
   CHECK(h.metadata[1].second == "3");
+}
+
+TEST_CASE("F16 and BF16 tensors written by write_safetensors read back as the rounded values, bit for bit") {
+  const auto j = fixtures::load("io/rounding.json");
+  const auto f32 = j.at("f32").get<std::vector<uint32_t>>();
+  const auto f16 = j.at("f16").get<std::vector<uint16_t>>(), bf16 = j.at("bf16").get<std::vector<uint16_t>>();
+  std::vector<float> x(f32.size()), want16(f32.size()), want_bf(f32.size());
+  for (size_t i = 0; i < f32.size(); ++i) {
+    x[i] = bits_to_float(f32[i]);
+    want16[i] = half_to_float(f16[i]);
+    want_bf[i] = bf16_to_float(bf16[i]);
+  }
+  const int64_t n = int64_t(x.size());
+  const Bytes file = write_safetensors({{"h", {n}, x.data(), DType::F16},
+                                        {"odd", {3}, x.data(), DType::BF16},  // 6 bytes: the next starts unaligned
+                                        {"b", {2, n / 2}, x.data(), DType::BF16},
+                                        {"f", {n}, x.data(), DType::F32}});
+  const auto h = parse_safetensors(file.data(), file.size());
+  CHECK(h.at("h").dtype == DType::F16);
+  CHECK(h.at("h").nbytes() == uint64_t(2 * n));
+  CHECK(h.at("b").dtype == DType::BF16);
+  CHECK(h.at("b").begin == uint64_t(2 * n + 6));
+  CHECK(same_bits(read_st(file, "h"), want16));
+  CHECK(same_bits(read_st(file, "odd"), std::vector<float>(want_bf.begin(), want_bf.begin() + 3)));
+  CHECK(same_bits(read_st(file, "b"), std::vector<float>(want_bf.begin(), want_bf.begin() + (n / 2) * 2)));
+  CHECK(same_bits(read_st(file, "f"), x));
+  // The stored bytes are the oracle's codes themselves.
+  CHECK(std::memcmp(file.data() + h.data_offset(), f16.data(), size_t(2 * n)) == 0);
+}
+
+TEST_CASE("write_npy writes the bytes numpy.save writes for float16, float32 and float64 arrays") {
+  const auto j = fixtures::load("io/rounding.json");
+  const auto f32 = j.at("f32").get<std::vector<uint32_t>>();
+  std::vector<float> x(f32.size());
+  std::memcpy(x.data(), f32.data(), x.size() * 4);
+  const Shape s = {int64_t(x.size())};
+  CHECK(write_npy(s, x.data(), DType::F16) == fixture_bytes("io/rounding_f2.npy"));
+  CHECK(write_npy(s, x.data()) == fixture_bytes("io/rounding_f4.npy"));
+  const float small[4] = {1.5f, -0.0f, INFINITY, 1e-45f};
+  CHECK(write_npy({4}, small, DType::F64) == fixture_bytes("io/small_f8.npy"));
+  // numpy pads a header that would end on a 64-byte boundary with 64 more spaces.
+  CHECK(write_npy(j.at("header_boundary_shape").get<Shape>(), nullptr) == fixture_bytes("io/header_boundary_f4.npy"));
+  // And what it writes reads back as the rounded values.
+  const Bytes f = write_npy({2, 3}, x.data(), DType::F16);
+  const auto a = read_npy(f.data(), f.size());
+  std::vector<float> want(6);
+  for (size_t i = 0; i < 6; ++i) want[i] = half_to_float(float_to_half(x[i]));
+  CHECK(a.shape == Shape{2, 3});
+  CHECK(same_bits(a.values, want));
+}
+
+TEST_CASE("the writers refuse dtypes their formats cannot hold, naming the tensor and the dtype") {
+  const float x = 1.0f;
+  CHECK(error_of([&] { write_safetensors({{"w", {1}, &x, DType::F64}}); }) ==
+        "safetensors: cannot write tensor 'w' as F64 (writable: F32, F16, BF16)");
+  CHECK(error_of([&] { write_safetensors({{"a", {1}, &x}, {"q", {1}, &x, DType::I8}}); }) ==
+        "safetensors: cannot write tensor 'q' as I8 (writable: F32, F16, BF16)");
+  CHECK(error_of([&] { write_npy({1}, &x, DType::BF16); }) ==
+        "npy: cannot write dtype BF16: numpy has no bfloat16 (write F32 or F16, or use safetensors)");
+  CHECK(error_of([&] { write_npy({1}, &x, DType::U8); }) == "npy: cannot write dtype U8 (writable: F32, F16, F64)");
 }
 
 TEST_CASE("write_safetensors refuses names it cannot write") {

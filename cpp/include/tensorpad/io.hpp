@@ -1,4 +1,5 @@
-// Tensor files: safetensors and .npy, read from bytes and written to bytes, always as float32 tensors.
+// Tensor files: safetensors and .npy, read from bytes and written to bytes. Tensors are float32 in memory;
+// the readers convert every stored type to float32, the writers store F32 or round to F16, BF16 (or widen to F64).
 //
 // Reading works in steps so a caller can touch only the bytes it needs (a 1.5 GB model in a browser):
 //   safetensors: first 8 bytes -> safetensors_header_size(); the JSON after them -> parse_safetensors_header();
@@ -38,6 +39,18 @@ std::string supported_dtypes();           // "F64, F32, ..." for error messages
 // Converts n little-endian elements of type dt at src (any alignment) to float32 at dst.
 // Exact for F32, F16, BF16, the F8 types, I16, I8, U16, U8, BOOL; F64, I64, I32, U64, U32 round to nearest.
 void to_float32(DType dt, const void* src, int64_t n, float* dst);
+
+// Converts n float32 values at src to n little-endian elements of type dt at dst (any alignment).
+// dt is F32, F64 (exact), F16 or BF16 (float_to_half, float_to_bf16); callers validate, this only asserts.
+void from_float32(DType dt, const float* src, int64_t n, void* dst);
+
+// float32 -> half and bfloat16: round to nearest, ties to even, as numpy's astype(float16) and torch do.
+// Too large rounds to +-inf (half: |f| >= 65520, the midpoint above 65504), too small to half subnormals
+// and then to +-0; the sign of zero is kept. NaN stays NaN with its sign and top payload bits, made
+// quiet (a signaling NaN whose kept payload would be zero must not turn into an infinity).
+uint16_t float_to_half(float f);      // bit tricks, used by from_float32
+uint16_t float_to_half_ref(float f);  // the value rounded in double arithmetic: the oracle of the fast one
+uint16_t float_to_bf16(float f);      // the top 16 bits, rounded
 
 // Scalar conversions, exact (every half, bfloat16 and FP8 value is a float32 value).
 float half_to_float(uint16_t h);      // branch-light, used by to_float32
@@ -87,14 +100,16 @@ SafetensorsHeader parse_safetensors(const uint8_t* file, size_t file_size);
 void read_safetensors_tensor(const SafetensorsHeader& h, const SafetensorsEntry& entry,
                              const uint8_t* file, size_t file_size, float* dst);
 
-// A float32 array to write: shape and C-order contiguous data.
+// A float32 array to write: shape, C-order contiguous data, and the type to store it as.
 struct NamedArray {
   std::string name;
   Shape shape;
   const float* data;
+  DType dtype = DType::F32;  // F32, F16 or BF16 (rounded to nearest even)
 };
 
-// Writes F32 tensors in the given order, header padded with spaces to a multiple of 8 bytes.
+// Writes the tensors in the given order, each in its dtype, header padded with spaces to a multiple
+// of 8 bytes. Throws naming the tensor for a dtype other than F32, F16, BF16.
 std::vector<uint8_t> write_safetensors(const std::vector<NamedArray>& arrays,
                                        const std::vector<std::pair<std::string, std::string>>& metadata = {});
 
@@ -129,8 +144,10 @@ struct DecodedArray {
 };
 DecodedArray read_npy(const uint8_t* file, size_t file_size);
 
-// Writes a little-endian float32, C-order .npy (version 1.0, or 2.0 if the header needs it).
-std::vector<uint8_t> write_npy(const Shape& shape, const float* data);
+// Writes a little-endian, C-order .npy byte for byte as numpy.save does (version 1.0, or 2.0 if the
+// header needs it): dtype F32 ('<f4'), F16 ('<f2', rounded to nearest even) or F64 ('<f8'). numpy has
+// no bfloat16, so BF16 (like any other dtype) is refused.
+std::vector<uint8_t> write_npy(const Shape& shape, const float* data, DType dtype = DType::F32);
 
 // --- inline definitions ----------------------------------------------------------------------------
 
