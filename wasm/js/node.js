@@ -2,12 +2,16 @@
 // because Emscripten 3.1.6's loader would try to fetch() a file path under Node 20.
 import { readFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApi } from './api.js';
 
 export { TensorpadError } from './errors.js';
 
-const buildDir = fileURLToPath(new URL('../../build/wasm/node/', import.meta.url));
+// TP_WASM_DIR (a build dir such as build/h1-wasm) loads the core of another build: private builds side by side.
+const buildDir = process.env.TP_WASM_DIR
+  ? resolve(process.env.TP_WASM_DIR, 'node') + sep
+  : fileURLToPath(new URL('../../build/wasm/node/', import.meta.url));
 const jsPath = buildDir + 'tensorpad_core.js', wasmPath = buildDir + 'tensorpad_core.wasm';
 let shared = null;
 let compiled = null;
