@@ -12,14 +12,30 @@ namespace {
 
 Shape leading(const Tensor& t) { return Shape(t.shape().begin(), t.shape().end() - 2); }
 
-// Element offset of flat batch index b in a view whose first nb dims are the batch dims.
-int64_t batch_offset(const Tensor& t, const Shape& batch, int64_t b) {
+// Element offset of flat batch index b in a view whose first nb dims are the batch dims. With group > 1
+// the view has batch.back() / group heads in its last batch dim, and query head h reads head h / group
+// (grouped-query attention: K/V heads are shared in place, not repeated).
+int64_t batch_offset(const Tensor& t, const Shape& batch, int64_t b, int64_t group = 1) {
   int64_t off = 0;
   for (int64_t d = int64_t(batch.size()) - 1; d >= 0; --d) {
-    off += (b % batch[d]) * t.strides()[d];
+    int64_t i = b % batch[d];
+    if (d == int64_t(batch.size()) - 1) i /= group;
+    off += i * t.strides()[d];
     b /= batch[d];
   }
   return off;
+}
+
+// How many query heads share one head of K (or V) along dim -3: Hq / Hkv when the head counts differ
+// and neither is 1 (a 1 broadcasts, which already is multi-query attention), else 1.
+int64_t kv_group(const char* op, const Tensor& q, const Tensor& t, const char* what) {
+  if (q.dim() < 3 || t.dim() < 3) return 1;
+  const int64_t hq = q.size(-3), hkv = t.size(-3);
+  if (hq == hkv || hq <= 1 || hkv <= 1) return 1;  // 0 heads: broadcasting decides
+  if (hq % hkv != 0)
+    fail(op, "query heads ", hq, " not divisible by ", what, " heads ", hkv, " (Q ", shape_str(q.shape()),
+         ", ", what, " ", shape_str(t.shape()), ")");
+  return hq / hkv;
 }
 
 // Contiguous rows: the kernels read rows at a stride but columns at stride 1.
@@ -40,6 +56,8 @@ void check_vector(const char* op, const char* what, const Tensor& v, int64_t d) 
 
 AttentionResult scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v,
                                              const AttentionOptions& opts) {
+  // Q is [..., Hq, Sq, D], K is [..., Hkv, Sk, D], V is [..., Hkv, Sk, Dv], out is [..., Hq, Sq, Dv]
+  // (Hkv = Hq, 1, or a divisor of Hq; leading dims broadcast).
   const char* op = "nn.scaledDotProductAttention";
   if (q.dim() < 2 || k.dim() < 2 || v.dim() < 2)
     fail(op, "Q, K, V must be at least 2-d [..., S, D], got ", shape_str(q.shape()), ", ",
@@ -51,7 +69,17 @@ AttentionResult scaled_dot_product_attention(const Tensor& q, const Tensor& k, c
   if (v.size(-2) != sk)
     fail(op, "K ", shape_str(k.shape()), " and V ", shape_str(v.shape()), " differ in the key count (", sk,
          " != ", v.size(-2), ")");
-  Shape batch = broadcast_shapes(op, broadcast_shapes(op, leading(q), leading(k)), leading(v));
+  // Grouped-query attention: for broadcasting, a K/V head dim counts as Hq; it is read at h / group.
+  const bool same_heads = k.dim() >= 3 && v.dim() >= 3 && k.size(-3) == v.size(-3);
+  const int64_t gk = kv_group(op, q, k, same_heads ? "key/value" : "key");
+  const int64_t gv = kv_group(op, q, v, same_heads ? "key/value" : "value");
+  auto grouped_leading = [](const Tensor& t, int64_t group) {
+    Shape s = leading(t);
+    if (group > 1) s.back() *= group;
+    return s;
+  };
+  Shape batch = broadcast_shapes(op, broadcast_shapes(op, leading(q), grouped_leading(k, gk)),
+                                 grouped_leading(v, gv));
   float scale = d > 0 ? float(1.0 / std::sqrt(double(d))) : 1.0f;
   if (opts.scale) {
     if (!std::isfinite(*opts.scale)) fail(op, "scale must be finite, got ", *opts.scale);
@@ -76,13 +104,16 @@ AttentionResult scaled_dot_product_attention(const Tensor& q, const Tensor& k, c
       fail(op, "mask ", shape_str(m.shape()), " does not broadcast to the scores ", shape_str(full));
     mask = expand(m, full);
   }
-  auto with_batch = [&](const Tensor& t, int64_t a, int64_t b) {
+  // Views of Q, K, V over the whole batch (strides 0 where they broadcast); grouped K/V keep their
+  // Hkv heads in the last batch dim.
+  auto with_batch = [&](const Tensor& t, int64_t a, int64_t b, int64_t group) {
     Shape s = batch;
+    if (group > 1) s.back() /= group;
     s.push_back(a);
     s.push_back(b);
     return expand(rows_ready(t), s);
   };
-  const Tensor qe = with_batch(q, sq, d), ke = with_batch(k, sk, d), ve = with_batch(v, sk, dv);
+  const Tensor qe = with_batch(q, sq, d, 1), ke = with_batch(k, sk, d, gk), ve = with_batch(v, sk, dv, gv);
   Shape oshape = batch;
   oshape.push_back(sq);
   oshape.push_back(dv);
@@ -100,8 +131,8 @@ AttentionResult scaled_dot_product_attention(const Tensor& q, const Tensor& k, c
     kernels::AttentionArgs a;
     a.sq = sq, a.sk = sk, a.d = d, a.dv = dv;
     a.q = qe.data() + batch_offset(qe, batch, b), a.rsq = qe.strides()[batch.size()];
-    a.k = ke.data() + batch_offset(ke, batch, b), a.rsk = ke.strides()[batch.size()];
-    a.v = ve.data() + batch_offset(ve, batch, b), a.rsv = ve.strides()[batch.size()];
+    a.k = ke.data() + batch_offset(ke, batch, b, gk), a.rsk = ke.strides()[batch.size()];
+    a.v = ve.data() + batch_offset(ve, batch, b, gv), a.rsv = ve.strides()[batch.size()];
     a.o = out.data() + b * sq * dv, a.rso = dv;
     a.scale = scale;
     a.causal = opts.causal;
@@ -127,23 +158,37 @@ Tensor multi_head_attention(const Tensor& x, const Tensor& wq, const Tensor& wk,
     fail(op, "Wq, Wk, Wv must have ", dm, " rows (X's last dim), got ", shape_str(wq.shape()), ", ",
          shape_str(wk.shape()), ", ", shape_str(wv.shape()));
   if (h < 1) fail(op, "heads must be >= 1, got ", h);
-  if (wq.size(1) != wk.size(1))
-    fail(op, "Wq ", shape_str(wq.shape()), " and Wk ", shape_str(wk.shape()), " must have the same width");
-  if (wq.size(1) % h != 0 || wv.size(1) % h != 0)
-    fail(op, "heads = ", h, " must divide the projection widths ", wq.size(1), " and ", wv.size(1));
-  if (wo.size(0) != wv.size(1))
-    fail(op, "Wo ", shape_str(wo.shape()), " must have ", wv.size(1), " rows (the concatenated heads)");
-  const int64_t dh = wq.size(1) / h, dhv = wv.size(1) / h;
-  // [..., n, h*dh] -> [..., n, h, dh] -> [..., h, n, dh]: a view, the kernel reads rows at a stride.
-  auto split = [&](const Tensor& t, int64_t width) {
+  const int64_t kv = opts.kv_heads ? opts.kv_heads : h;
+  if (kv < 1) fail(op, "kvHeads must be >= 1, got ", kv);
+  if (h % kv != 0) fail(op, "heads ", h, " not divisible by kvHeads ", kv);
+  if (kv == h) {  // the plain multi-head case keeps its messages
+    if (wq.size(1) != wk.size(1))
+      fail(op, "Wq ", shape_str(wq.shape()), " and Wk ", shape_str(wk.shape()), " must have the same width");
+    if (wq.size(1) % h != 0 || wv.size(1) % h != 0)
+      fail(op, "heads = ", h, " must divide the projection widths ", wq.size(1), " and ", wv.size(1));
+  } else {
+    if (wq.size(1) % h != 0) fail(op, "heads = ", h, " must divide Wq's width ", wq.size(1));
+    if (wk.size(1) != kv * (wq.size(1) / h))
+      fail(op, "Wk ", shape_str(wk.shape()), " must have kvHeads*dh = ", kv, "*", wq.size(1) / h, " = ",
+           kv * (wq.size(1) / h), " columns (dh from Wq ", shape_str(wq.shape()), " and heads ", h, ")");
+    if (wv.size(1) % kv != 0) fail(op, "kvHeads = ", kv, " must divide Wv's width ", wv.size(1));
+  }
+  const int64_t dh = wq.size(1) / h, dhv = wv.size(1) / kv;
+  if (wo.size(0) != h * dhv)
+    fail(op, "Wo ", shape_str(wo.shape()), " must have ", h * dhv, " rows (the concatenated heads)");
+  // [..., n, heads*width] -> [..., n, heads, width] -> [..., heads, n, width]: a view, the kernel reads
+  // rows at a stride.
+  auto split = [&](const Tensor& t, int64_t heads, int64_t width) {
     Shape s = t.shape();
-    s.back() = h;
+    s.back() = heads;
     s.push_back(width);
     return transpose(reshape(t, s), -3, -2);
   };
-  const Tensor Q = split(matmul(x, wq), dh), K = split(matmul(x, wk), dh), V = split(matmul(x, wv), dhv);
+  const Tensor Q = split(matmul(x, wq), h, dh), K = split(matmul(x, wk), kv, dh),
+               V = split(matmul(x, wv), kv, dhv);
   AttentionOptions ao;
   ao.causal = opts.causal;
+  // K, V have kv heads: grouped-query attention when kv < h (each K/V head serves h/kv query heads).
   const Tensor C = scaled_dot_product_attention(Q, K, V, ao).output;  // [..., h, n, dhv]
   Shape cat_shape(x.shape().begin(), x.shape().end() - 1);
   cat_shape.push_back(h * dhv);

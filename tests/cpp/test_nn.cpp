@@ -178,6 +178,94 @@ TEST_CASE("attention reports mismatched shapes by name") {
                   Error);
 }
 
+namespace {
+// torch's repeat_interleave along the head dim (-3): each K/V head copied `g` times in a row, so query
+// head h meets K/V head h / g. The explicit (materialised) reference for grouped-query attention.
+Tensor repeat_heads(const Tensor& t, int64_t g) {
+  const int64_t hd = t.dim() - 3;
+  std::vector<Tensor> parts;
+  for (int64_t j = 0; j < t.size(hd); ++j)
+    for (int64_t r = 0; r < g; ++r) parts.push_back(narrow(t, hd, j, 1));
+  return cat(parts, hd);
+}
+}  // namespace
+
+TEST_CASE("grouped-query attention equals attention over K/V heads repeated in repeat_interleave order") {
+  struct Case {
+    Shape q, k, v;
+    bool causal, use_mask;
+  };
+  // Hq/Hkv = 3, 2 and 8 (MQA through the grouped path needs Hkv = 1, which broadcasts: covered too);
+  // 70 queries and 130 keys cross the 64-row tiles.
+  const Case cases[] = {
+      {{2, 6, 5, 8}, {2, 2, 7, 8}, {2, 2, 7, 4}, false, false},
+      {{2, 6, 5, 8}, {2, 2, 7, 8}, {2, 2, 7, 4}, true, true},
+      {{4, 70, 16}, {2, 130, 16}, {2, 130, 16}, true, false},
+      {{3, 8, 9, 4}, {1, 1, 9, 4}, {1, 1, 9, 6}, false, true},
+      {{8, 9, 4}, {1, 11, 4}, {1, 11, 4}, true, true},
+  };
+  uint64_t seed = 300;
+  for (const Case& c : cases) {
+    CAPTURE(shape_str(c.q));
+    CAPTURE(shape_str(c.k));
+    CAPTURE(c.causal);
+    const Tensor Q = randn_t(c.q, seed++), K = randn_t(c.k, seed++), V = randn_t(c.v, seed++);
+    const int64_t hq = c.q[c.q.size() - 3], hkv = c.k[c.k.size() - 3];
+    const int64_t sq = c.q[c.q.size() - 2], sk = c.k[c.k.size() - 2];
+    // A mask per query head: it must be read with the query head's index, not the K/V head's.
+    const Tensor M = binary_scalar(BinaryOp::Mul, randn_t({hq, sq, sk}, seed++), 0.5f);
+    nn::AttentionOptions o;
+    o.causal = c.causal;
+    if (c.use_mask) o.mask = M;
+    const Tensor Kr = repeat_heads(K, hq / hkv), Vr = repeat_heads(V, hq / hkv);
+    const float scale = float(1.0 / std::sqrt(double(c.q.back())));
+    const Tensor ref = attention_from_primitives(Q, Kr, Vr, scale, c.use_mask ? &M : nullptr, c.causal);
+    check_close(nn::scaled_dot_product_attention(Q, K, V, o).output, ref, 1e-5, 1e-4);
+    o.return_weights = true;
+    const nn::AttentionResult r = nn::scaled_dot_product_attention(Q, K, V, o);
+    check_close(r.output, ref, 1e-5, 1e-4);
+    check_close(*r.weights, nn::scaled_dot_product_attention(Q, Kr, Vr, o).weights.value(), 1e-6, 1e-5);
+  }
+}
+
+TEST_CASE("grouped-query attention reads K/V views in place (transposed heads, broadcast batch)") {
+  // K/V as [n, Hkv, d] transposed to [Hkv, n, d], as a fused QKV projection leaves them, and a batch
+  // dim of 1 that broadcasts against Q's batch of 2.
+  const Tensor Q = randn_t({2, 4, 6, 8}, 400);
+  const Tensor K = transpose(randn_t({1, 6, 2, 8}, 401), 1, 2), V = transpose(randn_t({1, 6, 2, 5}, 402), 1, 2);
+  REQUIRE(!K.is_contiguous());
+  nn::AttentionOptions o;
+  o.causal = true;
+  const Tensor ref = nn::scaled_dot_product_attention(Q, repeat_heads(K.contiguous(), 2),
+                                                      repeat_heads(V.contiguous(), 2), o).output;
+  check_close(nn::scaled_dot_product_attention(Q, K, V, o).output, ref, 1e-6, 1e-5);
+}
+
+TEST_CASE("grouped-query attention names the head counts that do not divide") {
+  CHECK_THROWS_WITH_AS(nn::scaled_dot_product_attention(Tensor::zeros({6, 3, 4}), Tensor::zeros({4, 5, 4}),
+                                                        Tensor::zeros({4, 5, 2})),
+                       "nn.scaledDotProductAttention: query heads 6 not divisible by key/value heads 4 "
+                       "(Q [6, 3, 4], key/value [4, 5, 4])",
+                       Error);
+  CHECK_THROWS_WITH_AS(nn::scaled_dot_product_attention(Tensor::zeros({2, 6, 3, 4}), Tensor::zeros({2, 3, 5, 4}),
+                                                        Tensor::zeros({2, 4, 5, 2})),
+                       "nn.scaledDotProductAttention: query heads 6 not divisible by value heads 4 "
+                       "(Q [2, 6, 3, 4], value [2, 4, 5, 2])",
+                       Error);
+  // More K/V heads than query heads is not grouping.
+  CHECK_THROWS_WITH_AS(nn::scaled_dot_product_attention(Tensor::zeros({2, 3, 4}), Tensor::zeros({4, 5, 4}),
+                                                        Tensor::zeros({4, 5, 2})),
+                       "nn.scaledDotProductAttention: query heads 2 not divisible by key/value heads 4 "
+                       "(Q [2, 3, 4], key/value [4, 5, 4])",
+                       Error);
+  // A mask sized for the K/V heads does not fit the scores [Hq, Sq, Sk].
+  nn::AttentionOptions o;
+  o.mask = Tensor::zeros({2, 3, 5});
+  CHECK_THROWS_AS(nn::scaled_dot_product_attention(Tensor::zeros({6, 3, 4}), Tensor::zeros({2, 5, 4}),
+                                                   Tensor::zeros({2, 5, 2}), o),
+                  Error);
+}
+
 TEST_CASE("multi-head attention equals the sum over heads of C^(r) W_O^(r)") {
   const int64_t n = 7, dm = 12, h = 3, dh = dm / h;
   const Tensor X = randn_t({n, dm}, 20), Wq = randn_t({dm, dm}, 21), Wk = randn_t({dm, dm}, 22);
@@ -199,6 +287,38 @@ TEST_CASE("multi-head attention equals the sum over heads of C^(r) W_O^(r)") {
   const Tensor outb = nn::multi_head_attention(Xb, Wq, Wk, Wv, Wo, o);
   check_close(select(outb, 0, 0), out, 1e-5, 1e-5);
   CHECK_THROWS_AS(nn::multi_head_attention(X, Wq, Wk, Wv, Wo, nn::MultiHeadOptions{5, false}), Error);
+}
+
+TEST_CASE("multi-head attention with kvHeads shares K/V head h / (heads/kvHeads) among query heads") {
+  const int64_t n = 6, dm = 16, h = 4, dh = 4, dhv = 3;
+  for (int64_t kv : {1, 2}) {
+    CAPTURE(kv);
+    const Tensor X = randn_t({n, dm}, 30), Wq = randn_t({dm, h * dh}, 31);
+    const Tensor Wk = randn_t({dm, kv * dh}, 32), Wv = randn_t({dm, kv * dhv}, 33), Wo = randn_t({h * dhv, 5}, 34);
+    nn::MultiHeadOptions o{h, true, kv};
+    const Tensor out = nn::multi_head_attention(X, Wq, Wk, Wv, Wo, o);
+    Tensor sum = Tensor::zeros({n, 5});
+    for (int64_t r = 0; r < h; ++r) {
+      const int64_t g = r / (h / kv);  // the K/V head this query head reads
+      const Tensor Qr = mm(X, narrow(Wq, 1, r * dh, dh)), Kg = mm(X, narrow(Wk, 1, g * dh, dh));
+      const Tensor Vg = mm(X, narrow(Wv, 1, g * dhv, dhv));
+      const Tensor Cr = attention_from_primitives(Qr, Kg, Vg, float(1.0 / std::sqrt(double(dh))), nullptr, true);
+      sum = binary(BinaryOp::Add, sum, mm(Cr, narrow(Wo, 0, r * dhv, dhv)));
+    }
+    check_close(out, sum, 1e-4, 1e-4);
+  }
+  const Tensor X = randn_t({n, dm}, 35);
+  CHECK_THROWS_WITH_AS(nn::multi_head_attention(X, randn_t({dm, 12}, 1), randn_t({dm, 8}, 2), randn_t({dm, 8}, 3),
+                                                randn_t({12, 4}, 4), nn::MultiHeadOptions{6, false, 4}),
+                       "nn.multiHeadAttention: heads 6 not divisible by kvHeads 4", Error);
+  CHECK_THROWS_WITH_AS(nn::multi_head_attention(X, randn_t({dm, 16}, 1), randn_t({dm, 16}, 2), randn_t({dm, 8}, 3),
+                                                randn_t({16, 4}, 4), nn::MultiHeadOptions{4, false, 2}),
+                       "nn.multiHeadAttention: Wk [16, 16] must have kvHeads*dh = 2*4 = 8 columns "
+                       "(dh from Wq [16, 16] and heads 4)",
+                       Error);
+  CHECK_THROWS_WITH_AS(nn::multi_head_attention(X, randn_t({dm, 16}, 1), randn_t({dm, 8}, 2), randn_t({dm, 8}, 3),
+                                                randn_t({8, 4}, 4), nn::MultiHeadOptions{4, false, 2}),
+                       "nn.multiHeadAttention: Wo [8, 4] must have 16 rows (the concatenated heads)", Error);
 }
 
 TEST_CASE("RMSNorm of (3, 4, 0) is (3√3/5, 4√3/5, 0) and ignores the overall scale") {
@@ -414,6 +534,37 @@ TEST_CASE("attention and multi-head attention match numpy") {
   mo.causal = true;
   check_close(nn::multi_head_attention(fx(m["x"]), fx(m["wq"]), fx(m["wk"]), fx(m["wv"]), fx(m["wo"]), mo),
               fx(m["out"]), 1e-5, 1e-4);
+}
+
+TEST_CASE("grouped-query and multi-query attention match numpy's repeat_interleave reference") {
+  const auto& g = fixtures()["gqa"];
+  const Tensor q = fx(g["q"]), k = fx(g["k"]), v = fx(g["v"]);  // 6 query heads, 2 K/V heads
+  check_close(nn::scaled_dot_product_attention(q, k, v).output, fx(g["out"]), 1e-5, 1e-4);
+  nn::AttentionOptions m;
+  m.mask = fx(g["mask"]);
+  m.return_weights = true;
+  const nn::AttentionResult rm = nn::scaled_dot_product_attention(q, k, v, m);
+  check_close(rm.output, fx(g["out_mask"]), 1e-5, 1e-4);
+  check_close(*rm.weights, fx(g["weights_mask"]), 1e-6, 1e-4);
+  nn::AttentionOptions c;
+  c.causal = true;
+  check_close(nn::scaled_dot_product_attention(q, k, v, c).output, fx(g["out_causal"]), 1e-5, 1e-4);
+  c.return_weights = true;
+  const nn::AttentionResult rc = nn::scaled_dot_product_attention(q, k, v, c);
+  check_close(rc.output, fx(g["out_causal"]), 1e-5, 1e-4);
+  check_close(*rc.weights, fx(g["weights_causal"]), 1e-6, 1e-4);
+  const auto& mq = fixtures()["mqa"];
+  nn::AttentionOptions mc;
+  mc.causal = true;
+  check_close(nn::scaled_dot_product_attention(fx(mq["q"]), fx(mq["k"]), fx(mq["v"]), mc).output,
+              fx(mq["out_causal"]), 1e-5, 1e-4);
+  const auto& mh = fixtures()["mha_gqa"];
+  nn::MultiHeadOptions mo;
+  mo.heads = mh["heads"].get<int64_t>();
+  mo.kv_heads = mh["kv_heads"].get<int64_t>();
+  mo.causal = true;
+  check_close(nn::multi_head_attention(fx(mh["x"]), fx(mh["wq"]), fx(mh["wk"]), fx(mh["wv"]), fx(mh["wo"]), mo),
+              fx(mh["out"]), 1e-5, 1e-4);
 }
 
 TEST_CASE("norms, activations, RoPE, Hadamard and LoRA match numpy") {

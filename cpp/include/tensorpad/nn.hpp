@@ -86,15 +86,21 @@ struct AttentionResult {
 // Q is [..., Sq, D], K is [..., Sk, D], V is [..., Sk, Dv] (the same leading dims, or broadcastable);
 // output [..., Sq, Dv]. causal masks key j for query i when j > i (top-left aligned, as torch's
 // is_causal, also when Sq != Sk). A query that sees no key at all gets a zero row (torch gives NaN).
+// Grouped-query attention (GQA; MQA when Hkv = 1) is automatic: Q [..., Hq, Sq, D] with K/V
+// [..., Hkv, Sk, D], Hkv dividing Hq, gives query head h the KV head h / (Hq/Hkv), as torch's
+// enable_gqa=True (repeat_interleave order). K/V are read in place, never repeated. Such shapes did not
+// broadcast before, so no call that worked changes meaning.
 AttentionResult scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v,
                                              const AttentionOptions& opts = {});
 
-// X is [..., n, dModel], Wq/Wk/Wv are (dModel, heads*dh) (dh may differ for V), Wo is (heads*dhv, dOut).
-// Q = X Wq is split along its last dim into `heads` blocks of dh, each head attends, the contexts are
-// concatenated and projected: O = concat(C¹..Cʰ) Wo = Σ_r C^(r) Wo^(r).
+// X is [..., n, dModel], Wq is (dModel, heads*dh), Wk/Wv are (dModel, kvHeads*dh) (dh may differ for V),
+// Wo is (heads*dhv, dOut). Q = X Wq is split along its last dim into `heads` blocks of dh, each head
+// attends, the contexts are concatenated and projected: O = concat(C¹..Cʰ) Wo = Σ_r C^(r) Wo^(r).
+// kv_heads < heads shares each K/V head among heads/kv_heads query heads (GQA); 0 means kv_heads = heads.
 struct MultiHeadOptions {
   int64_t heads = 1;
   bool causal = false;
+  int64_t kv_heads = 0;
 };
 Tensor multi_head_attention(const Tensor& x, const Tensor& wq, const Tensor& wk, const Tensor& wv,
                             const Tensor& wo, const MultiHeadOptions& opts);
