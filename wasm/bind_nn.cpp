@@ -47,10 +47,11 @@ val sdpa(int q, int k, int v, int mask, double scale, bool causal, bool weights)
     return out;
   });
 }
-int mha(int x, int wq, int wk, int wv, int wo, int heads, bool causal) {
+int mha(int x, int wq, int wk, int wv, int wo, int heads, int kv_heads, bool causal) {
   return guard([&] {
     tp::nn::MultiHeadOptions o;
     o.heads = heads;
+    o.kv_heads = kv_heads;  // 0: as many as heads
     o.causal = causal;
     return h(tp::nn::multi_head_attention(get(x), get(wq), get(wk), get(wv), get(wo), o));
   });

@@ -68,6 +68,78 @@ test('attention and multiHeadAttention match numpy', () => {
   });
 });
 
+// torch's repeat_interleave over the head dim (-3): each K/V head g times in a row (the explicit reference).
+const repeatHeads = (t, g) => {
+  const hd = t.ndim - 3, parts = [];
+  for (let j = 0; j < t.shape[hd]; j++) for (let r = 0; r < g; r++) parts.push(t.narrow(hd, j, 1));
+  return tp.cat(parts, hd);
+};
+
+test('attention with fewer K/V heads than query heads (GQA, MQA) matches numpy\'s repeat_interleave reference', () => {
+  tp.tidy(() => {
+    const g = fixtures.gqa;
+    const [q, k, v] = [g.q, g.k, g.v].map(fx);  // 6 query heads, 2 K/V heads
+    assertClose(tp.nn.scaledDotProductAttention(q, k, v), fx(g.out), { rtol: 1e-4 });
+    assertClose(tp.nn.scaledDotProductAttention(q, k, v, { causal: true }), fx(g.out_causal), { rtol: 1e-4 });
+    const masked = tp.nn.scaledDotProductAttention(q, k, v, { mask: fx(g.mask), returnWeights: true });
+    assertClose(masked.output, fx(g.out_mask), { rtol: 1e-4 });
+    assertClose(masked.weights, fx(g.weights_mask), { atol: 1e-6, rtol: 1e-4 });
+    const causal = tp.nn.scaledDotProductAttention(q, k, v, { causal: true, returnWeights: true });
+    assert.deepEqual(causal.weights.shape, [2, 6, 5, 7]);  // one weight matrix per query head
+    assertClose(causal.weights, fx(g.weights_causal), { atol: 1e-6, rtol: 1e-4 });
+    const m = fixtures.mqa;  // one K/V head for 4 query heads
+    assertClose(tp.nn.scaledDotProductAttention(fx(m.q), fx(m.k), fx(m.v), { causal: true }), fx(m.out_causal), { rtol: 1e-4 });
+  });
+});
+
+test('GQA equals attention over K/V heads repeated with tp.cat, across 64-row tiles', () => {
+  tp.tidy(() => {
+    for (const [qs, ks, causal] of [[[2, 8, 70, 16], [2, 2, 90, 16], true], [[3, 6, 5, 8], [3, 3, 9, 8], false]]) {
+      const Q = tp.randn(qs, { seed: 30 }), K = tp.randn(ks, { seed: 31 }), V = tp.randn(ks, { seed: 32 });
+      const grp = qs[1] / ks[1];
+      const ref = tp.nn.scaledDotProductAttention(Q, repeatHeads(K, grp), repeatHeads(V, grp), { causal });
+      assertClose(tp.nn.scaledDotProductAttention(Q, K, V, { causal }), ref, { atol: 1e-6, rtol: 1e-5 });
+    }
+  });
+});
+
+test('GQA refuses head counts that do not divide, naming the op and the counts', () => {
+  tp.tidy(() => {
+    const isErr = (re) => (e) => e instanceof tp.TensorpadError && e.op === 'nn.scaledDotProductAttention' && re.test(e.message);
+    assert.throws(() => tp.nn.scaledDotProductAttention(tp.zeros(6, 3, 4), tp.zeros(4, 5, 4), tp.zeros(4, 5, 2)),
+      isErr(/^nn\.scaledDotProductAttention: query heads 6 not divisible by key\/value heads 4 \(Q \[6, 3, 4\], key\/value \[4, 5, 4\]\)$/));
+    assert.throws(() => tp.nn.scaledDotProductAttention(tp.zeros(1, 6, 3, 4), tp.zeros(1, 3, 5, 4), tp.zeros(1, 4, 5, 2)),
+      isErr(/query heads 6 not divisible by value heads 4/));
+    assert.throws(() => tp.nn.scaledDotProductAttention(tp.zeros(2, 3, 4), tp.zeros(4, 5, 4), tp.zeros(4, 5, 4)),
+      isErr(/query heads 2 not divisible by key\/value heads 4/));
+    // The mask is per query head: one sized for the 2 K/V heads does not fit [6, 3, 5].
+    assert.throws(() => tp.nn.scaledDotProductAttention(tp.zeros(6, 3, 4), tp.zeros(2, 5, 4), tp.zeros(2, 5, 4), { mask: tp.zeros(2, 3, 5) }),
+      isErr(/./));
+  });
+});
+
+test('multiHeadAttention with kvHeads shares each K/V head among heads/kvHeads query heads', () => {
+  tp.tidy(() => {
+    const m = fixtures.mha_gqa;
+    const out = tp.nn.multiHeadAttention(fx(m.x), { Wq: fx(m.wq), Wk: fx(m.wk), Wv: fx(m.wv), Wo: fx(m.wo), heads: m.heads, kvHeads: m.kv_heads, causal: true });
+    assertClose(out, fx(m.out), { rtol: 1e-4 });
+    const h = 4, kv = 1, dh = 4, X = tp.randn([5, 16], { seed: 33 });
+    const Wq = tp.randn([16, h * dh], { seed: 34 }).mul(0.3), Wk = tp.randn([16, kv * dh], { seed: 35 }).mul(0.3);
+    const Wv = tp.randn([16, kv * dh], { seed: 36 }).mul(0.3), Wo = tp.randn([h * dh, 16], { seed: 37 }).mul(0.3);
+    let sum = tp.zeros(5, 16);  // multi-query: every head reads the single K/V head
+    for (let r = 0; r < h; r++) {
+      const C = tp.nn.scaledDotProductAttention(X.matmul(Wq.narrow(1, r * dh, dh)), X.matmul(Wk), X.matmul(Wv));
+      sum = sum.add(C.matmul(Wo.narrow(0, r * dh, dh)));
+    }
+    assertClose(tp.nn.multiHeadAttention(X, { Wq, Wk, Wv, Wo, heads: h, kvHeads: kv }), sum, { atol: 1e-5, rtol: 1e-4 });
+    assert.throws(() => tp.nn.multiHeadAttention(X, { Wq, Wk, Wv, Wo, heads: 4, kvHeads: 3 }),
+      (e) => e instanceof tp.TensorpadError && /^nn\.multiHeadAttention: heads 4 not divisible by kvHeads 3$/.test(e.message));
+    assert.throws(() => tp.nn.multiHeadAttention(X, { Wq, Wk: Wq, Wv, Wo, heads: 4, kvHeads: 2 }),
+      /nn\.multiHeadAttention: Wk \[16, 16\] must have kvHeads\*dh = 2\*4 = 8 columns/);
+    assert.throws(() => tp.nn.multiHeadAttention(X, { Wq, Wk, Wv, Wo, heads: 4, kvHeads: 0 }), /nn\.multiHeadAttention: kvHeads 0 is out of range/);
+  });
+});
+
 test('multiHeadAttention equals the sum over heads of C^(r) W_O^(r)', () => {
   tp.tidy(() => {
     const h = 4, dm = 16, dh = dm / h;

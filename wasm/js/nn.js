@@ -3,7 +3,12 @@
 // options are checked, tensors passed as handles, and the core does the work (wasm/bind_nn.cpp).
 //
 //   tp.nn.scaledDotProductAttention(Q, K, V, {causal, mask, scale, returnWeights})  → output | {output, weights}
-//   tp.nn.multiHeadAttention(X, {Wq, Wk, Wv, Wo, heads, causal})                   → X Wq ... concat(heads) Wo
+//       Q [..., Hq, n, d], K/V [..., Hkv, m, d]: grouped-query attention is automatic when Hkv divides Hq
+//       (MQA: Hkv = 1), query head h reading K/V head floor(h / (Hq/Hkv)) as torch's enable_gqa=True,
+//       without copying K/V. torch asks for the flag; here no flag, because such shapes were an error
+//       before, so no call that worked changes meaning. Hkv not dividing Hq is a TensorpadError.
+//   tp.nn.multiHeadAttention(X, {Wq, Wk, Wv, Wo, heads, kvHeads = heads, causal})   → X Wq ... concat(heads) Wo
+//       Wq (dModel, heads*dh), Wk/Wv (dModel, kvHeads*dh): kvHeads < heads is GQA.
 //   tp.nn.layerNorm(x, {weight, bias, eps = 1e-5}), tp.nn.rmsNorm(x, {weight, eps = 1e-6})   over the last dim
 //   tp.nn.relu(x), tp.nn.gelu(x, {approximate: 'none' (erf, torch's default) | 'tanh'}), tp.nn.silu(x)
 //   tp.nn.ropeMatrix(pos, dim, {theta = 10000})    (dim, dim) R with x @ R rotating pairs by pos·θ^(-2i/dim)
@@ -63,14 +68,15 @@ export function installNn(tp, rt) {
   function multiHeadAttention(X, opts) {
     const op = 'nn.multiHeadAttention';
     const o = options(op, opts);
-    checkKeys(op, o, ['Wq', 'Wk', 'Wv', 'Wo', 'heads', 'causal']);
-    const { Wq, Wk, Wv, Wo, heads = 1, causal = false } = o;
+    checkKeys(op, o, ['Wq', 'Wk', 'Wv', 'Wo', 'heads', 'kvHeads', 'causal']);
+    const { Wq, Wk, Wv, Wo, heads = 1, kvHeads = heads, causal = false } = o;
     for (const [name, w] of Object.entries({ Wq, Wk, Wv, Wo }))
       if (w === undefined || w === null) fail(op, `option ${name} (a weight matrix) is required`);
     checkInt(op, 'heads', heads, { min: 1 });
+    checkInt(op, 'kvHeads', kvHeads, { min: 1 });
     checkBool(op, 'causal', causal);
     return withHandles(op, [X, Wq, Wk, Wv, Wo], (x, q, k, v, w) =>
-      wrap(core.nnMultiHeadAttention(x, q, k, v, w, heads, causal)));
+      wrap(core.nnMultiHeadAttention(x, q, k, v, w, heads, kvHeads, causal)));
   }
 
   function layerNorm(x, opts) {
