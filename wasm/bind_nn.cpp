@@ -96,6 +96,12 @@ int quantize(int x, int bits, bool per_row) {
 }
 void q_release(int id) { qtable().erase(id); }
 int q_live() { return int(qtable().size()); }
+// Bytes held by the live quantized tensors (levels and scales), for tp.memory().
+double q_live_bytes() {
+  double n = 0;
+  for (const auto& [id, q] : qtable()) n += double(q.q.size()) + 4.0 * double(q.scale.size());
+  return n;
+}
 val q_shape(int id) { return guard([&] { return tpw::from_shape(qget(id).shape); }); }
 val q_levels(int id) {
   return guard([&] {
@@ -152,6 +158,7 @@ EMSCRIPTEN_BINDINGS(tensorpad_nn) {
   function("quantQuantize", &quantize);
   function("quantRelease", &q_release);
   function("quantLive", &q_live);
+  function("quantLiveBytes", &q_live_bytes);
   function("quantShape", &q_shape);
   function("quantLevels", &q_levels);
   function("quantScale", &q_scale);

@@ -279,6 +279,74 @@ test('quantize keeps int8 levels; matmulInt8 equals the product of the dequantiz
   });
 });
 
+test('tidy disposes a QuantizedTensor made inside it unless it is returned, alone or inside arrays and objects', () => {
+  const X = tp.randn([4, 8], { seed: 40 });
+  let inner;
+  const kept = tp.tidy(() => {
+    inner = tp.quant.quantize(X);
+    return tp.quant.quantize(X, { perRow: true });
+  });
+  assert.ok(inner.isDisposed);
+  assert.throws(() => inner.q, (e) => e instanceof tp.TensorpadError && /quant\.q: this quantized tensor was disposed/.test(e.message));
+  assert.throws(() => tp.quant.matmulInt8(inner, kept), (e) => e instanceof tp.TensorpadError && e.op === 'quant.matmulInt8');
+  assert.ok(!kept.isDisposed);
+  assert.equal(kept.q.length, 32);
+  const { list, obj } = tp.tidy(() => {
+    tp.quant.quantize(X);  // dropped
+    return { list: [tp.quant.quantize(X), tp.quant.quantize(X, { bits: 4 })], obj: { w: tp.quant.quantize(X), t: X.add(1) } };
+  });
+  assert.ok(list.every((q) => !q.isDisposed) && !obj.w.isDisposed && !obj.t.isDisposed);
+  tp.dispose(kept, list, obj);
+  assert.ok(kept.isDisposed && list.every((q) => q.isDisposed) && obj.w.isDisposed && obj.t.isDisposed);
+  X.dispose();
+});
+
+test('nested tidy: a QuantizedTensor returned by the inner scope belongs to the outer one', () => {
+  const X = tp.randn([3, 5], { seed: 41 });
+  let fromInner, dropped;
+  const out = tp.tidy(() => {
+    fromInner = tp.tidy(() => {
+      dropped = tp.quant.quantize(X);
+      return [tp.quant.quantize(X)];
+    })[0];
+    assert.ok(dropped.isDisposed);
+    assert.ok(!fromInner.isDisposed);  // alive until the outer scope ends
+    return fromInner.dequantize();
+  });
+  assert.ok(fromInner.isDisposed, 'the outer scope did not release what the inner one returned');
+  assert.deepEqual(out.shape, [3, 5]);
+  tp.dispose(out, X);
+});
+
+test('tp.memory() counts live QuantizedTensors and their bytes; dispose twice is harmless', () => {
+  const X = tp.randn([16, 64], { seed: 42 });
+  const before = tp.memory();
+  const q = tp.quant.quantize(X, { perRow: true });
+  const during = tp.memory();
+  assert.equal(during.quantized, before.quantized + 1);
+  assert.equal(during.tensors, before.tensors);
+  assert.equal(during.bytes - before.bytes, 16 * 64 + 16 * 4);  // int8 levels + one float scale per row
+  q.dispose();
+  q.dispose();
+  tp.dispose(q);
+  assert.deepEqual(tp.memory(), before);
+  X.dispose();
+});
+
+test('1000 quantize calls inside tidy return tp.memory() to its baseline', () => {
+  const X = tp.randn([32, 32], { seed: 43 });
+  const before = tp.memory();
+  tp.tidy(() => {
+    for (let i = 0; i < 1000; i++) {
+      const q = tp.quant.quantize(X, { bits: 8, perRow: i % 2 === 0 });
+      if (i % 100 === 0) tp.quant.matmulInt8(q, q);
+    }
+    assert.equal(tp.memory().quantized, before.quantized + 1000);
+  });
+  assert.deepEqual(tp.memory(), before);
+  X.dispose();
+});
+
 test('lora.params counts 131072, 294912 (rank 16) and 65536 (rank 8); merge is W + (α/r) B A', () => {
   assert.equal(tp.lora.params(4096, 4096, 16), 131072);
   assert.equal(tp.lora.params(14336, 4096, 16), 294912);

@@ -13,7 +13,14 @@ const MAX_INDEX = 2 ** 31 - 1;
 
 export function createApi(core) {
   const registry = new FinalizationRegistry((id) => core.release(id));
-  const scopes = []; // tidy scopes: each a Set of tensors created inside it
+  const scopes = []; // tidy scopes: each a Set of the tensors (and other handles) created inside it
+  // Handle types beyond Tensor (tp.quant's QuantizedTensor) that tidy, tp.dispose and tp.memory treat
+  // as they treat tensors; each {name, type, memory: () => ({count, bytes})}, added through
+  // rt.addHandleType by the namespace that owns it. Their objects join scopes through rt.track.
+  const handleTypes = [];
+  const isHandle = (v) => v instanceof Tensor || handleTypes.some((h) => v instanceof h.type);
+  const track = (obj) => { if (scopes.length) scopes[scopes.length - 1].add(obj); };
+  const untrack = (obj) => { for (const s of scopes) s.delete(obj); };
 
   // ---- errors and argument checks ----------------------------------------------------------------
   function check() {
@@ -50,7 +57,7 @@ export function createApi(core) {
     check();
     const t = new Tensor(id);
     registry.register(t, id, t);
-    if (scopes.length) scopes[scopes.length - 1].add(t);
+    track(t);
     return t;
   }
   // Runs fn with handles for each argument: tensors pass through, numbers and arrays become
@@ -86,7 +93,7 @@ export function createApi(core) {
       if (this.#id === 0) return;
       core.release(this.#id);
       registry.unregister(this);
-      for (const s of scopes) s.delete(this);
+      untrack(this);
       this.#id = 0;
     }
 
@@ -437,7 +444,7 @@ export function createApi(core) {
         scopes.pop();
         const keep = new Set();
         const collect = (v) => {
-          if (v instanceof Tensor) keep.add(v);
+          if (isHandle(v)) keep.add(v);
           else if (Array.isArray(v)) v.forEach(collect);
           else if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) Object.values(v).forEach(collect);
         };
@@ -451,13 +458,22 @@ export function createApi(core) {
     },
     dispose(...xs) {
       const walk = (v) => {
-        if (v instanceof Tensor) v.dispose();
+        if (isHandle(v)) v.dispose();
         else if (Array.isArray(v)) v.forEach(walk);
         else if (v && typeof v === 'object') Object.values(v).forEach(walk);
       };
       xs.forEach(walk);
     },
-    memory: () => ({ tensors: core.liveHandles(), bytes: core.liveBytes() }),
+    // Live handles per type ({tensors, quantized}) and the bytes of the WASM heap they hold together.
+    memory() {
+      const m = { tensors: core.liveHandles(), bytes: core.liveBytes() };
+      for (const h of handleTypes) {
+        const { count, bytes } = h.memory();
+        m[h.name] = count;
+        m.bytes += bytes;
+      }
+      return m;
+    },
     // Threads the GEMM splits large products over: more than 1 only with the pthreads core (browser,
     // crossOriginIsolated page); elsewhere it stays 1. Results do not depend on it.
     setNumThreads(n) {
@@ -468,7 +484,9 @@ export function createApi(core) {
   };
 
   // Namespaces from other files (linalg, nn, quant, io, ...) install themselves with these helpers.
-  const rt = { core, wrap, check, withHandles, checkInt, checkNumber, checkShape, options, fail, describe, Tensor };
+  const addHandleType = (h) => handleTypes.push(h);
+  const rt = { core, wrap, check, withHandles, checkInt, checkNumber, checkShape, options, fail, describe, Tensor,
+    track, untrack, addHandleType };
   for (const install of extensions) install(tp, rt);
   return tp;
 }

@@ -18,13 +18,14 @@
 //   tp.linalg.blockDiag(...mats)
 //   tp.quant.fakeQuant(x, {bits = 8, perRow = false}), tp.quant.relError(approx, exact) → number
 //   tp.quant.quantize(x, {bits = 8, perRow = false}) → QuantizedTensor {q: Int8Array, scale: Float32Array,
-//       shape, bits, perRow, dequantize(), dispose()}
+//       shape, bits, perRow, dequantize(), dispose()}; released by tp.tidy and tp.dispose as a tensor is,
+//       counted by tp.memory() as {quantized} (its bytes join {bytes})
 //   tp.quant.matmulInt8(qa, qb)   qa (m,k), qb (n,k) → (m,n) float = dequant(qa) dequant(qb)ᵀ, as x Wᵀ
 //   tp.lora.params(dOut, dIn, r) → number, tp.lora.merge(W, A, B, {alpha = r, r = A.shape[0]})
 //   tp.synth.activations({tokens = 512, dim = 1024, outliers = 6, outlierScale = 50, seed = 0})
 
 export function installNn(tp, rt) {
-  const { core, wrap, check, withHandles, checkInt, checkNumber, options, fail, describe, Tensor } = rt;
+  const { core, wrap, check, withHandles, checkInt, checkNumber, options, fail, describe, Tensor, track, untrack } = rt;
 
   const checkBool = (op, name, v) => {
     if (typeof v !== 'boolean') fail(op, `${name} must be a boolean, got ${describe(v)}`);
@@ -174,7 +175,8 @@ export function installNn(tp, rt) {
 
   // ---- tp.quant ------------------------------------------------------------------------------------
   const qRegistry = new FinalizationRegistry((id) => core.quantRelease(id));
-  // int8 levels and their scale(s), kept in the WebAssembly heap for matmulInt8.
+  // int8 levels and their scale(s), kept in the WebAssembly heap for matmulInt8. A handle like a tensor:
+  // tidy scopes, tp.dispose and tp.memory know it (rt.addHandleType below).
   class QuantizedTensor {
     #id;
     constructor(id, bits, perRow) {
@@ -203,10 +205,16 @@ export function installNn(tp, rt) {
       if (this.#id === 0) return;
       core.quantRelease(this.#id);
       qRegistry.unregister(this);
+      untrack(this);
       this.#id = 0;
     }
     toString() { return `QuantizedTensor(int${this.bits}, shape [${this.shape.join(', ')}], ${this.perRow ? 'per row' : 'per tensor'})`; }
   }
+  rt.addHandleType({
+    name: 'quantized',
+    type: QuantizedTensor,
+    memory: () => ({ count: core.quantLive(), bytes: core.quantLiveBytes() }),
+  });
   function quantOpts(op, opts) {
     const o = options(op, opts);
     checkKeys(op, o, ['bits', 'perRow']);
@@ -233,6 +241,7 @@ export function installNn(tp, rt) {
         check();
         const q = new QuantizedTensor(id, bits, perRow);
         qRegistry.register(q, id, q);
+        track(q);
         return q;
       });
     },
