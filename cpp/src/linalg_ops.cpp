@@ -5,6 +5,7 @@
 #include "linalg_detail.hpp"
 #include "tensorpad/error.hpp"
 #include "tensorpad/linalg.hpp"
+#include "tensorpad/ops.hpp"
 #include "tensorpad/random.hpp"
 
 namespace tp::linalg {
@@ -96,20 +97,34 @@ Tensor inv(const Tensor& A) {
 }
 
 Tensor solve(const Tensor& A, const Tensor& B) {
+  // A (*a, n, n); B (*b, n) vectors or (*b, n, k) matrices; X (*, n) or (*, n, k), * = broadcast(*a, *b).
   const char* op = "linalg.solve";
   const Batch a = batch(op, A, true);
   const int64_t n = a.n;
-  // B is a stack of vectors when it has one dim fewer than A (torch's rule), else a stack of matrices.
-  const bool vectors = B.dim() == A.dim() - 1;
-  Shape blead(B.shape().begin(), B.shape().end() - (vectors ? 1 : std::min<int64_t>(2, B.dim())));
-  if (B.dim() < 1 || (!vectors && B.dim() < 2) || blead != a.lead || B.size(vectors ? -1 : -2) != n)
+  // torch's rule: B is a stack of vectors when it is 1-d or has exactly A's shape without its last dim.
+  const Shape a_rows(A.shape().begin(), A.shape().end() - 1);
+  const bool vectors = B.dim() == 1 || (B.dim() == A.dim() - 1 && B.shape() == a_rows);
+  if ((!vectors && B.dim() < 2) || B.size(vectors ? -1 : -2) != n)
     fail(op, "A of shape ", shape_str(A.shape()), " and B of shape ", shape_str(B.shape()),
-         " do not match (B must be (*, n) or (*, n, k) with A's batch dims and n = ", n, ")");
+         " do not match (B must be (*, n) or (*, n, k) with n = ", n, ")");
+  const Shape b_lead(B.shape().begin(), B.shape().end() - (vectors ? 1 : 2));
+  for (size_t i = 1; i <= std::min(a.lead.size(), b_lead.size()); ++i) {
+    const int64_t da = a.lead[a.lead.size() - i], db = b_lead[b_lead.size() - i];
+    if (da != db && da != 1 && db != 1)
+      fail(op, "batch dims ", shape_str(a.lead), " of A (shape ", shape_str(A.shape()), ") and ", shape_str(b_lead),
+           " of B (shape ", shape_str(B.shape()), ") do not broadcast");
+  }
+  const Shape lead = broadcast_shapes(op, a.lead, b_lead);
   const int64_t k = vectors ? 1 : B.size(-1);
-  const Tensor Bc = B.contiguous();
-  detail::check_finite(op, Bc.data(), Bc.numel());
-  Tensor X = Tensor::empty(B.shape());
-  for (int64_t i = 0; i < a.count; ++i) solve(a.mat(i), n, Bc.data() + i * n * k, k, X.data() + i * n * k);
+  const Shape x_shape = vectors ? with(lead, {n}) : with(lead, {n, k});
+  // Broadcast batch dims are expanded (stride 0) and copied: each matrix is factorized once per solve.
+  const Tensor Ae = expand(a.a, with(lead, {n, n})).contiguous();
+  const Tensor Be = expand(B, x_shape).contiguous();
+  detail::check_finite(op, Be.data(), Be.numel());
+  Tensor X = Tensor::empty(x_shape);
+  int64_t count = 1;
+  for (int64_t d : lead) count *= d;
+  for (int64_t i = 0; i < count; ++i) solve(Ae.data() + i * n * n, n, Be.data() + i * n * k, k, X.data() + i * n * k);
   return X;
 }
 

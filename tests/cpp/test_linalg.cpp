@@ -243,6 +243,23 @@ TEST_CASE("every decomposition rejects NaN and Inf before any work") {
   }
 }
 
+TEST_CASE("solve broadcasts the batch dims of A and B like torch, matching numpy matrix by matrix") {
+  for (const auto& c : fixtures()["solve_broadcast"]) {
+    const std::string name = c["name"];
+    const auto A = floats(c["A"]), B = floats(c["B"]);
+    const auto want = doubles(c["X"]);
+    const tp::Tensor X = la::solve(tp::Tensor::from(c["a_shape"].get<tp::Shape>(), A.data()),
+                                   tp::Tensor::from(c["b_shape"].get<tp::Shape>(), B.data()));
+    CHECK_MESSAGE(X.shape() == c["x_shape"].get<tp::Shape>(), name);
+    double scale = 0;
+    for (double w : want) scale = std::max(scale, std::fabs(w));
+    for (size_t i = 0; i < want.size() && X.numel() == int64_t(want.size()); ++i)
+      CHECK_MESSAGE(std::fabs(X.data()[i] - want[i]) <= 1e-5 * scale, name, " [", i, "]");
+  }
+  const tp::Tensor A = tp::Tensor::zeros({2, 3, 3}), B = tp::Tensor::zeros({3, 3, 1});
+  CHECK_THROWS_WITH_AS(la::solve(A, B), doctest::Contains("linalg.solve: batch dims [2] of A (shape [2, 3, 3]) and [3] of B (shape [3, 3, 1]) do not broadcast"), tp::Error);
+}
+
 TEST_CASE("svd_lowrank finds the top singular triplets of a matrix with a decaying spectrum") {
   const auto& c = fixtures()["svd"][5];  // ill-conditioned 30x20, sigma 1 .. 1e-6
   const int64_t m = c["m"], n = c["n"], q = 6;
@@ -384,7 +401,7 @@ TEST_CASE("the Tensor-level ops batch over leading dims with torch's shapes") {
   CHECK(la::det(tp::Tensor::from({2, 2, 2}, sym)).shape() == tp::Shape{2});
   CHECK(la::matrix_rank(tp::Tensor::zeros({4, 3, 3})).shape() == tp::Shape{4});
   CHECK(la::matrix_norm(tp::Tensor::from({2, 2, 2}, sym), "fro").shape() == tp::Shape{2});
-  // solve: B with one dim fewer than A is a stack of vectors, else a stack of matrices.
+  // solve: B with exactly A's shape without its last dim is a stack of vectors, else of matrices.
   const float b[4] = {1, 2, 3, 4};
   CHECK(la::solve(tp::Tensor::from({2, 2, 2}, sym), tp::Tensor::from({2, 2}, b)).shape() == tp::Shape{2, 2});
   CHECK(la::solve(tp::Tensor::from({2, 2}, sym), tp::Tensor::from({2, 2}, b)).shape() == tp::Shape{2, 2});

@@ -115,6 +115,18 @@ test('linalg.det, inv and solve match numpy; solve takes a vector or a matrix of
   assert.ok(tp.allclose(batch, [-2, 10], { atol: 1e-5 }));
 });
 
+test('linalg.solve broadcasts batch dims like torch: one A for many B, many A for one B, (2,1) against (4)', () => {
+  for (const c of cases.solve_broadcast) {
+    const X = tp.linalg.solve(tp.tensor(Float32Array.from(c.A), { shape: c.a_shape }),
+                              tp.tensor(Float32Array.from(c.B), { shape: c.b_shape }));
+    assert.deepEqual(X.shape, c.x_shape, c.name);
+    const scale = Math.max(...c.X.map(Math.abs));
+    X.data().forEach((x, i) => assert.ok(Math.abs(x - c.X[i]) <= 1e-5 * scale, `${c.name}: [${i}] ${x} vs ${c.X[i]}`));
+  }
+  assert.throws(() => tp.linalg.solve(tp.zeros([2, 3, 3]), tp.zeros([3, 3, 1])),
+    (e) => e instanceof TensorpadError && /linalg\.solve: batch dims \[2\] of A \(shape \[2, 3, 3\]\) and \[3\] of B/.test(e.message));
+});
+
 test('linalg.inv and solve of a singular matrix throw a TensorpadError saying so; det is 0', () => {
   const S = [[1, 2, 3], [4, 5, 6], [7, 8, 9]];
   assert.throws(() => tp.linalg.inv(S), (e) => e instanceof TensorpadError && /linalg\.inv: .*singular/.test(e.message));

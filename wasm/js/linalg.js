@@ -9,7 +9,8 @@
 //   tp.linalg.eigh(A)           → {eigenvalues (*,n) ascending, eigenvectors (*,n,n) in columns}
 //   tp.linalg.eigvalsh(A)       → eigenvalues (*,n)          (A symmetric; its lower triangle is read)
 //   tp.linalg.det(A)            → (*)                        (0 when A is singular to float32 precision)
-//   tp.linalg.inv(A)            → (*,n,n), tp.linalg.solve(A, B) → X with A X = B, B (*,n) or (*,n,k)
+//   tp.linalg.inv(A)            → (*,n,n), tp.linalg.solve(A, B) → X with A X = B, B (*,n) or (*,n,k);
+//                                 batch dims broadcast; B holds vectors when 1-d or shaped like A minus its last dim
 //   tp.linalg.norm(A, ord)      → (*): ord 'fro', 'nuc', 2, -2, 1, -1, Infinity, -Infinity on matrices;
 //                                 vectors and ord with a dim go to the core's vector norm
 //   tp.linalg.matrixNorm(A, ord = 'fro', {keepdim})

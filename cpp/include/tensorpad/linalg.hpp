@@ -82,7 +82,8 @@ EighResult eigh(const Tensor& A);                // A (*, n, n) symmetric, lower
 Tensor eigvalsh(const Tensor& A);                // (*, n)
 Tensor det(const Tensor& A);                     // A (*, n, n) -> (*)
 Tensor inv(const Tensor& A);                     // (*, n, n)
-// A (*, n, n); B (*, n, k), or (*, n) for one right-hand side per matrix; X has B's shape.
+// A (*a, n, n); B (*b, n, k), or (*b, n) vectors when B is 1-d or has exactly A's shape without its
+// last dim (torch's rule); the batch dims broadcast: X is (*, n, k) or (*, n) with * = broadcast(*a, *b).
 Tensor solve(const Tensor& A, const Tensor& B);
 Tensor matrix_norm(const Tensor& A, const std::string& ord);  // (*)
 Tensor matrix_rank(const Tensor& A, double tol = -1.0);       // (*), counts as floats
