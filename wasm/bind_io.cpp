@@ -96,14 +96,25 @@ std::string st_parse_header(val json, double file_size) {
   });
 }
 
-val st_save(val names, val ids, val metadata) {
+// A dtype by its safetensors spelling ("F16"); wasm/js/io.js has already mapped torch-like names to it.
+io::DType dtype_named(const std::string& name) {
+  io::DType dt;
+  if (!io::dtype_from_name(name, &dt)) tp::fail("io", "unknown dtype '", name, "'");
+  return dt;
+}
+
+// names[i] is written from tensor ids[i] as dtypes[i]; metadata is [[key, value], ...].
+val st_save(val names, val ids, val metadata, val dtypes) {
   return tpw::guard([&] {
     const auto keys = emscripten::vecFromJSArray<std::string>(names);
+    const auto types = emscripten::vecFromJSArray<std::string>(dtypes);
     const auto tensors = tpw::to_tensors(ids);
+    TP_ASSERT(types.size() == keys.size() && tensors.size() == keys.size());
     std::vector<Tensor> compact;  // keeps contiguous copies alive while writing
     std::vector<io::NamedArray> arrays;
     for (size_t i = 0; i < keys.size(); ++i) compact.push_back(tensors[i].contiguous());
-    for (size_t i = 0; i < keys.size(); ++i) arrays.push_back({keys[i], compact[i].shape(), compact[i].data()});
+    for (size_t i = 0; i < keys.size(); ++i)
+      arrays.push_back({keys[i], compact[i].shape(), compact[i].data(), dtype_named(types[i])});
     std::vector<std::pair<std::string, std::string>> meta;
     const size_t m = length_of(metadata);
     for (size_t i = 0; i < m; ++i)
@@ -148,10 +159,10 @@ int npy_decode(val header, double file_size, val data) {
   });
 }
 
-val npy_save(int id) {
+val npy_save(int id, std::string dtype) {
   return tpw::guard([&] {
     const Tensor t = tpw::get(id).contiguous();
-    return copy_out(io::write_npy(t.shape(), t.data()));
+    return copy_out(io::write_npy(t.shape(), t.data(), dtype_named(dtype)));
   });
 }
 

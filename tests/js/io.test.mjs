@@ -1,7 +1,8 @@
 // tp.io in Node: safetensors and .npy files built here byte by byte (plus a few written by numpy in
 // tests/fixtures/io), read back exactly in every dtype from a path, a Blob and bytes; every malformed
 // file refused with its own message while the module stays usable; and a sparse 3 GiB safetensors
-// file whose last tensor is read without reading the rest.
+// file whose last tensor is read without reading the rest. The writers' F16/BF16/F64 output is checked against
+// numpy's rounding and numpy.save's bytes (tests/fixtures/io/rounding*, made by make_io_rounding_fixtures.py).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -352,6 +353,95 @@ test('loadNpy refuses each malformed file with its problem, and the module stays
   for (const [what, bytes, message] of cases) {
     await rejects(tp.io.loadNpy(bytes), message).catch((e) => { e.message = `${what}: ${e.message}`; throw e; });
   }
+  assertStillUsable(before);
+});
+
+// ---- writing F16, BF16 and F64 --------------------------------------------------------------------
+// tests/fixtures/io/rounding.json: float32 inputs (ties, overflow, subnormals, ±0, ±inf, NaNs) as bits, with
+// numpy's float16 bits and bfloat16 bits rounded to nearest even with integer ops (make_io_rounding_fixtures.py).
+const rounding = JSON.parse(fs.readFileSync(path.join(fixtures, 'rounding.json'), 'utf8'));
+const roundingInput = () => tp.tensor(new Float32Array(Uint32Array.from(rounding.f32).buffer), { shape: [rounding.f32.length] });
+// Every value equal to the expected one, NaN to NaN and -0 to -0; inputBits (optional) names the input in a failure.
+function assertSameValues(actual, expected, what, inputBits) {
+  assert.equal(actual.length, expected.length, `${what}: length`);
+  for (let i = 0; i < actual.length; i++) {
+    const input = inputBits ? ` (input bits 0x${inputBits[i].toString(16)})` : '';
+    if (!Object.is(actual[i], expected[i])) assert.fail(`${what}[${i}]${input}: got ${actual[i]}, expected ${expected[i]}`);
+  }
+}
+const dataSection = (bytes) => bytes.subarray(8 + Number(new DataView(bytes.buffer, bytes.byteOffset).getBigUint64(0, true)));
+
+test('saveSafetensors with dtype F16 or BF16 stores the rounded codes, and openSafetensors reads them back exactly', async () => {
+  const x = roundingInput();
+  const n = rounding.f32.length;
+  for (const [dtype, stored, codes, decode] of [['F16', 'F16', rounding.f16, half], ['float16', 'F16', rounding.f16, half],
+    ['BF16', 'BF16', rounding.bf16, (b) => bf16([b])[0]], ['bfloat16', 'BF16', rounding.bf16, (b) => bf16([b])[0]]]) {
+    const bytes = tp.io.saveSafetensors({ x }, { dtype });
+    assert.deepEqual([...dataSection(bytes)], [...bytesOf(Uint16Array.from(codes))], `${dtype}: the stored codes`);
+    const f = await tp.io.openSafetensors(bytes);
+    assert.deepEqual(f.tensors, [{ name: 'x', dtype: stored, shape: [n] }]);
+    const r = await f.get('x');
+    assertSameValues(r.data(), codes.map(decode), dtype, rounding.f32);
+    r.dispose();
+  }
+  tp.dispose(x);
+});
+
+test('saveSafetensors takes a dtype per name, writing the names left out as F32', async () => {
+  const a = tp.tensor([[1, 1 + 2 ** -11], [65520, -0]]), b = tp.tensor([1 + 2 ** -8, 3e38, 2 ** -133 + 2 ** -134]), c = tp.tensor([0.1]);
+  const bytes = tp.io.saveSafetensors({ a, b, c }, { dtype: { a: 'float16', b: 'BF16' }, metadata: { format: 'pt' } });
+  const f = await tp.io.openSafetensors(bytes);
+  assert.deepEqual(f.tensors.map((t) => t.dtype), ['F16', 'BF16', 'F32']);
+  assert.equal(f.metadata.format, 'pt');
+  const [ra, rb, rc] = await Promise.all(['a', 'b', 'c'].map((k) => f.get(k)));
+  assertSameValues(ra.data(), [1, 1, Infinity, -0], 'a');     // a tie to even, and 65520 ties to inf
+  // 1 + 2^-8 ties to 1 (even); 3e38 (0x7f61b1e6) rounds up; the subnormal tie 0x00018000 rounds to 0x0002 (even).
+  assertSameValues(rb.data(), [1, bf16([0x7f62])[0], 2 ** -132], 'b');
+  assertSameValues(rc.data(), [Math.fround(0.1)], 'c');
+  tp.dispose(a, b, c, ra, rb, rc);
+});
+
+test('saveNpy with dtype F16, F32 or F64 writes the bytes numpy.save writes, and loadNpy reads them back', async () => {
+  const x = roundingInput();
+  const numpy = (name) => new Uint8Array(fs.readFileSync(path.join(fixtures, name)));
+  assert.deepEqual(tp.io.saveNpy(x, { dtype: 'F16' }), numpy('rounding_f2.npy'));
+  assert.deepEqual(tp.io.saveNpy(x, { dtype: 'float16' }), numpy('rounding_f2.npy'));
+  assert.deepEqual(tp.io.saveNpy(x), numpy('rounding_f4.npy'));
+  assert.deepEqual(tp.io.saveNpy(x, { dtype: 'float32' }), numpy('rounding_f4.npy'));
+  const small = tp.tensor([1.5, -0, Infinity, 1e-45]);
+  assert.deepEqual(tp.io.saveNpy(small, { dtype: 'F64' }), numpy('small_f8.npy'));
+  assert.deepEqual(tp.io.saveNpy(small, { dtype: 'float64' }), numpy('small_f8.npy'));
+  const empty = tp.zeros(rounding.header_boundary_shape);  // numpy pads this header with 64 more spaces
+  assert.deepEqual(tp.io.saveNpy(empty), numpy('header_boundary_f4.npy'));
+  const r = await tp.io.loadNpy(tp.io.saveNpy(x, { dtype: 'F16' }));
+  assertSameValues(r.data(), rounding.f16.map(half), 'F16 .npy read back', rounding.f32);
+  tp.dispose(x, small, empty, r);
+});
+
+test('saveNpy and saveSafetensors refuse dtypes they cannot write, naming the op, the tensor and the value', () => {
+  const before = tp.memory();
+  const w = tp.tensor([1, 2]), b = tp.tensor([3]);
+  const npy = (opts) => () => tp.io.saveNpy(w, opts);
+  const st = (opts) => () => tp.io.saveSafetensors({ w, b }, opts);
+  assert.throws(npy({ dtype: 'f8' }), { message: "io.saveNpy: unknown dtype 'f8' (expected F32, F16, F64)" });
+  assert.throws(npy({ dtype: 'half' }), { message: "io.saveNpy: unknown dtype 'half' (expected F32, F16, F64)" });
+  assert.throws(npy({ dtype: 'BF16' }),
+    { message: "io.saveNpy: dtype 'BF16' has no .npy descr: numpy has no bfloat16 (use F32 or F16, or io.saveSafetensors)" });
+  assert.throws(npy({ dtype: 'bfloat16' }), { message: /^io\.saveNpy: dtype 'bfloat16' has no \.npy descr/ });
+  assert.throws(npy({ dtype: 16 }), { message: 'io.saveNpy: dtype must be a string (F32, F16, F64), got 16' });
+  assert.throws(npy('F16'), { message: 'io.saveNpy: options must be an object, got "F16"' });
+  assert.throws(st({ dtype: 'f8' }), { message: "io.saveSafetensors: unknown dtype 'f8' for tensor 'w' (expected F32, F16, BF16)" });
+  assert.throws(st({ dtype: 'F64' }), { message: "io.saveSafetensors: unsupported dtype 'F64' for tensor 'w' (expected F32, F16, BF16)" });
+  assert.throws(st({ dtype: { b: 'F8_E4M3' } }),
+    { message: "io.saveSafetensors: unknown dtype 'F8_E4M3' for tensor 'b' (expected F32, F16, BF16)" });
+  assert.throws(st({ dtype: { w: 'F16', v: 'F16' } }),
+    { message: "io.saveSafetensors: dtype names tensor 'v', which is not being saved (tensors: w, b)" });
+  assert.throws(st({ dtype: { w: null } }), { message: "io.saveSafetensors: dtype for tensor 'w' must be a string (F32, F16, BF16), got null" });
+  assert.throws(st({ dtype: ['F16'] }),
+    { message: 'io.saveSafetensors: dtype must be a string (F32, F16, BF16) or an object {name: dtype}, got ["F16"]' });
+  assert.throws(st({ dtype: null }),
+    { message: 'io.saveSafetensors: dtype must be a string (F32, F16, BF16) or an object {name: dtype}, got null' });
+  tp.dispose(w, b);
   assertStillUsable(before);
 });
 

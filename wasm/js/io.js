@@ -15,8 +15,16 @@
 //     ("weights.npy" → "weights"; "array" for bytes), its metadata {version, descr, fortranOrder}.
 //   await tp.io.loadNpy(fileOrPath) → Tensor    .npy v1/v2/v3, little-endian f2/f4/f8, i1/i2/i4/i8,
 //                                               u1/u2/u4/u8, b1; Fortran order is converted to C order.
-//   tp.io.saveNpy(tensor) → Uint8Array          float32 .npy (numpy.load reads it)
-//   tp.io.saveSafetensors({name: tensor, ...}, {metadata}) → Uint8Array   F32 safetensors
+//   tp.io.saveNpy(tensor, {dtype}) → Uint8Array   .npy with the bytes numpy.save writes; dtype F32 (default,
+//                                               '<f4'), F16 ('<f2') or F64 ('<f8'). numpy has no bfloat16: BF16 is refused.
+//   tp.io.saveSafetensors({name: tensor, ...}, {metadata, dtype}) → Uint8Array   safetensors; dtype F32 (default),
+//                 F16 or BF16, one for every tensor or per name ({'lm_head.weight': 'F32', ...}; names left out
+//                 are F32). metadata is {key: string}.
+//   Writer dtypes use the safetensors spelling the readers report (f.tensors[i].dtype: 'F32', 'F16', 'BF16',
+//   'F64'); the torch-like names 'float32', 'float16', 'bfloat16', 'float64' are accepted as the same. F16 and
+//   BF16 round to nearest, ties to even, as numpy's astype(float16) and torch's .to(bfloat16) do: too large
+//   becomes ±inf (F16 above 65504), too small a subnormal or ±0, NaN stays a (quiet) NaN. Reading the file
+//   back gives exactly the rounded values.
 // Limits: headers up to 100 MB; one tensor up to 2^29 elements (the core's float32 limit; larger ones
 // are listed but get() refuses them before reading). For a drop zone: f = await tp.io.open(file),
 // show f.tensors (name, dtype, shape), and bind a choice with await f.get(name).
@@ -88,6 +96,12 @@ async function openSource(op, source, fail, describe) {
 
 // Raw bytes read per step when loading a tensor (a multiple of every element size).
 const CHUNK = 16 * 2 ** 20;
+
+// The writers' dtype names: the safetensors spelling, or the torch-like name for the same type.
+const WRITE_DTYPES = new Map([['F32', 'F32'], ['float32', 'F32'], ['F16', 'F16'], ['float16', 'F16'],
+  ['BF16', 'BF16'], ['bfloat16', 'BF16'], ['F64', 'F64'], ['float64', 'F64']]);
+const NPY_DTYPES = ['F32', 'F16', 'F64'], SAFETENSORS_DTYPES = ['F32', 'F16', 'BF16'];
+const quoted = (s) => `'${s.length > 60 ? s.slice(0, 60) + '…' : s}'`;
 
 export function installIo(tp, rt) {
   const { core, wrap, fail, describe, Tensor } = rt;
@@ -212,10 +226,44 @@ export function installIo(tp, rt) {
     }
   }
 
-  function saveNpy(t) {
+  // A writer's dtype option → its safetensors spelling, one of allowed; who is "" or " for tensor 'w'".
+  function writeDtype(op, value, allowed, who) {
+    if (typeof value !== 'string') fail(op, `dtype${who} must be a string (${allowed.join(', ')}), got ${describe(value)}`);
+    const dtype = WRITE_DTYPES.get(value);
+    if (dtype === undefined) fail(op, `unknown dtype ${quoted(value)}${who} (expected ${allowed.join(', ')})`);
+    if (dtype === 'BF16' && op === 'io.saveNpy') {
+      fail(op, `dtype ${quoted(value)} has no .npy descr: numpy has no bfloat16 (use F32 or F16, or io.saveSafetensors)`);
+    }
+    if (!allowed.includes(dtype)) fail(op, `unsupported dtype ${quoted(value)}${who} (expected ${allowed.join(', ')})`);
+    return dtype;
+  }
+
+  function saveNpy(t, opts) {
     const op = 'io.saveNpy';
     if (!(t instanceof Tensor)) fail(op, `expects a Tensor, got ${describe(t)}`);
-    return call(op, () => core.ioSaveNpy(t._id(op)));
+    const { dtype = 'F32' } = rt.options(op, opts);
+    const dt = writeDtype(op, dtype, NPY_DTYPES, '');
+    return call(op, () => core.ioSaveNpy(t._id(op), dt));
+  }
+
+  // The dtype option of saveSafetensors → one dtype per name: a string for all, or {name: dtype} with
+  // the names left out written as F32.
+  function safetensorsDtypes(op, dtype, names) {
+    const who = (name) => ` for tensor ${quoted(name)}`;
+    if (dtype === undefined || typeof dtype === 'string') {
+      return names.map((name) => writeDtype(op, dtype ?? 'F32', SAFETENSORS_DTYPES, dtype === undefined ? '' : who(name)));
+    }
+    if (!dtype || typeof dtype !== 'object' || Array.isArray(dtype) || dtype instanceof Tensor) {
+      fail(op, `dtype must be a string (${SAFETENSORS_DTYPES.join(', ')}) or an object {name: dtype}, got ${describe(dtype)}`);
+    }
+    const known = new Set(names);
+    for (const name of Object.keys(dtype)) {
+      if (!known.has(name)) {
+        fail(op, `dtype names tensor ${quoted(name)}, which is not being saved (tensors: ${names.slice(0, 5).join(', ')}` +
+          `${names.length > 5 ? ', …' : ''})`);
+      }
+    }
+    return names.map((name) => (Object.hasOwn(dtype, name) ? writeDtype(op, dtype[name], SAFETENSORS_DTYPES, who(name)) : 'F32'));
   }
 
   function saveSafetensors(tensors, opts) {
@@ -223,7 +271,7 @@ export function installIo(tp, rt) {
     if (!tensors || typeof tensors !== 'object' || Array.isArray(tensors) || tensors instanceof Tensor) {
       fail(op, `expects an object {name: tensor}, got ${describe(tensors)}`);
     }
-    const { metadata = {} } = rt.options(op, opts);
+    const { metadata = {}, dtype } = rt.options(op, opts);
     if (!metadata || typeof metadata !== 'object' || Array.isArray(metadata)) {
       fail(op, `metadata must be an object of strings, got ${describe(metadata)}`);
     }
@@ -237,7 +285,8 @@ export function installIo(tp, rt) {
       if (!(t instanceof Tensor)) fail(op, `${describe(k)} must be a Tensor, got ${describe(t)}`);
       return t._id(op);
     });
-    return call(op, () => core.ioSaveSafetensors(names, ids, meta));
+    const dtypes = safetensorsDtypes(op, dtype, names);
+    return call(op, () => core.ioSaveSafetensors(names, ids, meta, dtypes));
   }
 
   tp.io = { open, openSafetensors, loadNpy, saveNpy, saveSafetensors };
