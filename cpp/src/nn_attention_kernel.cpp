@@ -1,4 +1,5 @@
-// Fused scaled dot-product attention for one head, and its double-precision oracle.
+// Fused scaled dot-product attention for one head or a group of query heads sharing K/V, and its
+// double-precision oracle.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -51,16 +52,63 @@ void attention_with_weights(const AttentionArgs& a) {
   sgemm(a.sq, a.dv, a.sk, P, a.sk, 1, a.v, a.rsv, 1, a.o, a.rso, false);
 }
 
+// Head g of a group that shares K/V: its own Q, O, mask and weights, the same K and V.
+AttentionArgs head(const AttentionArgs& a, int64_t g) {
+  AttentionArgs h = a;
+  h.heads = 1;
+  h.q += g * a.hsq;
+  h.o += g * a.hso;
+  if (a.mask) h.mask += g * a.hsm;
+  if (a.weights) h.weights += g * a.hsw;
+  return h;
+}
+
+// Rows i0..i0+bq-1 of one head against keys j0..j0+bk-1, online softmax: S holds the tile's Q Kᵀ on
+// entry and its unnormalised probabilities on exit; each row's running max m, sum l and accumulated
+// output acc are rescaled to the new max, so that acc += S V then finishes the step.
+void online_softmax_tile(const AttentionArgs& a, float* S, int64_t i0, int64_t bq, int64_t j0, int64_t bk,
+                         float* m, float* l, float* acc) {
+  for (int64_t r = 0; r < bq; ++r) {
+    const int64_t i = i0 + r;
+    float* s = S + r * kTileK;
+    float mx = m[r];
+    for (int64_t c = 0; c < bk; ++c) {
+      s[c] = masked(a, s[c], i, j0 + c);
+      mx = std::max(mx, s[c]);
+    }
+    if (mx == kNegInf) {  // nothing visible yet in this row: contributes nothing
+      std::fill(s, s + bk, 0.0f);
+      continue;
+    }
+    // Rescale what was accumulated under the old max to the new one.
+    const float alpha = std::exp(m[r] - mx);  // exp(-inf) = 0 on the first visible tile
+    for (int64_t c = 0; c < bk; ++c) s[c] -= mx;
+    exp_f32(s, s, bk);  // vectorised; exp(-inf) = 0 for masked entries
+    float sum = 0.0f;
+    for (int64_t c = 0; c < bk; ++c) sum += s[c];
+    l[r] = l[r] * alpha + sum;
+    m[r] = mx;
+    if (alpha != 1.0f) {
+      float* o = acc + r * a.dv;
+      for (int64_t c = 0; c < a.dv; ++c) o[c] *= alpha;
+    }
+  }
+}
+
 }  // namespace
 
 void attention_f32(const AttentionArgs& a) {
-  TP_ASSERT(a.sq >= 0 && a.sk >= 0 && a.d >= 0 && a.dv >= 0);
+  TP_ASSERT(a.sq >= 0 && a.sk >= 0 && a.d >= 0 && a.dv >= 0 && a.heads >= 1);
   if (a.sq == 0 || a.dv == 0) return;
-  if (a.weights) return attention_with_weights(a);
+  if (a.weights) {  // each head's (sq,sk) matrix is written anyway: sharing K/V tiles would save little
+    for (int64_t g = 0; g < a.heads; ++g) attention_with_weights(head(a, g));
+    return;
+  }
 
-  std::vector<float> S(kTileQ * kTileK);      // scores, then probabilities, of one tile
-  std::vector<float> acc(kTileQ * a.dv);      // unnormalised output rows of the query tile
-  std::vector<float> m(kTileQ), l(kTileQ);    // running row max and row sum of exp(s - m)
+  const int64_t G = a.heads;
+  std::vector<float> S(kTileQ * kTileK);            // scores, then probabilities, of one tile
+  std::vector<float> acc(G * kTileQ * a.dv);        // unnormalised output rows of the query tile, per head
+  std::vector<float> m(G * kTileQ), l(G * kTileQ);  // running row max and row sum of exp(s - m), per head
   for (int64_t i0 = 0; i0 < a.sq; i0 += kTileQ) {
     const int64_t bq = std::min(kTileQ, a.sq - i0);
     std::fill(m.begin(), m.end(), kNegInf);
@@ -70,46 +118,34 @@ void attention_f32(const AttentionArgs& a) {
     const int64_t kend = a.causal ? std::min(a.sk, i0 + bq) : a.sk;
     for (int64_t j0 = 0; j0 < kend; j0 += kTileK) {
       const int64_t bk = std::min(kTileK, kend - j0);
-      // S = Q_tile K_tileᵀ: K's rows are read as columns through the strides, not transposed.
-      sgemm(bq, bk, a.d, a.q + i0 * a.rsq, a.rsq, 1, a.k + j0 * a.rsk, 1, a.rsk, S.data(), kTileK, false);
-      for (int64_t r = 0; r < bq; ++r) {
-        const int64_t i = i0 + r;
-        float* s = S.data() + r * kTileK;
-        float mx = m[r];
-        for (int64_t c = 0; c < bk; ++c) {
-          s[c] = masked(a, s[c], i, j0 + c);
-          mx = std::max(mx, s[c]);
-        }
-        if (mx == kNegInf) {  // nothing visible yet in this row: contributes nothing
-          std::fill(s, s + bk, 0.0f);
-          continue;
-        }
-        // Online softmax: rescale what was accumulated under the old max to the new one.
-        const float alpha = std::exp(m[r] - mx);  // exp(-inf) = 0 on the first visible tile
-        for (int64_t c = 0; c < bk; ++c) s[c] -= mx;
-        exp_f32(s, s, bk);  // vectorised; exp(-inf) = 0 for masked entries
-        float sum = 0.0f;
-        for (int64_t c = 0; c < bk; ++c) sum += s[c];
-        l[r] = l[r] * alpha + sum;
-        m[r] = mx;
-        if (alpha != 1.0f) {
-          float* o = acc.data() + r * a.dv;
-          for (int64_t c = 0; c < a.dv; ++c) o[c] *= alpha;
-        }
+      const float* kt = a.k + j0 * a.rsk;
+      const float* vt = a.v + j0 * a.rsv;
+      // Every head of the group uses this K/V tile while it is in cache (grouped-query attention).
+      for (int64_t g = 0; g < G; ++g) {
+        const AttentionArgs h = head(a, g);
+        float* accg = acc.data() + g * kTileQ * a.dv;
+        // S = Q_tile K_tileᵀ: K's rows are read as columns through the strides, not transposed.
+        sgemm(bq, bk, a.d, h.q + i0 * a.rsq, a.rsq, 1, kt, 1, a.rsk, S.data(), kTileK, false);
+        online_softmax_tile(h, S.data(), i0, bq, j0, bk, m.data() + g * kTileQ, l.data() + g * kTileQ, accg);
+        sgemm(bq, a.dv, bk, S.data(), kTileK, 1, vt, a.rsv, 1, accg, a.dv, true);  // acc += P_tile V_tile
       }
-      // acc += P_tile V_tile
-      sgemm(bq, a.dv, bk, S.data(), kTileK, 1, a.v + j0 * a.rsv, a.rsv, 1, acc.data(), a.dv, true);
     }
-    for (int64_t r = 0; r < bq; ++r) {
-      float* out = a.o + (i0 + r) * a.rso;
-      const float* o = acc.data() + r * a.dv;
-      const float inv = l[r] > 0.0f ? 1.0f / l[r] : 0.0f;  // a fully masked row reads nothing
-      for (int64_t c = 0; c < a.dv; ++c) out[c] = o[c] * inv;
-    }
+    for (int64_t g = 0; g < G; ++g)
+      for (int64_t r = 0; r < bq; ++r) {
+        float* out = a.o + g * a.hso + (i0 + r) * a.rso;
+        const float* o = acc.data() + (g * kTileQ + r) * a.dv;
+        const float lr = l[g * kTileQ + r];
+        const float inv = lr > 0.0f ? 1.0f / lr : 0.0f;  // a fully masked row reads nothing
+        for (int64_t c = 0; c < a.dv; ++c) out[c] = o[c] * inv;
+      }
   }
 }
 
 void attention_ref(const AttentionArgs& a) {
+  if (a.heads > 1) {
+    for (int64_t g = 0; g < a.heads; ++g) attention_ref(head(a, g));
+    return;
+  }
   std::vector<double> p(a.sk);
   for (int64_t i = 0; i < a.sq; ++i) {
     double mx = -std::numeric_limits<double>::infinity();

@@ -1,5 +1,7 @@
 // Tensor-level LLM blocks: validation, broadcasting over leading dims, then the raw kernels.
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <string>
 
 #include "tensorpad/gemm.hpp"
@@ -127,7 +129,16 @@ AttentionResult scaled_dot_product_attention(const Tensor& q, const Tensor& k, c
   }
   int64_t nb = 1;
   for (int64_t s : batch) nb *= s;
-  for (int64_t b = 0; b < nb; ++b) {
+  // Consecutive query heads that read the same K head and the same V head (GQA groups, or all heads
+  // when K/V broadcast over heads) go to the kernel together, which reads each K/V tile once for them.
+  // K's runs have length hq (broadcast) or gk, V's hq or gv: a run of their gcd never crosses either.
+  int64_t share = 1;
+  if (!batch.empty()) {
+    const int64_t hq = batch.back(), last = int64_t(batch.size()) - 1;
+    const int64_t run_k = ke.strides()[last] == 0 ? hq : gk, run_v = ve.strides()[last] == 0 ? hq : gv;
+    share = std::max<int64_t>(1, std::gcd(run_k, run_v));
+  }
+  for (int64_t b = 0; b < nb; b += share) {
     kernels::AttentionArgs a;
     a.sq = sq, a.sk = sk, a.d = d, a.dv = dv;
     a.q = qe.data() + batch_offset(qe, batch, b), a.rsq = qe.strides()[batch.size()];
@@ -142,6 +153,12 @@ AttentionResult scaled_dot_product_attention(const Tensor& q, const Tensor& k, c
       a.csm = mask.strides()[batch.size() + 1];
     }
     if (weights) a.weights = weights->data() + b * sq * sk;
+    a.heads = share;
+    if (share > 1) {
+      const size_t last = batch.size() - 1;
+      a.hsq = qe.strides()[last], a.hso = sq * dv, a.hsw = sq * sk;
+      if (opts.mask) a.hsm = mask.strides()[last];
+    }
     kernels::attention_f32(a);
   }
   return {out, weights};

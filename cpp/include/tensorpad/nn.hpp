@@ -18,6 +18,10 @@ namespace tp::kernels {
 // row sum, so memory is O(tile), never (sq,sk). A row with every key masked gives zeros (not NaN).
 // When weights is non-null the (sq,sk) probabilities are wanted anyway: they are written there
 // (row stride sk) and O = weights V.
+// heads > 1: that many query heads share this K/V head (grouped-query or multi-query attention); head
+// g's Q, O, mask and weights start g·hsq, g·hso, g·hsm, g·hsw elements after head 0's. The fused path
+// then reads each K/V tile once for the whole group instead of once per head, so K/V memory traffic does
+// not grow with the group (the flops are those of per-head calls).
 struct AttentionArgs {
   int64_t sq = 0, sk = 0, d = 0, dv = 0;
   const float* q = nullptr;
@@ -33,6 +37,8 @@ struct AttentionArgs {
   const float* mask = nullptr;
   int64_t rsm = 0, csm = 0;
   float* weights = nullptr;
+  int64_t heads = 1;
+  int64_t hsq = 0, hso = 0, hsm = 0, hsw = 0;
 };
 void attention_f32(const AttentionArgs& a);
 // softmax(scale QKᵀ + M) V row by row in double: the oracle of the fused kernel.
