@@ -1,11 +1,15 @@
 // `npm run bench [-- --quick]`: runs every benchmark of tests/bench/ one after another (each in its own
-// Node process, so no two compete for the 2 cores), passing the arguments through.
+// Node process, so no two compete for the 2 cores), passing the arguments through. The browser benches
+// (threads in Chromium) run when Chromium is installed (`.ci/setup` installs it for `npm test`).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const benches = ['gemm.mjs', 'elementwise.mjs', 'linalg.mjs', 'blocks.mjs', 'io.mjs'];
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const browserBenches = ['gemm-browser.mjs', 'linalg-browser.mjs'];
+const benches = ['gemm.mjs', 'elementwise.mjs', 'linalg.mjs', 'blocks.mjs', 'io.mjs', ...(existsSync(chromium) ? browserBenches : [])];
+if (!existsSync(chromium)) console.log(`(no Chromium at ${chromium}: skipping ${browserBenches.join(', ')})`);
 let failed = 0;
 for (const b of benches) {
   if (!existsSync(here + b)) continue;
