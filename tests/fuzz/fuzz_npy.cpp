@@ -32,6 +32,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const DecodedArray b = read_npy(again.data(), again.size());
     check(b.shape == a.shape);
     check(values.empty() || std::memcmp(b.values.data(), values.data(), values.size() * 4) == 0);
+    // Written as F16 and F64 it reads back as the values rounded to half (F16) or unchanged (F64).
+    for (DType dt : {DType::F16, DType::F64}) {
+      const std::vector<uint8_t> as = write_npy(a.shape, a.values.data(), dt);
+      const DecodedArray c = read_npy(as.data(), as.size());
+      check(c.shape == a.shape && c.values.size() == values.size());
+      for (size_t i = 0; i < values.size(); ++i) {
+        const float want = dt == DType::F16 ? half_to_float(float_to_half(values[i])) : values[i];
+        check(want != want ? c.values[i] != c.values[i] : std::memcmp(&want, &c.values[i], 4) == 0);
+      }
+    }
   } catch (const tp::Error&) {
   }
   return 0;
