@@ -439,6 +439,7 @@ test('saveNpy and saveSafetensors refuse dtypes they cannot write, naming the op
   assert.throws(st({ dtype: { w: null } }), { message: "io.saveSafetensors: dtype for tensor 'w' must be a string (F32, F16, BF16), got null" });
   assert.throws(st({ dtype: ['F16'] }),
     { message: 'io.saveSafetensors: dtype must be a string (F32, F16, BF16) or an object {name: dtype}, got ["F16"]' });
+  assert.throws(() => tp.io.saveSafetensors({}, { dtype: 'f8' }), { message: "io.saveSafetensors: unknown dtype 'f8' (expected F32, F16, BF16)" });
   assert.throws(st({ dtype: null }),
     { message: 'io.saveSafetensors: dtype must be a string (F32, F16, BF16) or an object {name: dtype}, got null' });
   tp.dispose(w, b);

@@ -226,15 +226,16 @@ export function installIo(tp, rt) {
     }
   }
 
-  // A writer's dtype option → its safetensors spelling, one of allowed; who is "" or " for tensor 'w'".
-  function writeDtype(op, value, allowed, who) {
+  // A writer's dtype option → its safetensors spelling, one of allowed; who is "" or " for tensor 'w'";
+  // reasons gives a writer's own words for a known dtype it cannot store.
+  function writeDtype(op, value, allowed, who, reasons = {}) {
     if (typeof value !== 'string') fail(op, `dtype${who} must be a string (${allowed.join(', ')}), got ${describe(value)}`);
     const dtype = WRITE_DTYPES.get(value);
     if (dtype === undefined) fail(op, `unknown dtype ${quoted(value)}${who} (expected ${allowed.join(', ')})`);
-    if (dtype === 'BF16' && op === 'io.saveNpy') {
-      fail(op, `dtype ${quoted(value)} has no .npy descr: numpy has no bfloat16 (use F32 or F16, or io.saveSafetensors)`);
+    if (!allowed.includes(dtype)) {
+      if (Object.hasOwn(reasons, dtype)) fail(op, `dtype ${quoted(value)}${who} ${reasons[dtype]}`);
+      fail(op, `unsupported dtype ${quoted(value)}${who} (expected ${allowed.join(', ')})`);
     }
-    if (!allowed.includes(dtype)) fail(op, `unsupported dtype ${quoted(value)}${who} (expected ${allowed.join(', ')})`);
     return dtype;
   }
 
@@ -242,7 +243,8 @@ export function installIo(tp, rt) {
     const op = 'io.saveNpy';
     if (!(t instanceof Tensor)) fail(op, `expects a Tensor, got ${describe(t)}`);
     const { dtype = 'F32' } = rt.options(op, opts);
-    const dt = writeDtype(op, dtype, NPY_DTYPES, '');
+    const dt = writeDtype(op, dtype, NPY_DTYPES, '',
+      { BF16: 'has no .npy descr: numpy has no bfloat16 (use F32 or F16, or io.saveSafetensors)' });
     return call(op, () => core.ioSaveNpy(t._id(op), dt));
   }
 
@@ -250,8 +252,10 @@ export function installIo(tp, rt) {
   // the names left out written as F32.
   function safetensorsDtypes(op, dtype, names) {
     const who = (name) => ` for tensor ${quoted(name)}`;
-    if (dtype === undefined || typeof dtype === 'string') {
-      return names.map((name) => writeDtype(op, dtype ?? 'F32', SAFETENSORS_DTYPES, dtype === undefined ? '' : who(name)));
+    if (dtype === undefined) return names.map(() => 'F32');
+    if (typeof dtype === 'string') {
+      if (!names.length) writeDtype(op, dtype, SAFETENSORS_DTYPES, '');  // refused even with nothing to write
+      return names.map((name) => writeDtype(op, dtype, SAFETENSORS_DTYPES, who(name)));
     }
     if (!dtype || typeof dtype !== 'object' || Array.isArray(dtype) || dtype instanceof Tensor) {
       fail(op, `dtype must be a string (${SAFETENSORS_DTYPES.join(', ')}) or an object {name: dtype}, got ${describe(dtype)}`);
