@@ -22,9 +22,9 @@
 //                 are F32). metadata is {key: string}.
 //   Writer dtypes use the safetensors spelling the readers report (f.tensors[i].dtype: 'F32', 'F16', 'BF16',
 //   'F64'); the torch-like names 'float32', 'float16', 'bfloat16', 'float64' are accepted as the same. F16 and
-//   BF16 round to nearest, ties to even, as numpy's astype(float16) and torch's .to(bfloat16) do: too large
-//   becomes ±inf (F16 above 65504), too small a subnormal or ±0, NaN stays a (quiet) NaN. Reading the file
-//   back gives exactly the rounded values.
+//   BF16 round to nearest, ties to even, as numpy's astype(float16) and torch's .to(bfloat16) do (in C++,
+//   cpp/src/io_dtype.cpp): too large becomes ±inf (F16 from 65520, halfway past 65504), too small a subnormal
+//   or ±0, NaN stays NaN (made quiet, sign kept). Reading the file back gives exactly the rounded values.
 // Limits: headers up to 100 MB; one tensor up to 2^29 elements (the core's float32 limit; larger ones
 // are listed but get() refuses them before reading). For a drop zone: f = await tp.io.open(file),
 // show f.tensors (name, dtype, shape), and bind a choice with await f.get(name).
