@@ -33,10 +33,11 @@ const tp::quant::QTensor& qget(int id) {
 }
 
 // ---- nn ----
-val sdpa(int q, int k, int v, int mask, double scale, bool causal, bool weights) {
+val sdpa(int q, int k, int v, int mask, double scale, bool causal, bool weights, bool enable_gqa) {
   return guard([&] {
     tp::nn::AttentionOptions o;
     o.causal = causal;
+    o.enable_gqa = enable_gqa;
     o.mask = opt(mask);
     if (!std::isnan(scale)) o.scale = float(scale);
     o.return_weights = weights;

@@ -29,11 +29,15 @@ int64_t batch_offset(const Tensor& t, const Shape& batch, int64_t b, int64_t gro
 }
 
 // How many query heads share one head of K (or V) along dim -3: Hq / Hkv when the head counts differ
-// and neither is 1 (a 1 broadcasts, which already is multi-query attention), else 1.
-int64_t kv_group(const char* op, const Tensor& q, const Tensor& t, const char* what) {
+// and neither is 1 (a 1 broadcasts, which already is multi-query attention), else 1. Only with
+// enable_gqa, like torch: a silent grouping of, say, a batch dim would hide a shape mistake.
+int64_t kv_group(const char* op, const Tensor& q, const Tensor& t, const char* what, bool enable_gqa) {
   if (q.dim() < 3 || t.dim() < 3) return 1;
   const int64_t hq = q.size(-3), hkv = t.size(-3);
   if (hq == hkv || hq <= 1 || hkv <= 1) return 1;  // 0 heads: broadcasting decides
+  if (!enable_gqa)
+    fail(op, "dim -3 of Q ", shape_str(q.shape()), " and of ", what, " ", shape_str(t.shape()), " (", hq, " vs ", hkv,
+         ") do not broadcast; if they are attention heads, pass enableGqa: true for grouped-query attention");
   if (hq % hkv != 0)
     fail(op, "query heads ", hq, " not divisible by ", what, " heads ", hkv, " (Q ", shape_str(q.shape()),
          ", ", what, " ", shape_str(t.shape()), ")");
@@ -73,8 +77,8 @@ AttentionResult scaled_dot_product_attention(const Tensor& q, const Tensor& k, c
          " != ", v.size(-2), ")");
   // Grouped-query attention: for broadcasting, a K/V head dim counts as Hq; it is read at h / group.
   const bool same_heads = k.dim() >= 3 && v.dim() >= 3 && k.size(-3) == v.size(-3);
-  const int64_t gk = kv_group(op, q, k, same_heads ? "key/value" : "key");
-  const int64_t gv = kv_group(op, q, v, same_heads ? "key/value" : "value");
+  const int64_t gk = kv_group(op, q, k, same_heads ? "key/value" : "key", opts.enable_gqa);
+  const int64_t gv = kv_group(op, q, v, same_heads ? "key/value" : "value", opts.enable_gqa);
   auto grouped_leading = [](const Tensor& t, int64_t group) {
     Shape s = leading(t);
     if (group > 1) s.back() *= group;
@@ -206,6 +210,7 @@ Tensor multi_head_attention(const Tensor& x, const Tensor& wq, const Tensor& wk,
   AttentionOptions ao;
   ao.causal = opts.causal;
   // K, V have kv heads: grouped-query attention when kv < h (each K/V head serves h/kv query heads).
+  ao.enable_gqa = kv != h;
   const Tensor C = scaled_dot_product_attention(Q, K, V, ao).output;  // [..., h, n, dhv]
   Shape cat_shape(x.shape().begin(), x.shape().end() - 1);
   cat_shape.push_back(h * dhv);

@@ -245,6 +245,7 @@ TEST_CASE("grouped-query attention equals attention over K/V heads repeated in r
     const Tensor M = binary_scalar(BinaryOp::Mul, randn_t({hq, sq, sk}, seed++), 0.5f);
     nn::AttentionOptions o;
     o.causal = c.causal;
+    o.enable_gqa = true;
     if (c.use_mask) o.mask = M;
     const Tensor Kr = repeat_heads(K, hq / hkv), Vr = repeat_heads(V, hq / hkv);
     const float scale = float(1.0 / std::sqrt(double(c.q.back())));
@@ -267,31 +268,41 @@ TEST_CASE("grouped-query attention reads K/V views in place (transposed heads, b
   o.causal = true;
   const Tensor ref = nn::scaled_dot_product_attention(Q, repeat_heads(K.contiguous(), 2),
                                                       repeat_heads(V.contiguous(), 2), o).output;
+  o.enable_gqa = true;
   check_close(nn::scaled_dot_product_attention(Q, K, V, o).output, ref, 1e-6, 1e-5);
 }
 
-TEST_CASE("grouped-query attention names the head counts that do not divide") {
+TEST_CASE("grouped-query attention is asked for, like torch's enable_gqa, and names head counts that do not divide") {
+  // Without enable_gqa, differing head counts are a broadcasting error that says how to ask for GQA.
+  CHECK_THROWS_WITH_AS(nn::scaled_dot_product_attention(Tensor::zeros({6, 3, 4}), Tensor::zeros({2, 5, 4}),
+                                                        Tensor::zeros({2, 5, 2})),
+                       "nn.scaledDotProductAttention: dim -3 of Q [6, 3, 4] and of key/value [2, 5, 4] (6 vs 2) do "
+                       "not broadcast; if they are attention heads, pass enableGqa: true for grouped-query attention",
+                       Error);
+  nn::AttentionOptions g;
+  g.enable_gqa = true;
+  CHECK(nn::scaled_dot_product_attention(Tensor::zeros({6, 3, 4}), Tensor::zeros({2, 5, 4}), Tensor::zeros({2, 5, 2}), g)
+            .output.shape() == Shape{6, 3, 2});
   CHECK_THROWS_WITH_AS(nn::scaled_dot_product_attention(Tensor::zeros({6, 3, 4}), Tensor::zeros({4, 5, 4}),
-                                                        Tensor::zeros({4, 5, 2})),
+                                                        Tensor::zeros({4, 5, 2}), g),
                        "nn.scaledDotProductAttention: query heads 6 not divisible by key/value heads 4 "
                        "(Q [6, 3, 4], key/value [4, 5, 4])",
                        Error);
   CHECK_THROWS_WITH_AS(nn::scaled_dot_product_attention(Tensor::zeros({2, 6, 3, 4}), Tensor::zeros({2, 3, 5, 4}),
-                                                        Tensor::zeros({2, 4, 5, 2})),
+                                                        Tensor::zeros({2, 4, 5, 2}), g),
                        "nn.scaledDotProductAttention: query heads 6 not divisible by value heads 4 "
                        "(Q [2, 6, 3, 4], value [2, 4, 5, 2])",
                        Error);
   // More K/V heads than query heads is not grouping.
   CHECK_THROWS_WITH_AS(nn::scaled_dot_product_attention(Tensor::zeros({2, 3, 4}), Tensor::zeros({4, 5, 4}),
-                                                        Tensor::zeros({4, 5, 2})),
+                                                        Tensor::zeros({4, 5, 2}), g),
                        "nn.scaledDotProductAttention: query heads 2 not divisible by key/value heads 4 "
                        "(Q [2, 3, 4], key/value [4, 5, 4])",
                        Error);
   // A mask sized for the K/V heads does not fit the scores [Hq, Sq, Sk].
-  nn::AttentionOptions o;
-  o.mask = Tensor::zeros({2, 3, 5});
+  g.mask = Tensor::zeros({2, 3, 5});
   CHECK_THROWS_AS(nn::scaled_dot_product_attention(Tensor::zeros({6, 3, 4}), Tensor::zeros({2, 5, 4}),
-                                                   Tensor::zeros({2, 5, 2}), o),
+                                                   Tensor::zeros({2, 5, 2}), g),
                   Error);
 }
 
@@ -568,8 +579,11 @@ TEST_CASE("attention and multi-head attention match numpy") {
 TEST_CASE("grouped-query and multi-query attention match numpy's repeat_interleave reference") {
   const auto& g = fixtures()["gqa"];
   const Tensor q = fx(g["q"]), k = fx(g["k"]), v = fx(g["v"]);  // 6 query heads, 2 K/V heads
-  check_close(nn::scaled_dot_product_attention(q, k, v).output, fx(g["out"]), 1e-5, 1e-4);
+  nn::AttentionOptions plain;
+  plain.enable_gqa = true;
+  check_close(nn::scaled_dot_product_attention(q, k, v, plain).output, fx(g["out"]), 1e-5, 1e-4);
   nn::AttentionOptions m;
+  m.enable_gqa = true;
   m.mask = fx(g["mask"]);
   m.return_weights = true;
   const nn::AttentionResult rm = nn::scaled_dot_product_attention(q, k, v, m);
@@ -577,6 +591,7 @@ TEST_CASE("grouped-query and multi-query attention match numpy's repeat_interlea
   check_close(*rm.weights, fx(g["weights_mask"]), 1e-6, 1e-4);
   nn::AttentionOptions c;
   c.causal = true;
+  c.enable_gqa = true;
   check_close(nn::scaled_dot_product_attention(q, k, v, c).output, fx(g["out_causal"]), 1e-5, 1e-4);
   c.return_weights = true;
   const nn::AttentionResult rc = nn::scaled_dot_product_attention(q, k, v, c);

@@ -79,12 +79,13 @@ test('attention with fewer K/V heads than query heads (GQA, MQA) matches numpy\'
   tp.tidy(() => {
     const g = fixtures.gqa;
     const [q, k, v] = [g.q, g.k, g.v].map(fx);  // 6 query heads, 2 K/V heads
-    assertClose(tp.nn.scaledDotProductAttention(q, k, v), fx(g.out), { rtol: 1e-4 });
-    assertClose(tp.nn.scaledDotProductAttention(q, k, v, { causal: true }), fx(g.out_causal), { rtol: 1e-4 });
-    const masked = tp.nn.scaledDotProductAttention(q, k, v, { mask: fx(g.mask), returnWeights: true });
+    const gqa = { enableGqa: true };
+    assertClose(tp.nn.scaledDotProductAttention(q, k, v, gqa), fx(g.out), { rtol: 1e-4 });
+    assertClose(tp.nn.scaledDotProductAttention(q, k, v, { ...gqa, causal: true }), fx(g.out_causal), { rtol: 1e-4 });
+    const masked = tp.nn.scaledDotProductAttention(q, k, v, { ...gqa, mask: fx(g.mask), returnWeights: true });
     assertClose(masked.output, fx(g.out_mask), { rtol: 1e-4 });
     assertClose(masked.weights, fx(g.weights_mask), { atol: 1e-6, rtol: 1e-4 });
-    const causal = tp.nn.scaledDotProductAttention(q, k, v, { causal: true, returnWeights: true });
+    const causal = tp.nn.scaledDotProductAttention(q, k, v, { ...gqa, causal: true, returnWeights: true });
     assert.deepEqual(causal.weights.shape, [2, 6, 5, 7]);  // one weight matrix per query head
     assertClose(causal.weights, fx(g.weights_causal), { atol: 1e-6, rtol: 1e-4 });
     const m = fixtures.mqa;  // one K/V head for 4 query heads
@@ -98,22 +99,27 @@ test('GQA equals attention over K/V heads repeated with tp.cat, across 64-row ti
       const Q = tp.randn(qs, { seed: 30 }), K = tp.randn(ks, { seed: 31 }), V = tp.randn(ks, { seed: 32 });
       const grp = qs[1] / ks[1];
       const ref = tp.nn.scaledDotProductAttention(Q, repeatHeads(K, grp), repeatHeads(V, grp), { causal });
-      assertClose(tp.nn.scaledDotProductAttention(Q, K, V, { causal }), ref, { atol: 1e-6, rtol: 1e-5 });
+      assertClose(tp.nn.scaledDotProductAttention(Q, K, V, { causal, enableGqa: true }), ref, { atol: 1e-6, rtol: 1e-5 });
     }
   });
 });
 
-test('GQA refuses head counts that do not divide, naming the op and the counts', () => {
+test('GQA is asked for with enableGqa (torch\'s enable_gqa); it refuses head counts that do not divide, naming them', () => {
   tp.tidy(() => {
     const isErr = (re) => (e) => e instanceof tp.TensorpadError && e.op === 'nn.scaledDotProductAttention' && re.test(e.message);
-    assert.throws(() => tp.nn.scaledDotProductAttention(tp.zeros(6, 3, 4), tp.zeros(4, 5, 4), tp.zeros(4, 5, 2)),
+    assert.throws(() => tp.nn.scaledDotProductAttention(tp.zeros(6, 3, 4), tp.zeros(2, 5, 4), tp.zeros(2, 5, 2)),
+      isErr(/^nn\.scaledDotProductAttention: dim -3 of Q \[6, 3, 4\] and of key\/value \[2, 5, 4\] \(6 vs 2\) do not broadcast; if they are attention heads, pass enableGqa: true for grouped-query attention$/));
+    assert.throws(() => tp.nn.scaledDotProductAttention(tp.zeros(6, 3, 4), tp.zeros(2, 5, 4), tp.zeros(2, 5, 2), { enableGqa: 1 }),
+      isErr(/enableGqa must be a boolean/));
+    const gqa = { enableGqa: true };
+    assert.throws(() => tp.nn.scaledDotProductAttention(tp.zeros(6, 3, 4), tp.zeros(4, 5, 4), tp.zeros(4, 5, 2), gqa),
       isErr(/^nn\.scaledDotProductAttention: query heads 6 not divisible by key\/value heads 4 \(Q \[6, 3, 4\], key\/value \[4, 5, 4\]\)$/));
-    assert.throws(() => tp.nn.scaledDotProductAttention(tp.zeros(1, 6, 3, 4), tp.zeros(1, 3, 5, 4), tp.zeros(1, 4, 5, 2)),
+    assert.throws(() => tp.nn.scaledDotProductAttention(tp.zeros(1, 6, 3, 4), tp.zeros(1, 3, 5, 4), tp.zeros(1, 4, 5, 2), gqa),
       isErr(/query heads 6 not divisible by value heads 4/));
-    assert.throws(() => tp.nn.scaledDotProductAttention(tp.zeros(2, 3, 4), tp.zeros(4, 5, 4), tp.zeros(4, 5, 4)),
+    assert.throws(() => tp.nn.scaledDotProductAttention(tp.zeros(2, 3, 4), tp.zeros(4, 5, 4), tp.zeros(4, 5, 4), gqa),
       isErr(/query heads 2 not divisible by key\/value heads 4/));
     // The mask is per query head: one sized for the 2 K/V heads does not fit [6, 3, 5].
-    assert.throws(() => tp.nn.scaledDotProductAttention(tp.zeros(6, 3, 4), tp.zeros(2, 5, 4), tp.zeros(2, 5, 4), { mask: tp.zeros(2, 3, 5) }),
+    assert.throws(() => tp.nn.scaledDotProductAttention(tp.zeros(6, 3, 4), tp.zeros(2, 5, 4), tp.zeros(2, 5, 4), { ...gqa, mask: tp.zeros(2, 3, 5) }),
       isErr(/./));
   });
 });

@@ -2,11 +2,12 @@
 // blockDiag): the LLM building blocks of cpp/include/tensorpad/nn.hpp and quant.hpp. No math here:
 // options are checked, tensors passed as handles, and the core does the work (wasm/bind_nn.cpp).
 //
-//   tp.nn.scaledDotProductAttention(Q, K, V, {causal, mask, scale, returnWeights})  → output | {output, weights}
-//       Q [..., Hq, n, d], K/V [..., Hkv, m, d]: grouped-query attention is automatic when Hkv divides Hq
-//       (MQA: Hkv = 1), query head h reading K/V head floor(h / (Hq/Hkv)) as torch's enable_gqa=True,
-//       without copying K/V. torch asks for the flag; here no flag, because such shapes were an error
-//       before, so no call that worked changes meaning. Hkv not dividing Hq is a TensorpadError.
+//   tp.nn.scaledDotProductAttention(Q, K, V, {causal, mask, scale, returnWeights, enableGqa})
+//                                                                                  → output | {output, weights}
+//       Q [..., Hq, n, d], K/V [..., Hkv, m, d]. enableGqa: true (torch's enable_gqa) lets Hkv < Hq divide
+//       Hq: query head h reads K/V head floor(h / (Hq/Hkv)), without copying K/V. Without it differing
+//       head counts are a broadcasting error that says so (Hkv = 1 broadcasts either way: MQA), because
+//       a silent grouping of, say, a batch dim would hide a shape mistake.
 //   tp.nn.multiHeadAttention(X, {Wq, Wk, Wv, Wo, heads, kvHeads = heads, causal})   → X Wq ... concat(heads) Wo
 //       Wq (dModel, heads*dh), Wk/Wv (dModel, kvHeads*dh): kvHeads < heads is GQA.
 //   tp.nn.layerNorm(x, {weight, bias, eps = 1e-5}), tp.nn.rmsNorm(x, {weight, eps = 1e-6})   over the last dim
@@ -53,13 +54,14 @@ export function installNn(tp, rt) {
   function scaledDotProductAttention(Q, K, V, opts) {
     const op = 'nn.scaledDotProductAttention';
     const o = options(op, opts);
-    checkKeys(op, o, ['causal', 'mask', 'scale', 'returnWeights']);
-    const { causal = false, mask, scale, returnWeights = false } = o;
+    checkKeys(op, o, ['causal', 'mask', 'scale', 'returnWeights', 'enableGqa']);
+    const { causal = false, mask, scale, returnWeights = false, enableGqa = false } = o;
     checkBool(op, 'causal', causal);
     checkBool(op, 'returnWeights', returnWeights);
+    checkBool(op, 'enableGqa', enableGqa);
     const s = optNumber(op, 'scale', scale);
     return withOptional(op, [Q, K, V, mask], (q, k, v, m) => {
-      const r = core.nnAttention(q, k, v, m, s, causal, returnWeights);
+      const r = core.nnAttention(q, k, v, m, s, causal, returnWeights, enableGqa);
       check();
       const output = wrap(r[0]);
       return returnWeights ? { output, weights: wrap(r[1]) } : output;

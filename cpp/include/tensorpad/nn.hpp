@@ -84,6 +84,9 @@ struct AttentionOptions {
   std::optional<Tensor> mask;   // additive, broadcastable to [..., Sq, Sk]
   std::optional<float> scale;   // default 1/sqrt(D)
   bool return_weights = false;
+  // K/V with fewer heads than Q (dim -3, a divisor of Q's) serve groups of query heads, as torch's
+  // enable_gqa: off, differing head counts are a broadcasting error that points here.
+  bool enable_gqa = false;
 };
 struct AttentionResult {
   Tensor output;                  // [..., Sq, Dv]
