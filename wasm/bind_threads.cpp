@@ -1,6 +1,7 @@
 // Embind bindings of the GEMM's thread count. In the pthreads flavour (web-mt) sgemm splits large
 // products over the pool of workers; in the single-thread flavours the count stays 1.
 #include <emscripten/bind.h>
+#include <emscripten/threading.h>
 
 #include <algorithm>
 
@@ -9,16 +10,17 @@
 namespace {
 
 #ifdef __EMSCRIPTEN_PTHREADS__
-// The calling thread plus the pool (PTHREAD_POOL_SIZE=2 in CMakeLists.txt): more threads than that
-// would need new workers, which a thread blocked in a product cannot wait for.
-constexpr int kMaxThreads = 3;
+// The calling thread plus the pool, whose size CMakeLists.txt sets to the same expression of the
+// cores the browser reports (2 to 8 workers): more threads than that would need new workers, which a
+// thread blocked in a product cannot wait for.
+int max_threads() { return std::max(2, std::min(emscripten_num_logical_cores(), 8)) + 1; }
 #else
-constexpr int kMaxThreads = 1;
+int max_threads() { return 1; }
 #endif
 
-// Clamps to [1, maxThreads()] and returns the count now in use.
+// Clamps to [1, max_threads()] and returns the count now in use.
 int set_threads(int threads) {
-  tp::kernels::set_sgemm_threads(std::clamp(threads, 1, kMaxThreads));
+  tp::kernels::set_sgemm_threads(std::clamp(threads, 1, max_threads()));
   return tp::kernels::sgemm_threads();
 }
 
@@ -27,5 +29,5 @@ int set_threads(int threads) {
 EMSCRIPTEN_BINDINGS(tp_threads) {
   emscripten::function("setThreads", &set_threads);
   emscripten::function("getThreads", &tp::kernels::sgemm_threads);
-  emscripten::function("maxThreads", +[] { return kMaxThreads; });
+  emscripten::function("maxThreads", &max_threads);
 }

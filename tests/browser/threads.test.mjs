@@ -22,12 +22,14 @@ const WORKER = `
 import { init } from 'tensorpad';
 self.onmessage = async ({ data }) => {
   try {
+    // A machine with more cores, as far as the core can tell: the pool is sized from this.
+    if (data.cores) Object.defineProperty(navigator, 'hardwareConcurrency', { value: data.cores });
     const tp = await init();
     const threads = tp.getNumThreads();
     const products = [];
     for (const [sa, sb] of ${JSON.stringify(CASES)}) {
       const A = tp.randn(sa, { seed: 1 }), B = tp.randn(sb, { seed: 2 });
-      const bits = [1, 2, 3].map((t) => { tp.setNumThreads(t); return Array.from(new Uint32Array(A.matmul(B).data().buffer)); });
+      const bits = data.threadCounts.map((t) => { tp.setNumThreads(t); return Array.from(new Uint32Array(A.matmul(B).data().buffer)); });
       products.push({ same: bits.every((b) => b.every((x, i) => x === bits[0][i])), sum: bits[0].reduce((s, x) => (s + x) % 1000000007, 0) });
     }
     const clampedTo = tp.setNumThreads(64);
@@ -45,7 +47,9 @@ self.onmessage = async ({ data }) => {
 `;
 
 let dir, isolated, plain, dist, browser;
-const listen = (server) => new Promise((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${server.address().port}/`)));
+const urls = new Map();  // a server listens once; later tests reuse its URL
+const listen = (server) => urls.get(server) ?? urls.set(server, new Promise((r) => server.listen(0, '127.0.0.1',
+  () => r(`http://127.0.0.1:${server.address().port}/`)))).get(server);
 
 before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-threads-'));
@@ -69,19 +73,31 @@ after(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function runWorker(base) {
+// The most Worker threads in one renderer process (Linux /proc): the page's worker plus its pool.
+async function workerThreads() {
+  const cdp = await browser.newBrowserCDPSession();
+  const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
+  await cdp.detach();
+  const count = (pid) => fs.readdirSync(`/proc/${pid}/task`).filter((t) => {
+    try { return /Worker/.test(fs.readFileSync(`/proc/${pid}/task/${t}/comm`, 'utf8')); } catch { return false; }
+  }).length;
+  return Math.max(0, ...processInfo.filter((p) => p.type === 'renderer' && fs.existsSync(`/proc/${p.id}`)).map((p) => count(p.id)));
+}
+
+async function runWorker(base, { cores = 0, threadCounts = [1, 2, 3] } = {}) {
   const context = await browser.newContext();
   const { page, log } = await openPage(context, base);
   try {
     await page.goto(base);
     await page.waitForFunction(() => window.ready === true);
-    const got = await page.evaluate(() => new Promise((resolve) => {
+    const got = await page.evaluate((message) => new Promise((resolve) => {
       const w = new Worker('./bench-worker.js', { type: 'module' });
       w.onmessage = ({ data }) => resolve(data);
       w.onerror = (e) => resolve({ error: `worker error: ${e.message}` });
-      w.postMessage('run');
-    }));
+      w.postMessage(message);
+    }), { cores, threadCounts });
     assert.equal(got.error, undefined, got.error);
+    got.workerThreads = await workerThreads();
     assert.deepEqual(log.errors, [], 'no console error');
     assert.equal(got.cppError, 'TensorpadError: matmul: shapes [4, 3] and [4, 5] do not align (3 != 4)');
     assert.deepEqual(got.afterError, [[19, 22], [43, 50]]);
@@ -104,10 +120,22 @@ test('a crossOriginIsolated page runs the pthreads core, and its products match 
   const got = await runWorker(await listen(isolated));
   assert.equal(got.isolated, true);
   assert.equal(got.flavor, 'web-mt', `fallback: ${got.fallback}`);
-  assert.equal(got.threads, Math.min(got.cores, 3), 'one thread per core, up to the pool (2 workers) + the caller');
-  assert.equal(got.clampedTo, 3);
+  const pool = Math.max(2, Math.min(got.cores, 8));
+  assert.equal(got.threads, Math.min(got.cores, pool + 1), 'one thread per core, up to the pool + the caller');
+  assert.equal(got.clampedTo, pool + 1);
   for (const [i, p] of got.products.entries()) assert.ok(p.same, `case ${JSON.stringify(CASES[i])}: 1, 2 and 3 threads differ`);
   assert.deepEqual(got.products.map((p) => p.sum), await nodeSums(), 'the products differ from Node\'s');
+});
+
+test('the pool grows with the cores the browser reports: 6 cores give 6 threads, bit-identical to 1', async () => {
+  const got = await runWorker(await listen(isolated), { cores: 6, threadCounts: [1, 4, 6, 7] });
+  assert.equal(got.flavor, 'web-mt', `fallback: ${got.fallback}`);
+  assert.equal(got.cores, 6);
+  assert.equal(got.threads, 6, 'one thread per reported core');
+  assert.equal(got.clampedTo, 7, 'the pool (6 workers) + the caller');
+  assert.ok(got.workerThreads >= 7, `the page's worker and a pool of 6: ${got.workerThreads} Worker threads in the renderer`);
+  for (const [i, p] of got.products.entries()) assert.ok(p.same, `case ${JSON.stringify(CASES[i])}: 1, 4, 6 and 7 threads differ`);
+  assert.deepEqual(got.products.map((p) => p.sum), await nodeSums());
 });
 
 test('a page that is not crossOriginIsolated runs the single-thread core, with the same products', async () => {

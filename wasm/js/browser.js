@@ -1,7 +1,8 @@
 // Browser (and Web Worker) entry of the tp API: the ES6 core finds its .wasm beside the bundle
 // through import.meta.url, with streaming compilation.
 // On a crossOriginIsolated page it loads the pthreads core instead (build/wasm/web-mt), whose GEMM
-// splits large products over 2-3 threads; anything that stops it falls back to the single-thread core.
+// splits large products over one thread per core (a pool of 2 to 8 workers plus the caller); anything
+// that stops it falls back to the single-thread core.
 import createTensorpadCore from '../../build/wasm/web/tensorpad_core.js';
 import { createApi } from './api.js';
 
