@@ -126,25 +126,26 @@ TEST_CASE("svd reconstructs A with orthonormal U and Vh on every fixture matrix"
   }
 }
 
+// The bar on qr(A): ||QR - A|| <= 1e-5 ||A||, ||Q^T Q - I||_max <= orth, R exactly upper-triangular.
+void check_qr(const std::string& name, const std::vector<float>& A, int64_t m, int64_t n, double orth = 1e-4) {
+  const int64_t k = std::min(m, n);
+  std::vector<float> Q(static_cast<size_t>(m * k)), R(static_cast<size_t>(k * n));
+  la::qr(A.data(), m, n, Q.data(), R.data());
+  double err = 0;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double s = 0;
+      for (int64_t p = 0; p < k; ++p) s += double(Q[size_t(i * k + p)]) * R[size_t(p * n + j)];
+      err += (s - A[size_t(i * n + j)]) * (s - A[size_t(i * n + j)]);
+    }
+  CHECK_MESSAGE(std::sqrt(err) <= 1e-5 * fro(A) + 1e-37, name, ": ||QR - A|| / ||A|| = ", std::sqrt(err) / fro(A));
+  CHECK_MESSAGE(orthogonality_error(Q, m, k) <= orth, name, ": Q^T Q off by ", orthogonality_error(Q, m, k));
+  for (int64_t i = 0; i < k; ++i)
+    for (int64_t j = 0; j < std::min(i, n); ++j) CHECK_MESSAGE(R[size_t(i * n + j)] == 0.0f, name, ": R below diagonal");
+}
+
 TEST_CASE("qr gives orthonormal Q and an exactly upper-triangular R with QR = A") {
-  for (const auto& c : fixtures()["svd"]) {
-    const std::string name = c["name"];
-    const int64_t m = c["m"], n = c["n"], k = std::min(m, n);
-    const auto A = floats(c["A"]);
-    std::vector<float> Q(static_cast<size_t>(m * k)), R(static_cast<size_t>(k * n));
-    la::qr(A.data(), m, n, Q.data(), R.data());
-    double err = 0;
-    for (int64_t i = 0; i < m; ++i)
-      for (int64_t j = 0; j < n; ++j) {
-        double s = 0;
-        for (int64_t p = 0; p < k; ++p) s += double(Q[size_t(i * k + p)]) * R[size_t(p * n + j)];
-        err += (s - A[size_t(i * n + j)]) * (s - A[size_t(i * n + j)]);
-      }
-    CHECK_MESSAGE(std::sqrt(err) <= 1e-5 * fro(A) + 1e-37, name, ": ||QR - A||");
-    CHECK_MESSAGE(orthogonality_error(Q, m, k) <= 1e-4, name, ": Q^T Q");
-    for (int64_t i = 0; i < k; ++i)
-      for (int64_t j = 0; j < std::min(i, n); ++j) CHECK_MESSAGE(R[size_t(i * n + j)] == 0.0f, name, ": R below diagonal");
-  }
+  for (const auto& c : fixtures()["svd"]) check_qr(c["name"], floats(c["A"]), c["m"], c["n"]);
 }
 
 TEST_CASE("eigh gives ascending eigenvalues within 2e-5 max|lambda| and eigenvectors with small residual") {
@@ -301,6 +302,26 @@ std::vector<float> with_spectrum(int64_t m, int64_t n, const std::vector<double>
       A[size_t(i * n + j)] = float(s);
     }
   return A;
+}
+
+TEST_CASE("blocked qr (min(m, n) >= 96) meets the bar on every case class, panel edges included") {
+  // Sizes cut panels of 32 unevenly; the matrices are the classes at sizes the blocked path takes.
+  std::vector<double> ill(150), rank10(150, 0.0);
+  for (int64_t i = 0; i < 150; ++i) ill[size_t(i)] = std::pow(10.0, -6.0 * double(i) / 149.0);
+  for (int64_t i = 0; i < 10; ++i) rank10[size_t(i)] = 1.0 + double(i);
+  auto scaled = [](std::vector<float> A, float s) {
+    for (float& x : A) x *= s;
+    return A;
+  };
+  const auto ill_A = with_spectrum(300, 150, ill, 51);
+  check_qr("Gaussian 300x130", splitmix_gaussian(50, 300 * 130), 300, 130, 1e-5);
+  check_qr("Gaussian wide 130x300", splitmix_gaussian(52, 130 * 300), 130, 300, 1e-5);
+  check_qr("Gaussian 97x97", splitmix_gaussian(53, 97 * 97), 97, 97, 1e-5);
+  check_qr("ill-conditioned 300x150, sigma 1 .. 1e-6", ill_A, 300, 150, 1e-5);
+  check_qr("ill-conditioned, scaled by 1e8", scaled(ill_A, 1e8f), 300, 150, 1e-5);
+  check_qr("ill-conditioned, scaled by 1e-8", scaled(ill_A, 1e-8f), 300, 150, 1e-5);
+  check_qr("rank 10 of 300x150", with_spectrum(300, 150, rank10, 54), 300, 150, 1e-5);
+  check_qr("zero 128x100", std::vector<float>(128 * 100, 0.0f), 128, 100, 1e-5);
 }
 
 TEST_CASE("svd_lowrank recovers a dominant 10-dimensional subspace with bases orthonormal to float precision") {

@@ -3,12 +3,14 @@
 //
 // Two layers. tp::linalg::* below works on one row-major float32 matrix (pointer + rows m + columns n)
 // and knows nothing of tp::Tensor; the Tensor-level ops (batched over leading dims) are declared at the
-// end of this header and live in linalg_ops.cpp. Every routine computes in double internally (only
-// svd_lowrank's big products run in float32 GEMM), so the results are as accurate as float32 output
+// end of this header and live in linalg_ops.cpp. Every routine computes in double internally, except
+// the products that float32 GEMM makes fast and that backward-stable algorithms tolerate in float
+// (blocked QR's updates, svd_lowrank's passes over A), so the results are as accurate as float32 output
 // allows; every iteration has a bound (non-convergence throws tp::Error) and NaN or Inf in the input
 // throws before any work.
 //
-// Algorithms: Householder QR; Householder bidiagonalization (QR first when m >= 2n) + implicit-shift
+// Algorithms: Householder QR (blocked from min(m,n) = 96: double panels, float32 compact-WY updates,
+// as LAPACK's float32 sgeqrf); Householder bidiagonalization (QR first when m >= 2n) + implicit-shift
 // Golub-Kahan QR for svd; Householder tridiagonalization (one fused pass per step) + implicit QL for
 // eigh; svdvals as the square roots of the eigenvalues of the double Gram matrix (exact float products
 // summed in double: error ~sqrt(k eps64) sigma_1, far below float32 resolution); LU with partial
