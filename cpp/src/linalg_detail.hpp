@@ -55,6 +55,12 @@ void householder_qr(ColMat& W, std::vector<double>& tau);
 // The first k columns of Q = H_0 H_1 ... H_{K-1} from householder_qr's output, as an (m,k) matrix.
 ColMat form_q(const ColMat& W, const std::vector<double>& tau, int64_t k);
 
+// Reduced QR of the row-major float A (m,n) into Q (m,k) and R (k,n), blocked: panels of 32 columns
+// factored in double, their compact-WY updates applied by float32 GEMM (linalg_qr.cpp). Worth it, and
+// used, from min(m,n) = kBlockedQrFrom; below, the unblocked double reflectors are as fast.
+constexpr int64_t kBlockedQrFrom = 96;
+void qr_blocked(const float* A, int64_t m, int64_t n, float* Q, float* R);
+
 // Bidiagonal reduction of W (m,n), m >= n: A = Q B P^T with B upper bidiagonal, diagonal d (n),
 // superdiagonal e (n-1). Q (m,n) and P (n,n) are formed only when the pointers are not null.
 void bidiagonalize(ColMat& W, std::vector<double>& d, std::vector<double>& e, ColMat* Q, ColMat* P);

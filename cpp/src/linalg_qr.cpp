@@ -12,15 +12,11 @@
 #include "tensorpad/gemm.hpp"
 #include "tensorpad/linalg.hpp"
 
-namespace tp::linalg {
-
-using namespace detail;
+namespace tp::linalg::detail {
 
 namespace {
 
 constexpr int64_t kPanel = 32;
-// Below this min(m, n) the unblocked double reflectors are fast enough and a little more accurate.
-constexpr int64_t kBlockedFrom = 96;
 
 // The column-major float (rows, cols) matrix F with leading dimension ld: element (i, j) at F[i + j*ld].
 struct ColF {
@@ -83,6 +79,8 @@ void apply_block(const Panel& p, float* C, int64_t ld, int64_t cols, bool transp
   sgemm(cols, len, b, W2.data(), 1, cols, p.V.data(), len, 1, C, ld, true);
 }
 
+}  // namespace
+
 void qr_blocked(const float* A, int64_t m, int64_t n, float* Q, float* R) {
   const int64_t k = std::min(m, n);
   // F = A, column-major float: panels read columns, and the GEMMs take any strides.
@@ -131,14 +129,18 @@ void qr_blocked(const float* A, int64_t m, int64_t n, float* Q, float* R) {
         for (int64_t j = j0; j < std::min(j0 + 32, k); ++j) Q[i * k + j] = Qv[size_t(i + j * m)];
 }
 
-}  // namespace
+}  // namespace tp::linalg::detail
+
+namespace tp::linalg {
+
+using namespace detail;
 
 // A is (m,n), Q is (m,k), R is (k,n), k = min(m,n).
 void qr(const float* A, int64_t m, int64_t n, float* Q, float* R) {
   if (m < 0 || n < 0) fail("linalg.qr", "negative matrix size ", m, " x ", n);
   check_finite("linalg.qr", A, m * n);
   const int64_t k = std::min(m, n);
-  if (k >= kBlockedFrom) return qr_blocked(A, m, n, Q, R);
+  if (k >= kBlockedQrFrom) return qr_blocked(A, m, n, Q, R);
   ColMat W = load(A, m, n, false);
   std::vector<double> tau;
   householder_qr(W, tau);

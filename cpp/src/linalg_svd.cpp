@@ -7,6 +7,7 @@
 
 #include "linalg_detail.hpp"
 #include "tensorpad/error.hpp"
+#include "tensorpad/gemm.hpp"
 #include "tensorpad/linalg.hpp"
 
 namespace tp::linalg::detail {
@@ -125,12 +126,38 @@ void svd_double(const float* A, int64_t m, int64_t n, std::vector<double>& S, Co
   // Work on the tall one of A and A^T; A^T = V S U^T swaps the factors back at the end.
   const bool transposed = m < n;
   const int64_t M = std::max(m, n), N = std::min(m, n);
-  ColMat W = load(A, m, n, transposed);
   std::vector<double> e;
   const bool want = U != nullptr;
   ColMat Qb, P;
-  if (M >= 2 * N && N > 0) {
+  if (M >= 2 * N && N >= kBlockedQrFrom) {
+    // Much taller than wide and large: the blocked QR first (float32 GEMM updates, so R carries float
+    // rounding, ~1e-7 of sigma_1, far inside the bar), then the bidiagonal work on the small R, and the
+    // left factor Q (M,N) Qb (N,N) as one float GEMM.
+    std::vector<float> At, Qf(static_cast<size_t>(M * N)), Rf(static_cast<size_t>(N * N));
+    if (transposed) {  // the tall one, row-major: A^T
+      At.resize(static_cast<size_t>(M * N));
+      for (int64_t j = 0; j < M; ++j)
+        for (int64_t i = 0; i < N; ++i) At[size_t(j * N + i)] = A[i * M + j];
+    }
+    qr_blocked(transposed ? At.data() : A, M, N, Qf.data(), Rf.data());
+    ColMat R(N, N);
+    for (int64_t j = 0; j < N; ++j)
+      for (int64_t i = 0; i <= j; ++i) R(i, j) = Rf[size_t(i * N + j)];
+    bidiagonalize(R, S, e, want ? &Qb : nullptr, want ? &P : nullptr);
+    bidiagonal_svd(S, e, want ? &Qb : nullptr, want ? &P : nullptr);
+    if (want) {
+      std::vector<float> Qbf(static_cast<size_t>(N * N)), Lf(static_cast<size_t>(M * N));
+      for (int64_t p = 0; p < N; ++p)
+        for (int64_t j = 0; j < N; ++j) Qbf[size_t(p * N + j)] = float(Qb(p, j));
+      kernels::sgemm(M, N, N, Qf.data(), N, 1, Qbf.data(), N, 1, Lf.data(), N, false);
+      ColMat L(M, N);
+      for (int64_t j = 0; j < N; ++j)
+        for (int64_t i = 0; i < M; ++i) L(i, j) = Lf[size_t(i * N + j)];
+      Qb = std::move(L);
+    }
+  } else if (M >= 2 * N && N > 0) {
     // Much taller than wide: QR first, then the bidiagonal work and every rotation act on the small R.
+    ColMat W = load(A, m, n, transposed);
     std::vector<double> tau;
     householder_qr(W, tau);
     ColMat R(N, N);
@@ -148,6 +175,7 @@ void svd_double(const float* A, int64_t m, int64_t n, std::vector<double>& S, Co
       Qb = std::move(L);
     }
   } else {
+    ColMat W = load(A, m, n, transposed);
     bidiagonalize(W, S, e, want ? &Qb : nullptr, want ? &P : nullptr);
     bidiagonal_svd(S, e, want ? &Qb : nullptr, want ? &P : nullptr);
   }

@@ -555,3 +555,16 @@ TEST_CASE("hard matrices: all-ones (rank 1), Kahan, Hilbert, graded rows, Wilkin
   }
   check_decompositions("Wilkinson W21+", W, 21, 21, true);
 }
+
+TEST_CASE("svd of a matrix at least twice as tall as wide, from 96 columns, goes through the blocked QR and meets the bar") {
+  std::vector<double> ill(150), rank10(150, 0.0);
+  for (int64_t i = 0; i < 150; ++i) ill[size_t(i)] = std::pow(10.0, -6.0 * double(i) / 149.0);
+  for (int64_t i = 0; i < 10; ++i) rank10[size_t(i)] = 1.0 + double(i);
+  auto ill_A = with_spectrum(300, 150, ill, 61);
+  check_decompositions("Gaussian 300x130", splitmix_gaussian(60, 300 * 130), 300, 130, false);
+  check_decompositions("Gaussian wide 100x250", splitmix_gaussian(62, 100 * 250), 100, 250, false);
+  check_decompositions("ill-conditioned 300x150, sigma 1 .. 1e-6", ill_A, 300, 150, false);
+  for (float& x : ill_A) x *= 1e8f;
+  check_decompositions("ill-conditioned, scaled by 1e8", ill_A, 300, 150, false);
+  check_decompositions("rank 10 of 300x150", with_spectrum(300, 150, rank10, 63), 300, 150, false);
+}
