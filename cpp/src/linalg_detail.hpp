@@ -60,6 +60,11 @@ ColMat form_q(const ColMat& W, const std::vector<double>& tau, int64_t k);
 // used, from min(m,n) = kBlockedQrFrom; below, the unblocked double reflectors are as fast.
 constexpr int64_t kBlockedQrFrom = 96;
 void qr_blocked(const float* A, int64_t m, int64_t n, float* Q, float* R);
+// Q = H_0 H_1 ... H_{K-1} applied to the first k columns of I_m, for the reflectors stored in V (m, K):
+// reflector j has its unit entry at row j + shift and its vector below it in column j of V, factor
+// tau[j] (shift 0: QR and bidiagonalization's left reflectors; 1: tridiagonalization and the right
+// ones). Blocked like qr_blocked (float32 GEMM updates, so Q is orthonormal to ~1e-6).
+ColMat form_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t shift, int64_t k);
 
 // Bidiagonal reduction of W (m,n), m >= n: A = Q B P^T with B upper bidiagonal, diagonal d (n),
 // superdiagonal e (n-1). Q (m,n) and P (n,n) are formed only when the pointers are not null.

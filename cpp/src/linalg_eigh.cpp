@@ -139,7 +139,9 @@ void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterati
   const int64_t n = W.rows;
   std::vector<double> e, tau;
   tridiagonalize(W, w, e, tau);
-  if (Z) {
+  if (Z && n >= kBlockedQrFrom) {
+    *Z = form_q_blocked(W, tau, 1, n);  // reflector k: unit at row k+1, vector below it in column k
+  } else if (Z) {
     *Z = ColMat::identity(n, n);
     std::vector<double> v;
     for (int64_t k = n - 2; k >= 0; --k) {

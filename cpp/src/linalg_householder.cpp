@@ -181,6 +181,18 @@ void bidiagonalize(ColMat& W, std::vector<double>& d, std::vector<double>& e, Co
     reflect_rows(W, row.data(), len, taup[size_t(i)], i + 1, i + 1, work);
     for (int64_t j = 1; j < len; ++j) W(i, i + 1 + j) = row[size_t(j)];  // keep v for forming P
   }
+  if (n >= kBlockedQrFrom) {  // the same products, blocked (float32 GEMM updates)
+    if (Q) *Q = form_q_blocked(W, tauq, 0, n);
+    if (P) {
+      // Right reflector i: unit at column i+1 of row i, its vector further along the row.
+      ColMat Vp(n, n - 1);
+      for (int64_t i = 0; i + 1 < n; ++i)
+        for (int64_t j = i + 2; j < n; ++j) Vp(j, i) = W(i, j);
+      taup.resize(size_t(n - 1));
+      *P = form_q_blocked(Vp, taup, 1, n);
+    }
+    return;
+  }
   if (Q) {
     *Q = ColMat::identity(m, n);
     std::vector<double> v;

@@ -79,7 +79,43 @@ void apply_block(const Panel& p, float* C, int64_t ld, int64_t cols, bool transp
   sgemm(cols, len, b, W2.data(), 1, cols, p.V.data(), len, 1, C, ld, true);
 }
 
+// The panel of the double reflectors in P (len, b), below its unit diagonal, with factors tau, whose
+// rows start at row0 of the whole matrix.
+Panel make_panel(const ColMat& P, const std::vector<double>& tau, int64_t row0) {
+  Panel p;
+  p.row0 = row0;
+  p.len = P.rows;
+  p.b = P.cols;
+  p.T = wy_factor(P, tau);
+  p.V.assign(size_t(p.len * p.b), 0.0f);
+  for (int64_t j = 0; j < p.b; ++j) {
+    p.V[size_t(j * p.len + j)] = 1.0f;
+    for (int64_t i = j + 1; i < p.len; ++i) p.V[size_t(j * p.len + i)] = float(P(i, j));
+  }
+  return p;
+}
+
 }  // namespace
+
+ColMat form_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t shift, int64_t k) {
+  const int64_t m = V.rows, K = int64_t(tau.size());
+  std::vector<float> Qv(size_t(m * k), 0.0f), W1, W2;  // column-major (m, k), as ColMat
+  for (int64_t i = 0; i < std::min(m, k); ++i) Qv[size_t(i * m + i)] = 1.0f;
+  // Last panel first; panel p only touches rows and columns from its first row on.
+  for (int64_t j0 = (K - 1) / kPanel * kPanel; j0 >= 0 && K > 0; j0 -= kPanel) {
+    const int64_t b = std::min(kPanel, K - j0), r0 = j0 + shift;
+    if (r0 >= k) continue;
+    TP_ASSERT(m - r0 >= b);
+    ColMat P(m - r0, b);
+    for (int64_t j = 0; j < b; ++j)
+      for (int64_t i = j + 1; i < m - r0; ++i) P(i, j) = V(r0 + i, j0 + j);
+    const Panel p = make_panel(P, std::vector<double>(tau.begin() + j0, tau.begin() + j0 + b), r0);
+    apply_block(p, Qv.data() + r0 + r0 * m, m, k - r0, false, W1, W2);
+  }
+  ColMat Q(m, k);
+  std::copy(Qv.begin(), Qv.end(), Q.a.begin());
+  return Q;
+}
 
 void qr_blocked(const float* A, int64_t m, int64_t n, float* Q, float* R) {
   const int64_t k = std::min(m, n);
@@ -105,12 +141,7 @@ void qr_blocked(const float* A, int64_t m, int64_t n, float* Q, float* R) {
     householder_qr(P, tau);
     for (int64_t j = 0; j < p.b; ++j)  // R's rows of the panel back into F (its V part is kept aside)
       for (int64_t i = 0; i <= j; ++i) *F.at(p0 + i, p0 + j) = float(P(i, j));
-    p.T = wy_factor(P, tau);
-    p.V.assign(size_t(p.len * p.b), 0.0f);
-    for (int64_t j = 0; j < p.b; ++j) {
-      p.V[size_t(j * p.len + j)] = 1.0f;
-      for (int64_t i = j + 1; i < p.len; ++i) p.V[size_t(j * p.len + i)] = float(P(i, j));
-    }
+    p = make_panel(P, tau, p0);
     // The rest of the rows p0.. gets Q_panel^T.
     apply_block(p, F.at(p0, p0 + p.b), m, n - p0 - p.b, true, W1, W2);
     panels.push_back(std::move(p));
