@@ -81,7 +81,7 @@ static void tridiagonal_ql(std::vector<double>& d, std::vector<double>& e_in, Co
   const int64_t n = int64_t(d.size());
   std::vector<double> e(size_t(n), 0.0);
   for (int64_t i = 0; i + 1 < n; ++i) e[size_t(i)] = e_in[size_t(i)];
-  const int64_t mz = Z ? Z->rows : 0;
+  RotationLog zlog(Z);
   // A subdiagonal entry is negligible next to its two diagonal neighbours (keeps small eigenvalues
   // relatively accurate) or next to the whole matrix: the relative test alone can stall forever when
   // a block holds eigenvalues at the rounding level of a large one (e.g. the all-ones matrix).
@@ -125,7 +125,7 @@ static void tridiagonal_ql(std::vector<double>& d, std::vector<double>& e_in, Co
         d[size_t(i + 1)] = g + p;
         g = c * r - b;
         // Columns i and i+1 of Z: z_i <- c z_i - s z_{i+1}, z_{i+1} <- s z_i + c z_{i+1}.
-        if (Z) rotate(Z->col(i), Z->col(i + 1), mz, c, -s);
+        zlog.rotate_columns(i, i + 1, c, -s);
       }
       if (underflow) continue;
       d[size_t(l)] -= p;
@@ -133,6 +133,7 @@ static void tridiagonal_ql(std::vector<double>& d, std::vector<double>& e_in, Co
       e[size_t(m)] = 0.0;
     } while (m != l);
   }
+  zlog.flush();
 }
 
 void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterations) {

@@ -40,7 +40,7 @@ void bidiagonal_svd(std::vector<double>& d, std::vector<double>& e_in, ColMat* U
   for (int64_t i = 0; i < n; ++i) anorm = std::max(anorm, std::fabs(d[size_t(i)]) + std::fabs(f[size_t(i)]));
   // Absolute negligibility: an entry below eps * ||B|| changes no singular value by more than that.
   const double tiny = DBL_EPSILON * anorm;
-  const int64_t mu = U ? U->rows : 0, mv = V ? V->rows : 0;
+  RotationLog ulog(U), vlog(V);
 
   for (int64_t k = n - 1; k >= 0; --k) {
     for (int its = 0;; ++its) {
@@ -67,15 +67,14 @@ void bidiagonal_svd(std::vector<double>& d, std::vector<double>& e_in, ColMat* U
           d[size_t(i)] = h;
           c = g / h;
           s = -g0 / h;
-          if (U) rotate(U->col(nm), U->col(i), mu, c, s);
+          ulog.rotate_columns(nm, i, c, s);
         }
       }
       const double z = d[size_t(k)];
       if (l == k) {  // converged: make the value non-negative
         if (z < 0.0) {
           d[size_t(k)] = -z;
-          if (V)
-            for (int64_t j = 0; j < mv; ++j) (*V)(j, k) = -(*V)(j, k);
+          vlog.negate_column(k);
         }
         break;
       }
@@ -103,7 +102,7 @@ void bidiagonal_svd(std::vector<double>& d, std::vector<double>& e_in, ColMat* U
         g = g * c - x * s;
         h = y * s;
         y *= c;
-        if (V) rotate(V->col(j), V->col(i), mv, c, s);
+        vlog.rotate_columns(j, i, c, s);
         zz = std::hypot(ff, h);
         d[size_t(j)] = zz;
         if (zz != 0.0) {  // the rotation is arbitrary when zz = 0
@@ -112,13 +111,15 @@ void bidiagonal_svd(std::vector<double>& d, std::vector<double>& e_in, ColMat* U
         }
         ff = c * g + s * y;
         x = c * y - s * g;
-        if (U) rotate(U->col(j), U->col(i), mu, c, s);
+        ulog.rotate_columns(j, i, c, s);
       }
       f[size_t(l)] = 0.0;
       f[size_t(k)] = ff;
       d[size_t(k)] = x;
     }
   }
+  ulog.flush();
+  vlog.flush();
   sort_descending(d, U, V);
 }
 
