@@ -24,10 +24,12 @@ import { createServer } from '../../web/server.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
-const args = process.argv.slice(2);
-const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
-const quick = args.includes('--quick');
-const buildDir = path.resolve(root, option('--build-dir', 'build/wasm'));
+/** The browser benches' command line: --quick, and --build-dir (default build/wasm) resolved from the repo. */
+export function browserBenchArgs(argv = process.argv.slice(2)) {
+  const option = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
+  return { quick: argv.includes('--quick'), buildDir: path.resolve(root, option('--build-dir', 'build/wasm')) };
+}
+const { quick, buildDir } = browserBenchArgs();
 const trials = quick ? 5 : 11;
 const trialMs = quick ? 150 : 400;
 

@@ -13,14 +13,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer } from '../../web/server.mjs';
-import { buildSite, launch } from './gemm-browser.mjs';
+import { browserBenchArgs, buildSite, launch } from './gemm-browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
-const args = process.argv.slice(2);
-const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
-const quick = args.includes('--quick');
-const buildDir = path.resolve(root, option('--build-dir', 'build/wasm'));
+const { quick, buildDir } = browserBenchArgs();
 const trials = quick ? 3 : 7;
 
 const WORKER_JS = `
