@@ -69,7 +69,7 @@ const TEXT = {
     qwen: 'Qwen3-0.6B layer 12 gate_proj (the source chapter\'s measurement)',
     k90: (k) => `90% of the energy needs rank ${k}`, at: (k) => `rank ${k}`,
     plot: 'Energy curve; the left and right arrow keys (Shift: ×10) read the energy at one rank',
-    computing: 'Computing the singular values… (the 3072×1024 size takes a few seconds)',
+    computing: 'Computing the singular values… (the 3072×1024 size takes a moment)',
   },
   zh: {
     title: '能量曲线：最佳秩 k 近似保留的 ‖A‖_F² 比例',
@@ -79,7 +79,7 @@ const TEXT = {
     qwen: 'Qwen3-0.6B 第 12 层 gate_proj（原文的测量值）',
     k90: (k) => `保留 90% 的能量需要秩 ${k}`, at: (k) => `秩 ${k}`,
     plot: '能量曲线；用左右方向键（Shift：×10）读取某个秩处的能量',
-    computing: '正在计算奇异值…（3072×1024 需要几秒）',
+    computing: '正在计算奇异值…（3072×1024 需要片刻）',
   },
 };
 

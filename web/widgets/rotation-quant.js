@@ -58,7 +58,7 @@ const TEXT = {
     before: 'before (no rotation)', after: 'after', channel: 'channel', mag: 'max |x| over tokens',
     peak: 'max / median', w8a8: 'W8A8 error', w4a4: 'W4A4 error', inv: (e) => `(XQ)(WQ)ᵀ vs XWᵀ: relative difference ${e}`,
     svg: (r) => `Channel magnitudes before (grey) and after the ${r} rotation (blue)`,
-    computing: 'Computing… (a random orthogonal 1024×1024 takes a few seconds the first time)',
+    computing: 'Computing… (the first random orthogonal 1024×1024 takes a moment)',
   },
   zh: {
     title: '先旋转再量化：对任意正交矩阵 Q 有 XWᵀ = (XQ)(WQ)ᵀ，但 XQ 的离群值更小',
@@ -67,7 +67,7 @@ const TEXT = {
     before: '旋转前', after: '旋转后', channel: '通道', mag: '各 token 上的 max |x|',
     peak: '最大值/中位数', w8a8: 'W8A8 误差', w4a4: 'W4A4 误差', inv: (e) => `(XQ)(WQ)ᵀ 与 XWᵀ 的相对差 ${e}`,
     svg: (r) => `各通道幅度：旋转前（灰）与「${r}」旋转后（蓝）`,
-    computing: '计算中…（第一次生成 1024×1024 随机正交矩阵需要几秒）',
+    computing: '计算中…（第一次生成 1024×1024 随机正交矩阵需要片刻）',
   },
 };
 
