@@ -223,6 +223,29 @@ test('interrupt stops while(true){} within a second; the next cell then runs', a
   });
 });
 
+test('a worker that stops without an error (a cell calling self.close()) is noticed and replaced', async () => {
+  const context = await browser.newContext();
+  await context.addInitScript(() => { globalThis.__TENSORPAD_HEARTBEAT_MS__ = 200; });
+  try {
+    await withPage(async (page) => {
+      await page.goto(url('en'));
+      await page.locator('[data-testid=kernel-status]').filter({ hasText: 'Ready' }).waitFor();
+      await typeInto(page, 'c5', 'self.close(); 1');
+      await page.keyboard.press('Control+Enter');
+      // No error event comes: only the unanswered ping reveals it (3 heartbeats), then a fresh engine.
+      await page.locator('[data-testid=notice]').filter({ hasText: 'stopped responding' }).waitFor({ timeout: 10000 });
+      await page.locator('[data-testid=kernel-status]').filter({ hasText: 'Ready' }).waitFor({ timeout: 10000 });
+      assert.equal(await editorText(page, 'c5'), 'self.close(); 1', 'the code is kept');
+      await typeInto(page, 'c6', '6 * 7');
+      await page.keyboard.press('Control+Enter');
+      await waitForState(page, 'c6', ['done']);
+      assert.equal((await cell(page, 'c6').locator('[data-testid=cell-output]').textContent()).trim(), '42');
+    }, { context });
+  } finally {
+    await context.close();
+  }
+});
+
 test('a slider widget re-runs the cells that read its value', async () => {
   await withPage(async (page) => {
     await page.goto(url('en'));

@@ -93,6 +93,9 @@ export function serveKernel(port, loadTp) {
       }
       port.postMessage({ type: MSG.DONE, runId, declared: r.declared, reads: r.reads });
     },
+    async [MSG.PING]() {
+      port.postMessage({ type: MSG.PONG });
+    },
     async [MSG.SET]({ name, value }) {
       scope[name] = value;
     },

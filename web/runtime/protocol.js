@@ -5,13 +5,15 @@
 //   { type: 'set', name, value }                  write a named value (a widget's binding) into the scope
 //   { type: 'get', reqId, names }                 read named values (plain data; tensors as {shape, data})
 //   { type: 'compute', reqId, fn, args }          call `(fn)(tp, args, scope)` given as source text
+//   { type: 'ping' }                              liveness: sent only while nothing else is outstanding
 // worker → page
 //   { type: 'ready', info }                       tp is initialised; runs may start
 //   { type: 'fatal', message }                    tp failed to initialise; nothing will run
 //   { type: 'output', runId, output }             one output of a running cell (see display.js)
 //   { type: 'done', runId, error?, declared }     the cell finished; error is {name, message, line, column, file}
 //   { type: 'result', reqId, value?, error? }     answer to get/compute
+//   { type: 'pong' }                              answer to ping
 export const MSG = Object.freeze({
-  RUN: 'run', SET: 'set', GET: 'get', COMPUTE: 'compute',
-  READY: 'ready', FATAL: 'fatal', OUTPUT: 'output', DONE: 'done', RESULT: 'result',
+  RUN: 'run', SET: 'set', GET: 'get', COMPUTE: 'compute', PING: 'ping',
+  READY: 'ready', FATAL: 'fatal', OUTPUT: 'output', DONE: 'done', RESULT: 'result', PONG: 'pong',
 });

@@ -1,12 +1,19 @@
 // The page's handle on the cell worker: runs cells, reads/writes named values, calls tp for widgets.
 // interrupt()/restart() terminate the worker at once and start a fresh one; every pending promise
 // settles (runs with { interrupted: true }, requests with an error), so nothing waits forever.
+//
+// A worker can also stop without an error event (a cell calling close(), the browser reclaiming it
+// under memory pressure). So while nothing is outstanding the page pings it every heartbeatMs; the
+// ping is then first in the worker's queue, and no pong within 3 heartbeats means the worker is gone:
+// onStatus('lost'), and the owner restarts it. A ping is never sent while a cell or a request runs
+// (a long computation is not a dead worker).
 import { MSG } from '../runtime/protocol.js';
 
 export class Kernel {
-  constructor({ url, onStatus = () => {} }) {
+  constructor({ url, onStatus = () => {}, heartbeatMs = 5000 }) {
     this.url = url;
     this.onStatus = onStatus;
+    this.heartbeatMs = heartbeatMs;
     this.generation = 0;
     this.nextId = 1;
     this.runs = new Map();
@@ -27,11 +34,27 @@ export class Kernel {
     });
     this.ready.catch(() => {});
     worker.onmessage = (e) => generation === this.generation && this.#receive(e.data);
+    this.pingSentAt = null;
+    clearInterval(this.beat);
+    this.beat = setInterval(() => this.#heartbeat(), this.heartbeatMs);
     worker.onerror = (e) => {
       if (generation !== this.generation) return;
       e.preventDefault?.();
       if (this.state === 'starting') this.#fatal(e.message || 'the worker script failed to load');
     };
+  }
+
+  #heartbeat() {
+    if (this.state !== 'ready') return;
+    if (this.pingSentAt === null) {
+      if (this.busy || this.requests.size > 0) return;
+      this.pingSentAt = performance.now();
+      this.worker.postMessage({ type: MSG.PING });
+    } else if (performance.now() - this.pingSentAt >= 3 * this.heartbeatMs) {
+      this.state = 'lost';
+      clearInterval(this.beat);
+      this.onStatus('lost');
+    }
   }
 
   #fatal(message) {
@@ -68,6 +91,9 @@ export class Kernel {
         run?.resolve({ error: msg.error ?? null, declared: msg.declared ?? [], reads: msg.reads ?? [] });
         break;
       }
+      case MSG.PONG:
+        this.pingSentAt = null;
+        break;
       case MSG.RESULT: {
         const req = this.requests.get(msg.reqId);
         this.requests.delete(msg.reqId);
@@ -127,6 +153,7 @@ export class Kernel {
 
   dispose() {
     this.generation++;
+    clearInterval(this.beat);
     for (const run of this.runs.values()) run.resolve({ interrupted: true });
     for (const req of this.requests.values()) req.reject(new Error('the notebook was closed'));
     this.worker.terminate();

@@ -30,7 +30,9 @@ export class Notebook {
     this.#render(otherLangHref);
     performance.mark?.('tensorpad:cells-rendered');
     this.store = new ChapterStore(chapter.id, (kind) => this.notice(this.L({ unavailable: 'storageUnavailable', corrupt: 'storageCorrupt', full: 'storageFull' }[kind]), { id: `storage-${kind}`, kind: 'warning' }));
-    this.kernel = new Kernel({ url: workerUrl, onStatus: (s, msg) => this.#kernelStatus(s, msg) });
+    // The liveness ping's period; tests shorten it (globalThis.__TENSORPAD_HEARTBEAT_MS__, set before load).
+    const heartbeatMs = globalThis.__TENSORPAD_HEARTBEAT_MS__ ?? 5000;
+    this.kernel = new Kernel({ url: workerUrl, heartbeatMs, onStatus: (s, msg) => this.#kernelStatus(s, msg) });
     this.#restoreEdits();
     const flush = () => this.store.flush();
     addEventListener('pagehide', flush);
@@ -160,6 +162,11 @@ export class Notebook {
     if (state === 'failed') {
       this.status.textContent = '⚠';
       this.notice(this.L('engineFailed', { msg }), { id: 'engine', kind: 'warning' });
+    } else if (state === 'lost') {
+      // The worker stopped answering while idle: start a fresh one (the code and edits are kept).
+      const running = this.running;
+      this.running = null;
+      this.#freshKernel(this.L('engineLost'), running);
     } else if (state === 'starting') this.status.textContent = this.L('starting');
     else if (state === 'ready') {
       performance.mark?.('tensorpad:engine-ready');
