@@ -53,7 +53,8 @@ void rotate(double* x, double* y, int64_t n, double c, double s);
 constexpr int64_t kBatchedRotationsFrom = 96;
 class RotationLog {
  public:
-  explicit RotationLog(ColMat* target);  // null: the rotations are dropped
+  // null target: the rotations are dropped. At most max_recorded wait (24 bytes each) before a flush.
+  explicit RotationLog(ColMat* target, size_t max_recorded = size_t(1) << 21);
   // Columns i and j: x_i <- c x_i + s x_j, x_j <- c x_j - s x_i (as rotate()).
   void rotate_columns(int64_t i, int64_t j, double c, double s);
   void negate_column(int64_t i);
@@ -66,6 +67,7 @@ class RotationLog {
   };
   ColMat* target_;
   bool batched_;
+  size_t max_recorded_;
   std::vector<Op> ops_;
 };
 

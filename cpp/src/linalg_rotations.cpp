@@ -13,8 +13,6 @@ namespace {
 // Rows per block: 32 rows of every column in double is 256 KB at 1024 columns, within L2, and a
 // rotation of two 32-row segments is 16 two-lane steps.
 constexpr int64_t kBlockRows = 32;
-// A bound on the recorded rotations (24 bytes each) before they are applied: 48 MB.
-constexpr size_t kMaxRecorded = size_t(1) << 21;
 
 // x <- c x + s y, y <- c y - s x over kBlockRows entries.
 void rotate_block(double* x, double* y, double c, double s) {
@@ -28,13 +26,14 @@ void rotate_block(double* x, double* y, double c, double s) {
 
 }  // namespace
 
-RotationLog::RotationLog(ColMat* target) : target_(target), batched_(target && target->rows >= kBatchedRotationsFrom) {}
+RotationLog::RotationLog(ColMat* target, size_t max_recorded)
+    : target_(target), batched_(target && target->rows >= kBatchedRotationsFrom), max_recorded_(max_recorded) {}
 
 void RotationLog::rotate_columns(int64_t i, int64_t j, double c, double s) {
   if (!target_) return;
   if (!batched_) return rotate(target_->col(i), target_->col(j), target_->rows, c, s);
   ops_.push_back({int32_t(i), int32_t(j), c, s});
-  if (ops_.size() >= kMaxRecorded) flush();
+  if (ops_.size() >= max_recorded_) flush();
 }
 
 void RotationLog::negate_column(int64_t i) {
@@ -44,7 +43,7 @@ void RotationLog::negate_column(int64_t i) {
     return;
   }
   ops_.push_back({int32_t(i), -1, -1.0, 0.0});
-  if (ops_.size() >= kMaxRecorded) flush();
+  if (ops_.size() >= max_recorded_) flush();
 }
 
 void RotationLog::flush() {
