@@ -210,6 +210,7 @@ export async function build({ quiet = false, check = false, chaptersDir } = {}) 
   fs.copyFileSync(path.join(katexDist, 'katex.min.css'), path.join(dist, 'katex', 'katex.min.css'));
   copyDir(path.join(katexDist, 'fonts'), path.join(dist, 'katex', 'fonts'));
   fs.copyFileSync(path.join(web, 'src', 'style.css'), path.join(dist, 'assets', 'style.css'));
+  copyDir(path.join(web, 'fonts'), path.join(dist, 'fonts'), (f) => f.endsWith('.woff2') || f.startsWith('LICENSE'));
   fs.writeFileSync(path.join(dist, 'index.html'), indexHtml());
 
   // A hook for the judge's own bundles (its isolated worker, exercise modules).

@@ -92,6 +92,20 @@ test('a chapter loads in both languages; run all finishes with no cell error', a
   fs.writeFileSync(path.join(root, 'tests', 'browser', 'results', 'notebook-metrics.json'), JSON.stringify(metrics, null, 2));
 });
 
+test('the Chinese page can draw its text with the shipped CJK font, from its own origin', async () => {
+  await withPage(async (page) => {
+    await page.goto(url('zh'));
+    // Asked for by name, as a reader without a system CJK font would get it: served, allowed by the
+    // CSP (a refusal is a console error) and decodable, with the glyphs the chapter uses.
+    const got = await page.evaluate(async () => {
+      const faces = await document.fonts.load('16px "Tensorpad CJK"', '矩阵的奇异值');
+      return { statuses: faces.map((f) => f.status), has: document.fonts.check('16px "Tensorpad CJK"', '矩阵的奇异值') };
+    });
+    assert.deepEqual(got.statuses, ['loaded']);
+    assert.equal(got.has, true);
+  });
+});
+
 test('the language switch keeps the reader\'s place', async () => {
   await withPage(async (page) => {
     await page.goto(url('en'));
