@@ -239,19 +239,25 @@ test('interrupt stops while(true){} within a second; the next cell then runs', a
 
 test('a worker that stops without an error (a cell calling self.close()) is noticed and replaced', async () => {
   const context = await browser.newContext();
-  await context.addInitScript(() => { globalThis.__TENSORPAD_HEARTBEAT_MS__ = 200; });
+  // Heartbeats long enough that none is likely to fall between the two runs: the ping sent with the run
+  // is what finds the dead worker.
+  await context.addInitScript(() => { globalThis.__TENSORPAD_HEARTBEAT_MS__ = 2000; });
   try {
     await withPage(async (page) => {
       await page.goto(url('en'));
       await page.locator('[data-testid=kernel-status]').filter({ hasText: 'Ready' }).waitFor();
+      await typeInto(page, 'c6', '6 * 7');
       await typeInto(page, 'c5', 'self.close(); 1');
       await page.keyboard.press('Control+Enter');
-      // No error event comes: only the unanswered ping reveals it (3 heartbeats), then a fresh engine.
-      await page.locator('[data-testid=notice]').filter({ hasText: 'stopped responding' }).waitFor({ timeout: 10000 });
+      await waitForState(page, 'c5', ['done', 'error']);
+      // The next run goes to the dead worker at once: the ping sent ahead of it goes unanswered (no
+      // error event comes), so after 3 heartbeats a fresh engine replaces it and the run is settled.
+      await cell(page, 'c6').locator('[data-testid=cell-run]').click();
+      await page.locator('[data-testid=notice]').filter({ hasText: 'stopped responding' }).waitFor({ timeout: 15000 });
+      await waitForState(page, 'c6', ['error'], 15000);
       await page.locator('[data-testid=kernel-status]').filter({ hasText: 'Ready' }).waitFor({ timeout: 10000 });
       assert.equal(await editorText(page, 'c5'), 'self.close(); 1', 'the code is kept');
-      await typeInto(page, 'c6', '6 * 7');
-      await page.keyboard.press('Control+Enter');
+      await cell(page, 'c6').locator('[data-testid=cell-run]').click();
       await waitForState(page, 'c6', ['done']);
       assert.equal((await cell(page, 'c6').locator('[data-testid=cell-output]').textContent()).trim(), '42');
     }, { context });

@@ -5,8 +5,9 @@
 // A worker can also stop without an error event (a cell calling close(), the browser reclaiming it
 // under memory pressure). So while nothing is outstanding the page pings it every heartbeatMs; the
 // ping is then first in the worker's queue, and no pong within 3 heartbeats means the worker is gone:
-// onStatus('lost'), and the owner restarts it. A ping is never sent while a cell or a request runs
-// (a long computation is not a dead worker).
+// onStatus('lost'), and the owner restarts it. A run sent to an idle worker is preceded by a ping too,
+// so a worker that died idle cannot leave that run waiting. A ping is never sent while a cell or a
+// request runs (a long computation is not a dead worker).
 import { MSG } from '../runtime/protocol.js';
 
 export class Kernel {
@@ -44,12 +45,18 @@ export class Kernel {
     };
   }
 
+  // Sends a ping when none is out and nothing else is outstanding.
+  #ping() {
+    if (this.pingSentAt === null && this.state === 'ready' && !this.busy && this.requests.size === 0) {
+      this.pingSentAt = performance.now();
+      this.worker.postMessage({ type: MSG.PING });
+    }
+  }
+
   #heartbeat() {
     if (this.state !== 'ready') return;
     if (this.pingSentAt === null) {
-      if (this.busy || this.requests.size > 0) return;
-      this.pingSentAt = performance.now();
-      this.worker.postMessage({ type: MSG.PING });
+      this.#ping();
     } else if (performance.now() - this.pingSentAt >= 3 * this.heartbeatMs) {
       this.state = 'lost';
       clearInterval(this.beat);
@@ -109,6 +116,7 @@ export class Kernel {
   run(cellId, source, onOutput = () => {}) {
     const runId = this.nextId++;
     if (this.state === 'failed') return Promise.resolve({ error: { name: 'Error', message: `tensor engine unavailable: ${this.failure}` } });
+    this.#ping();
     return new Promise((resolve) => {
       this.runs.set(runId, { resolve, onOutput });
       this.worker.postMessage({ type: MSG.RUN, runId, cellId, source });
