@@ -173,6 +173,39 @@ test('the panel lists the file\'s tensors with dtype and shape, filters them, an
   });
 });
 
+test('the shards of a model open together: one list, each tensor read from its own file; a name in two shards is refused', async () => {
+  const shard1 = safetensorsBytes([[GATE, 'F32', [64, 32], u8(gate)], [NORM, 'F32', [16], u8(norm)]], { format: 'pt' });
+  const shard2 = safetensorsBytes([[QPROJ, 'BF16', [8, 4], u8(qbf16)]], { format: 'pt' });
+  const index = Buffer.from(JSON.stringify({ metadata: {}, weight_map: { [GATE]: 'model-00001-of-00002.safetensors' } }));
+  await withPage(async (page) => {
+    // The index that comes with the shards is chosen too, as a reader would select the whole folder.
+    await choose(page, [file('model-00001-of-00002.safetensors', shard1), file('model-00002-of-00002.safetensors', shard2),
+      file('model.safetensors.index.json', index)]);
+    assert.equal(await page.locator('[data-testid=weights-drop]').getAttribute('data-state'), 'open');
+    assert.deepEqual(await rows(page).evaluateAll((els) => els.map((el) => el.dataset.name)), [GATE, NORM, QPROJ]);
+    assert.match(await page.locator('[data-testid=weights-status]').textContent(),
+      /model-00001-of-00002\.safetensors and 1 more: safetensors, 3 tensors/);
+    // A tensor of the second shard, then one of the first, as weights.W.
+    await bind(page, QPROJ);
+    const id = await probeCell(page);
+    assert.equal((await output(page, id).textContent()).trim(), `W 8x4 ${sum(qf)}`);
+    await bind(page, GATE);
+    await page.waitForFunction(([cid, text]) => document.querySelector(`[data-testid=cell][data-cell-id="${cid}"] [data-testid=cell-output]`)?.textContent.trim() === text,
+      [id, `W 64x32 ${sum(gate)}`], { timeout: 15000 });
+    // After a restart both shards are opened again and W is bound again from the right one.
+    await page.click('[data-testid=restart]');
+    await page.waitForFunction(() => /bound again: weights\.W/.test(document.querySelector('[data-testid=weights-status]').textContent), null, { timeout: 30000 });
+    await page.keyboard.press('Escape');
+    await cell(page, id).locator('[data-testid=cell-run]').click();
+    await waitForState(page, id);
+    assert.equal((await output(page, id).textContent()).trim(), `W 64x32 ${sum(gate)}`);
+    // The same tensor name in two files: which one is meant is unknown, so nothing opens.
+    await choose(page, [file('a.safetensors', shard1), file('b.safetensors', shard1)]);
+    assert.equal(await page.locator('[data-testid=weights-drop]').getAttribute('data-state'), 'error');
+    assert.match(await page.locator('[data-testid=weights-error]').textContent(), new RegExp(`tensor ${GATE.replaceAll('.', '\\.')} is in both a\\.safetensors and b\\.safetensors`));
+  });
+});
+
 test('bad files are refused in the zone with a clear message; the notebook keeps working and a later good file opens', async () => {
   await withPage(async (page) => {
     const drop = page.locator('[data-testid=weights-drop]');

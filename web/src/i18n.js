@@ -53,7 +53,8 @@ const STRINGS = {
 
     weightsTitle: 'Use your own model',
     weightsPrivacy: 'Open a .safetensors or .npy file you have (e.g. a model.safetensors from Hugging Face). It stays on your computer: nothing is uploaded, and only the header and the tensors you pick are read.',
-    weightsHint: 'Drop a .safetensors or .npy file here, or choose one.',
+    weightsHint: 'Drop a .safetensors or .npy file here (or all the .safetensors shards of a model), or choose them.',
+    weightsMoreFiles: '{file} and {n} more',
     weightsChoose: 'Choose a model file',
     weightsFilter: 'Filter tensors',
     weightsFilterHint: 'e.g. layers.12 gate_proj',
@@ -135,7 +136,8 @@ const STRINGS = {
 
     weightsTitle: '使用你自己的模型',
     weightsPrivacy: '打开你已有的 .safetensors 或 .npy 文件（例如 Hugging Face 上的 model.safetensors）。文件留在你的电脑上：不会上传，只读取文件头和你选中的张量。',
-    weightsHint: '把 .safetensors 或 .npy 文件拖到这里，或者选择一个文件。',
+    weightsHint: '把 .safetensors 或 .npy 文件（或一个模型的全部 .safetensors 分片）拖到这里，或者选择它们。',
+    weightsMoreFiles: '{file} 及另外 {n} 个文件',
     weightsChoose: '选择模型文件',
     weightsFilter: '筛选张量',
     weightsFilterHint: '例如 layers.12 gate_proj',

@@ -1,28 +1,47 @@
-// "Use your own model": a drop zone and file picker for a .safetensors or .npy file, a searchable list of
-// its tensors, and buttons that bind one tensor into the cells' scope as `weights.<name>` (W by default).
-// The File goes to the cell worker (structured clone: nothing is uploaded) and is opened there with
+// "Use your own model": a drop zone and file picker for a .safetensors or .npy file — or all the shards
+// of a model split over several (model-00001-of-00003.safetensors, ...) — a searchable list of their
+// tensors, and buttons that bind one tensor into the cells' scope as `weights.<name>` (W by default).
+// The Files go to the cell worker (structured clone: nothing is uploaded) and are opened there with
 // tp.io.open, which reads the header only; a tensor's bytes are read when it is bound. Binding re-runs
-// the cells that read `weights`. The File is kept on the page, so after Interrupt/Restart it is opened
-// again in the fresh worker and the same tensors are bound again.
+// the cells that read `weights`. The Files are kept on the page, so after Interrupt/Restart they are
+// opened again in the fresh worker and the same tensors are bound again.
 import { h } from './dom.js';
 
 // ---- run in the worker (sent as source text: self-contained, state on globalThis) ---------------------
 
-/** Opens the file (closing the previous one) and lists its tensors. */
-export async function openWeights(tp, { file, id }) {
-  const st = (globalThis.__tpWeights ??= { file: null, id: 0 });
-  const old = st.file;
-  st.file = null;
-  try { await old?.close(); } catch { /* already closed */ }
-  const f = await tp.io.open(file);
-  st.file = f;
-  st.id = id;
-  return { format: f.format, size: f.size, tensors: f.tensors, metadata: f.metadata };
+/** Opens the files (closing the previous ones) and lists their tensors, each with the index of its file
+ *  (`shard`); a tensor name found in two files is refused, naming both. */
+export async function openWeights(tp, { files, id }) {
+  const st = (globalThis.__tpWeights ??= { files: [], id: 0 });
+  const closeAll = async (fs) => { for (const f of fs) { try { await f.close(); } catch { /* already closed */ } } };
+  const old = st.files;
+  st.files = [];
+  await closeAll(old);
+  const opened = [];
+  try {
+    for (const file of files) opened.push(await tp.io.open(file));
+    const tensors = [];
+    const where = new Map();
+    opened.forEach((f, shard) => {
+      for (const t of f.tensors) {
+        if (where.has(t.name)) throw new Error(`tensor ${t.name} is in both ${files[where.get(t.name)].name} and ${files[shard].name}`);
+        where.set(t.name, shard);
+        tensors.push({ ...t, shard });
+      }
+    });
+    st.files = opened;
+    st.id = id;
+    return { format: [...new Set(opened.map((f) => f.format))].join(' + '), size: opened.reduce((s, f) => s + f.size, 0),
+      tensors, metadata: opened[0]?.metadata };
+  } catch (e) {
+    await closeAll(opened);
+    throw e;
+  }
 }
 
 /** Reads one tensor and binds it as scope.weights[as] (a new object, so cells holding the old one keep it);
  *  or, with as undefined, removes the names in `remove`. */
-export async function bindWeight(tp, { id, name, as, remove = [] }, scope) {
+export async function bindWeight(tp, { id, name, shard = 0, as, remove = [] }, scope) {
   const st = globalThis.__tpWeights;
   const prev = scope.weights;
   const base = prev && typeof prev === 'object' && !(prev instanceof tp.Tensor) && !Array.isArray(prev) ? prev : {};
@@ -30,8 +49,8 @@ export async function bindWeight(tp, { id, name, as, remove = [] }, scope) {
   let shape = null;
   for (const k of remove) delete next[k];
   if (as !== undefined) {
-    if (!st?.file || st.id !== id) throw new Error('the file is no longer open; choose it again');
-    const t = await st.file.get(name);
+    if (!st?.files?.[shard] || st.id !== id) throw new Error('the file is no longer open; choose it again');
+    const t = await st.files[shard].get(name);
     next[as] = t;
     shape = t.shape;
   }
@@ -43,14 +62,15 @@ export async function bindWeight(tp, { id, name, as, remove = [] }, scope) {
   return { shape, summary };
 }
 
-/** After a worker restart: opens the file again and binds the same tensors, in one request. */
-export async function restoreWeights(tp, { file, id, binds }, scope) {
-  const st = (globalThis.__tpWeights ??= { file: null, id: 0 });
-  const f = await tp.io.open(file);
-  st.file = f;
+/** After a worker restart: opens the files again and binds the same tensors, in one request. */
+export async function restoreWeights(tp, { files, id, binds }, scope) {
+  const st = (globalThis.__tpWeights ??= { files: [], id: 0 });
+  const opened = [];
+  for (const file of files) opened.push(await tp.io.open(file));
+  st.files = opened;
   st.id = id;
   const weights = {};
-  for (const [as, name] of binds) weights[as] = await f.get(name);
+  for (const [as, name, shard] of binds) weights[as] = await opened[shard].get(name);
   if (binds.length) scope.weights = weights;
   return binds.length;
 }
@@ -67,10 +87,10 @@ export class WeightsPanel {
   constructor(notebook, { heading = 'h2' } = {}) {
     this.nb = notebook;
     this.L = notebook.L;
-    this.file = null; // the File, kept for re-opening after a restart
+    this.files = []; // the Files, kept for re-opening after a restart
     this.id = 0; // which open the worker holds; answers to older opens are ignored
     this.list = null;
-    this.bound = new Map(); // as → { name, dtype, shape }
+    this.bound = new Map(); // as → { name, shard, dtype, shape }
     this.#render(heading);
     notebook.onRestart(() => this.#restarted());
     this.#catchStrayDrops();
@@ -86,22 +106,22 @@ export class WeightsPanel {
     });
     document.addEventListener('drop', (e) => {
       if (!hasFiles(e) || this.zone.contains(e.target)) return;
-      const file = e.dataTransfer.files[0];
-      if (e.target.closest?.('.cm-editor') && !isModel(file)) return;
+      const files = [...e.dataTransfer.files];
+      if (e.target.closest?.('.cm-editor') && !files.some(isModel)) return;
       e.preventDefault();
       e.stopPropagation();
-      if (!file) return;
+      if (!files.length) return;
       this.el.scrollIntoView({ block: 'nearest' });
-      this.open(file);
+      this.open(files);
     }, { capture: true });
   }
 
   #render(heading) {
     const L = this.L;
     const id = 'weights';
-    this.input = h('input', { type: 'file', id: `${id}-file`, accept: '.safetensors,.npy', 'data-testid': 'weights-input',
+    this.input = h('input', { type: 'file', id: `${id}-file`, accept: '.safetensors,.npy', multiple: true, 'data-testid': 'weights-input',
       // Cleared on click, so choosing the same file again (after an error or a restart) still opens it.
-      onclick: () => { this.input.value = ''; }, onchange: () => this.input.files[0] && this.open(this.input.files[0]) });
+      onclick: () => { this.input.value = ''; }, onchange: () => this.input.files.length && this.open([...this.input.files]) });
     this.status = h('p', { class: 'weights-status', role: 'status', 'aria-live': 'polite', 'data-testid': 'weights-status' });
     this.error = h('p', { class: 'weights-error', role: 'alert', 'data-testid': 'weights-error', hidden: true });
     this.zone = h('div', { class: 'weights-drop', 'data-testid': 'weights-drop', role: 'group', 'aria-labelledby': `${id}-title`, 'aria-describedby': `${id}-hint` },
@@ -120,8 +140,8 @@ export class WeightsPanel {
     this.zone.addEventListener('drop', (e) => {
       e.preventDefault();
       this.zone.classList.remove('dragging');
-      const file = e.dataTransfer?.files?.[0];
-      if (file) this.open(file);
+      const files = [...(e.dataTransfer?.files ?? [])];
+      if (files.length) this.open(files);
     });
 
     this.asInput = h('input', { type: 'text', id: `${id}-as`, value: 'W', size: 8, spellcheck: 'false', autocomplete: 'off', 'data-testid': 'weights-as', oninput: () => this.#asChanged() });
@@ -160,27 +180,38 @@ export class WeightsPanel {
     this.error.hidden = !message;
   }
 
-  /** Opens a File in the worker: the header only; the list of tensors appears. */
-  async open(file) {
+  // "model.safetensors", or "model-00001-of-00002.safetensors and 1 more".
+  #filesLabel(files) {
+    return files.length === 1 ? files[0].name : this.L('weightsMoreFiles', { file: files[0].name, n: files.length - 1 });
+  }
+
+  /** Opens a File, or the shards of one model (Files), in the worker: headers only; the list of tensors
+   *  appears. A sharded model's index (model.safetensors.index.json) is not needed and is left out. */
+  async open(fileOrFiles) {
+    const all = Array.isArray(fileOrFiles) ? fileOrFiles : [fileOrFiles];
+    const data = all.filter((f) => !/\.index\.json$/i.test(f.name));
+    const files = data.length ? data : all;
+    const label = this.#filesLabel(files);
+    const size = files.reduce((s, f) => s + f.size, 0);
     const id = ++this.id;
     const unbind = [...this.bound.keys()];
-    this.file = null;
+    this.files = [];
     this.list = null;
     this.bound.clear();
     this.#drawBound();
     this.browser.hidden = true;
     this.#showError('');
-    this.status.textContent = this.L('weightsOpening', { file: file.name, size: mb(file.size) });
+    this.status.textContent = this.L('weightsOpening', { file: label, size: mb(size) });
     this.zone.dataset.state = 'opening';
     // The previous file's tensors are unbound: what the panel lists is what `weights` holds.
     if (unbind.length) this.nb.kernel.compute(bindWeight, { remove: unbind }).then((r) => this.nb.changed('weights', r.summary), () => {});
     try {
       if (this.nb.kernelState === 'failed') throw new Error(this.L('weightsNoEngine'));
-      const r = await this.nb.kernel.compute(openWeights, { file, id });
+      const r = await this.nb.kernel.compute(openWeights, { files, id });
       if (id !== this.id) return;
-      this.file = file;
+      this.files = files;
       this.list = r;
-      this.status.textContent = this.L('weightsOpened', { file: file.name, n: r.tensors.length, format: r.format, size: mb(r.size) });
+      this.status.textContent = this.L('weightsOpened', { file: label, n: r.tensors.length, format: r.format, size: mb(r.size) });
       this.zone.dataset.state = 'open';
       this.browser.hidden = false;
       this.filter.value = '';
@@ -189,9 +220,9 @@ export class WeightsPanel {
       if (id !== this.id) return;
       this.zone.dataset.state = 'error';
       this.status.textContent = '';
-      const other = /\.(bin|pt|pth|ckpt|gguf|pkl|h5|onnx)$/i.test(file.name) ? ` ${this.L('weightsOtherFormat')}` : '';
+      const other = files.some((f) => /\.(bin|pt|pth|ckpt|gguf|pkl|h5|onnx)$/i.test(f.name)) ? ` ${this.L('weightsOtherFormat')}` : '';
       const msg = cleanMessage(e);
-      this.#showError(this.L('weightsBadFile', { file: file.name, msg }) + (other && !/[.!?。]$/.test(msg) ? '.' : '') + other);
+      this.#showError(this.L('weightsBadFile', { file: label, msg }) + (other && !/[.!?。]$/.test(msg) ? '.' : '') + other);
     }
   }
 
@@ -237,9 +268,9 @@ export class WeightsPanel {
     this.status.textContent = this.L('weightsReading', { name, size: mb(n * 4) });
     this.zone.dataset.state = 'reading';
     try {
-      const r = await this.nb.kernel.compute(bindWeight, { id, name, as });
+      const r = await this.nb.kernel.compute(bindWeight, { id, name, shard: entry.shard, as });
       if (id !== this.id) return;
-      this.bound.set(as, { name, dtype: entry.dtype, shape: r.shape });
+      this.bound.set(as, { name, shard: entry.shard, dtype: entry.dtype, shape: r.shape });
       this.status.textContent = this.L('weightsBound', { name, as });
       this.zone.dataset.state = 'open';
       this.#drawBound();
@@ -269,7 +300,7 @@ export class WeightsPanel {
   // A fresh worker has no file and no `weights`: open the kept File again and bind the same tensors.
   // Sent at once, so it is queued in the worker before any cell the reader re-runs.
   #restarted() {
-    if (!this.file) {
+    if (!this.files.length) {
       if (this.zone.dataset.state === 'opening' || this.zone.dataset.state === 'reading') {
         this.id++;
         this.zone.dataset.state = '';
@@ -279,17 +310,18 @@ export class WeightsPanel {
       return;
     }
     const id = ++this.id;
-    const binds = [...this.bound].map(([as, b]) => [as, b.name]);
+    const binds = [...this.bound].map(([as, b]) => [as, b.name, b.shard]);
+    const label = this.#filesLabel(this.files);
     this.zone.dataset.state = 'reading';
-    this.status.textContent = this.L('weightsReopening', { file: this.file.name });
-    this.nb.kernel.compute(restoreWeights, { file: this.file, id, binds }).then(() => {
+    this.status.textContent = this.L('weightsReopening', { file: label });
+    this.nb.kernel.compute(restoreWeights, { files: this.files, id, binds }).then(() => {
       if (id !== this.id) return;
       this.zone.dataset.state = 'open';
       const names = binds.map(([as]) => `weights.${as}`).join(', ');
-      this.status.textContent = this.L(names ? 'weightsReopened' : 'weightsReopenedNone', { file: this.file.name, names });
+      this.status.textContent = this.L(names ? 'weightsReopened' : 'weightsReopenedNone', { file: label, names });
     }, (e) => {
       if (id !== this.id) return;
-      this.file = null;
+      this.files = [];
       this.list = null;
       this.bound.clear();
       this.#drawBound();
