@@ -3,6 +3,7 @@
 #include <cassert>
 #include <cstdint>
 #include <cstdio>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -16,36 +17,43 @@ struct Error : std::runtime_error {
 };
 
 namespace detail {
-// Message pieces are appended with std::to_string and snprintf, not iostreams: <sstream> alone adds
-// about 100 KB to the WebAssembly module. Numbers print as an ostream would ("%g" for floats).
-inline void append(std::string& s, std::string_view v) { s += v; }
-inline void append(std::string& s, const char* v) { s += v; }
-inline void append(std::string& s, char v) { s += v; }
-inline void append(std::string& s, bool v) { s += v ? "true" : "false"; }
-template <class T>
-void append(std::string& s, const T& v) {
-  if constexpr (std::is_enum_v<T>) {
-    s += std::to_string(static_cast<std::underlying_type_t<T>>(v));
-  } else if constexpr (std::is_integral_v<T>) {
-    s += std::to_string(v);
-  } else if constexpr (std::is_floating_point_v<T>) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", double(v));
-    s += buf;
-  } else {
-    static_assert(std::is_convertible_v<const T&, std::string_view>, "tp::fail: unsupported message piece");
-    s += std::string_view(v);
+// One piece of a message, by value or by view: fail() turns its arguments into these and one function
+// compiled once (error.cpp) writes the text, so the hundreds of call sites do not each instantiate the
+// formatting. Numbers print as an ostream would ("%g" for floats), without iostreams (<sstream> alone
+// adds about 100 KB to the WebAssembly module).
+struct Piece {
+  enum Kind : uint8_t { kText, kChar, kInt, kUint, kFloat, kBool } kind;
+  union {
+    std::string_view text;
+    char c;
+    int64_t i;
+    uint64_t u;
+    double d;
+    bool b;
+  };
+  Piece(std::string_view v) : kind(kText), text(v) {}
+  Piece(const char* v) : kind(kText), text(v) {}
+  Piece(const std::string& v) : kind(kText), text(v) {}
+  Piece(char v) : kind(kChar), c(v) {}
+  Piece(bool v) : kind(kBool), b(v) {}
+  template <class T, std::enable_if_t<std::is_enum_v<T>, int> = 0>
+  Piece(T v) : kind(kInt), i(int64_t(static_cast<std::underlying_type_t<T>>(v))) {}
+  template <class T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool> && !std::is_same_v<T, char>, int> = 0>
+  Piece(T v) : kind(std::is_signed_v<T> ? kInt : kUint) {
+    if constexpr (std::is_signed_v<T>) i = v; else u = v;
   }
-}
+  template <class T, std::enable_if_t<std::is_floating_point_v<T>, int> = 0>
+  Piece(T v) : kind(kFloat), d(double(v)) {}
+};
+
+// Throws Error("op: " + the pieces).
+[[noreturn]] void fail_pieces(const char* op, std::initializer_list<Piece> pieces);
 }  // namespace detail
 
 // Builds "op: message" from pieces (strings, numbers, enums) and throws it.
 template <class... Parts>
 [[noreturn]] void fail(const char* op, const Parts&... parts) {
-  std::string s = op;
-  s += ": ";
-  (detail::append(s, parts), ...);
-  throw Error(s);
+  detail::fail_pieces(op, {detail::Piece(parts)...});
 }
 
 // Formats a shape as "[2, 3, 4]" for messages.
