@@ -30,6 +30,26 @@ auto with_binary(BinaryOp op, F&& body) {
   fail("binary", "unknown op");
 }
 
+// One element of op, chosen at run time: for the general broadcasting path below, which xtensor then
+// instantiates once instead of once per op (each instantiation is ~9 KB of WASM).
+float apply_binary(BinaryOp op, float a, float b) {
+  return with_binary(op, [&](auto f) { return f(a, b); });
+}
+
+// s without its leading size-1 dims (a [1, 1, n] row is a [n] row).
+Shape drop_leading_ones(const Shape& s) {
+  size_t i = 0;
+  while (i < s.size() && s[i] == 1) ++i;
+  return Shape(s.begin() + int64_t(i), s.end());
+}
+
+// Whether t (contiguous) is x's shape with its last dim 1: one value per row of x (a column to divide
+// rows by, say), where x is contiguous and as big as the output.
+bool is_row_scalars(const Tensor& t, const Tensor& x) {
+  if (!t.is_contiguous() || t.dim() != x.dim() || x.dim() == 0 || t.size(-1) != 1) return false;
+  return std::equal(t.shape().begin(), t.shape().end() - 1, x.shape().begin());
+}
+
 // An xtensor view of a tensor with the strides xtensor expects (0 on size-1 dims, so it broadcasts).
 auto xt_view(const Tensor& t) {
   std::vector<size_t> shape(t.shape().begin(), t.shape().end());
@@ -92,27 +112,64 @@ Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b) {
   if (n == 0) return out;
   float* o = out.data();
   const bool ca = a.is_contiguous(), cb = b.is_contiguous();
-  with_binary(op, [&](auto f) {
+  const bool fa = ca && a.numel() == n, fb = cb && b.numel() == n;  // as big as the output, in order
+  // A trailing operand (a bias row, a per-channel scale, [1, n] as [n]) repeats over the other's leading dims.
+  auto trails = [&](const Tensor& t, const Tensor& full) {
+    const Shape s = drop_leading_ones(t.shape());
+    return t.is_contiguous() && t.numel() > 0 && n % t.numel() == 0 && std::equal(s.rbegin(), s.rend(), full.shape().rbegin());
+  };
+  const bool fast = (fa && fb) || (fa && b.numel() == 1) || (fb && a.numel() == 1) || (fa && trails(b, a)) ||
+                    (fb && trails(a, b)) || (fa && is_row_scalars(b, a)) || (fb && is_row_scalars(a, b));
+  if (!fast) {
+    // The general strided or broadcast case (transposed views, outer sums): xtensor, with the op chosen
+    // per element.
+    auto xo = xt::adapt(o, size_t(n), xt::no_ownership(), std::vector<size_t>(shape.begin(), shape.end()));
+    auto f = [op](float x, float y) { return apply_binary(op, x, y); };
+    xt::noalias(xo) = xt::make_lambda_xfunction(std::move(f), xt_view(a), xt_view(b));
+    return out;
+  }
+  // The four arithmetic ops get loops of their own; pow, maximum and minimum share one that picks the op
+  // per element (their loops are rarely hot, and each copy costs module size).
+  auto arithmetic_or_shared = [op](auto&& body) {
+    switch (op) {
+      case BinaryOp::Add: return body([](float x, float y) { return x + y; });
+      case BinaryOp::Sub: return body([](float x, float y) { return x - y; });
+      case BinaryOp::Mul: return body([](float x, float y) { return x * y; });
+      case BinaryOp::Div: return body([](float x, float y) { return x / y; });
+      default: return body([op](float x, float y) { return apply_binary(op, x, y); });
+    }
+  };
+  arithmetic_or_shared([&](auto f) {
     const float* pa = a.data();
     const float* pb = b.data();
-    if (ca && cb && a.numel() == n && b.numel() == n) {
+    if (fa && fb) {
       for (int64_t i = 0; i < n; ++i) o[i] = f(pa[i], pb[i]);
-    } else if (ca && a.numel() == n && b.numel() == 1) {
+    } else if (fa && b.numel() == 1) {
       const float s = pb[0];
       for (int64_t i = 0; i < n; ++i) o[i] = f(pa[i], s);
-    } else if (cb && b.numel() == n && a.numel() == 1) {
+    } else if (fb && a.numel() == 1) {
       const float s = pa[0];
       for (int64_t i = 0; i < n; ++i) o[i] = f(s, pb[i]);
-    } else if (ca && cb && a.numel() == n && b.numel() > 0 && n % b.numel() == 0 &&
-               std::equal(b.shape().rbegin(), b.shape().rend(), a.shape().rbegin())) {
-      // A trailing operand (a bias row, a per-channel scale) repeats over a's leading dims.
+    } else if (fa && trails(b, a)) {
       const int64_t m = b.numel();
       for (int64_t r = 0; r < n; r += m)
         for (int64_t i = 0; i < m; ++i) o[r + i] = f(pa[r + i], pb[i]);
-    } else {
-      auto xo = xt::adapt(o, size_t(n), xt::no_ownership(), std::vector<size_t>(shape.begin(), shape.end()));
-      auto fn = f;
-      xt::noalias(xo) = xt::make_lambda_xfunction(std::move(fn), xt_view(a), xt_view(b));
+    } else if (fb && trails(a, b)) {
+      const int64_t m = a.numel();
+      for (int64_t r = 0; r < n; r += m)
+        for (int64_t i = 0; i < m; ++i) o[r + i] = f(pa[i], pb[r + i]);
+    } else if (fa) {  // b holds one value per row of a
+      const int64_t k = a.size(-1);
+      for (int64_t r = 0; r < n / k; ++r) {
+        const float s = pb[r];
+        for (int64_t i = 0; i < k; ++i) o[r * k + i] = f(pa[r * k + i], s);
+      }
+    } else {  // a holds one value per row of b
+      const int64_t k = b.size(-1);
+      for (int64_t r = 0; r < n / k; ++r) {
+        const float s = pa[r];
+        for (int64_t i = 0; i < k; ++i) o[r * k + i] = f(s, pb[r * k + i]);
+      }
     }
     return 0;
   });
