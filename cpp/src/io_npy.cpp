@@ -168,11 +168,17 @@ uint64_t read_le(const uint8_t* p, int bytes) {
 
 }  // namespace
 
-uint64_t NpyHeader::nbytes() const {
+int64_t NpyHeader::numel() const {
+  // Validated at parse time (checked_numel): the product fits with the element size, unless a dim is 0,
+  // when it is 0 however large the others are (multiplying them first would overflow).
+  for (int64_t d : shape)
+    if (d == 0) return 0;
   int64_t n = 1;
-  for (int64_t d : shape) n *= d;  // validated at parse time to fit with the element size
-  return uint64_t(n) * dtype_size(dtype);
+  for (int64_t d : shape) n *= d;
+  return n;
 }
+
+uint64_t NpyHeader::nbytes() const { return uint64_t(numel()) * dtype_size(dtype); }
 
 uint64_t npy_header_size(const uint8_t* p, size_t len, uint64_t file_size) {
   const uint64_t have = std::min<uint64_t>(len, file_size);
@@ -237,8 +243,7 @@ NpyHeader parse_npy_header(const uint8_t* p, size_t len, uint64_t file_size) {
 
 void decode_npy_data(const NpyHeader& h, const uint8_t* data, size_t data_len, float* dst) {
   if (data_len < h.nbytes()) fail(kOp, "given ", data_len, " data bytes but the array needs ", h.nbytes());
-  int64_t numel = 1;
-  for (int64_t d : h.shape) numel *= d;
+  const int64_t numel = h.numel();
   const int64_t nd = int64_t(h.shape.size());
   if (!h.fortran_order || nd < 2 || numel == 0) {
     to_float32(h.dtype, data, numel, dst);  // a 1-d Fortran array is the same bytes as in C order

@@ -147,8 +147,12 @@ SafetensorsEntry parse_entry(const std::string& name, const Json& v, uint64_t da
 }  // namespace
 
 int64_t SafetensorsEntry::numel() const {
+  // Validated at parse time (checked_numel): the product fits, unless a dim is 0, when it is 0 however
+  // large the others are (multiplying them first would overflow).
+  for (int64_t d : shape)
+    if (d == 0) return 0;
   int64_t n = 1;
-  for (int64_t d : shape) n *= d;  // validated at parse time
+  for (int64_t d : shape) n *= d;
   return n;
 }
 

@@ -337,6 +337,20 @@ TEST_CASE("to_float32 of zero elements touches no pointer (fuzz finding: memcpy 
   CHECK(read_st(f, "e").empty());
 }
 
+TEST_CASE("a zero dim beside dims whose product overflows gives an empty tensor (fuzz finding: signed overflow)") {
+  // The fuzzer found shape (9223372036850, 78540, 78547, 0): valid, 0 elements, but the size was
+  // computed by multiplying in order, overflowing int64 before the 0.
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (9223372036850, 78540, 78547, 0), }";
+  header += std::string(size_t(63 - (10 + header.size()) % 64), ' ') + "\n";
+  Bytes npy = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, uint8_t(header.size() & 255), uint8_t(header.size() >> 8)};
+  npy.insert(npy.end(), header.begin(), header.end());
+  const auto h = parse_npy_header(npy.data(), npy.size(), npy.size());
+  CHECK(h.nbytes() == 0);
+  CHECK(read_npy(npy.data(), npy.size()).values.empty());
+  const Bytes f = st_file("{\"e\":{\"dtype\":\"F32\",\"shape\":[9223372036850,78540,78547,0],\"data_offsets\":[0,0]}}");
+  CHECK(read_st(f, "e").empty());
+}
+
 // --- safetensors -------------------------------------------------------------------------------------
 
 TEST_CASE("a safetensors file round trips through write_safetensors and parse_safetensors") {

@@ -122,6 +122,7 @@ struct NpyHeader {
   bool fortran_order = false;
   Shape shape;
   uint64_t data_offset = 0;      // file offset of the data
+  int64_t numel() const;         // 0 when a dim is 0, however large the others
   uint64_t nbytes() const;       // numel * dtype size
 };
 
