@@ -1,0 +1,22 @@
+// The size budget of the shipped WebAssembly cores: at most 200 KB (200,000 bytes) after gzip -9, for
+// the single-thread core and for the pthreads one that crossOriginIsolated pages load. A change that
+// crosses it fails here, with the sizes, rather than slowly making the page heavier.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BUDGET = 200_000;
+
+for (const flavor of ['web', 'web-mt']) {
+  test(`the ${flavor} core is at most 200 KB gzipped`, (t) => {
+    const file = path.join(root, 'build', 'wasm', flavor, 'tensorpad_core.wasm');
+    if (!fs.existsSync(file)) return t.skip(`${path.relative(root, file)} is not built (npm run build)`);
+    const bytes = fs.readFileSync(file);
+    const gz = zlib.gzipSync(bytes, { level: 9 }).length;
+    assert.ok(gz <= BUDGET, `${path.relative(root, file)}: ${gz} bytes gzipped (${bytes.length} raw), budget ${BUDGET}`);
+  });
+}
