@@ -16,24 +16,29 @@ namespace {
 inline float nan_max(float a, float b) { return a != a ? a : (b != b ? b : (a > b ? a : b)); }
 inline float nan_min(float a, float b) { return a != a ? a : (b != b ? b : (a < b ? a : b)); }
 
-template <class F>
+// Calls body with op as a function object. Add, sub, mul and div always get one of their own; pow,
+// maximum and minimum too when all_ops, else they share one that picks the op per element (their
+// loops are rarely hot, and every copy of body costs module size).
+template <bool all_ops, class F>
 auto with_binary(BinaryOp op, F&& body) {
   switch (op) {
     case BinaryOp::Add: return body([](float a, float b) { return a + b; });
     case BinaryOp::Sub: return body([](float a, float b) { return a - b; });
     case BinaryOp::Mul: return body([](float a, float b) { return a * b; });
     case BinaryOp::Div: return body([](float a, float b) { return a / b; });
-    case BinaryOp::Pow: return body([](float a, float b) { return b == 2.f ? a * a : std::pow(a, b); });
-    case BinaryOp::Maximum: return body([](float a, float b) { return nan_max(a, b); });
-    case BinaryOp::Minimum: return body([](float a, float b) { return nan_min(a, b); });
+    default: break;
   }
-  fail("binary", "unknown op");
-}
-
-// One element of op, chosen at run time: for the general broadcasting path below, which xtensor then
-// instantiates once instead of once per op (each instantiation is ~9 KB of WASM).
-float apply_binary(BinaryOp op, float a, float b) {
-  return with_binary(op, [&](auto f) { return f(a, b); });
+  if constexpr (all_ops) {
+    switch (op) {
+      case BinaryOp::Pow: return body([](float a, float b) { return b == 2.f ? a * a : std::pow(a, b); });
+      case BinaryOp::Maximum: return body([](float a, float b) { return nan_max(a, b); });
+      case BinaryOp::Minimum: return body([](float a, float b) { return nan_min(a, b); });
+      default: break;
+    }
+    fail("binary", "unknown op");
+  } else {
+    return body([op](float a, float b) { return with_binary<true>(op, [&](auto f) { return f(a, b); }); });
+  }
 }
 
 // s without its leading size-1 dims (a [1, 1, n] row is a [n] row).
@@ -122,24 +127,13 @@ Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b) {
                     (fb && trails(a, b)) || (fa && is_row_scalars(b, a)) || (fb && is_row_scalars(a, b));
   if (!fast) {
     // The general strided or broadcast case (transposed views, outer sums): xtensor, with the op chosen
-    // per element.
+    // per element, so that its assignment machinery (~9 KB of WASM) is instantiated once.
     auto xo = xt::adapt(o, size_t(n), xt::no_ownership(), std::vector<size_t>(shape.begin(), shape.end()));
-    auto f = [op](float x, float y) { return apply_binary(op, x, y); };
+    auto f = [op](float x, float y) { return with_binary<true>(op, [&](auto g) { return g(x, y); }); };
     xt::noalias(xo) = xt::make_lambda_xfunction(std::move(f), xt_view(a), xt_view(b));
     return out;
   }
-  // The four arithmetic ops get loops of their own; pow, maximum and minimum share one that picks the op
-  // per element (their loops are rarely hot, and each copy costs module size).
-  auto arithmetic_or_shared = [op](auto&& body) {
-    switch (op) {
-      case BinaryOp::Add: return body([](float x, float y) { return x + y; });
-      case BinaryOp::Sub: return body([](float x, float y) { return x - y; });
-      case BinaryOp::Mul: return body([](float x, float y) { return x * y; });
-      case BinaryOp::Div: return body([](float x, float y) { return x / y; });
-      default: return body([op](float x, float y) { return apply_binary(op, x, y); });
-    }
-  };
-  arithmetic_or_shared([&](auto f) {
+  with_binary<false>(op, [&](auto f) {
     const float* pa = a.data();
     const float* pb = b.data();
     if (fa && fb) {

@@ -56,6 +56,18 @@ double orthogonality_error(const std::vector<float>& X, int64_t r, int64_t c) {
   return e;
 }
 
+// ||A V - V diag(w)||_F for the (n,n) row-major A and eigenvectors V (in columns), in double.
+double eigh_residual(const std::vector<float>& A, int64_t n, const std::vector<float>& w, const std::vector<float>& V) {
+  double res = 0;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double s = -double(V[size_t(i * n + j)]) * w[size_t(j)];
+      for (int64_t p = 0; p < n; ++p) s += double(A[size_t(i * n + p)]) * V[size_t(p * n + j)];
+      res += s * s;
+    }
+  return std::sqrt(res);
+}
+
 std::vector<float> transpose(const std::vector<float>& X, int64_t r, int64_t c) {
   std::vector<float> T(X.size());
   for (int64_t i = 0; i < r; ++i)
@@ -163,14 +175,8 @@ TEST_CASE("eigh gives ascending eigenvalues within 2e-5 max|lambda| and eigenvec
       CHECK_MESSAGE(std::fabs(w[size_t(i)] - ref[size_t(i)]) <= 2e-5 * lmax + 1e-37, name, ": lambda_", i);
       CHECK_MESSAGE(std::fabs(w_only[size_t(i)] - ref[size_t(i)]) <= 2e-5 * lmax + 1e-37, name, ": eigvalsh ", i);
     }
-    double res = 0;
-    for (int64_t i = 0; i < n; ++i)
-      for (int64_t j = 0; j < n; ++j) {
-        double s = -double(V[size_t(i * n + j)]) * w[size_t(j)];
-        for (int64_t p = 0; p < n; ++p) s += double(A[size_t(i * n + p)]) * V[size_t(p * n + j)];
-        res += s * s;
-      }
-    CHECK_MESSAGE(std::sqrt(res) <= 1e-4 * fro(A) + 1e-37, name, ": ||AV - V Lambda|| / ||A|| = ", std::sqrt(res) / fro(A));
+    const double res = eigh_residual(A, n, w, V);
+    CHECK_MESSAGE(res <= 1e-4 * fro(A) + 1e-37, name, ": ||AV - V Lambda|| / ||A|| = ", res / fro(A));
     CHECK_MESSAGE(orthogonality_error(V, n, n) <= 1e-4, name, ": V^T V");
   }
 }
@@ -479,14 +485,7 @@ void check_decompositions(const std::string& name, const std::vector<float>& A, 
   if (!symmetric) return;
   std::vector<float> w(static_cast<size_t>(n)), V(static_cast<size_t>(n * n));
   la::eigh(A.data(), n, w.data(), V.data());
-  double res = 0;
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = 0; j < n; ++j) {
-      double s = -double(V[size_t(i * n + j)]) * w[size_t(j)];
-      for (int64_t p = 0; p < n; ++p) s += double(A[size_t(i * n + p)]) * V[size_t(p * n + j)];
-      res += s * s;
-    }
-  CHECK_MESSAGE(std::sqrt(res) <= 1e-4 * fro(A), name, ": ||AV - V Lambda|| / ||A||");
+  CHECK_MESSAGE(eigh_residual(A, n, w, V) <= 1e-4 * fro(A), name, ": ||AV - V Lambda|| / ||A||");
   CHECK_MESSAGE(orthogonality_error(V, n, n) <= 1e-4, name, ": V^T V");
 }
 
