@@ -20,18 +20,9 @@
 #include <memory>
 #include <vector>
 
-// Threads exist natively and in WASM builds made with -pthread; a plain WASM build runs the chunks of
-// a split product one after another.
-#if !defined(__EMSCRIPTEN__) || defined(__EMSCRIPTEN_PTHREADS__)
-#define TP_GEMM_HAS_THREADS 1
-#include <system_error>
-#include <thread>
-#else
-#define TP_GEMM_HAS_THREADS 0
-#endif
-
 #include "tensorpad/error.hpp"
 #include "tensorpad/simd.hpp"
+#include "work_pool.hpp"
 
 namespace tp::kernels {
 
@@ -396,28 +387,6 @@ bool try_gemv(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int6
 std::atomic<int> g_threads{1};
 std::atomic<int64_t> g_min_flops{int64_t(1) << 24};
 
-// Runs chunk(0) .. chunk(parts - 1), chunk(0) on the calling thread and the others on helper threads
-// when there are threads (a helper that cannot be started runs its chunk here instead).
-template <class Chunk>
-void run_split(int parts, const Chunk& chunk) {
-#if TP_GEMM_HAS_THREADS
-  std::vector<std::thread> helpers;
-  int t = 1;
-  for (; t < parts; ++t) {
-    try {
-      helpers.emplace_back(chunk, t);
-    } catch (const std::system_error&) {
-      break;
-    }
-  }
-  chunk(0);
-  for (; t < parts; ++t) chunk(t);
-  for (auto& h : helpers) h.join();
-#else
-  for (int t = 0; t < parts; ++t) chunk(t);
-#endif
-}
-
 }  // namespace
 
 void set_sgemm_threads(int threads, int64_t min_flops) {
@@ -444,7 +413,7 @@ void sgemm(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t
   if (threads > 1 && 2.0 * double(m) * double(n) * double(k) >= double(g_min_flops)) {
     if (n >= 64 * threads) {
       const int64_t cols = (n + threads - 1) / threads, chunk = (cols + 7) / 8 * 8;  // whole 4x8 tiles
-      run_split(threads, [&](int t) {
+      tp::detail::run_parts(threads, [&](int t) {
         const int64_t j0 = std::min(n, t * chunk), j1 = std::min(n, j0 + chunk);
         if (j0 < j1) tile(m, j1 - j0, k, A, rsa, csa, B + j0 * csb, rsb, csb, C + j0, rsc, accumulate, 0, 0, 0);
       });
@@ -452,7 +421,7 @@ void sgemm(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t
     }
     if (m >= 16 * threads) {
       const int64_t rows = (m + threads - 1) / threads, chunk = (rows + 3) / 4 * 4;
-      run_split(threads, [&](int t) {
+      tp::detail::run_parts(threads, [&](int t) {
         const int64_t i0 = std::min(m, t * chunk), i1 = std::min(m, i0 + chunk);
         if (i0 < i1) tile(i1 - i0, n, k, A + i0 * rsa, rsa, csa, B, rsb, csb, C + i0 * rsc, rsc, accumulate, 0, 0, 0);
       });
