@@ -40,6 +40,8 @@ ColMat load(const float* A, int64_t m, int64_t n, bool transpose);
 
 double dot(const double* x, const double* y, int64_t n);
 void axpy(double* y, double a, const double* x, int64_t n);  // y += a x
+// C = A B for the column-major A (m,k) and B (k,n), register-blocked.
+ColMat multiply(const ColMat& A, const ColMat& B);
 // Plane rotation of two vectors: x <- c x + s y, y <- c y - s x.
 void rotate(double* x, double* y, int64_t n, double c, double s);
 

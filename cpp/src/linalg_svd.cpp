@@ -169,11 +169,7 @@ void svd_double(const float* A, int64_t m, int64_t n, std::vector<double>& S, Co
     bidiagonalize(R, S, e, want ? &Qb : nullptr, want ? &P : nullptr);
     bidiagonal_svd(S, e, want ? &Qb : nullptr, want ? &P : nullptr);
     if (want) {
-      // Left factor of the tall matrix: Qr (M,N) times Qb (N,N).
-      ColMat L(M, N);
-      for (int64_t j = 0; j < N; ++j)
-        for (int64_t p = 0; p < N; ++p) axpy(L.col(j), Qb(p, j), Qr.col(p), M);
-      Qb = std::move(L);
+      Qb = multiply(Qr, Qb);  // left factor of the tall matrix: Qr (M,N) times Qb (N,N)
     }
   } else {
     ColMat W = load(A, m, n, transposed);

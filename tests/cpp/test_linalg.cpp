@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -593,4 +594,29 @@ TEST_CASE("a rotation log applies its rotations in row blocks exactly as one at 
   double diff = 0;
   for (size_t k = 0; k < A.a.size(); ++k) diff = std::max(diff, std::fabs(A.a[k] - B.a[k]));
   CHECK(diff <= 1e-12);
+}
+
+TEST_CASE("the double matrix product gives the bits of a plain sum over p in order, on every edge of its 4x4 blocks") {
+  using tp::linalg::detail::ColMat;
+  const std::vector<std::array<int64_t, 3>> shapes = {{1, 1, 1}, {7, 5, 3}, {9, 13, 6}, {64, 64, 64}, {1030, 67, 64}, {4, 4, 0}};
+  for (const auto& [m, k, n] : shapes) {
+    CAPTURE(m);
+    CAPTURE(k);
+    CAPTURE(n);
+    const auto g = splitmix_gaussian(uint64_t(m * 1000 + k * 10 + n), m * k + k * n);
+    ColMat A(m, k), B(k, n);
+    for (int64_t i = 0; i < m * k; ++i) A.a[size_t(i)] = g[size_t(i)];
+    for (int64_t i = 0; i < k * n; ++i) B.a[size_t(i)] = g[size_t(m * k + i)];
+    const ColMat C = tp::linalg::detail::multiply(A, B);
+    REQUIRE(C.rows == m);
+    REQUIRE(C.cols == n);
+    int64_t mismatches = 0;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double s = 0.0;
+        for (int64_t p = 0; p < k; ++p) s += A(i, p) * B(p, j);
+        mismatches += C(i, j) != s;
+      }
+    CHECK(mismatches == 0);
+  }
 }
