@@ -13,6 +13,7 @@
 
 #include "../../cpp/src/linalg_detail.hpp"
 #include "tensorpad/error.hpp"
+#include "tensorpad/gemm.hpp"
 #include "tensorpad/linalg.hpp"
 #include "tensorpad/nn.hpp"
 
@@ -618,5 +619,29 @@ TEST_CASE("the double matrix product gives the bits of a plain sum over p in ord
         mismatches += C(i, j) != s;
       }
     CHECK(mismatches == 0);
+  }
+}
+
+TEST_CASE("svdvals' Gram matrix split over threads gives the same bits as one thread, tall and wide") {
+  // 700x200 and 150x600 split both the panel fill and the triangle's tiles (each above the split's
+  // threshold); 3 threads give uneven shares. A changed summation order would show in the last bits.
+  for (const auto& [m, n] : std::vector<std::pair<int64_t, int64_t>>{{700, 200}, {150, 600}}) {
+    CAPTURE(m);
+    const auto A = splitmix_gaussian(uint64_t(m + n), m * n);
+    std::vector<double> one, split;
+    tp::kernels::set_sgemm_threads(1);
+    tp::linalg::detail::svdvals_double(A.data(), m, n, one);
+    for (int threads : {2, 3}) {
+      CAPTURE(threads);
+      tp::kernels::set_sgemm_threads(threads);
+      tp::linalg::detail::svdvals_double(A.data(), m, n, split);
+      tp::kernels::set_sgemm_threads(1);
+      CHECK(split == one);
+    }
+    const tp::linalg::detail::ColMat G = tp::linalg::detail::gram_lower_rows(A.data(), m, n);
+    tp::kernels::set_sgemm_threads(3);
+    const tp::linalg::detail::ColMat G3 = tp::linalg::detail::gram_lower_rows(A.data(), m, n);
+    tp::kernels::set_sgemm_threads(1);
+    CHECK(G3.a == G.a);
   }
 }
