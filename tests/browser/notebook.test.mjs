@@ -237,11 +237,15 @@ test('interrupt stops while(true){} within a second; the next cell then runs', a
   });
 });
 
-test('a worker that stops without an error (a cell calling self.close()) is noticed and replaced', async () => {
+test('without Web Locks, a worker that stops idle (a cell calling self.close()) is found by the ping sent with the next run', async () => {
   const context = await browser.newContext();
   // Heartbeats long enough that none is likely to fall between the two runs: the ping sent with the run
-  // is what finds the dead worker.
-  await context.addInitScript(() => { globalThis.__TENSORPAD_HEARTBEAT_MS__ = 2000; });
+  // is what finds the dead worker. The page sees no Web Locks (as in an insecure context), so pings are
+  // the only watch.
+  await context.addInitScript(() => {
+    globalThis.__TENSORPAD_HEARTBEAT_MS__ = 2000;
+    Object.defineProperty(Navigator.prototype, 'locks', { get: () => undefined });
+  });
   try {
     await withPage(async (page) => {
       await page.goto(url('en'));
@@ -260,6 +264,34 @@ test('a worker that stops without an error (a cell calling self.close()) is noti
       await cell(page, 'c6').locator('[data-testid=cell-run]').click();
       await waitForState(page, 'c6', ['done']);
       assert.equal((await cell(page, 'c6').locator('[data-testid=cell-output]').textContent()).trim(), '42');
+    }, { context });
+  } finally {
+    await context.close();
+  }
+});
+
+test('a worker that ends in the middle of a run is noticed at once through its Web Lock and replaced', async () => {
+  const context = await browser.newContext();
+  // Heartbeats of a minute, and none is ever sent during a run: only the lock can notice this death.
+  await context.addInitScript(() => { globalThis.__TENSORPAD_HEARTBEAT_MS__ = 60000; });
+  try {
+    await withPage(async (page) => {
+      await page.goto(url('en'));
+      await page.locator('[data-testid=kernel-status]').filter({ hasText: 'Ready' }).waitFor();
+      await typeInto(page, 'c6', '6 * 7');
+      // close() ends the worker once the current task returns; the run itself never finishes.
+      await typeInto(page, 'c5', 'self.close(); await new Promise(() => {})');
+      const t0 = Date.now();
+      await page.keyboard.press('Control+Enter');
+      await page.locator('[data-testid=notice]').filter({ hasText: 'stopped responding' }).waitFor({ timeout: 10000 });
+      const noticedMs = Date.now() - t0;
+      await waitForState(page, 'c5', ['error'], 10000);
+      await page.locator('[data-testid=kernel-status]').filter({ hasText: 'Ready' }).waitFor({ timeout: 10000 });
+      assert.equal(await editorText(page, 'c5'), 'self.close(); await new Promise(() => {})', 'the code is kept');
+      await cell(page, 'c6').locator('[data-testid=cell-run]').click();
+      await waitForState(page, 'c6', ['done']);
+      assert.equal((await cell(page, 'c6').locator('[data-testid=cell-output]').textContent()).trim(), '42');
+      console.log(`  measured: the death was noticed ${noticedMs} ms after the run started`);
     }, { context });
   } finally {
     await context.close();

@@ -117,6 +117,15 @@ export function serveKernel(port, loadTp) {
   let chain = ready.catch(() => {});
   port.onmessage = (event) => {
     const msg = event.data;
+    if (msg.type === MSG.WATCH) {
+      // Answered at once, even while tp loads. The lock is released only when this worker ends, however
+      // it ends, even in the middle of a run, when it cannot answer a ping.
+      globalThis.navigator?.locks?.request(msg.lock, () => {
+        port.postMessage({ type: MSG.WATCHED });
+        return new Promise(() => {});
+      });
+      return;
+    }
     chain = chain.then(async () => {
       try {
         await ready;

@@ -6,6 +6,7 @@
 //   { type: 'get', reqId, names }                 read named values (plain data; tensors as {shape, data})
 //   { type: 'compute', reqId, fn, args }          call `(fn)(tp, args, scope)` given as source text
 //   { type: 'ping' }                              liveness: sent only while nothing else is outstanding
+//   { type: 'watch', lock }                       hold the Web Lock `lock` for as long as the worker lives
 // worker → page
 //   { type: 'ready', info }                       tp is initialised; runs may start
 //   { type: 'fatal', message }                    tp failed to initialise; nothing will run
@@ -13,7 +14,8 @@
 //   { type: 'done', runId, error?, declared }     the cell finished; error is {name, message, line, column, file}
 //   { type: 'result', reqId, value?, error? }     answer to get/compute
 //   { type: 'pong' }                              answer to ping
+//   { type: 'watched' }                           the lock of 'watch' is held
 export const MSG = Object.freeze({
-  RUN: 'run', SET: 'set', GET: 'get', COMPUTE: 'compute', PING: 'ping',
-  READY: 'ready', FATAL: 'fatal', OUTPUT: 'output', DONE: 'done', RESULT: 'result', PONG: 'pong',
+  RUN: 'run', SET: 'set', GET: 'get', COMPUTE: 'compute', PING: 'ping', WATCH: 'watch',
+  READY: 'ready', FATAL: 'fatal', OUTPUT: 'output', DONE: 'done', RESULT: 'result', PONG: 'pong', WATCHED: 'watched',
 });

@@ -3,11 +3,14 @@
 // settles (runs with { interrupted: true }, requests with an error), so nothing waits forever.
 //
 // A worker can also stop without an error event (a cell calling close(), the browser reclaiming it
-// under memory pressure). So while nothing is outstanding the page pings it every heartbeatMs; the
-// ping is then first in the worker's queue, and no pong within 3 heartbeats means the worker is gone:
-// onStatus('lost'), and the owner restarts it. A run sent to an idle worker is preceded by a ping too,
-// so a worker that died idle cannot leave that run waiting. A ping is never sent while a cell or a
-// request runs (a long computation is not a dead worker).
+// under memory pressure), idle or in the middle of a run. Two watches report it, as onStatus('lost'),
+// and the owner restarts it:
+// - A Web Lock that the worker takes at start and holds for life: the page's request for the same lock
+//   is granted the moment the worker ends, even mid-run (where no ping can be answered).
+// - Where there are no Web Locks (an insecure context), pings: while nothing is outstanding the page
+//   pings every heartbeatMs, and no pong within 3 heartbeats means the worker is gone. A run sent to an
+//   idle worker is preceded by a ping, so a worker that died idle cannot leave that run waiting. A ping
+//   is never sent while a cell or a request runs (a long computation is not a dead worker).
 import { MSG } from '../runtime/protocol.js';
 
 export class Kernel {
@@ -34,7 +37,9 @@ export class Kernel {
       this.readyCallbacks = { resolve, reject };
     });
     this.ready.catch(() => {});
-    worker.onmessage = (e) => generation === this.generation && this.#receive(e.data);
+    worker.onmessage = (e) => generation === this.generation && this.#receive(e.data, generation);
+    this.lock = globalThis.navigator?.locks ? `tensorpad-cells-${Math.random().toString(36).slice(2)}-${generation}` : null;
+    if (this.lock) worker.postMessage({ type: MSG.WATCH, lock: this.lock });
     this.pingSentAt = null;
     clearInterval(this.beat);
     this.beat = setInterval(() => this.#heartbeat(), this.heartbeatMs);
@@ -58,10 +63,15 @@ export class Kernel {
     if (this.pingSentAt === null) {
       this.#ping();
     } else if (performance.now() - this.pingSentAt >= 3 * this.heartbeatMs) {
-      this.state = 'lost';
-      clearInterval(this.beat);
-      this.onStatus('lost');
+      this.#lost();
     }
+  }
+
+  #lost() {
+    if (this.state === 'lost' || this.state === 'failed') return;
+    this.state = 'lost';
+    clearInterval(this.beat);
+    this.onStatus('lost');
   }
 
   #fatal(message) {
@@ -73,8 +83,14 @@ export class Kernel {
     this.runs.clear();
   }
 
-  #receive(msg) {
+  #receive(msg, generation) {
     switch (msg.type) {
+      case MSG.WATCHED:
+        // Granted only once the worker's own hold ends: the worker is gone (a restart moves the generation on first).
+        navigator.locks.request(this.lock, () => {
+          if (generation === this.generation) this.#lost();
+        });
+        break;
       case MSG.READY:
         this.state = 'ready';
         this.info = msg.info;

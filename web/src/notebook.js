@@ -163,7 +163,7 @@ export class Notebook {
       this.status.textContent = '⚠';
       this.notice(this.L('engineFailed', { msg }), { id: 'engine', kind: 'warning' });
     } else if (state === 'lost') {
-      // The worker stopped answering while idle: start a fresh one (the code and edits are kept).
+      // The worker ended (its lock was released) or stopped answering pings: start a fresh one (the code and edits are kept).
       const running = this.running;
       this.running = null;
       this.#freshKernel(this.L('engineLost'), running);
