@@ -15,12 +15,45 @@
 namespace tp::linalg::detail {
 
 
+// Columns [j0, j1) of step k's fused pass (see tridiagonalize): each column gets the pending update
+// A -= vp wp^T + wp vp^T, then adds its part of T v to p: below the diagonal as an axpy, its mirror above
+// the diagonal as a dot product into p[j]. p holds this range's partial sums (rows j0..n-1).
+static void fused_columns(ColMat& W, int64_t j0, int64_t j1, const double* vp, const double* wp, const double* v,
+                          double* p) {
+  const int64_t n = W.rows;
+  for (int64_t j = j0; j < j1; ++j) {
+    double* c = W.col(j);
+    const double a = wp[j], b = vp[j], vj = v[j];
+    c[j] -= vp[j] * a + wp[j] * b;
+    double s = c[j] * vj;
+    const d2 a2 = {a, a}, b2 = {b, b}, vj2 = {vj, vj};
+    d2 s2 = {0.0, 0.0};
+    int64_t i = j + 1;
+    for (; i + 2 <= n; i += 2) {
+      const d2 ci = load2(c + i) - (load2(vp + i) * a2 + load2(wp + i) * b2);
+      store2(c + i, ci);
+      store2(p + i, load2(p + i) + ci * vj2);
+      s2 += ci * load2(v + i);
+    }
+    for (; i < n; ++i) {
+      c[i] -= vp[i] * a + wp[i] * b;
+      p[i] += c[i] * vj;
+      s += c[i] * v[i];
+    }
+    p[j] += s + (s2[0] + s2[1]);
+  }
+}
+
 // Reduces the symmetric W (lower triangle) to tridiagonal T = Q^T W Q: diagonal d (n), subdiagonal e
 // (n-1); the reflector vectors stay in W below the subdiagonal and their factors in tau.
 // Step k needs p = tau T v on the trailing matrix after step k-1's rank-2 update; both are done in one
 // pass over the lower triangle (update a column, then use it), so the matrix streams through memory
 // once per step instead of twice.
+// From kSplitFrom trailing columns the pass runs as kChunks column ranges of equal work, each into its
+// own partial p, summed in chunk order; the ranges split over the GEMM's threads
+// (kernels::sgemm_threads()). Chunks and order do not depend on the thread count, so neither do the bits.
 static void tridiagonalize(ColMat& W, std::vector<double>& d, std::vector<double>& e, std::vector<double>& tau) {
+  constexpr int64_t kSplitFrom = 192, kChunks = 12;  // 12 chunks share evenly over 1, 2, 3, 4 or 6 threads
   const int64_t n = W.rows;
   d.assign(size_t(n), 0.0);
   e.assign(size_t(std::max<int64_t>(n - 1, 0)), 0.0);
@@ -28,6 +61,9 @@ static void tridiagonalize(ColMat& W, std::vector<double>& d, std::vector<double
   // The pending update A -= vp wp^T + wp vp^T of the previous step, and this step's v and p, all
   // indexed by global row (entries above the active block are never read).
   std::vector<double> vp(size_t(n), 0.0), wp(size_t(n), 0.0), v(size_t(n), 0.0), p(size_t(n), 0.0);
+  std::vector<double> partial(n >= kSplitFrom ? size_t(kChunks * n) : 0);
+  const int threads = int(std::min<int64_t>(kernels::sgemm_threads(), kChunks));
+  int64_t bounds[kChunks + 1];
   for (int64_t k = 0; k + 1 < n; ++k) {
     double* ck = W.col(k);
     for (int64_t i = k; i < n; ++i) ck[i] -= vp[size_t(i)] * wp[size_t(k)] + wp[size_t(i)] * vp[size_t(k)];
@@ -39,28 +75,25 @@ static void tridiagonalize(ColMat& W, std::vector<double>& d, std::vector<double
     v[size_t(k + 1)] = 1.0;
     for (int64_t i = k + 2; i < n; ++i) v[size_t(i)] = ck[i];
     for (int64_t i = k + 1; i < n; ++i) p[size_t(i)] = 0.0;
-    // Fused pass: column j gets the pending update, then contributes to p = T v (its part below the
-    // diagonal as an axpy, its mirror above the diagonal as a dot product).
-    for (int64_t j = k + 1; j < n; ++j) {
-      double* c = W.col(j);
-      const double a = wp[size_t(j)], b = vp[size_t(j)], vj = v[size_t(j)];
-      c[j] -= vp[size_t(j)] * a + wp[size_t(j)] * b;
-      double s = c[j] * vj;
-      const d2 a2 = {a, a}, b2 = {b, b}, vj2 = {vj, vj};
-      d2 s2 = {0.0, 0.0};
-      int64_t i = j + 1;
-      for (; i + 2 <= n; i += 2) {
-        const d2 ci = load2(c + i) - (load2(vp.data() + i) * a2 + load2(wp.data() + i) * b2);
-        store2(c + i, ci);
-        store2(p.data() + i, load2(p.data() + i) + ci * vj2);
-        s2 += ci * load2(v.data() + i);
+    if (len < kSplitFrom) {
+      fused_columns(W, k + 1, n, vp.data(), wp.data(), v.data(), p.data());
+    } else {
+      // Column j costs ~ n - j: chunk c ends where the trailing triangle's area is split c+1 : rest.
+      bounds[0] = k + 1;
+      for (int64_t c = 1; c < kChunks; ++c)
+        bounds[c] = n - int64_t(std::llround(double(len) * std::sqrt(1.0 - double(c) / kChunks)));
+      bounds[kChunks] = n;
+      tp::detail::run_parts(threads, [&](int part) {
+        for (int64_t c = kChunks * part / threads; c < kChunks * (part + 1) / threads; ++c) {
+          double* pc = partial.data() + c * n;
+          std::fill(pc + bounds[c], pc + n, 0.0);
+          fused_columns(W, bounds[c], bounds[c + 1], vp.data(), wp.data(), v.data(), pc);
+        }
+      });
+      for (int64_t c = 0; c < kChunks; ++c) {
+        const double* pc = partial.data() + c * n;
+        for (int64_t i = bounds[c]; i < n; ++i) p[size_t(i)] += pc[i];
       }
-      for (; i < n; ++i) {
-        c[i] -= vp[size_t(i)] * a + wp[size_t(i)] * b;
-        p[size_t(i)] += c[i] * vj;
-        s += c[i] * v[size_t(i)];
-      }
-      p[size_t(j)] += s + (s2[0] + s2[1]);
     }
     // w = t p - (t^2/2)(p.v) v makes T - v w^T - w v^T equal to H T H; it is applied in the next pass.
     const double pv = dot(p.data() + k + 1, v.data() + k + 1, len);

@@ -622,10 +622,11 @@ TEST_CASE("the double matrix product gives the bits of a plain sum over p in ord
   }
 }
 
-TEST_CASE("svdvals' Gram matrix split over threads gives the same bits as one thread, tall and wide") {
-  // 700x200 and 150x600 split both the panel fill and the triangle's tiles (each above the split's
-  // threshold); 3 threads give uneven shares. A changed summation order would show in the last bits.
-  for (const auto& [m, n] : std::vector<std::pair<int64_t, int64_t>>{{700, 200}, {150, 600}}) {
+TEST_CASE("svdvals split over threads (Gram matrix and tridiagonalization) gives the same bits as one thread, tall and wide") {
+  // 700x300 and 250x600 split the Gram matrix's panel fill and triangle tiles and the first ~60 steps
+  // of the tridiagonalization (each above its split threshold); 3 threads give uneven shares. A changed
+  // summation order would show in the last bits.
+  for (const auto& [m, n] : std::vector<std::pair<int64_t, int64_t>>{{700, 300}, {250, 600}}) {
     CAPTURE(m);
     const auto A = splitmix_gaussian(uint64_t(m + n), m * n);
     std::vector<double> one, split;
