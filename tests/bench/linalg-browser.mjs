@@ -4,8 +4,9 @@
 // Worker in one crossOriginIsolated page, the pthreads core (build/wasm/web-mt), on 1 and then 2 threads,
 // trials interleaved. Cases: svdvals of a Gaussian 3072x1024 and svdLowrank top-64 (niter 2) of the same
 // matrix — the pair behind issue 4's goal "svdLowrank at least 10x faster than svdvals". svdLowrank is six
-// passes of float GEMM, which split over the threads; svdvals is the double Gram matrix and a symmetric
-// eigensolver, which do not (yet), so the two thread counts answer "what does a reader's page get".
+// passes of float GEMM; svdvals is the double Gram matrix and a symmetric eigensolver (tridiagonalization,
+// then QL). Both split over the threads, except svdvals' QL iteration; the two thread counts answer
+// "what does a reader's page get".
 // Prints wall milliseconds (median, min-max) and the ratio per thread count, writes
 // tests/bench/results/linalg-browser-latest.json. Not a test: no thresholds.
 import fs from 'node:fs';
