@@ -600,7 +600,8 @@ TEST_CASE("a rotation log applies its rotations in row blocks exactly as one at 
 TEST_CASE("the double matrix product gives the bits of a plain sum over p in order, on every edge of its 4x4 blocks") {
   using tp::linalg::detail::ColMat;
   const std::vector<std::array<int64_t, 3>> shapes = {{1, 1, 1}, {7, 5, 3}, {9, 13, 6}, {64, 64, 64}, {1030, 67, 64}, {4, 4, 0}};
-  for (const auto& [m, k, n] : shapes) {
+  for (const auto& shape : shapes) {
+    const int64_t m = shape[0], k = shape[1], n = shape[2];  // not a structured binding: CAPTURE captures it
     CAPTURE(m);
     CAPTURE(k);
     CAPTURE(n);
@@ -626,7 +627,8 @@ TEST_CASE("svdvals split over threads (Gram matrix and tridiagonalization) gives
   // 700x300 and 250x600 split the Gram matrix's panel fill and triangle tiles and the first ~60 steps
   // of the tridiagonalization (each above its split threshold); 3 threads give uneven shares. A changed
   // summation order would show in the last bits.
-  for (const auto& [m, n] : std::vector<std::pair<int64_t, int64_t>>{{700, 300}, {250, 600}}) {
+  for (const auto& shape : std::vector<std::pair<int64_t, int64_t>>{{700, 300}, {250, 600}}) {
+    const int64_t m = shape.first, n = shape.second;
     CAPTURE(m);
     const auto A = splitmix_gaussian(uint64_t(m + n), m * n);
     std::vector<double> one, split;
