@@ -237,65 +237,67 @@ test('interrupt stops while(true){} within a second; the next cell then runs', a
   });
 });
 
-test('without Web Locks, a worker that stops idle (a cell calling self.close()) is found by the ping sent with the next run', async () => {
+// A page in a context of its own, with `init` run before the page's scripts.
+async function withInitScript(init, fn) {
   const context = await browser.newContext();
+  await context.addInitScript(init);
+  try {
+    await withPage(fn, { context });
+  } finally {
+    await context.close();
+  }
+}
+
+// After a dead worker was replaced: the fresh engine gets ready, the code of the cell that killed it is
+// kept, and c6 (6 * 7) runs on the new worker.
+async function expectFreshEngine(page, killer, source) {
+  await page.locator('[data-testid=kernel-status]').filter({ hasText: 'Ready' }).waitFor({ timeout: 10000 });
+  assert.equal(await editorText(page, killer), source, 'the code is kept');
+  await cell(page, 'c6').locator('[data-testid=cell-run]').click();
+  await waitForState(page, 'c6', ['done']);
+  assert.equal((await cell(page, 'c6').locator('[data-testid=cell-output]').textContent()).trim(), '42');
+}
+
+test('without Web Locks, a worker that stops idle (a cell calling self.close()) is found by the ping sent with the next run', async () => {
   // Heartbeats long enough that none is likely to fall between the two runs: the ping sent with the run
   // is what finds the dead worker. The page sees no Web Locks (as in an insecure context), so pings are
   // the only watch.
-  await context.addInitScript(() => {
+  await withInitScript(() => {
     globalThis.__TENSORPAD_HEARTBEAT_MS__ = 2000;
     Object.defineProperty(Navigator.prototype, 'locks', { get: () => undefined });
+  }, async (page) => {
+    await page.goto(url('en'));
+    await page.locator('[data-testid=kernel-status]').filter({ hasText: 'Ready' }).waitFor();
+    await typeInto(page, 'c6', '6 * 7');
+    await typeInto(page, 'c5', 'self.close(); 1');
+    await page.keyboard.press('Control+Enter');
+    await waitForState(page, 'c5', ['done', 'error']);
+    // The next run goes to the dead worker at once: the ping sent ahead of it goes unanswered (no
+    // error event comes), so after 3 heartbeats a fresh engine replaces it and the run is settled.
+    await cell(page, 'c6').locator('[data-testid=cell-run]').click();
+    await page.locator('[data-testid=notice]').filter({ hasText: 'stopped responding' }).waitFor({ timeout: 15000 });
+    await waitForState(page, 'c6', ['error'], 15000);
+    await expectFreshEngine(page, 'c5', 'self.close(); 1');
   });
-  try {
-    await withPage(async (page) => {
-      await page.goto(url('en'));
-      await page.locator('[data-testid=kernel-status]').filter({ hasText: 'Ready' }).waitFor();
-      await typeInto(page, 'c6', '6 * 7');
-      await typeInto(page, 'c5', 'self.close(); 1');
-      await page.keyboard.press('Control+Enter');
-      await waitForState(page, 'c5', ['done', 'error']);
-      // The next run goes to the dead worker at once: the ping sent ahead of it goes unanswered (no
-      // error event comes), so after 3 heartbeats a fresh engine replaces it and the run is settled.
-      await cell(page, 'c6').locator('[data-testid=cell-run]').click();
-      await page.locator('[data-testid=notice]').filter({ hasText: 'stopped responding' }).waitFor({ timeout: 15000 });
-      await waitForState(page, 'c6', ['error'], 15000);
-      await page.locator('[data-testid=kernel-status]').filter({ hasText: 'Ready' }).waitFor({ timeout: 10000 });
-      assert.equal(await editorText(page, 'c5'), 'self.close(); 1', 'the code is kept');
-      await cell(page, 'c6').locator('[data-testid=cell-run]').click();
-      await waitForState(page, 'c6', ['done']);
-      assert.equal((await cell(page, 'c6').locator('[data-testid=cell-output]').textContent()).trim(), '42');
-    }, { context });
-  } finally {
-    await context.close();
-  }
 });
 
 test('a worker that ends in the middle of a run is noticed at once through its Web Lock and replaced', async () => {
-  const context = await browser.newContext();
   // Heartbeats of a minute, and none is ever sent during a run: only the lock can notice this death.
-  await context.addInitScript(() => { globalThis.__TENSORPAD_HEARTBEAT_MS__ = 60000; });
-  try {
-    await withPage(async (page) => {
-      await page.goto(url('en'));
-      await page.locator('[data-testid=kernel-status]').filter({ hasText: 'Ready' }).waitFor();
-      await typeInto(page, 'c6', '6 * 7');
-      // close() ends the worker once the current task returns; the run itself never finishes.
-      await typeInto(page, 'c5', 'self.close(); await new Promise(() => {})');
-      const t0 = Date.now();
-      await page.keyboard.press('Control+Enter');
-      await page.locator('[data-testid=notice]').filter({ hasText: 'stopped responding' }).waitFor({ timeout: 10000 });
-      const noticedMs = Date.now() - t0;
-      await waitForState(page, 'c5', ['error'], 10000);
-      await page.locator('[data-testid=kernel-status]').filter({ hasText: 'Ready' }).waitFor({ timeout: 10000 });
-      assert.equal(await editorText(page, 'c5'), 'self.close(); await new Promise(() => {})', 'the code is kept');
-      await cell(page, 'c6').locator('[data-testid=cell-run]').click();
-      await waitForState(page, 'c6', ['done']);
-      assert.equal((await cell(page, 'c6').locator('[data-testid=cell-output]').textContent()).trim(), '42');
-      console.log(`  measured: the death was noticed ${noticedMs} ms after the run started`);
-    }, { context });
-  } finally {
-    await context.close();
-  }
+  await withInitScript(() => { globalThis.__TENSORPAD_HEARTBEAT_MS__ = 60000; }, async (page) => {
+    await page.goto(url('en'));
+    await page.locator('[data-testid=kernel-status]').filter({ hasText: 'Ready' }).waitFor();
+    await typeInto(page, 'c6', '6 * 7');
+    // close() ends the worker once the current task returns; the run itself never finishes.
+    const source = 'self.close(); await new Promise(() => {})';
+    await typeInto(page, 'c5', source);
+    const t0 = Date.now();
+    await page.keyboard.press('Control+Enter');
+    await page.locator('[data-testid=notice]').filter({ hasText: 'stopped responding' }).waitFor({ timeout: 10000 });
+    const noticedMs = Date.now() - t0;
+    await waitForState(page, 'c5', ['error'], 10000);
+    await expectFreshEngine(page, 'c5', source);
+    console.log(`  measured: the death was noticed ${noticedMs} ms after the run started`);
+  });
 });
 
 test('a slider widget re-runs the cells that read its value', async () => {
