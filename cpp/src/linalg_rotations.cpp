@@ -1,10 +1,12 @@
 // Plane rotations of the columns of the vector matrices in the QL/QR iterations (eigh's Z, svd's U
 // and V): applied one at a time for small matrices, recorded and applied in row blocks for large ones
-// (see RotationLog in linalg_detail.hpp). All in double.
+// (see RotationLog in linalg_detail.hpp), the blocks split over threads. All in double.
 #include <algorithm>
 
 #include "linalg_detail.hpp"
 #include "tensorpad/error.hpp"
+#include "tensorpad/gemm.hpp"
+#include "work_pool.hpp"
 
 namespace tp::linalg::detail {
 
@@ -49,26 +51,32 @@ void RotationLog::negate_column(int64_t i) {
 void RotationLog::flush() {
   if (!target_ || ops_.empty()) return;
   ColMat& Z = *target_;
-  const int64_t cols = Z.cols;
-  std::vector<double> B(size_t(kBlockRows * cols));
-  for (int64_t r0 = 0; r0 < Z.rows; r0 += kBlockRows) {
-    const int64_t rl = std::min(kBlockRows, Z.rows - r0);
-    for (int64_t j = 0; j < cols; ++j) {
-      double* b = B.data() + j * kBlockRows;
-      std::copy(Z.col(j) + r0, Z.col(j) + r0 + rl, b);
-      std::fill(b + rl, b + kBlockRows, 0.0);  // padding rows stay zero under rotations
-    }
-    for (const Op& o : ops_) {
-      TP_ASSERT(o.i >= 0 && o.i < cols && o.j < cols);
-      double* x = B.data() + int64_t(o.i) * kBlockRows;
-      if (o.j < 0) {
-        for (int64_t r = 0; r < kBlockRows; ++r) x[r] = -x[r];
-        continue;
+  const int64_t cols = Z.cols, blocks = (Z.rows + kBlockRows - 1) / kBlockRows;
+  // Row blocks are independent: they split over the GEMM's threads, each row getting the same
+  // arithmetic whatever the split.
+  const int parts = int(std::min<int64_t>(kernels::sgemm_threads(), blocks));
+  tp::detail::run_parts(parts, [&](int part) {
+    std::vector<double> B(size_t(kBlockRows * cols));
+    for (int64_t blk = blocks * part / parts; blk < blocks * (part + 1) / parts; ++blk) {
+      const int64_t r0 = blk * kBlockRows, rl = std::min(kBlockRows, Z.rows - r0);
+      for (int64_t j = 0; j < cols; ++j) {
+        double* b = B.data() + j * kBlockRows;
+        std::copy(Z.col(j) + r0, Z.col(j) + r0 + rl, b);
+        std::fill(b + rl, b + kBlockRows, 0.0);  // padding rows stay zero under rotations
       }
-      rotate_block(x, B.data() + int64_t(o.j) * kBlockRows, o.c, o.s);
+      for (const Op& o : ops_) {
+        TP_ASSERT(o.i >= 0 && o.i < cols && o.j < cols);
+        double* x = B.data() + int64_t(o.i) * kBlockRows;
+        if (o.j < 0) {
+          for (int64_t r = 0; r < kBlockRows; ++r) x[r] = -x[r];
+          continue;
+        }
+        rotate_block(x, B.data() + int64_t(o.j) * kBlockRows, o.c, o.s);
+      }
+      for (int64_t j = 0; j < cols; ++j)
+        std::copy(B.data() + j * kBlockRows, B.data() + j * kBlockRows + rl, Z.col(j) + r0);
     }
-    for (int64_t j = 0; j < cols; ++j) std::copy(B.data() + j * kBlockRows, B.data() + j * kBlockRows + rl, Z.col(j) + r0);
-  }
+  });
   ops_.clear();
 }
 

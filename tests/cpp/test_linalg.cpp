@@ -570,31 +570,41 @@ TEST_CASE("svd of a matrix at least twice as tall as wide, from 96 columns, goes
   check_decompositions("rank 10 of 300x150", with_spectrum(300, 150, rank10, 63), 300, 150, false);
 }
 
-TEST_CASE("a rotation log applies its rotations in row blocks exactly as one at a time, across flushes") {
+TEST_CASE("a rotation log applies its rotations in row blocks exactly as one at a time, across flushes and threads") {
   // 130 rows (batched, with a partial last block of 32), 40 columns; 3000 rotations of random column
-  // pairs and some sign flips, recorded with room for only 7 at a time, against rotate() applied at once.
+  // pairs and some sign flips, recorded with room for only 7 at a time, against rotate() applied at once;
+  // on 1 and on 3 threads (the row blocks split unevenly), which must give the same bits.
   using tp::linalg::detail::ColMat;
   const int64_t rows = 130, cols = 40;
   const auto g = splitmix_gaussian(71, rows * cols + 4 * 3000);
   ColMat A(rows, cols), B(rows, cols);
   for (int64_t i = 0; i < rows * cols; ++i) A.a[size_t(i)] = B.a[size_t(i)] = g[size_t(i)];
-  tp::linalg::detail::RotationLog log(&B, 7);
+  ColMat B3 = B;
+  tp::linalg::detail::RotationLog log(&B, 7), log3(&B3, 7);
   for (int64_t r = 0; r < 3000; ++r) {
     const float* u = g.data() + rows * cols + 4 * r;
     const int64_t i = int64_t(std::fabs(u[0]) * 1000) % cols, j = (i + 1 + int64_t(std::fabs(u[1]) * 1000) % (cols - 1)) % cols;
     if (r % 97 == 0) {
       log.negate_column(i);
+      log3.negate_column(i);
       for (int64_t k = 0; k < rows; ++k) A(k, i) = -A(k, i);
       continue;
     }
     const double t = std::atan2(double(u[2]), double(u[3])), c = std::cos(t), s = std::sin(t);
     log.rotate_columns(i, j, c, s);
+    tp::kernels::set_sgemm_threads(3);
+    log3.rotate_columns(i, j, c, s);  // flushes (every 7th) on 3 threads
+    tp::kernels::set_sgemm_threads(1);
     tp::linalg::detail::rotate(A.col(i), A.col(j), rows, c, s);
   }
   log.flush();
+  tp::kernels::set_sgemm_threads(3);
+  log3.flush();
+  tp::kernels::set_sgemm_threads(1);
   double diff = 0;
   for (size_t k = 0; k < A.a.size(); ++k) diff = std::max(diff, std::fabs(A.a[k] - B.a[k]));
   CHECK(diff <= 1e-12);
+  CHECK(B3.a == B.a);
 }
 
 TEST_CASE("the double matrix product gives the bits of a plain sum over p in order, on every edge of its 4x4 blocks") {
