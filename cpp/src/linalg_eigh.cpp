@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "linalg_detail.hpp"
+#include "out_of_line.hpp"
 #include "tensorpad/error.hpp"
 #include "tensorpad/gemm.hpp"
 #include "tensorpad/linalg.hpp"
@@ -17,7 +18,8 @@ namespace tp::linalg::detail {
 
 // Columns [j0, j1) of step k's fused pass (see tridiagonalize): each column gets the pending update
 // A -= vp wp^T + wp vp^T, then adds its part of T v to p: below the diagonal as an axpy, its mirror above
-// the diagonal as a dot product into p[j]. p holds this range's partial sums (rows j0..n-1).
+// the diagonal as a dot product into p[j]. p holds this range's partial sums (rows j0..n-1). Called out
+// of line (out_of_line.hpp), at least once per step.
 static void fused_columns(ColMat& W, int64_t j0, int64_t j1, const double* vp, const double* wp, const double* v,
                           double* p) {
   const int64_t n = W.rows;
@@ -76,7 +78,7 @@ static void tridiagonalize(ColMat& W, std::vector<double>& d, std::vector<double
     for (int64_t i = k + 2; i < n; ++i) v[size_t(i)] = ck[i];
     for (int64_t i = k + 1; i < n; ++i) p[size_t(i)] = 0.0;
     if (len < kSplitFrom) {
-      fused_columns(W, k + 1, n, vp.data(), wp.data(), v.data(), p.data());
+      tp::detail::call_out_of_line<&fused_columns>(W, k + 1, n, vp.data(), wp.data(), v.data(), p.data());
     } else {
       // Column j costs ~ n - j: chunk c ends where the trailing triangle's area is split c+1 : rest.
       bounds[0] = k + 1;
@@ -87,7 +89,7 @@ static void tridiagonalize(ColMat& W, std::vector<double>& d, std::vector<double
         for (int64_t c = kChunks * part / threads; c < kChunks * (part + 1) / threads; ++c) {
           double* pc = partial.data() + c * n;
           std::fill(pc + bounds[c], pc + n, 0.0);
-          fused_columns(W, bounds[c], bounds[c + 1], vp.data(), wp.data(), v.data(), pc);
+          tp::detail::call_out_of_line<&fused_columns>(W, bounds[c], bounds[c + 1], vp.data(), wp.data(), v.data(), pc);
         }
       });
       for (int64_t c = 0; c < kChunks; ++c) {

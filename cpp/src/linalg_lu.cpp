@@ -4,12 +4,14 @@
 #include <utility>
 
 #include "linalg_detail.hpp"
+#include "out_of_line.hpp"
 #include "tensorpad/error.hpp"
 #include "tensorpad/linalg.hpp"
 
 namespace tp::linalg {
 
 using namespace detail;
+using tp::detail::call_out_of_line;
 
 namespace {
 
@@ -24,6 +26,22 @@ struct Lu {
   bool singular = false;
   int64_t bad_pivot = -1;
 };
+
+// Step k's elimination: rows k+1.. of the row-major (n,n) a lose their multiple of pivot row k, and
+// keep the multiplier in column k.
+void eliminate_below(double* a, int64_t n, int64_t k, double piv) {
+  for (int64_t i = k + 1; i < n; ++i) {
+    const double l = a[i * n + k] / piv;
+    a[i * n + k] = l;
+    if (l != 0.0) axpy(a + i * n + k + 1, -l, a + k * n + k + 1, n - k - 1);
+  }
+}
+
+// Row i of a triangular solve: y_i -= sum over k in [k0, k1) of coef[k] y_k (rows of nrhs).
+void subtract_rows(double* yi, const double* coef, const double* Y, int64_t k0, int64_t k1, int64_t nrhs) {
+  for (int64_t k = k0; k < k1; ++k)
+    if (coef[k] != 0.0) axpy(yi, -coef[k], Y + k * nrhs, nrhs);
+}
 
 Lu lu_factor(const char* op, const float* A, int64_t n) {
   if (n < 0) fail(op, "negative matrix size ", n);
@@ -54,11 +72,7 @@ Lu lu_factor(const char* op, const float* A, int64_t n) {
       if (f.bad_pivot < 0) f.bad_pivot = k;
       if (piv == 0.0) continue;  // nothing to eliminate with; the factorization is flagged anyway
     }
-    for (int64_t i = k + 1; i < n; ++i) {
-      const double l = a[i * n + k] / piv;
-      a[i * n + k] = l;
-      if (l != 0.0) axpy(a + i * n + k + 1, -l, a + k * n + k + 1, n - k - 1);
-    }
+    call_out_of_line<&eliminate_below>(a, n, k, piv);  // once per step (out_of_line.hpp)
   }
   return f;
 }
@@ -75,12 +89,12 @@ void lu_solve(const Lu& f, std::vector<double>& X, int64_t nrhs) {
   std::vector<double> Y(size_t(n * nrhs));
   for (int64_t i = 0; i < n; ++i)
     std::copy(X.begin() + f.perm[size_t(i)] * nrhs, X.begin() + (f.perm[size_t(i)] + 1) * nrhs, Y.begin() + i * nrhs);
+  // One row per call, out of line (out_of_line.hpp).
   for (int64_t i = 0; i < n; ++i)  // L y = P b
-    for (int64_t k = 0; k < i; ++k)
-      if (a[i * n + k] != 0.0) axpy(Y.data() + i * nrhs, -a[i * n + k], Y.data() + k * nrhs, nrhs);
+    call_out_of_line<&subtract_rows>(Y.data() + i * nrhs, a + i * n, Y.data(), int64_t(0), i, nrhs);
   for (int64_t i = n - 1; i >= 0; --i) {  // U x = y
     double* yi = Y.data() + i * nrhs;
-    for (int64_t k = i + 1; k < n; ++k) axpy(yi, -a[i * n + k], Y.data() + k * nrhs, nrhs);
+    call_out_of_line<&subtract_rows>(yi, a + i * n, Y.data(), i + 1, n, nrhs);
     const double inv_d = 1.0 / a[i * n + i];
     for (int64_t j = 0; j < nrhs; ++j) yi[j] *= inv_d;
   }

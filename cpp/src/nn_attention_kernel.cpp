@@ -5,6 +5,7 @@
 #include <limits>
 #include <vector>
 
+#include "out_of_line.hpp"
 #include "tensorpad/gemm.hpp"
 #include "tensorpad/nn.hpp"
 #include "tensorpad/vmath.hpp"
@@ -126,7 +127,8 @@ void attention_f32(const AttentionArgs& a) {
         float* accg = acc.data() + g * kTileQ * a.dv;
         // S = Q_tile K_tileᵀ: K's rows are read as columns through the strides, not transposed.
         sgemm(bq, bk, a.d, h.q + i0 * a.rsq, a.rsq, 1, kt, 1, a.rsk, S.data(), kTileK, false);
-        online_softmax_tile(h, S.data(), i0, bq, j0, bk, m.data() + g * kTileQ, l.data() + g * kTileQ, accg);
+        tp::detail::call_out_of_line<&online_softmax_tile>(h, S.data(), i0, bq, j0, bk, m.data() + g * kTileQ,
+                                                           l.data() + g * kTileQ, accg);  // out_of_line.hpp
         sgemm(bq, a.dv, bk, S.data(), kTileK, 1, vt, a.rsv, 1, accg, a.dv, true);  // acc += P_tile V_tile
       }
     }
