@@ -7,7 +7,9 @@
 #include "linalg_detail.hpp"
 #include "out_of_line.hpp"
 #include "tensorpad/error.hpp"
+#include "tensorpad/gemm.hpp"
 #include "tensorpad/simd.hpp"
+#include "work_pool.hpp"
 
 namespace tp::linalg::detail {
 
@@ -185,14 +187,14 @@ ColMat form_q(const ColMat& W, const std::vector<double>& tau, int64_t k) {
   return Q;
 }
 
-// The two passes of bidiagonalize's step i over the trailing columns i+1..n-1, called out of line once
-// per step (out_of_line.hpp; inline, a reader's first 1024x1024 reduction took 1037 ms, against 342 ms).
+// The two passes of bidiagonalize's step i over columns [j0, j1) of the trailing matrix, called out of
+// line (out_of_line.hpp; inline, a reader's first 1024x1024 reduction took 1037 ms, against 342 ms).
 
 // Pass 1: the pending right update W -= pending z v^T on rows i.., then y_j = u . column j (rows i..).
-static void pending_update_and_dots(ColMat& W, int64_t i, double pending, const double* z, const double* v,
-                                    const double* u, double* y) {
-  const int64_t m = W.rows, n = W.cols;
-  for (int64_t j = i + 1; j < n; ++j) {
+static void pending_update_and_dots(ColMat& W, int64_t i, int64_t j0, int64_t j1, double pending, const double* z,
+                                    const double* v, const double* u, double* y) {
+  const int64_t m = W.rows;
+  for (int64_t j = j0; j < j1; ++j) {
     double* c = W.col(j);
     const double a = pending * v[j];
     const d2 a2 = {a, a};
@@ -212,12 +214,12 @@ static void pending_update_and_dots(ColMat& W, int64_t i, double pending, const 
   }
 }
 
-// Pass 2, rows i+1..: the left update W -= tq u y^T, then z = (the updated block) v.
-static void left_update_and_product(ColMat& W, int64_t i, double tq, const double* u, const double* y,
-                                    const double* v, double* z) {
-  const int64_t m = W.rows, n = W.cols;
+// Pass 2, rows i+1..: the left update W -= tq u y^T, then z = (the updated columns) v, over the range.
+static void left_update_and_product(ColMat& W, int64_t i, int64_t j0, int64_t j1, double tq, const double* u,
+                                    const double* y, const double* v, double* z) {
+  const int64_t m = W.rows;
   for (int64_t r = i + 1; r < m; ++r) z[r] = 0.0;
-  for (int64_t j = i + 1; j < n; ++j) {
+  for (int64_t j = j0; j < j1; ++j) {
     double* c = W.col(j);
     const double a = tq * y[j], vj = v[j];
     const d2 a2 = {a, a}, v2 = {vj, vj};
@@ -250,6 +252,11 @@ void bidiagonalize(ColMat& W, std::vector<double>& d, std::vector<double>& e, Co
   // of rows i.. and columns i.. (zero before the first step).
   std::vector<double> u(size_t(m), 0.0), z(size_t(m), 0.0), v(size_t(n), 0.0), y(size_t(n), 0.0);
   double pending = 0.0;  // taup of the pending update
+  // From kSplitFrom trailing columns both passes split over the GEMM's threads (kernels::sgemm_threads());
+  // pass 2 always as kChunks column ranges whatever the thread count, so the bits do not depend on it.
+  constexpr int64_t kSplitFrom = 192, kChunks = 12;  // 12 chunks share evenly over 1, 2, 3, 4 or 6 threads
+  const int threads = int(std::min<int64_t>(kernels::sgemm_threads(), kChunks));
+  std::vector<double> partial(n - 1 >= kSplitFrom ? size_t(kChunks * m) : 0);
   for (int64_t i = 0; i < n; ++i) {
     double* ci = W.col(i);
     {  // the pending right update of column i, then H_i from it
@@ -261,7 +268,14 @@ void bidiagonalize(ColMat& W, std::vector<double>& d, std::vector<double>& e, Co
     d[size_t(i)] = ci[i];
     u[size_t(i)] = 1.0;
     for (int64_t r = i + 1; r < m; ++r) u[size_t(r)] = ci[r];
-    call_out_of_line<&pending_update_and_dots>(W, i, pending, z.data(), v.data(), u.data(), y.data());
+    const int64_t cols = n - i - 1;
+    const bool split = cols >= kSplitFrom;
+    // Pass 1's columns are independent: any split gives the same bits.
+    const int parts1 = split ? threads : 1;
+    tp::detail::run_parts(parts1, [&](int part) {
+      call_out_of_line<&pending_update_and_dots>(W, i, i + 1 + cols * part / parts1, i + 1 + cols * (part + 1) / parts1,
+                                                 pending, z.data(), v.data(), u.data(), y.data());
+    });
     if (i + 1 >= n) break;
     // Row i after H_i (its entry j is W(i,j) - tauq y_j, u_i being 1), and G_i from it.
     const int64_t len = n - i - 1;
@@ -272,7 +286,21 @@ void bidiagonalize(ColMat& W, std::vector<double>& d, std::vector<double>& e, Co
     v[size_t(i + 1)] = 1.0;
     for (int64_t j = i + 1; j < n; ++j) W(i, j) = v[size_t(j)];  // v kept in row i for forming P
     W(i, i + 1) = e[size_t(i)];
-    call_out_of_line<&left_update_and_product>(W, i, tq, u.data(), y.data(), v.data(), z.data());
+    if (!split) {
+      call_out_of_line<&left_update_and_product>(W, i, i + 1, n, tq, u.data(), y.data(), v.data(), z.data());
+    } else {
+      // Pass 2 sums z over the columns: kChunks column ranges into partial sums, added in chunk order.
+      tp::detail::run_parts(threads, [&](int part) {
+        for (int64_t c = kChunks * part / threads; c < kChunks * (part + 1) / threads; ++c)
+          call_out_of_line<&left_update_and_product>(W, i, i + 1 + cols * c / kChunks, i + 1 + cols * (c + 1) / kChunks,
+                                                     tq, u.data(), y.data(), v.data(), partial.data() + c * m);
+      });
+      for (int64_t r = i + 1; r < m; ++r) {
+        double sum = 0.0;
+        for (int64_t c = 0; c < kChunks; ++c) sum += partial[size_t(c * m + r)];
+        z[size_t(r)] = sum;
+      }
+    }
     pending = tp;
   }
   if (n >= kBlockedQrFrom) {  // the same products, blocked (float32 GEMM updates)

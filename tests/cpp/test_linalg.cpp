@@ -658,3 +658,37 @@ TEST_CASE("svdvals split over threads (Gram matrix and tridiagonalization) gives
     CHECK(G3.a == G.a);
   }
 }
+
+TEST_CASE("svd and eigh split over threads (bidiagonalization, tridiagonalization, rotations) give the same bits as one thread") {
+  // 400x300: the bidiagonalization's first ~110 steps split (from 192 trailing columns), and the
+  // rotations of U and V split by row blocks; eigh of a 300x300 symmetric matrix splits its reduction.
+  const int64_t m = 400, n = 300;
+  const auto A = splitmix_gaussian(2024, m * n);
+  std::vector<float> Sym(size_t(n * n));
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) Sym[size_t(i * n + j)] = A[size_t(i * n + j)] + A[size_t(j * n + i)];
+  using tp::linalg::detail::ColMat;
+  auto run = [&](int threads, std::vector<double>& s, ColMat& U, ColMat& V, std::vector<double>& w, ColMat& Z) {
+    tp::kernels::set_sgemm_threads(threads);
+    tp::linalg::detail::svd_double(A.data(), m, n, s, &U, &V);
+    ColMat W(n, n);
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j <= i; ++j) W(i, j) = Sym[size_t(i * n + j)];
+    tp::linalg::detail::symmetric_eig(W, w, &Z);
+    tp::kernels::set_sgemm_threads(1);
+  };
+  std::vector<double> s1, w1;
+  ColMat U1, V1, Z1;
+  run(1, s1, U1, V1, w1, Z1);
+  for (int threads : {2, 3}) {
+    CAPTURE(threads);
+    std::vector<double> s, w;
+    ColMat U, V, Z;
+    run(threads, s, U, V, w, Z);
+    CHECK(s == s1);
+    CHECK(U.a == U1.a);
+    CHECK(V.a == V1.a);
+    CHECK(w == w1);
+    CHECK(Z.a == Z1.a);
+  }
+}
