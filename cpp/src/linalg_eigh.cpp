@@ -192,7 +192,9 @@ void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterati
   // Ascending, with the eigenvector columns following their values.
   std::vector<int64_t> order(static_cast<size_t>(n));
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return w[size_t(a)] < w[size_t(b)]; });
+  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {  // ties keep their order, as stable_sort
+    return w[size_t(a)] < w[size_t(b)] || (w[size_t(a)] == w[size_t(b)] && a < b);
+  });
   std::vector<double> ws(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) ws[size_t(i)] = w[size_t(order[size_t(i)])];
   w = ws;
