@@ -3,7 +3,9 @@
 // QR iterations that finish them. Not a public header.
 #pragma once
 #include <cstdint>
+#include <cstddef>
 #include <cstring>
+#include <new>
 #include <vector>
 
 namespace tp::linalg::detail {
@@ -18,11 +20,29 @@ inline d2 load2(const double* p) {
 }
 inline void store2(double* p, d2 v) { std::memcpy(p, &v, sizeof v); }
 
+// Allocates on 64-byte lines. malloc aligns to 8 bytes in WASM, and data starting mid-line makes every
+// two-lane load of a kernel straddle lines now and then: svd 1024 ran ~20% slower or not depending on
+// what had been allocated before (measured on the rotations' block buffer).
+template <class T>
+struct LineAllocator {
+  using value_type = T;
+  LineAllocator() = default;
+  template <class U>
+  LineAllocator(const LineAllocator<U>&) {}
+  T* allocate(size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t(64))); }
+  void deallocate(T* p, size_t) { ::operator delete(p, std::align_val_t(64)); }
+  template <class U>
+  bool operator==(const LineAllocator<U>&) const { return true; }
+  template <class U>
+  bool operator!=(const LineAllocator<U>&) const { return false; }
+};
+using LineVector = std::vector<double, LineAllocator<double>>;  // the work vectors of the kernels
+
 // A (rows, cols) double matrix stored column by column: reflectors and rotations in the
 // decompositions act on columns, so a column is one contiguous run.
 struct ColMat {
   int64_t rows = 0, cols = 0;
-  std::vector<double> a;
+  LineVector a;
   ColMat() = default;
   ColMat(int64_t r, int64_t c) : rows(r), cols(c), a(size_t(r * c), 0.0) {}
   double& operator()(int64_t i, int64_t j) { return a[size_t(j * rows + i)]; }

@@ -62,8 +62,8 @@ static void tridiagonalize(ColMat& W, std::vector<double>& d, std::vector<double
   tau.assign(size_t(std::max<int64_t>(n - 1, 0)), 0.0);
   // The pending update A -= vp wp^T + wp vp^T of the previous step, and this step's v and p, all
   // indexed by global row (entries above the active block are never read).
-  std::vector<double> vp(size_t(n), 0.0), wp(size_t(n), 0.0), v(size_t(n), 0.0), p(size_t(n), 0.0);
-  std::vector<double> partial(n >= kSplitFrom ? size_t(kChunks * n) : 0);
+  LineVector vp(size_t(n), 0.0), wp(size_t(n), 0.0), v(size_t(n), 0.0), p(size_t(n), 0.0);
+  LineVector partial(n >= kSplitFrom ? size_t(kChunks * n) : 0);
   const int threads = int(std::min<int64_t>(kernels::sgemm_threads(), kChunks));
   int64_t bounds[kChunks + 1];
   for (int64_t k = 0; k + 1 < n; ++k) {
@@ -237,7 +237,7 @@ static ColMat gram_streamed(int64_t r, int64_t c, Fill fill) {
   const bool split = kernels::sgemm_threads() > 1 && kRows * cp * cp / 2 >= (int64_t(1) << 18);
   const int parts = split ? int(std::min<int64_t>(kernels::sgemm_threads(), tiles)) : 1;
   const std::vector<int64_t> shares = triangle_shares(tiles, parts);
-  std::vector<double> P(size_t(kRows * cp), 0.0);
+  LineVector P(size_t(kRows * cp), 0.0);
   ColMat G(cp, cp);
   for (int64_t r0 = 0; r0 < r; r0 += kRows) {
     const int64_t rl = std::min(kRows, r - r0), rle = even(rl);

@@ -250,13 +250,13 @@ void bidiagonalize(ColMat& W, std::vector<double>& d, std::vector<double>& e, Co
   std::vector<double> tauq(size_t(n), 0.0), taup(size_t(n), 0.0);
   // Indexed by global row (u, z) or column (v, y); z and v hold the pending right update W -= taup z v^T
   // of rows i.. and columns i.. (zero before the first step).
-  std::vector<double> u(size_t(m), 0.0), z(size_t(m), 0.0), v(size_t(n), 0.0), y(size_t(n), 0.0);
+  LineVector u(size_t(m), 0.0), z(size_t(m), 0.0), v(size_t(n), 0.0), y(size_t(n), 0.0);
   double pending = 0.0;  // taup of the pending update
   // From kSplitFrom trailing columns both passes split over the GEMM's threads (kernels::sgemm_threads());
   // pass 2 always as kChunks column ranges whatever the thread count, so the bits do not depend on it.
   constexpr int64_t kSplitFrom = 192, kChunks = 12;  // 12 chunks share evenly over 1, 2, 3, 4 or 6 threads
   const int threads = int(std::min<int64_t>(kernels::sgemm_threads(), kChunks));
-  std::vector<double> partial(n - 1 >= kSplitFrom ? size_t(kChunks * m) : 0);
+  LineVector partial(n - 1 >= kSplitFrom ? size_t(kChunks * m) : 0);
   for (int64_t i = 0; i < n; ++i) {
     double* ci = W.col(i);
     {  // the pending right update of column i, then H_i from it

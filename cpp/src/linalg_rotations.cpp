@@ -56,25 +56,26 @@ void RotationLog::flush() {
   // arithmetic whatever the split.
   const int parts = int(std::min<int64_t>(kernels::sgemm_threads(), blocks));
   tp::detail::run_parts(parts, [&](int part) {
-    std::vector<double> B(size_t(kBlockRows * cols));
+    LineVector storage(size_t(kBlockRows * cols));  // on a line: see LineAllocator
+    double* const B = storage.data();
     for (int64_t blk = blocks * part / parts; blk < blocks * (part + 1) / parts; ++blk) {
       const int64_t r0 = blk * kBlockRows, rl = std::min(kBlockRows, Z.rows - r0);
       for (int64_t j = 0; j < cols; ++j) {
-        double* b = B.data() + j * kBlockRows;
+        double* b = B + j * kBlockRows;
         std::copy(Z.col(j) + r0, Z.col(j) + r0 + rl, b);
         std::fill(b + rl, b + kBlockRows, 0.0);  // padding rows stay zero under rotations
       }
       for (const Op& o : ops_) {
         TP_ASSERT(o.i >= 0 && o.i < cols && o.j < cols);
-        double* x = B.data() + int64_t(o.i) * kBlockRows;
+        double* x = B + int64_t(o.i) * kBlockRows;
         if (o.j < 0) {
           for (int64_t r = 0; r < kBlockRows; ++r) x[r] = -x[r];
           continue;
         }
-        rotate_block(x, B.data() + int64_t(o.j) * kBlockRows, o.c, o.s);
+        rotate_block(x, B + int64_t(o.j) * kBlockRows, o.c, o.s);
       }
       for (int64_t j = 0; j < cols; ++j)
-        std::copy(B.data() + j * kBlockRows, B.data() + j * kBlockRows + rl, Z.col(j) + r0);
+        std::copy(B + j * kBlockRows, B + j * kBlockRows + rl, Z.col(j) + r0);
     }
   });
   ops_.clear();
