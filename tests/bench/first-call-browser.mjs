@@ -10,12 +10,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServer } from '../../web/server.mjs';
-import { browserBenchArgs, buildSite, launch } from './gemm-browser.mjs';
+import { withBenchSite } from './gemm-browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
-const { buildDir } = browserBenchArgs();
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
 
 // The chapter's real-size experiments and the decompositions a reader calls once: inputs made first
@@ -51,17 +49,12 @@ self.onmessage = async ({ data }) => {
 `;
 
 async function main() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-first-call-'));
-  const browser = await launch();
-  const server = createServer(dir);
-  try {
-    await buildSite(dir, { build: buildDir, worker: WORKER_JS });
-    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  await withBenchSite('tp-first-call-', WORKER_JS, async ({ browser, url }) => {
     console.log(`Chromium ${browser.version()}; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} on ${os.cpus().length} CPUs`);
     const results = {};
     for (const [name, [setup, expr]] of Object.entries(CASES).filter(([n]) => !only || n.startsWith(only))) {
       const page = await browser.newPage();  // a fresh module: nothing optimized yet
-      await page.goto(`http://127.0.0.1:${server.address().port}/`);
+      await page.goto(url);
       await page.waitForFunction(() => window.ready === true);
       const flavor = await page.evaluate(() => window.call('init'));
       const ms = await page.evaluate((a) => window.call('run', a), { setup, expr });
@@ -74,11 +67,7 @@ async function main() {
     fs.mkdirSync(resultsDir, { recursive: true });
     fs.writeFileSync(path.join(resultsDir, 'first-call-browser-latest.json'),
       JSON.stringify({ date: new Date().toISOString(), chromium: browser.version(), results }, null, 2));
-  } finally {
-    await browser.close();
-    server.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 main().catch((e) => {

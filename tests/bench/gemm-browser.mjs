@@ -114,6 +114,23 @@ export async function buildSite(dir, { build = buildDir, worker = WORKER_JS } = 
   for (const f of mtFiles) fs.copyFileSync(path.join(mt, f), path.join(dir, 'mt', f));
 }
 
+/** Builds the bench site for `worker` in a fresh temporary folder, serves it with COOP/COEP, launches
+ *  Chromium, and returns fn({ browser, url }); everything is closed and removed afterwards. */
+export async function withBenchSite(prefix, worker, fn) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const browser = await launch();
+  const server = createServer(dir);
+  try {
+    await buildSite(dir, { worker });
+    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+    return await fn({ browser, url: `http://127.0.0.1:${server.address().port}/` });
+  } finally {
+    await browser.close();
+    server.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export function launch() {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -144,17 +161,12 @@ const stats = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max
 const fmt = (x, w = 6, d = 1) => x.toFixed(d).padStart(w);
 
 async function main() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-gemm-browser-'));
-  const browser = await launch();
-  const server = createServer(dir);
-  try {
-    await buildSite(dir);
-    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  await withBenchSite('tp-gemm-browser-', WORKER_JS, async ({ browser, url }) => {
     const page = await browser.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    await page.goto(`http://127.0.0.1:${server.address().port}/`);
+    await page.goto(url);
     await page.waitForFunction(() => window.ready === true);
     const info = await page.evaluate(() => window.call('init', { threads: true }));
     // The renderer hosting the page, its Worker and the pthread pool (one process, many threads).
@@ -219,11 +231,7 @@ async function main() {
     const stamp = out.date.replace(/[:.]/g, '-');
     for (const f of [`gemm-browser-${stamp}.json`, 'gemm-browser-latest.json']) fs.writeFileSync(path.join(resultsDir, f), JSON.stringify(out, null, 2));
     console.log(`wrote ${path.relative(root, path.join(resultsDir, `gemm-browser-${stamp}.json`))}`);
-  } finally {
-    await browser.close();
-    server.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

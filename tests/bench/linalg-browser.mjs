@@ -14,12 +14,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServer } from '../../web/server.mjs';
-import { browserBenchArgs, buildSite, launch } from './gemm-browser.mjs';
+import { browserBenchArgs, withBenchSite } from './gemm-browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
-const { quick, buildDir } = browserBenchArgs();
+const { quick } = browserBenchArgs();
 const trials = quick ? 3 : 7;
 
 const WORKER_JS = `
@@ -58,16 +57,11 @@ self.onmessage = async ({ data }) => {
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 
 async function main() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-linalg-browser-'));
-  const browser = await launch();
-  const server = createServer(dir);
-  try {
-    await buildSite(dir, { build: buildDir, worker: WORKER_JS });
-    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  await withBenchSite('tp-linalg-browser-', WORKER_JS, async ({ browser, url }) => {
     const page = await browser.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`http://127.0.0.1:${server.address().port}/`);
+    await page.goto(url);
     await page.waitForFunction(() => window.ready === true);
     const info = await page.evaluate(() => window.call('init', { threads: true }));
     if (info.flavor !== 'web-mt') throw new Error(`the pthreads core was not chosen (${JSON.stringify(info)})`);
@@ -105,11 +99,7 @@ async function main() {
     fs.mkdirSync(resultsDir, { recursive: true });
     fs.writeFileSync(path.join(resultsDir, 'linalg-browser-latest.json'), JSON.stringify(out, null, 2));
     console.log(`wrote ${path.relative(root, path.join(resultsDir, 'linalg-browser-latest.json'))}`);
-  } finally {
-    await browser.close();
-    server.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 main().catch((e) => {
