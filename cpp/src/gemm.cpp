@@ -20,8 +20,8 @@
 #include <memory>
 #include <vector>
 
-#include "tensorpad/error.hpp"
 #include "out_of_line.hpp"
+#include "tensorpad/error.hpp"
 #include "tensorpad/simd.hpp"
 #include "work_pool.hpp"
 

@@ -2,11 +2,15 @@
 // matrices, Householder reflectors, the reductions to bidiagonal and tridiagonal form and the bounded
 // QR iterations that finish them. Not a public header.
 #pragma once
-#include <cstdint>
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <vector>
+
+#include "tensorpad/gemm.hpp"
+#include "work_pool.hpp"
 
 namespace tp::linalg::detail {
 
@@ -37,6 +41,28 @@ struct LineAllocator {
   bool operator!=(const LineAllocator<U>&) const { return false; }
 };
 using LineVector = std::vector<double, LineAllocator<double>>;  // the work vectors of the kernels
+
+// Splitting a reduction step over threads without changing its bits: from kSplitFrom trailing columns, a
+// step's columns go to kChunks fixed ranges, each summing into its own partial vector, and the partials
+// are added in chunk order. Neither the chunks nor the order depend on kernels::sgemm_threads(), which
+// only says how many threads run the chunks. 12 chunks share evenly over 1, 2, 3, 4 or 6 threads.
+constexpr int64_t kSplitFrom = 192, kChunks = 12;
+
+// Runs chunk(c, partial + c*stride) for c = 0..kChunks-1 over the GEMM's threads; each call writes its
+// partial sums over [lo, hi) (zero where it adds nothing). Then out[r] = the partials' sum, in chunk
+// order, for r in [lo, hi). partial holds kChunks * stride doubles.
+template <class Chunk>
+void sum_over_chunks(double* partial, int64_t stride, int64_t lo, int64_t hi, double* out, const Chunk& chunk) {
+  const int threads = int(std::min<int64_t>(kernels::sgemm_threads(), kChunks));
+  tp::detail::run_parts(threads, [&](int part) {
+    for (int64_t c = kChunks * part / threads; c < kChunks * (part + 1) / threads; ++c) chunk(c, partial + c * stride);
+  });
+  for (int64_t r = lo; r < hi; ++r) {
+    double sum = 0.0;
+    for (int64_t c = 0; c < kChunks; ++c) sum += partial[c * stride + r];
+    out[r] = sum;
+  }
+}
 
 // A (rows, cols) double matrix stored column by column: reflectors and rotations in the
 // decompositions act on columns, so a column is one contiguous run.

@@ -51,11 +51,9 @@ static void fused_columns(ColMat& W, int64_t j0, int64_t j1, const double* vp, c
 // Step k needs p = tau T v on the trailing matrix after step k-1's rank-2 update; both are done in one
 // pass over the lower triangle (update a column, then use it), so the matrix streams through memory
 // once per step instead of twice.
-// From kSplitFrom trailing columns the pass runs as kChunks column ranges of equal work, each into its
-// own partial p, summed in chunk order; the ranges split over the GEMM's threads
-// (kernels::sgemm_threads()). Chunks and order do not depend on the thread count, so neither do the bits.
+// From kSplitFrom trailing columns the pass splits over threads (sum_over_chunks), into kChunks column
+// ranges of equal work.
 static void tridiagonalize(ColMat& W, std::vector<double>& d, std::vector<double>& e, std::vector<double>& tau) {
-  constexpr int64_t kSplitFrom = 192, kChunks = 12;  // 12 chunks share evenly over 1, 2, 3, 4 or 6 threads
   const int64_t n = W.rows;
   d.assign(size_t(n), 0.0);
   e.assign(size_t(std::max<int64_t>(n - 1, 0)), 0.0);
@@ -64,7 +62,6 @@ static void tridiagonalize(ColMat& W, std::vector<double>& d, std::vector<double
   // indexed by global row (entries above the active block are never read).
   LineVector vp(size_t(n), 0.0), wp(size_t(n), 0.0), v(size_t(n), 0.0), p(size_t(n), 0.0);
   LineVector partial(n >= kSplitFrom ? size_t(kChunks * n) : 0);
-  const int threads = int(std::min<int64_t>(kernels::sgemm_threads(), kChunks));
   int64_t bounds[kChunks + 1];
   for (int64_t k = 0; k + 1 < n; ++k) {
     double* ck = W.col(k);
@@ -85,17 +82,10 @@ static void tridiagonalize(ColMat& W, std::vector<double>& d, std::vector<double
       for (int64_t c = 1; c < kChunks; ++c)
         bounds[c] = n - int64_t(std::llround(double(len) * std::sqrt(1.0 - double(c) / kChunks)));
       bounds[kChunks] = n;
-      tp::detail::run_parts(threads, [&](int part) {
-        for (int64_t c = kChunks * part / threads; c < kChunks * (part + 1) / threads; ++c) {
-          double* pc = partial.data() + c * n;
-          std::fill(pc + bounds[c], pc + n, 0.0);
-          tp::detail::call_out_of_line<&fused_columns>(W, bounds[c], bounds[c + 1], vp.data(), wp.data(), v.data(), pc);
-        }
+      sum_over_chunks(partial.data(), n, k + 1, n, p.data(), [&](int64_t c, double* pc) {
+        std::fill(pc + k + 1, pc + n, 0.0);
+        tp::detail::call_out_of_line<&fused_columns>(W, bounds[c], bounds[c + 1], vp.data(), wp.data(), v.data(), pc);
       });
-      for (int64_t c = 0; c < kChunks; ++c) {
-        const double* pc = partial.data() + c * n;
-        for (int64_t i = bounds[c]; i < n; ++i) p[size_t(i)] += pc[i];
-      }
     }
     // w = t p - (t^2/2)(p.v) v makes T - v w^T - w v^T equal to H T H; it is applied in the next pass.
     const double pv = dot(p.data() + k + 1, v.data() + k + 1, len);

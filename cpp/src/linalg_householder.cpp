@@ -252,10 +252,9 @@ void bidiagonalize(ColMat& W, std::vector<double>& d, std::vector<double>& e, Co
   // of rows i.. and columns i.. (zero before the first step).
   LineVector u(size_t(m), 0.0), z(size_t(m), 0.0), v(size_t(n), 0.0), y(size_t(n), 0.0);
   double pending = 0.0;  // taup of the pending update
-  // From kSplitFrom trailing columns both passes split over the GEMM's threads (kernels::sgemm_threads());
-  // pass 2 always as kChunks column ranges whatever the thread count, so the bits do not depend on it.
-  constexpr int64_t kSplitFrom = 192, kChunks = 12;  // 12 chunks share evenly over 1, 2, 3, 4 or 6 threads
-  const int threads = int(std::min<int64_t>(kernels::sgemm_threads(), kChunks));
+  // From kSplitFrom trailing columns both passes split over the GEMM's threads: pass 1 by columns (each
+  // y_j is one column's sum), pass 2 through sum_over_chunks (z sums over the columns). The bits do not
+  // depend on the thread count.
   LineVector partial(n - 1 >= kSplitFrom ? size_t(kChunks * m) : 0);
   for (int64_t i = 0; i < n; ++i) {
     double* ci = W.col(i);
@@ -270,10 +269,9 @@ void bidiagonalize(ColMat& W, std::vector<double>& d, std::vector<double>& e, Co
     for (int64_t r = i + 1; r < m; ++r) u[size_t(r)] = ci[r];
     const int64_t cols = n - i - 1;
     const bool split = cols >= kSplitFrom;
-    // Pass 1's columns are independent: any split gives the same bits.
-    const int parts1 = split ? threads : 1;
-    tp::detail::run_parts(parts1, [&](int part) {
-      call_out_of_line<&pending_update_and_dots>(W, i, i + 1 + cols * part / parts1, i + 1 + cols * (part + 1) / parts1,
+    const int parts = split ? kernels::sgemm_threads() : 1;
+    tp::detail::run_parts(parts, [&](int part) {
+      call_out_of_line<&pending_update_and_dots>(W, i, i + 1 + cols * part / parts, i + 1 + cols * (part + 1) / parts,
                                                  pending, z.data(), v.data(), u.data(), y.data());
     });
     if (i + 1 >= n) break;
@@ -289,17 +287,10 @@ void bidiagonalize(ColMat& W, std::vector<double>& d, std::vector<double>& e, Co
     if (!split) {
       call_out_of_line<&left_update_and_product>(W, i, i + 1, n, tq, u.data(), y.data(), v.data(), z.data());
     } else {
-      // Pass 2 sums z over the columns: kChunks column ranges into partial sums, added in chunk order.
-      tp::detail::run_parts(threads, [&](int part) {
-        for (int64_t c = kChunks * part / threads; c < kChunks * (part + 1) / threads; ++c)
-          call_out_of_line<&left_update_and_product>(W, i, i + 1 + cols * c / kChunks, i + 1 + cols * (c + 1) / kChunks,
-                                                     tq, u.data(), y.data(), v.data(), partial.data() + c * m);
+      sum_over_chunks(partial.data(), m, i + 1, m, z.data(), [&](int64_t c, double* zc) {
+        call_out_of_line<&left_update_and_product>(W, i, i + 1 + cols * c / kChunks, i + 1 + cols * (c + 1) / kChunks,
+                                                   tq, u.data(), y.data(), v.data(), zc);
       });
-      for (int64_t r = i + 1; r < m; ++r) {
-        double sum = 0.0;
-        for (int64_t c = 0; c < kChunks; ++c) sum += partial[size_t(c * m + r)];
-        z[size_t(r)] = sum;
-      }
     }
     pending = tp;
   }

@@ -12,8 +12,9 @@ void sgemm(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t
            int64_t rsb, int64_t csb, float* C, int64_t rsc, bool accumulate);
 
 // How many threads sgemm may split a product over (default 1), for products of at least min_flops
-// (2*m*n*k). Natively and in WASM builds with -pthread the split runs on threads; elsewhere the parts
-// run one after another. Results are bit-identical for every thread count. Set it from one thread.
+// (2*m*n*k); the decompositions' reductions and rotations split over the same count. Natively and in
+// WASM builds with -pthread the split runs on threads; elsewhere the parts run one after another.
+// Results are bit-identical for every thread count. Set it from one thread.
 void set_sgemm_threads(int threads, int64_t min_flops = int64_t(1) << 24);
 int sgemm_threads();
 

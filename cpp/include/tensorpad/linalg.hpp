@@ -10,7 +10,7 @@
 // throws before any work.
 //
 // Algorithms: Householder QR (blocked from min(m,n) = 96: double panels, float32 compact-WY updates,
-// as LAPACK's float32 sgeqrf); Householder bidiagonalization (QR first when m >= 2n) + implicit-shift
+// as LAPACK's float32 sgeqrf); Householder bidiagonalization (QR first when m >= 2n; two fused passes per step) + implicit-shift
 // Golub-Kahan QR for svd; Householder tridiagonalization (one fused pass per step) + implicit QL for
 // eigh; svdvals as the square roots of the eigenvalues of the double Gram matrix (exact float products
 // summed in double: error ~sqrt(k eps64) sigma_1, far below float32 resolution); LU with partial
