@@ -2,6 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { init, TensorpadError } from 'tensorpad';
 
 const tp = await init();
@@ -86,6 +88,36 @@ test('10,000 tidy iterations leave tp.memory() at its baseline', () => {
   }
   keep.dispose();
   assert.deepEqual(tp.memory(), before);
+});
+
+test('an out-of-memory error says how much live tensors hold and how to free them', async () => {
+  // The real heap takes seconds to fill (4 GB), so a core whose next error is an allocation failure stands in.
+  const { createApi } = await import('../../wasm/js/api.js');
+  const dir = new URL('../../build/wasm/node/', import.meta.url);
+  const factory = createRequire(import.meta.url)(fileURLToPath(new URL('tensorpad_core.js', dir)));
+  const core = await factory({ wasmBinary: readFileSync(new URL('tensorpad_core.wasm', dir)), print() {}, printErr() {} });
+  // Once failNext is set, the next operation allocates nothing and leaves an allocation failure pending.
+  let failNext = false, pending = null;
+  const passThrough = new Set(['liveHandles', 'liveBytes', 'release']);
+  const failing = new Proxy(core, {
+    get(target, key) {
+      if (key === 'errorPending') return () => pending !== null || target.errorPending();
+      if (key === 'takeError' && pending) return () => { const m = pending; pending = null; return m; };
+      const v = target[key];
+      if (typeof v !== 'function') return v;
+      if (failNext && !passThrough.has(key)) {
+        return () => { failNext = false; pending = 'alloc: out of memory allocating 4194304 bytes'; return 0; };
+      }
+      return v.bind(target);
+    },
+  });
+  const tq = createApi(failing);
+  const held = [tq.zeros([1024, 1024]), tq.zeros([512, 1024])]; // 6 MB
+  failNext = true;
+  assert.throws(() => tq.ones([4]), (e) => e instanceof TensorpadError && e.op === 'alloc' &&
+    /^alloc: out of memory allocating 4194304 bytes \(2 live tensors hold 6 MB; .*t\.dispose\(\).*tp\.tidy/.test(e.message));
+  tq.dispose(held);
+  assert.equal(tq.ones([2]).sum().item(), 2, 'the API stays usable');
 });
 
 test('tidy keeps what fn returns (also inside arrays and objects) and disposes the rest', () => {

@@ -24,7 +24,28 @@ export function createApi(core) {
 
   // ---- errors and argument checks ----------------------------------------------------------------
   function check() {
-    if (core.errorPending()) throw new TensorpadError(core.takeError());
+    if (!core.errorPending()) return;
+    const message = core.takeError();
+    throw new TensorpadError(/out of memory/.test(message) ? message + memoryAdvice() : message);
+  }
+  // Live handles per type ({tensors, quantized}) and the bytes of the WASM heap they hold together.
+  function liveMemory() {
+    const m = { tensors: core.liveHandles(), bytes: core.liveBytes() };
+    for (const h of handleTypes) {
+      const { count, bytes } = h.memory();
+      m[h.name] = count;
+      m.bytes += bytes;
+    }
+    return m;
+  }
+  // What an out-of-memory error adds: tensors are freed by dispose, tidy or (only between tasks, never
+  // inside a running loop) the garbage collector, so a loop that drops its results runs out of heap.
+  function memoryAdvice() {
+    const { tensors, bytes } = liveMemory();
+    const mb = (bytes / 2 ** 20).toFixed(bytes < 2 ** 20 ? 2 : 0);
+    return ` (${tensors} live tensors hold ${mb} MB; the garbage collector frees unreachable tensors only ` +
+      'after the running code returns, so free them as you go: t.dispose(), or tp.tidy(() => ...), which ' +
+      'frees every tensor the function creates and does not return)';
   }
   function checkInt(op, name, v, { min = -MAX_INDEX, max = MAX_INDEX } = {}) {
     if (typeof v !== 'number' || !Number.isInteger(v)) fail(op, `${name} must be an integer, got ${describe(v)}`);
@@ -464,16 +485,7 @@ export function createApi(core) {
       };
       xs.forEach(walk);
     },
-    // Live handles per type ({tensors, quantized}) and the bytes of the WASM heap they hold together.
-    memory() {
-      const m = { tensors: core.liveHandles(), bytes: core.liveBytes() };
-      for (const h of handleTypes) {
-        const { count, bytes } = h.memory();
-        m[h.name] = count;
-        m.bytes += bytes;
-      }
-      return m;
-    },
+    memory: liveMemory,
     // Threads the GEMM splits large products over: more than 1 only with the pthreads core (browser,
     // crossOriginIsolated page); elsewhere it stays 1. Results do not depend on it.
     setNumThreads(n) {
