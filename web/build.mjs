@@ -73,20 +73,28 @@ export function loadChapters({ chaptersDir = path.join(web, 'chapters'), widgets
   for (const e of index) {
     const [a, b] = e.langs.map((l) => chapters.find((c) => c.id === e.id && c.lang === l));
     if (!b) continue;
+    const zhFile = rel(path.join(chaptersDir, e.id, 'zh.md'));
     const ids = (c) => JSON.stringify(collectCells(c.blocks).map((x) => x.id));
-    if (ids(a) !== ids(b)) errors.push({ file: rel(path.join(chaptersDir, e.id, 'zh.md')), line: 1, message: `cells differ from en.md (${ids(b)} vs ${ids(a)}): both languages need the same cells in the same order` });
+    if (ids(a) !== ids(b)) errors.push({ file: zhFile, line: 1, message: `cells differ from en.md (${ids(b)} vs ${ids(a)}): both languages need the same cells in the same order` });
+    // Exercises and widgets too: attempts are saved per exercise, whichever language the reader uses.
+    for (const type of ['exercise', 'widget']) {
+      const names = (c) => JSON.stringify(collectBlocks(c.blocks, type).map((x) => x.id ?? x.name));
+      if (names(a) !== names(b)) errors.push({ file: zhFile, line: 1, message: `${type}s differ from en.md (${names(b)} vs ${names(a)}): both languages need the same ${type}s in the same order` });
+    }
+    if (a.order !== b.order) errors.push({ file: zhFile, line: 1, message: `order ${b.order} differs from en.md's ${a.order}` });
   }
   index.sort((x, y) => x.order - y.order || x.id.localeCompare(y.id));
   return { chapters, index, errors };
 }
 
-function collectCells(blocks, out = []) {
+function collectBlocks(blocks, type, out = []) {
   for (const b of blocks) {
-    if (b.type === 'cell') out.push(b);
-    if (b.type === 'details') collectCells(b.children, out);
+    if (b.type === type) out.push(b);
+    if (b.type === 'details') collectBlocks(b.children, type, out);
   }
   return out;
 }
+const collectCells = (blocks) => collectBlocks(blocks, 'cell');
 
 function virtualModules(widgets) {
   const judgePage = path.join(web, 'judge', 'page.js');
@@ -128,6 +136,8 @@ function copyDir(from, to, filter = () => true) {
   for (const f of fs.readdirSync(from)) if (filter(f)) fs.copyFileSync(path.join(from, f), path.join(to, f));
 }
 
+// The one page shell for both languages. main.js sets <html lang> and the skip link's text from the
+// reader's language; what shows before (or without) JavaScript says it in both.
 function indexHtml() {
   return `<!doctype html>
 <html lang="en">
@@ -145,8 +155,8 @@ function indexHtml() {
 </head>
 <body>
 <a class="skip-link" href="#main">Skip to content</a>
-<div id="app"><p class="loading">Loading…</p></div>
-<noscript>Tensorpad needs JavaScript to run its cells.</noscript>
+<div id="app"><p class="loading"><span lang="en">Loading…</span> <span lang="zh-CN">加载中…</span></p></div>
+<noscript><p lang="en">Tensorpad needs JavaScript to run its cells.</p><p lang="zh-CN">Tensorpad 需要 JavaScript 才能运行代码单元。</p></noscript>
 </body>
 </html>
 `;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
-import { root, startServer, launch, openPage, cell, typeInto, editorText, waitForState, waitIdle } from './helpers.mjs';
+import { root, dist, startServer, launch, openPage, cell, typeInto, editorText, waitForState, waitIdle } from './helpers.mjs';
 
 let srv, browser;
 const CHAPTER = 'demo';
@@ -224,6 +224,9 @@ test('interrupt stops while(true){} within a second; the next cell then runs', a
     await page.locator('[data-testid=kernel-status]').filter({ hasText: 'Ready' }).waitFor();
     const freshMs = Date.now() - t0;
     assert.ok(stopMs < 1000, `stopped in ${stopMs} ms`);
+    // The cell says "Interrupted" once, then what happened.
+    assert.equal(await cell(page, 'c5').locator('[data-testid=cell-error]').textContent(),
+      'Interrupted: the worker was stopped and a fresh one started. Variables from earlier cells were lost.');
     assert.match(await page.locator('[data-testid=notice]').allTextContents().then((t) => t.join(' ')), /state|lost/i);
     // The text typed before the interrupt is still there, and saved.
     assert.equal(await editorText(page, 'c5'), 'while (true) {}');
@@ -235,6 +238,67 @@ test('interrupt stops while(true){} within a second; the next cell then runs', a
     assert.equal(await cell(page, 'c4').getAttribute('data-state'), 'done');
     console.log(`  measured: interrupt stopped the cell ${stopMs} ms after the click; fresh engine ready after ${freshMs} ms`);
   });
+});
+
+test('an interrupted cell says so once, in the reader\'s language; so does a tensor\'s shape', async () => {
+  await withPage(async (page) => {
+    await page.goto(url('zh'));
+    await page.locator('[data-testid=kernel-status]').filter({ hasText: '就绪' }).waitFor();
+    await typeInto(page, 'c1', 'while (true) {}');
+    await page.keyboard.press('Control+Enter');
+    await waitForState(page, 'c1', ['running']);
+    await page.click('[data-testid=interrupt]');
+    await waitForState(page, 'c1', ['error'], 2000);
+    const text = await cell(page, 'c1').locator('[data-testid=cell-error]').textContent();
+    assert.equal(text, '已中断: 工作线程已停止并重新启动，之前单元中的变量已丢失。');
+    assert.equal(text.split('已中断').length, 2, `"已中断" appears once: ${text}`);
+    // The fresh engine runs the cell again; a tensor's shape caption is in Chinese too.
+    await typeInto(page, 'c1', 'tp.zeros([2, 3])');
+    await page.keyboard.press('Control+Enter');
+    await waitForState(page, 'c1', ['done']);
+    assert.equal(await cell(page, 'c1').locator('.out-shape').textContent(), '形状 [2, 3]');
+  });
+});
+
+test('the page shell follows the reader\'s language: skip link, and noscript in both', async () => {
+  await withPage(async (page) => {
+    for (const [lang, skip] of [['zh', '跳到正文'], ['en', 'Skip to content']]) {
+      await page.goto(url(lang));
+      await page.locator('[data-testid=cell]').first().waitFor();
+      assert.equal(await page.locator('.skip-link').textContent(), skip);
+      assert.equal(await page.evaluate(() => document.documentElement.lang), lang === 'zh' ? 'zh-CN' : 'en');
+    }
+    // Without JavaScript the language is unknown: the notice is given in both, each marked with its language.
+    const shell = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
+    assert.match(shell, /<noscript><p lang="en">Tensorpad needs JavaScript[^<]*<\/p><p lang="zh-CN">Tensorpad 需要 JavaScript[^<]*<\/p><\/noscript>/);
+  });
+});
+
+test('an exercise title keeps its difficulty badge beside its first line, wide or narrow', async () => {
+  for (const width of [1000, 420]) {
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    await withPage(async (page) => {
+      await page.goto(`${srv.base}?chapter=linear-algebra&lang=en`);
+      await page.waitForFunction(() => {
+        const all = document.querySelectorAll('[data-testid=exercise]');
+        return all.length > 0 && document.querySelectorAll('[data-testid=exercise] h2 .judge-difficulty').length === all.length;
+      }, null, { timeout: 30000 });
+      const titles = await page.locator('[data-testid=exercise] h2').evaluateAll((hs) => hs.map((h2) => {
+        const badge = h2.querySelector('.judge-difficulty');
+        const line = parseFloat(getComputedStyle(h2).lineHeight);
+        const top = h2.getBoundingClientRect().top;
+        const b = badge?.getBoundingClientRect();
+        return { id: h2.closest('[data-exercise-id]').dataset.exerciseId, line, badgeTop: b ? b.top - top : null, badgeBottom: b ? b.bottom - top : null, right: b ? h2.getBoundingClientRect().right - b.right : null };
+      }));
+      assert.ok(titles.length >= 30, `${titles.length} exercises`);
+      for (const t of titles) {
+        assert.ok(t.badgeTop !== null, `${t.id} has a badge`);
+        assert.ok(t.badgeBottom <= t.line, `${width}px: the ${t.id} badge sits on the title's first line (${JSON.stringify(t)})`);
+        assert.ok(t.right >= -0.5, `${width}px: the ${t.id} badge stays inside the title`);
+      }
+    }, { context });
+    await context.close();
+  }
 });
 
 // A page in a context of its own, with `init` run before the page's scripts.

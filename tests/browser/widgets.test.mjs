@@ -144,7 +144,35 @@ test('grid2x2: typed [[2,0],[0,0]] shows determinant 0, [[0,1],[1,0]] shows −1
   await shot('grid2x2');
 });
 
-test('rank-image: rank 24 has a smaller error than rank 1, both as tp computes them; the rank reaches the cells', async () => {
+test('grid2x2: an emptied box is marked invalid and said so; M keeps its last valid entry, shown again on blur', async () => {
+  const a = page.locator('[data-testid=grid2x2-a]');
+  const note = page.locator('[data-testid=grid2x2-invalid]');
+  const before = await W('grid2x2').getAttribute('data-matrix');
+  const updates = await W('grid2x2').getAttribute('data-updates');
+  await a.fill('');
+  assert.equal(await a.getAttribute('aria-invalid'), 'true');
+  assert.equal(await a.getAttribute('aria-describedby'), await note.getAttribute('id'));
+  assert.ok(await note.isVisible(), 'the message is shown');
+  assert.match(await note.textContent(), /^a is not a number: M keeps a = 1\.00$/);
+  assert.notEqual(await a.evaluate((el) => getComputedStyle(el).outlineStyle), 'none', 'the box is outlined');
+  await page.waitForTimeout(100);
+  assert.equal(await W('grid2x2').getAttribute('data-matrix'), before, 'M is unchanged');
+  assert.equal(await W('grid2x2').getAttribute('data-updates'), updates, 'nothing was recomputed');
+  await shot('grid2x2', 'grid2x2-invalid');
+  await page.keyboard.press('Tab');
+  assert.equal(await a.inputValue(), '1');
+  assert.equal(await a.getAttribute('aria-invalid'), null);
+  assert.ok(await note.isHidden());
+  // Typing a number again clears the mark and updates M.
+  await a.fill('');
+  await interact('grid2x2', () => a.fill('1.5'));
+  assert.equal(await a.getAttribute('aria-invalid'), null);
+  assert.ok(await note.isHidden());
+  assert.deepEqual(JSON.parse(await W('grid2x2').getAttribute('data-matrix')), [[1.5, 0.5], [0.25, 1.25]]);
+  await interact('grid2x2', () => a.fill('1'));
+});
+
+test('rank-image: rank 32 has a smaller error than rank 1, both as tp computes them; the rank reaches the cells', async () => {
   const slider = page.locator('[data-testid=rank-image-k]');
   const errorAt = async () => Number(await page.locator('[data-testid=rank-image-error]').getAttribute('data-value'));
   await slider.focus();
@@ -153,19 +181,29 @@ test('rank-image: rank 24 has a smaller error than rank 1, both as tp computes t
   const e1 = await errorAt();
   await shot('rank-image', 'rank-image-k1');
   await interact('rank-image', () => page.keyboard.press('End'));
-  assert.equal(await W('rank-image').getAttribute('data-k'), '24');
-  const e24 = await errorAt();
-  assert.ok(e24 < e1, `error at rank 24 (${e24}) < error at rank 1 (${e1})`);
+  assert.equal(await W('rank-image').getAttribute('data-k'), '32');
+  const e32 = await errorAt();
+  assert.ok(e32 < e1, `error at rank 32 (${e32}) < error at rank 1 (${e1})`);
   close(e1, approximate(tp, { k: 1, rows: 96, cols: 128 }).error, 1e-4, 'rank-1 error');
-  close(e24, approximate(tp, { k: 24, rows: 96, cols: 128 }).error, 1e-4, 'rank-24 error');
-  assert.equal(await page.locator('[data-testid=rank-image-stored]').getAttribute('data-stored'), String(24 * (96 + 128 + 1)));
+  close(e32, approximate(tp, { k: 32, rows: 96, cols: 128 }).error, 1e-4, 'rank-32 error');
+  assert.equal(await page.locator('[data-testid=rank-image-stored]').getAttribute('data-stored'), String(32 * (96 + 128 + 1)));
   for (let i = 0; i < 5; i++) await interact('rank-image', () => page.keyboard.press('ArrowLeft'));
-  assert.equal(await W('rank-image').getAttribute('data-k'), '19');
+  assert.equal(await W('rank-image').getAttribute('data-k'), '27');
+  // The bars are σ_1 … σ_32, the slider's range: a click on any of them chooses its k.
+  const bars = page.locator('[data-testid=rank-image-sigma] rect');
+  assert.equal(await bars.count(), Number(await slider.getAttribute('max')), 'one bar per k the slider can choose');
+  await interact('rank-image', () => bars.nth(29).click());
+  assert.equal(await W('rank-image').getAttribute('data-k'), '30');
+  assert.equal(await slider.inputValue(), '30');
+  assert.equal(await bars.nth(29).getAttribute('fill'), '#0072b2', 'bar 30 is kept');
+  assert.equal(await bars.nth(30).getAttribute('fill'), '#c9ced6', 'bar 31 is not');
+  await interact('rank-image', () => bars.last().click());
+  assert.equal(await W('rank-image').getAttribute('data-k'), '32');
   // Mouse: a click on the slider's track.
   const box = await slider.boundingBox();
   await interact('rank-image', () => page.mouse.click(box.x + box.width * 0.3, box.y + box.height / 2));
   const k = Number(await W('rank-image').getAttribute('data-k'));
-  assert.ok(k >= 5 && k <= 10, `clicking at 30% of the track chooses a small k (${k})`);
+  assert.ok(k >= 7 && k <= 13, `clicking at 30% of the track chooses a small k (${k})`);
   close(await errorAt(), approximate(tp, { k, rows: 96, cols: 128 }).error, 1e-4, `rank-${k} error`);
   await shot('rank-image');
 
@@ -306,16 +344,56 @@ test('energy-curve: random matrix and a loaded tensor (with its random twin) agr
   close(e[32], ref.main.e[31], 1e-5, 'energy at rank 32');
   close(e[128], ref.main.e[127], 1e-5, 'energy at rank 128');
   assert.equal(e[512], undefined, 'rank 512 does not exist for 768×256');
+  assert.match(await page.locator('[data-testid=energy-curve-source] option:checked').textContent(), /768×256 \(smaller, quicker; not the table's\)/);
+  // The rank slider reads the curve without the worker: keys, then the mouse over the plot.
+  const slider = page.locator('[data-testid=energy-curve-k]');
+  const readout = page.locator('[data-testid=energy-curve-readout]');
+  assert.equal(await slider.getAttribute('max'), '256');
+  await W('energy-curve').scrollIntoViewIfNeeded();
+  await slider.focus();
+  await interact('energy-curve', () => page.keyboard.press('Home'));
+  for (let i = 0; i < 10; i++) await interact('energy-curve', () => page.keyboard.press('ArrowRight'));
+  assert.match(await readout.textContent(), /rank 11: /);
+  assert.equal(await slider.getAttribute('aria-valuetext'), `rank 11: ${(100 * ref.main.e[10]).toFixed(2)}%`);
   const plot = page.locator('[data-testid=energy-curve-plot]');
-  await plot.focus();
-  await page.keyboard.press('Home');
-  await page.keyboard.press('Shift+ArrowRight');
-  assert.match(await page.locator('[data-testid=energy-curve-readout]').textContent(), /rank 11:/);
   const box = await plot.boundingBox();
-  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
-  assert.match(await page.locator('[data-testid=energy-curve-readout]').textContent(), /rank \d+:/);
-  await interact('energy-curve', () => page.selectOption('[data-testid=energy-curve-source]', 'random:1536x512'));
-  assert.ok(Number(await el.getAttribute('data-k90')) > 256);
+  await interact('energy-curve', () => page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5));
+  const hovered = Number(await el.getAttribute('data-k'));
+  assert.ok(hovered > 11, `hovering the plot moves the rank (${hovered})`);
+  assert.equal(await slider.inputValue(), String(hovered));
+  assert.match(await readout.textContent(), new RegExp(`rank ${hovered}: `));
+
+  // The chapter's matrix: 3072×1024 with seed 0, the energy-random cell's (its first computation is timed).
+  await interact('energy-curve', () => page.selectOption('[data-testid=energy-curve-source]', 'random:3072x1024'));
+  const firstMs = Number(await el.getAttribute('data-update-ms'));
+  const big = energy(tp, { key: 'big', random: [3072, 1024], seed: 0 });
+  assert.equal(Number(await el.getAttribute('data-k90')), big.main.k90);
+  const eBig = JSON.parse(await el.getAttribute('data-energy'));
+  for (const [k, table] of [[32, 7.2], [128, 25.7], [512, 73.9]]) {
+    close(eBig[k], big.main.e[k - 1], 1e-5, `3072×1024 energy at rank ${k}`);
+    assert.ok(Math.abs(100 * eBig[k] - table) < 0.1, `rank ${k}: ${100 * eBig[k]}% is the chapter's table's ${table}%`);
+  }
+  assert.equal(await page.locator('[data-testid=energy-curve-table] tr[data-rank="128"] td').nth(1).textContent(), '25.76%');
+  assert.equal(await slider.getAttribute('max'), '1024');
+  // Slider moves after the computation only redraw the cursor: no worker computation.
+  const computations = await el.getAttribute('data-computations');
+  const moves = [];
+  await slider.focus();
+  for (const key of ['PageUp', 'PageUp', 'ArrowRight', 'ArrowLeft', 'End', 'Home', 'PageUp']) {
+    await interact('energy-curve', () => page.keyboard.press(key));
+    moves.push(Number(await el.getAttribute('data-update-ms')));
+  }
+  const k = Number(await el.getAttribute('data-k'));
+  assert.match(await readout.textContent(), new RegExp(`rank ${k}: ${(100 * big.main.e[k - 1]).toFixed(2)}%`));
+  console.log(`  measured: energy-curve 3072×1024 first computation ${firstMs} ms; slider moves ${moves.join(', ')} ms`);
+  assert.equal(await el.getAttribute('data-computations'), computations, 'slider moves ask the worker for nothing');
+  // Back to a matrix seen before: drawn from the page's cache, no "computing" state.
+  await interact('energy-curve', () => page.selectOption('[data-testid=energy-curve-source]', 'random:768x256'));
+  assert.equal(Number(await el.getAttribute('data-k90')), ref.main.k90);
+  assert.equal(await page.locator('[data-testid=energy-curve-status]').textContent(), '');
+  await interact('energy-curve', () => page.selectOption('[data-testid=energy-curve-source]', 'random:3072x1024'));
+  assert.equal(await el.getAttribute('data-computations'), computations, 'a matrix seen before is drawn from the cache');
+  assert.equal(Number(await el.getAttribute('data-k90')), big.main.k90);
 
   // A tensor bound under `weights` (as the weights feature does) appears as a source.
   const id = await page.locator('[data-testid=cell]', { hasText: 'typeof M' }).getAttribute('data-cell-id');
@@ -331,7 +409,9 @@ test('energy-curve: random matrix and a loaded tensor (with its random twin) agr
   assert.equal(Number(await el.getAttribute('data-k90')), refT.main.k90);
   assert.equal(await page.locator('[data-testid=energy-curve-table] tr').first().locator('th').count(), 3, 'a column for the random twin');
   assert.ok(refT.main.k90 < refT.compare.k90, 'the low-rank-plus-noise weight needs a smaller rank than its random twin');
-  await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.5);
+  await plot.scrollIntoViewIfNeeded();
+  const at = await plot.boundingBox();
+  await interact('energy-curve', () => page.mouse.move(at.x + at.width * 0.3, at.y + at.height * 0.5));
   await shot('energy-curve');
   await interact('energy-curve', () => page.selectOption('[data-testid=energy-curve-source]', 'random:768x256'));
 });
@@ -339,6 +419,13 @@ test('energy-curve: random matrix and a loaded tensor (with its random twin) agr
 test('rotation-quant: both rotations lower max/median and the W8A8/W4A4 errors, as tp computes them', async () => {
   const row = (r) => page.locator(`[data-testid=rotation-quant-table] tr[data-rotation=${r}]`);
   const read = async (r) => Object.fromEntries(await Promise.all(['peak', 'w8a8', 'w4a4'].map(async (k) => [k, Number(await row(r).getAttribute(`data-${k}`))])));
+  // Every row of the comparison is computed at load, before any rotation is chosen.
+  assert.equal(await W('rotation-quant').getAttribute('data-rotation'), 'none');
+  for (const r of ['none', 'random', 'hadamard']) {
+    assert.ok(Number(await row(r).getAttribute('data-peak')) > 0, `the ${r} row has its numbers at load`);
+    assert.doesNotMatch(await row(r).textContent(), /…/, `the ${r} row shows no placeholder`);
+  }
+  assert.equal(await page.locator('[data-testid=rotation-quant-legend]').textContent(), 'max |x| over tokens: ▮ before (no rotation)');
   await interact('rotation-quant', () => page.click('[data-testid=rotation-quant-random]'));
   await page.focus('[data-testid=rotation-quant-random]');
   await interact('rotation-quant', () => page.keyboard.press('ArrowDown'));
@@ -358,6 +445,7 @@ test('rotation-quant: both rotations lower max/median and the W8A8/W4A4 errors, 
   }
   await interact('rotation-quant', () => page.keyboard.press('ArrowUp'));
   await interact('rotation-quant', () => page.keyboard.press('ArrowDown'));
+  assert.equal(await page.locator('[data-testid=rotation-quant-legend]').textContent(), 'max |x| over tokens: ▮ before (no rotation), ▮ after');
   await shot('rotation-quant');
   assert.deepEqual(log.errors, []);
 });
@@ -374,13 +462,67 @@ test('after Restart the widgets compute again in the fresh worker', async () => 
   assert.deepEqual(log.errors, []);
 });
 
-test('the Chinese chapter shows the widgets in Chinese', async () => {
+test('energy-curve in the linear-algebra chapter starts on the table\'s 3072×1024 matrix and agrees with it', async () => {
+  const la = await openPage(context, srv.base);
+  try {
+    await la.page.goto(`${srv.base}?chapter=linear-algebra&lang=en`);
+    const el = la.page.locator('[data-testid=widget-energy-curve]');
+    await la.page.waitForFunction(() => {
+      const w = document.querySelector('[data-testid=widget-energy-curve]');
+      return w && w.dataset.state === 'ready' && w.dataset.k90;
+    }, null, { timeout: 60000 });
+    assert.equal(await la.page.locator('[data-testid=energy-curve-source]').inputValue(), 'random:3072x1024');
+    // The rows of the chapter's table (random column), as the energy-random cell computes them.
+    const e = JSON.parse(await el.getAttribute('data-energy'));
+    for (const [k, table] of [[32, 7.2], [128, 25.7], [512, 73.9]]) {
+      assert.ok(Math.abs(100 * e[k] - table) < 0.1, `rank ${k}: ${100 * e[k]}% vs the table's ${table}%`);
+    }
+    const first = await la.page.evaluate(() => globalThis.__tpwTimings['widget-energy-curve'][0]);
+    console.log(`  measured: energy-curve 3072×1024 at load, request → drawn ${first.toFixed(1)} ms`);
+    assert.deepEqual(la.log.errors, []);
+  } finally {
+    await la.page.close();
+  }
+});
+
+// Latin words a Chinese reader sees on purpose: the example sentence's tokens, terms the Chinese chapter
+// itself uses (query, value, token), names (Hadamard, softmax, the Shift key) and math (exp, det, max).
+const LATIN_OK = new Set(['Alice', 'dropped', 'the', 'glass', 'because', 'she', 'query', 'value', 'token', 'Hadamard',
+  'softmax', 'exp', 'det', 'max', 'Shift']);
+
+test('the Chinese chapter shows the widgets and the page shell in Chinese', async () => {
   const zh = await openPage(context, srv.base);
   try {
     await zh.page.goto(`${srv.base}?chapter=demo&lang=zh`);
-    await zh.page.waitForFunction(() => Number(document.querySelector('[data-testid=widget-grid2x2]')?.dataset.updates ?? 0) > 0, null, { timeout: 60000 });
+    for (const name of WIDGETS) {
+      await zh.page.waitForFunction((n) => {
+        const el = document.querySelector(`[data-testid=widget-${n}]`);
+        return el && el.dataset.state === 'ready' && Number(el.dataset.updates ?? 0) > 0;
+      }, name, { timeout: 60000 });
+    }
     assert.match(await zh.page.locator('[data-testid=grid2x2-det]').textContent(), /行列式/);
     assert.match(await zh.page.locator('[data-testid=attention-flow-illustrative]').textContent(), /示意/);
+    // The strings a reviewer found in English.
+    assert.equal(await zh.page.locator('.skip-link').textContent(), '跳到正文');
+    assert.equal(await zh.page.evaluate(() => document.documentElement.lang), 'zh-CN');
+    assert.match(await zh.page.locator('noscript').evaluate((el) => el.textContent), /<p lang="zh-CN">Tensorpad 需要 JavaScript/);
+    assert.match(await zh.page.locator('[data-testid=attention-flow-svg] text').first().textContent(), /^a_j（query「she」的权重）$/);
+    assert.equal(await zh.page.locator('[data-testid=rotation-quant-legend]').textContent(), '各 token 上的 max |x|: ▮ 旋转前');
+    assert.match(await zh.page.locator('[data-testid=rank-image-sigma] text').textContent(), /对数坐标/);
+    // Everything else a widget shows or says (text, labels, descriptions): no English word left.
+    for (const name of WIDGETS) {
+      const words = await zh.page.locator(`[data-testid=widget][data-widget=${name}]`).evaluate((el) => {
+        const texts = [document.getElementById(el.getAttribute('aria-describedby'))?.textContent ?? ''];
+        for (const n of el.querySelectorAll('*')) {
+          for (const a of ['aria-label', 'aria-valuetext', 'title', 'placeholder']) texts.push(n.getAttribute(a) ?? '');
+          for (const c of n.childNodes) if (c.nodeType === Node.TEXT_NODE) texts.push(c.textContent);
+        }
+        return texts.join(' ').match(/[A-Za-z][\w.]*/g) ?? [];
+      });
+      // Identifiers and math (A_k, gate_proj, tp.synth.activations) and one- or two-letter symbols are not words.
+      const english = [...new Set(words)].filter((w) => w.length > 2 && !/[_.\d]/.test(w) && !LATIN_OK.has(w));
+      assert.deepEqual(english, [], `${name} shows English words to a Chinese reader`);
+    }
     assert.deepEqual(zh.log.errors, []);
   } finally {
     await zh.page.close();

@@ -85,6 +85,48 @@ test('duplicate cell ids are errors', () => {
   assert.match(lines(parse('```js id=a\n1\n```\n```js id=a\n2\n```\n'))[0], /^t\/en\.md:9: duplicate cell id "a"/);
 });
 
+test('a fence left open before the next cell is an error at its line, not a silently merged cell', () => {
+  const l = lines(parse('```js id=a\nconst a = 1;\n\n```js id=b\nconst b = 2;\n```\n'));
+  assert.equal(l[0], 't/en.md:6: code fence ```js is not closed before line 9, which opens another fence');
+  assert.deepEqual(lines(parse('````text\n```js id=shown\n1\n```\n````\n')), [], 'a longer outer fence may show fences');
+});
+
+test('a cell with a syntax error, an unknown attribute or a bare id is an error at its line', () => {
+  assert.deepEqual(lines(parse('```js id=s\nconst ok = 1;\nconst x = {;\n```\n')), ['t/en.md:8: cell "s": SyntaxError: Unexpected token']);
+  assert.deepEqual(lines(parse('```js idd=a\n1\n```\n')), ['t/en.md:6: unknown cell attribute "idd" (known: id; an id is written id=my-cell)']);
+  assert.match(lines(parse('```js id=norm a\n1\n```\n'))[0], /^t\/en\.md:6: unknown cell attribute "a"/);
+  assert.match(lines(parse('```js id\n1\n```\n'))[0], /^t\/en\.md:6: cell attribute "id" needs a value/);
+  assert.deepEqual(lines(parse('```js id=ok\nawait 1;\nimport { x } from "./y.js";\nexport const z = 2;\n```\n')), [], 'what the cell runner accepts');
+});
+
+test('formula errors in a details summary or an exercise statement are errors, naming the exercise file', () => {
+  assert.match(lines(parse('text\n:::details Why $\\frac{1}{$ here?\nx\n:::\n'))[0], /^t\/en\.md:7: KaTeX/);
+  const bad = new Map([['ex1', { title: { en: 'E' }, statement: { en: 'Find $\\foo$.' } }]]);
+  assert.match(lines(parse('\n:::exercise ex1\n', { exercises: bad }))[0],
+    /^t\/en\.md:7: in the en statement of exercises\/ex1\/exercise\.json: KaTeX: Undefined control sequence/);
+  assert.deepEqual(lines(parse(':::exercise ex1 extra\n')), ['t/en.md:6: :::exercise takes one exercise id, got "ex1 extra"']);
+  const zhOnly = new Map([['ex1', { title: { en: 'E', zh: '练习' }, statement: { zh: '求 $x$。' } }]]);
+  assert.deepEqual(lines(parse(':::exercise ex1\n', { exercises: zhOnly })),
+    ['t/en.md:6: exercise "ex1" has no en statement (exercises/ex1/exercise.json "statement": {"en": ...})']);
+});
+
+test('unclosed front matter is one error, not one per line after it', () => {
+  const r = parseChapter('---\nid: t\ntitle: T\norder: 1\n\ntext\n```js\n1\n```\n', { file: 'x/en.md', dirId: 't', lang: 'en' });
+  assert.deepEqual(lines(r), ['x/en.md:1: front matter opened here is not closed by a line "---"']);
+});
+
+test('both languages of a chapter must place the same exercises and widgets and share its order', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-chapters-'));
+  fs.mkdirSync(path.join(dir, 'two'));
+  fs.writeFileSync(path.join(dir, 'two', 'en.md'), '---\nid: two\ntitle: Two\norder: 1\n---\n\n:::exercise lora-params\n');
+  fs.writeFileSync(path.join(dir, 'two', 'zh.md'), '---\nid: two\ntitle: 二\norder: 2\n---\n\n:::exercise matmul-cost\n');
+  const r = spawnSync(process.execPath, [path.join(root, 'web/build.mjs'), '--check', '--chapters', dir], { encoding: 'utf8' });
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /two\/zh\.md:1: exercises differ from en\.md \(\["matmul-cost"\] vs \["lora-params"\]\)/);
+  assert.match(r.stderr, /two\/zh\.md:1: order 2 differs from en\.md's 1/);
+  fs.rmSync(dir, { recursive: true });
+});
+
 test('the build exits non-zero naming file and line for each author mistake', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-chapters-'));
   fs.mkdirSync(path.join(dir, 'bad'));

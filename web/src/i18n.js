@@ -2,6 +2,7 @@
 const STRINGS = {
   en: {
     appName: 'Tensorpad',
+    skipLink: 'Skip to content',
     chapters: 'Chapters',
     noChapters: 'No chapters yet.',
     otherLang: '中文',
@@ -35,6 +36,7 @@ const STRINGS = {
     errorLine: 'line {line}',
     errorInCell: 'line {line} of cell {cell}',
     interruptedCell: 'Interrupted',
+    interruptedCellMessage: 'the worker was stopped and a fresh one started. Variables from earlier cells were lost.',
     queued: 'queued',
     authorChanged: 'The author updated this cell since you edited it.',
     useAuthor: 'Use the new version',
@@ -48,6 +50,7 @@ const STRINGS = {
     judgeUnavailable: 'The checker for this exercise is not available in this build.',
     widgetFailed: 'This interactive figure could not load: {msg}',
     plot: 'plot',
+    tensorShape: 'shape [{dims}]',
     tableCaption: '{rows} rows × {cols} columns',
     tableMore: 'showing {shown} of {total} rows',
 
@@ -85,6 +88,7 @@ const STRINGS = {
   },
   zh: {
     appName: 'Tensorpad',
+    skipLink: '跳到正文',
     chapters: '章节',
     noChapters: '还没有章节。',
     otherLang: 'English',
@@ -118,6 +122,7 @@ const STRINGS = {
     errorLine: '第 {line} 行',
     errorInCell: '单元 {cell} 的第 {line} 行',
     interruptedCell: '已中断',
+    interruptedCellMessage: '工作线程已停止并重新启动，之前单元中的变量已丢失。',
     queued: '排队中',
     authorChanged: '在你修改之后，作者更新了这个单元。',
     useAuthor: '使用新版本',
@@ -131,6 +136,7 @@ const STRINGS = {
     judgeUnavailable: '此版本中没有这个练习的评测器。',
     widgetFailed: '这个交互图无法加载：{msg}',
     plot: '图',
+    tensorShape: '形状 [{dims}]',
     tableCaption: '{rows} 行 × {cols} 列',
     tableMore: '显示 {total} 行中的 {shown} 行',
 

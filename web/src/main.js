@@ -19,6 +19,9 @@ async function fetchJson(path) {
 
 function setLang(lang) {
   document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+  // The page shell (web/build.mjs) is written in English: its skip link follows the reader's language.
+  const skip = document.querySelector('.skip-link');
+  if (skip) skip.textContent = t(lang, 'skipLink');
   saveLang(lang);
 }
 

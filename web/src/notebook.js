@@ -338,7 +338,8 @@ export class Notebook {
   }
 
   #markInterrupted(cell) {
-    cell.showError({ name: this.L('interruptedCell'), message: this.L('interrupted') });
+    // Shown as "<name>: <message>": the message must not repeat the name, as the notice's text does.
+    cell.showError({ name: this.L('interruptedCell'), message: this.L('interruptedCellMessage') });
     cell.setState('error');
   }
 

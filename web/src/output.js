@@ -27,7 +27,7 @@ export function renderOutput(o, lang) {
       // The tensor's text shows its shape only when summarised; the caption always does.
       const pre = h('pre', { class: 'out-tensor', text: o.text });
       if (!o.shape || /shape=/.test(o.text)) return pre;
-      return h('div', { class: 'out-tensor-wrap' }, pre, h('div', { class: 'out-shape', text: `shape [${o.shape.join(', ')}]` }));
+      return h('div', { class: 'out-tensor-wrap' }, pre, h('div', { class: 'out-shape', text: t(lang, 'tensorShape', { dims: o.shape.join(', ') }) }));
     }
     case 'table': return renderTable(o, lang);
     case 'html': {

@@ -2,10 +2,12 @@
 // every author mistake as { file, line, message } so the build can name them all at once.
 import MarkdownIt from 'markdown-it';
 import mathPlugin from './md-math.mjs';
+import { transformCell } from '../runtime/cells.js';
 
 export const DIRECTIVES = ['widget', 'exercise', 'details'];
 const FENCE = /^( {0,3})(`{3,}|~{3,})\s*([^`\s]*)(.*)$/;
 const DIRECTIVE = /^:::\s*([A-Za-z][\w-]*)?\s*(.*)$/;
+const CELL_ATTRS = ['id'];
 
 export function createMarkdown() {
   return new MarkdownIt({ html: true, linkify: false, typographer: false }).use(mathPlugin);
@@ -25,9 +27,15 @@ function parseFrontMatter(lines, error) {
     error(1, 'missing front matter: the file must start with a line "---", then id, title and order, then "---"');
     return { meta: {}, bodyStart: 0 };
   }
+  const close = lines.findIndex((l, k) => k > 0 && l.trim() === '---');
+  if (close < 0) {
+    // Every later line would otherwise read as a bad "key: value"; one error names the cause.
+    error(1, 'front matter opened here is not closed by a line "---"');
+    return { meta: {}, bodyStart: lines.length, closed: false };
+  }
   const meta = {};
   let i = 1;
-  for (; i < lines.length && lines[i].trim() !== '---'; i++) {
+  for (; i < close; i++) {
     const line = lines[i];
     if (!line.trim() || line.trim().startsWith('#')) continue;
     const m = /^([A-Za-z_][\w-]*)\s*:\s*(.*)$/.exec(line);
@@ -38,8 +46,7 @@ function parseFrontMatter(lines, error) {
     else if (/^-?\d+(\.\d+)?$/.test(v)) v = Number(v);
     meta[m[1]] = v;
   }
-  if (i >= lines.length) error(1, 'front matter is not closed by a line "---"');
-  return { meta, bodyStart: i + 1 };
+  return { meta, bodyStart: close + 1, closed: true };
 }
 
 /**
@@ -51,7 +58,8 @@ export function parseChapter(text, { file, dirId, lang, widgets = new Set(), exe
   const errors = [];
   const error = (line, message) => errors.push({ file, line, message });
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
-  const { meta, bodyStart } = parseFrontMatter(lines, error);
+  const { meta, bodyStart, closed } = parseFrontMatter(lines, error);
+  if (!closed) return { meta, blocks: [], errors };
   if (meta.id === undefined) error(1, 'front matter: missing "id"');
   else if (dirId && meta.id !== dirId) error(1, `front matter: id "${meta.id}" does not match the folder name "${dirId}"`);
   if (!meta.title) error(1, 'front matter: missing "title"');
@@ -65,15 +73,21 @@ export function parseChapter(text, { file, dirId, lang, widgets = new Set(), exe
   let cellCount = 0;
   const cellIds = new Set();
 
-  const renderMarkdown = (text, firstLine) => {
-    const env = { errors: [] };
-    const htmlOut = md.render(text, env);
+  // KaTeX errors (collected by md-math into env.errors, each with its line in text) become author errors.
+  // at: the chapter line of the text's first line, or { line, prefix } for text from elsewhere (an
+  // exercise statement), whose errors all point at the chapter line that shows it.
+  const reportMath = (env, at) => {
     const seen = new Set();
     for (const e of env.errors) {
       const key = `${e.line}:${e.message}`;
-      if (!seen.has(key)) error(firstLine + e.line, e.message);
+      if (!seen.has(key)) error(typeof at === 'number' ? at + e.line : at.line, (at.prefix ?? '') + e.message);
       seen.add(key);
     }
+  };
+  const renderMarkdown = (text, at) => {
+    const env = { errors: [] };
+    const htmlOut = md.render(text, env);
+    reportMath(env, at);
     return htmlOut;
   };
   const flush = () => {
@@ -99,16 +113,34 @@ export function parseChapter(text, { file, dirId, lang, widgets = new Set(), exe
         error(n, `unclosed code fence ${marker}${info}: no closing ${marker} before the end of the file`);
         break;
       }
+      // A fence of the same kind with a language inside this one (```js id=next) is almost surely the
+      // next block's opening line: the closing line before it is missing. (Show fences inside a fence
+      // by using a longer one outside, as FORMAT.md does.)
+      const sameOpener = new RegExp(`^ {0,3}${marker[0] === '`' ? '`' : '~'}{${marker.length}}\\s*[^\\s\`~]`);
+      const inner = lines.slice(i + 1, j).findIndex((l) => sameOpener.test(l));
+      if (inner >= 0) {
+        error(n, `code fence ${marker}${info} is not closed before line ${i + 2 + inner}, which opens another fence`);
+      }
       const lang = info.toLowerCase();
       if ((lang === 'js' || lang === 'javascript') && indent.length === 0) {
         flush();
         const attrs = parseAttrs(rest);
+        for (const key of Object.keys(attrs).filter((k) => !CELL_ATTRS.includes(k))) {
+          error(n, `unknown cell attribute "${key}" (known: ${CELL_ATTRS.join(', ')}; an id is written id=my-cell)`);
+        }
+        if (attrs.id === true) error(n, 'cell attribute "id" needs a value, e.g. id=my-cell');
         const id = typeof attrs.id === 'string' ? attrs.id : `c${cellCount + 1}`;
         cellCount++;
         if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) error(n, `cell id "${id}" must be 1-64 letters, digits, - or _`);
         if (cellIds.has(id)) error(n, `duplicate cell id "${id}"`);
         cellIds.add(id);
-        top().children.push({ type: 'cell', id, source: lines.slice(i + 1, j).join('\n'), line: n, info: line.trim().slice(marker.length) });
+        const source = lines.slice(i + 1, j).join('\n');
+        try {
+          transformCell(source); // the cell runner's own parse: what fails here fails in the reader's page
+        } catch (e) {
+          error(n + (e.line ?? 1), `cell "${id}": ${e.name ?? 'SyntaxError'}: ${e.message}`);
+        }
+        top().children.push({ type: 'cell', id, source, line: n, info: line.trim().slice(marker.length) });
       } else {
         for (let k = i; k <= j; k++) pushMd(lines[k], k + 1);
       }
@@ -135,20 +167,31 @@ export function parseChapter(text, { file, dirId, lang, widgets = new Set(), exe
       case 'exercise': {
         const id = arg.trim();
         if (!id) { error(n, ':::exercise needs an exercise id, e.g. ":::exercise lora-params"'); break; }
+        if (/\s/.test(id)) { error(n, `:::exercise takes one exercise id, got "${id}"`); break; }
         if (!exercises.has(id)) { error(n, `unknown exercise "${id}" (no exercises/${id}/exercise.json)`); break; }
         const ex = exercises.get(id) ?? {};
+        for (const field of ['title', 'statement']) {
+          if (typeof ex[field]?.[lang] !== 'string' || !ex[field][lang].trim()) {
+            error(n, `exercise "${id}" has no ${lang} ${field} (exercises/${id}/exercise.json "${field}": {"${lang}": ...})`);
+          }
+        }
         const pick = (v) => (v && typeof v === 'object' && !Array.isArray(v) ? v[lang] ?? v.en ?? Object.values(v)[0] : v);
         const statement = pick(ex.statement);
         top().children.push({
           type: 'exercise', id, line: n, raw: line,
           title: pick(ex.title) ?? id,
           exercise: ex,
-          statementHtml: typeof statement === 'string' ? renderMarkdown(statement, n - 1) : '',
+          // A formula error in the statement is the exercise's, reported where the chapter shows it.
+          statementHtml: typeof statement === 'string'
+            ? renderMarkdown(statement, { line: n, prefix: `in the ${lang} statement of exercises/${id}/exercise.json: ` }) : '',
         });
         break;
       }
       case 'details': {
-        const block = { type: 'details', summary: arg.trim(), summaryHtml: md.renderInline(arg.trim() || (lang === 'zh' ? '答案' : 'Answer'), { errors: [] }), children: [], line: n };
+        const summaryEnv = { errors: [] };
+        const summaryHtml = md.renderInline(arg.trim() || (lang === 'zh' ? '答案' : 'Answer'), summaryEnv);
+        reportMath(summaryEnv, n);
+        const block = { type: 'details', summary: arg.trim(), summaryHtml, children: [], line: n };
         top().children.push(block);
         stack.push(block);
         break;

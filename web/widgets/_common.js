@@ -36,11 +36,23 @@ export const pct = (x, digits = 1) => `${fmt(100 * x, digits)}%`;
 export const COLORS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9'];
 
 /**
+ * Records one finished update of the widget whose root is given, begun at t0 (performance.now() time):
+ * root's data-update-ms and data-updates, and globalThis.__tpwTimings[root's test id, or key] for the
+ * browser tests' report. Returns the time in ms.
+ */
+export function recordUpdate(root, t0, key = root.dataset.testid) {
+  const ms = performance.now() - t0;
+  ((globalThis.__tpwTimings ??= {})[key] ??= []).push(ms);
+  root.dataset.updateMs = ms.toFixed(1);
+  root.dataset.updates = String(Number(root.dataset.updates ?? 0) + 1);
+  return ms;
+}
+
+/**
  * Runs update(state) for the latest request only: while one update is in flight, newer requests
  * replace each other and the last one runs next, so dragging never builds a queue in the worker.
- * Each finished update records its time from the interaction to the end of drawing on root
- * (data-update-ms, data-updates), in root's timings and in globalThis.__tpwTimings[root's test id]
- * (for the browser tests' report), and marks root data-state busy/ready.
+ * Each finished update records its time from the interaction to the end of drawing (recordUpdate, and
+ * in the returned function's timings), and marks root data-state busy/ready.
  */
 export function latest(root, update, onError) {
   let running = false;
@@ -56,11 +68,7 @@ export function latest(root, update, onError) {
       try {
         await update(state);
         retried = false;
-        const ms = performance.now() - t0;
-        timings.push(ms);
-        ((globalThis.__tpwTimings ??= {})[root.dataset.testid] ??= []).push(ms);
-        root.dataset.updateMs = ms.toFixed(1);
-        root.dataset.updates = String(Number(root.dataset.updates ?? 0) + 1);
+        timings.push(recordUpdate(root, t0));
       } catch (e) {
         // A restarted worker (Interrupt, Restart) rejects what was in flight: ask the fresh one once more.
         if (/worker was restarted/.test(e?.message) && !pending && !retried) {
@@ -166,10 +174,13 @@ const STYLE = `
 .tpw .tpw-matrix { display: inline-grid; grid-template-columns: repeat(2, 4.6rem); gap: .3rem; padding: 0 .5rem;
   border-left: 2px solid var(--fg, #1a1a1a); border-right: 2px solid var(--fg, #1a1a1a); }
 .tpw .tpw-matrix input { width: 4.6rem; font: inherit; padding: .1rem .25rem; text-align: right; }
+.tpw input[aria-invalid=true] { outline: 2px solid var(--error, #c5221f); outline-offset: 0; background: var(--error-bg, #fdecea); }
+.tpw .tpw-invalid { color: var(--error, #c5221f); font-size: .85rem; margin: .25rem 0; }
 .tpw .tpw-handle { cursor: grab; }
 .tpw .tpw-handle:focus { outline: none; }
 .tpw .tpw-handle:focus-visible circle, .tpw .tpw-handle:focus circle { stroke: var(--focus, #e37400); stroke-width: 4; }
 .tpw .tpw-plot:focus-visible { outline: 3px solid var(--focus, #e37400); }
+.tpw .tpw-busy { opacity: .45; transition: opacity .15s; }
 .tpw .tpw-tokens { display: flex; flex-wrap: wrap; gap: .3rem; margin: .3rem 0; }
 .tpw .tpw-token { font: inherit; padding: .15rem .5rem; border: 1px solid var(--border, #c9ced6); border-radius: 4px;
   background: var(--bg, #fff); color: var(--fg, #1a1a1a); cursor: pointer; }

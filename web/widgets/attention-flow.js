@@ -5,7 +5,7 @@
 // into the mixed vector c = Σ_j a_j v_j with a thickness proportional to a_j. The scores and values are
 // illustrative (hand-chosen, not from a trained model); the softmax, the mask and the mixing are
 // tp.nn.scaledDotProductAttention in the worker.
-import { h, s, pick, fmt, latest, errorLine, rangeControl, COLORS, root as widgetRoot } from './_common.js';
+import { h, s, pick, fmt, latest, recordUpdate, errorLine, rangeControl, COLORS, root as widgetRoot } from './_common.js';
 
 const TOKENS = ['Alice', 'dropped', 'the', 'glass', 'because', 'she'];
 // Illustrative scores q_i·k_j (row i = query). Entries above the diagonal are never used: the causal
@@ -36,7 +36,8 @@ const TEXT = {
     title: 'Attention flow: the query token reads the visible tokens with weights a_j = softmax(q·k_j) and mixes their values into c = Σ a_j v_j',
     illustrative: 'Illustrative weights: the scores and value vectors are hand-chosen for this example, not taken from a trained model.',
     tokens: 'Query token (arrow keys move, Enter or click pins, hover previews)',
-    masked: 'masked (future)', weight: 'a_j', value: 'v_j', mixed: 'c = Σ a_j v_j',
+    masked: 'masked (future)', weight: 'a_j', value: 'v_j', mixed: 'c = Σ a_j v_j', token: 'token',
+    weightsOf: (q) => `a_j (query: ${q})`, query: (q) => `Query "${q}"`,
     sum: (x) => `Σ a_j = ${x}`,
     svg: (q) => `Weights of the query "${q}" over the tokens as bars; values flow into the mixed vector c`,
     scale: 'Score scale s (a = softmax(s·q·k); larger is sharper)', table: 'The weights as a table',
@@ -45,7 +46,8 @@ const TEXT = {
     title: '注意力信息流：query 以权重 a_j = softmax(q·k_j) 读取可见位置，并把它们的 value 混合成 c = Σ a_j v_j',
     illustrative: '权重为示意值：分数和 value 向量是为这个例子手工设定的，不是来自训练好的模型。',
     tokens: 'query 位置（方向键移动，回车或点击固定，悬停预览）',
-    masked: '被遮住（未来位置）', weight: 'a_j', value: 'v_j', mixed: 'c = Σ a_j v_j',
+    masked: '被遮住（未来位置）', weight: 'a_j', value: 'v_j', mixed: 'c = Σ a_j v_j', token: '位置',
+    weightsOf: (q) => `a_j（query「${q}」的权重）`, query: (q) => `query「${q}」`,
     sum: (x) => `Σ a_j = ${x}`,
     svg: (q) => `query「${q}」对各位置的权重（横条），各位置的 value 汇入混合向量 c`,
     scale: '分数缩放 s（a = softmax(s·q·k)；越大越尖锐）', table: '权重表',
@@ -95,7 +97,7 @@ export function mount(container, ctx) {
   function draw() {
     svg.replaceChildren();
     svg.setAttribute('aria-label', T.svg(TOKENS[shown]));
-    svg.append(s('text', { x: X_BAR, y: 16, 'font-size': 12, text: `${T.weight} (query: ${TOKENS[shown]})` }),
+    svg.append(s('text', { x: X_BAR, y: 16, 'font-size': 12, text: T.weightsOf(TOKENS[shown]) }),
       s('text', { x: X_VAL, y: 16, 'font-size': 12, text: T.value }),
       s('text', { x: X_C - 10, y: 16, 'font-size': 12, text: T.mixed }));
     if (!res) return;
@@ -135,12 +137,12 @@ export function mount(container, ctx) {
     sumOut.dataset.weights = JSON.stringify(w);
     sumOut.textContent = `${T.sum(fmt(sum, 4))} · c = (${res.mixed[shown].map((v) => fmt(v, 3)).join(', ')})`;
     table.replaceChildren(h('caption', { class: 'sr-only', text: T.svg(TOKENS[shown]) }),
-      h('tr', {}, h('th', { text: 'token' }), h('th', { text: T.weight }), h('th', { text: T.value })),
+      h('tr', {}, h('th', { text: T.token }), h('th', { text: T.weight }), h('th', { text: T.value })),
       ...TOKENS.map((tok, j) => h('tr', { class: j === shown ? 'tpw-current' : '' }, h('td', { text: tok }),
         h('td', { text: j > shown ? `0 (${T.masked})` : fmt(w[j], 3) }), h('td', { text: `(${VALUES[j].map((v) => fmt(v, 1)).join(', ')})` }))));
     const visible = TOKENS.slice(0, shown + 1).map((tok, j) => `${tok} ${fmt(w[j], 2)}`).join(', ');
     const future = TOKENS.slice(shown + 1);
-    ctx.describe(`${T.title}. ${T.illustrative} Query "${TOKENS[shown]}": ${visible}${future.length ? `; ${future.join(', ')}: 0 (${T.masked})` : ''}. ${sumOut.textContent}.`);
+    ctx.describe(`${T.title}. ${T.illustrative} ${T.query(TOKENS[shown])}: ${visible}${future.length ? `; ${future.join(', ')}: 0 (${T.masked})` : ''}. ${sumOut.textContent}.`);
   }
 
   function render() {
@@ -168,12 +170,7 @@ export function mount(container, ctx) {
     shown = i;
     if (focus) buttons[i].focus();
     render();
-    const ms = performance.now() - t0;
-    if (res) {
-      el.dataset.updateMs = ms.toFixed(1);
-      el.dataset.updates = String(Number(el.dataset.updates ?? 0) + 1);
-      ((globalThis.__tpwTimings ??= {})[el.dataset.testid] ??= []).push(ms);
-    }
+    if (res) recordUpdate(el, t0);
   }
 
   el.append(h('p', { class: 'tpw-note', text: T.title }), h('p', { class: 'tpw-note', 'data-testid': 'attention-flow-illustrative' }, h('b', { text: T.illustrative })),

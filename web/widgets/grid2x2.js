@@ -57,6 +57,7 @@ const TEXT = {
     eig: 'real eigenvectors', none: 'none: no real eigenvalues, the map contains a rotation',
     every: 'every vector (M = λI)',
     lam: 'λ',
+    invalid: (k, v) => `${k} is not a number: M keeps ${k} = ${v}`,
     svg: 'The plane before (grey grid) and after the transformation (blue grid), the image of the unit square (orange), î (red), ĵ (green) and eigenvector directions (dashed)',
   },
   zh: {
@@ -72,6 +73,7 @@ const TEXT = {
     eig: '实特征向量', none: '没有：没有实特征值，这个变换含旋转',
     every: '所有向量（M = λI）',
     lam: 'λ',
+    invalid: (k, v) => `${k} 不是数字：M 仍保持 ${k} = ${v}`,
     svg: '变换前的平面（灰色网格）与变换后（蓝色网格）、单位正方形的像（橙色）、î（红）、ĵ（绿）与特征向量方向（虚线）',
   },
 };
@@ -96,16 +98,37 @@ export function mount(container, ctx) {
   // ---- controls
   const inputs = {};
   const grid = h('div', { class: 'tpw-matrix', role: 'group', 'aria-label': T.matrix });
+  // An emptied or unreadable box is marked invalid and said so; M keeps its last valid entry, which the
+  // box shows again when it loses focus.
+  const invalidOut = h('p', { class: 'tpw-invalid', id: `${ctx.id}-invalid`, role: 'status', 'data-testid': 'grid2x2-invalid', hidden: true });
+  const markInvalid = (inp, key, bad) => {
+    if (bad) {
+      inp.setAttribute('aria-invalid', 'true');
+      inp.setAttribute('aria-describedby', invalidOut.id);
+      invalidOut.textContent = T.invalid(key, fmt(M[inputs[key].i][inputs[key].j], 2));
+    } else if (inp.hasAttribute('aria-invalid')) {
+      inp.removeAttribute('aria-invalid');
+      inp.removeAttribute('aria-describedby');
+    }
+    invalidOut.hidden = !grid.querySelector('[aria-invalid=true]');
+  };
   for (const [key, i, j] of [['a', 0, 0], ['b', 0, 1], ['c', 1, 0], ['d', 1, 1]]) {
     const inp = h('input', { type: 'number', step: '0.1', value: M[i][j], 'aria-label': T[key], 'data-testid': `grid2x2-${key}`, inputmode: 'decimal' });
+    inputs[key] = { inp, i, j, key };
     inp.addEventListener('input', () => {
       const v = Number(inp.value);
-      if (inp.value.trim() === '' || !Number.isFinite(v)) return;
+      const bad = inp.value.trim() === '' || !Number.isFinite(v); // "" also for unparsable text ("1e")
+      markInvalid(inp, key, bad);
+      if (bad) return;
       const next = M.map((r) => r.slice());
       next[i][j] = v;
       setMatrix(next, { fromInput: true });
     });
-    inputs[key] = { inp, i, j };
+    inp.addEventListener('blur', () => {
+      if (inp.getAttribute('aria-invalid') !== 'true') return;
+      inp.value = String(M[i][j]);
+      markInvalid(inp, key, false);
+    });
     grid.append(inp);
   }
   const playBtn = h('button', { type: 'button', class: 'btn', 'data-testid': 'grid2x2-play' }, T.play);
@@ -221,7 +244,11 @@ export function mount(container, ctx) {
   function setMatrix(next, { fromInput = false, rerun = true } = {}) {
     const t0 = performance.now();
     M = next.map((r) => r.map((v) => (Object.is(v, -0) ? 0 : v)));
-    for (const { inp, i, j } of Object.values(inputs)) if (!(fromInput && document.activeElement === inp)) inp.value = String(M[i][j]);
+    for (const { inp, i, j, key } of Object.values(inputs)) {
+      if (fromInput && document.activeElement === inp) continue;
+      inp.value = String(M[i][j]);
+      markInvalid(inp, key, false);
+    }
     stop();
     shown = M;
     draw();
@@ -268,6 +295,7 @@ export function mount(container, ctx) {
       svg,
       h('div', { class: 'tpw-side' },
         h('div', { class: 'tpw-row' }, h('span', { text: 'M =' }), grid),
+        invalidOut,
         h('div', { class: 'tpw-row' }, playBtn, resetBtn),
         detOut, eigOut, err.el)));
 

@@ -1,7 +1,8 @@
-// :::widget rank-image [name=rank] [value=4] [max=24]
+// :::widget rank-image [name=rank] [value=4] [max=32]
 // The best rank-k approximation of a built-in grayscale picture (generated here, no download): a slider
 // keeps the k largest singular values; shows the approximation, its relative error ‖A − A_k‖_F / ‖A‖_F and
-// the numbers stored, k(m + n + 1) against m·n. The SVD, the product U_k diag(S_k) V_kᵀ and the norms
+// the numbers stored, k(m + n + 1) against m·n. A bar chart shows σ_1 … σ_max, the slider's whole range
+// (a click on a bar chooses its k). The SVD, the product U_k diag(S_k) V_kᵀ and the norms
 // run in the worker (tp.linalg.svd once, then one small product per move). The rank is written to the
 // cells' scope as `name` (default rank).
 import { h, s, pick, fmt, pct, latest, errorLine, rangeControl, root as widgetRoot } from './_common.js';
@@ -9,6 +10,7 @@ import { h, s, pick, fmt, pct, latest, errorLine, rangeControl, root as widgetRo
 const ROWS = 96;
 const COLS = 128;
 const ZOOM = 2;
+const subscript = (n) => String(n).replace(/\d/g, (d) => '₀₁₂₃₄₅₆₇₈₉'[d]);
 
 // Runs in the worker. The picture (a house, a tree, a sun over hills) is drawn once, decomposed once and
 // kept in the worker between calls; each call multiplies out the first k singular triplets.
@@ -65,6 +67,7 @@ const TEXT = {
     sigma: 'Singular values σ_i on a log scale (kept ones in blue); click a bar to choose k',
     canvasOrig: (m, n) => `The built-in ${m}×${n} grayscale picture: a house with a window and a door, a tree, the sun and hills`,
     canvasApprox: (k, e) => `The picture rebuilt from ${k} singular values, relative error ${e}`,
+    bars: (n) => `σ₁ … σ${subscript(n)} (log scale)`,
     loading: 'Decomposing the picture…',
   },
   zh: {
@@ -75,6 +78,7 @@ const TEXT = {
     sigma: '奇异值 σ_i，对数坐标（蓝色为保留的）；点击某一条可选择 k',
     canvasOrig: (m, n) => `内置的 ${m}×${n} 灰度图：一座有窗和门的房子、一棵树、太阳和山坡`,
     canvasApprox: (k, e) => `用 ${k} 个奇异值重建的图片，相对误差 ${e}`,
+    bars: (n) => `σ₁ … σ${subscript(n)}（对数坐标）`,
     loading: '正在分解图片…',
   },
 };
@@ -93,7 +97,7 @@ function paint(canvas, pixels, rows, cols) {
 export function mount(container, ctx) {
   const T = pick(ctx, TEXT);
   const name = ctx.props.name ?? 'rank';
-  const max = Math.max(1, Math.min(Number(ctx.props.max ?? 24), Math.min(ROWS, COLS)));
+  const max = Math.max(1, Math.min(Number(ctx.props.max ?? 32), Math.min(ROWS, COLS)));
   let k = Math.max(1, Math.min(max, Number(ctx.props.value ?? 4)));
   const el = widgetRoot(container, 'rank-image', ctx, T.title);
   const err = errorLine();
@@ -113,7 +117,7 @@ export function mount(container, ctx) {
   function drawBars() {
     if (!sigma) return;
     bars.replaceChildren();
-    const n = Math.min(sigma.length, 48);
+    const n = Math.min(sigma.length, max); // the slider's range: every bar is a k it can choose
     const bw = (W - 2 * PAD) / n;
     // Log scale: σ_1 (the mean brightness) would otherwise flatten all the others.
     const hi = Math.log10(sigma[0] || 1), lo = Math.log10(Math.max(sigma[n - 1], 1e-6 * (sigma[0] || 1))) - 0.3;
@@ -121,11 +125,12 @@ export function mount(container, ctx) {
       const bh = Math.max(1, ((H - 2 * PAD - 12) * (Math.log10(Math.max(sigma[i], 1e-30)) - lo)) / (hi - lo));
       const r = s('rect', { x: PAD + i * bw + 1, y: H - PAD - bh, width: Math.max(1, bw - 2), height: bh, fill: i < k ? '#0072b2' : '#c9ced6' });
       r.style.cursor = 'pointer';
-      r.addEventListener('click', () => setK(Math.min(max, i + 1)));
-      r.append(s('title', { text: `σ${i + 1} = ${fmt(sigma[i], 3)}` }));
+      r.dataset.k = String(i + 1);
+      r.addEventListener('click', () => setK(i + 1));
+      r.append(s('title', { text: `σ${subscript(i + 1)} = ${fmt(sigma[i], 3)}` }));
       bars.append(r);
     }
-    bars.append(s('text', { x: PAD, y: 11, 'font-size': 11, text: `σ₁ … σ${n} (log)` }));
+    bars.append(s('text', { x: PAD, y: 11, 'font-size': 11, text: T.bars(n) }));
   }
 
   const update = latest(el, async (kk) => {

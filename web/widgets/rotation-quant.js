@@ -12,6 +12,7 @@ const DIMS = [256, 512, 1024];
 const TOKENS = 256;
 const OUT = 256;
 const BLOCK = 128;
+const GREY = '#9aa0a6';
 
 // Runs in the worker; X, W, XWᵀ and each rotation's result are kept between calls.
 export function rotate(tp, { rotation, tokens, dim, out, block, seed }) {
@@ -58,7 +59,9 @@ const TEXT = {
     before: 'before (no rotation)', after: 'after', channel: 'channel', mag: 'max |x| over tokens',
     peak: 'max / median', w8a8: 'W8A8 error', w4a4: 'W4A4 error', inv: (e) => `(XQ)(WQ)ᵀ vs XWᵀ: relative difference ${e}`,
     svg: (r) => `Channel magnitudes before (grey) and after the ${r} rotation (blue)`,
+    svgNone: 'Channel magnitudes with no rotation (grey)',
     computing: 'Computing… (the first random orthogonal 1024×1024 takes a moment)',
+    computingRest: 'Computing the other rotations for the table…',
   },
   zh: {
     title: '先旋转再量化：对任意正交矩阵 Q 有 XWᵀ = (XQ)(WQ)ᵀ，但 XQ 的离群值更小',
@@ -67,7 +70,9 @@ const TEXT = {
     before: '旋转前', after: '旋转后', channel: '通道', mag: '各 token 上的 max |x|',
     peak: '最大值/中位数', w8a8: 'W8A8 误差', w4a4: 'W4A4 误差', inv: (e) => `(XQ)(WQ)ᵀ 与 XWᵀ 的相对差 ${e}`,
     svg: (r) => `各通道幅度：旋转前（灰）与「${r}」旋转后（蓝）`,
+    svgNone: '各通道幅度：不旋转（灰）',
     computing: '计算中…（第一次生成 1024×1024 随机正交矩阵需要片刻）',
+    computingRest: '正在为表格计算其他旋转…',
   },
 };
 
@@ -92,7 +97,7 @@ export function mount(container, ctx) {
   function draw() {
     svg.replaceChildren();
     const base = results.none, cur = results[rotation];
-    svg.setAttribute('aria-label', T.svg(T.names[rotation]));
+    svg.setAttribute('aria-label', rotation === 'none' ? T.svgNone : T.svg(T.names[rotation]));
     if (!base) return;
     const top = Math.max(...base.channels) * 1.05;
     const yOf = (v) => TOP + (H - TOP - B) * (1 - v / top);
@@ -105,11 +110,15 @@ export function mount(container, ctx) {
       for (let i = 0; i < vals.length; i++) d += `M${(L + i * bw + bw / 2).toFixed(2)},${yOf(0).toFixed(1)}V${yOf(vals[i]).toFixed(1)}`;
       return d;
     };
-    svg.append(s('path', { d: path(base.channels), stroke: '#9aa0a6', 'stroke-width': Math.max(0.6, bw * 0.9), fill: 'none' }));
-    if (cur && rotation !== 'none') svg.append(s('path', { d: path(cur.channels), stroke: COLORS[0], 'stroke-width': Math.max(0.6, bw * 0.9), fill: 'none', 'stroke-opacity': 0.9 }));
+    const rotated = cur && rotation !== 'none';
+    svg.append(s('path', { d: path(base.channels), stroke: GREY, 'stroke-width': Math.max(0.6, bw * 0.9), fill: 'none' }));
+    if (rotated) svg.append(s('path', { d: path(cur.channels), stroke: COLORS[0], 'stroke-width': Math.max(0.6, bw * 0.9), fill: 'none', 'stroke-opacity': 0.9 }));
+    // The legend: a swatch in each series' own colour before its name.
+    const swatch = (fill, label) => [s('tspan', { fill, text: ' ▮ ' }), s('tspan', { text: label })];
     svg.append(s('line', { x1: L, x2: W - R, y1: H - B, y2: H - B, stroke: '#555' }),
       s('text', { x: (L + W - R) / 2, y: H - 8, 'text-anchor': 'middle', 'font-size': 11, text: `${T.channel} (0 … ${dim - 1})` }),
-      s('text', { x: W - R, y: TOP + 12, 'text-anchor': 'end', 'font-size': 11, fill: '#555', text: `${T.mag}: ${T.before} ▮ grey${rotation !== 'none' ? `, ${T.after} ▮ blue` : ''}` }));
+      s('text', { x: W - R, y: TOP + 12, 'text-anchor': 'end', 'font-size': 11, fill: '#555', 'data-testid': 'rotation-quant-legend' },
+        s('tspan', { text: `${T.mag}:` }), ...swatch(GREY, T.before), ...(rotated ? [s('tspan', { text: ',' }), ...swatch(COLORS[0], T.after)] : [])));
   }
 
   function showTable() {
@@ -128,18 +137,34 @@ export function mount(container, ctx) {
     }
   }
 
-  const args = (r) => ({ rotation: r, tokens: TOKENS, dim, out: OUT, block: Math.min(BLOCK, dim), seed: 0 });
+  const args = (r, d) => ({ rotation: r, tokens: TOKENS, dim: d, out: OUT, block: Math.min(BLOCK, d), seed: 0 });
+  // The rotation asked for first (and "none", the picture's baseline), drawn as soon as they arrive;
+  // then the other rows of the table, so the comparison is complete without choosing each rotation.
+  // A choice made meanwhile waits for at most the row in flight; the rows stay cached here and in the worker.
   const update = latest(el, async ({ r, d }) => {
+    const ensure = async (x) => {
+      if (d === dim && !results[x]) {
+        const res = await ctx.compute(rotate, args(x, d));
+        if (d === dim) results[x] = res;
+      }
+    };
     status.textContent = T.computing;
-    if (!results.none) results.none = await ctx.compute(rotate, args('none'));
-    const x = results[r] ?? await ctx.compute(rotate, args(r));
+    await ensure('none');
+    await ensure(r);
     if (d !== dim) return;
-    results[r] = x;
-    status.textContent = '';
     el.dataset.rotation = rotation;
     err.clear();
     draw();
     showTable();
+    const rest = ROTATIONS.filter((x) => !results[x]);
+    if (rest.length) status.textContent = T.computingRest;
+    for (const x of rest) {
+      if (rotation !== r) return; // the reader chose another rotation: its update runs next, then fills the rest
+      await ensure(x);
+      if (d !== dim) return;
+      showTable();
+    }
+    status.textContent = '';
   }, (e) => { status.textContent = ''; err.show(e); });
 
   function choose(r) {
