@@ -28,7 +28,10 @@ export function renderPlot(spec, lang = 'en') {
     width: o.width ?? 640,
     height: o.height ?? (spec.kind === 'heatmap' ? undefined : 320),
     style: { background: 'transparent', fontSize: '12px' },
-    x: { label: o.xLabel ?? null, type: o.logX ? 'log' : undefined },
+    // The x label centred under the tick labels: at its default place, the right end, it collides
+    // with the last tick label ("1,000" and "k →").
+    x: { label: o.xLabel ?? null, labelAnchor: 'center', type: o.logX ? 'log' : undefined },
+    marginBottom: o.xLabel ? 40 : undefined,
     y: { label: o.yLabel ?? null, grid: true, type: o.logY ? 'log' : undefined },
   };
   let marks, description, extra = {};
