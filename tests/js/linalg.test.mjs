@@ -149,7 +149,7 @@ test('linalg.norm(A, ord) gives fro, nuc, 2, 1 and Infinity matrix norms like nu
   assert.ok(Math.abs(tp.linalg.norm([3, 4]).item() - 5) < 1e-6);
   assert.ok(Math.abs(tp.linalg.norm([[3, 0], [0, 4]], 2).item() - 4) < 1e-6);
   assert.deepEqual(tp.linalg.matrixNorm(tp.ones([2, 3, 3]), 1, { keepdim: true }).shape, [2, 1, 1]);
-  assert.throws(() => tp.linalg.norm([[1, 2], [3, 4]], 3), /linalg\.matrixNorm: ord must be 'fro', 'nuc', 2/);
+  assert.throws(() => tp.linalg.norm([[1, 2], [3, 4]], 3), { message: /^linalg\.norm: ord must be 'fro', 'nuc', 2/ });
 });
 
 test('linalg.matrixRank(A) is a number with numpy\'s default tolerance, or {tol}', () => {
@@ -209,4 +209,44 @@ test('linalg ops leave no tensor behind but their results', () => {
   });
   assert.equal(r, 4);
   assert.equal(tp.memory().tensors, before);
+});
+
+// A 1-d tensor's values within 1e-5 relative of want.
+function assertClose(t, want) {
+  assert.deepEqual(t.shape, [want.length]);
+  t.data().forEach((v, i) => assert.ok(Math.abs(v - want[i]) <= 1e-5 * Math.abs(want[i]), `[${i}] ${v} vs ${want[i]}`));
+}
+
+test("linalg.norm with a matrix ord ('fro' too) and no dim gives one norm per matrix of a batch, as matrixNorm", () => {
+  tp.tidy(() => {
+    // Matrix b is b+1 times [[3, 0], [0, 4]]: Frobenius 5(b+1), nuclear 7(b+1), spectral 4(b+1).
+    const A = tp.tensor([[[3, 0], [0, 4]], [[6, 0], [0, 8]], [[9, 0], [0, 12]]]);
+    assertClose(tp.linalg.norm(A, 'fro'), [5, 10, 15]);
+    assertClose(tp.linalg.norm(A, 'nuc'), [7, 14, 21]);
+    assertClose(tp.linalg.norm(A, 2), [4, 8, 12]);
+    assert.deepEqual(tp.linalg.norm(A, 'fro', undefined, { keepdim: true }).shape, [3, 1, 1]);
+    // No ord: the 2-norm of all elements, A flattened, as torch.linalg.norm and numpy.linalg.norm.
+    const all = tp.linalg.norm(A);
+    assert.deepEqual(all.shape, []);
+    assert.ok(Math.abs(all.item() - Math.sqrt(25 + 100 + 225)) <= 1e-5 * all.item());
+    assert.throws(() => tp.linalg.norm(A, 'fro', 0), { message: /^linalg\.norm: ord "fro" is a matrix norm over the last two dims and takes no dim/ });
+  });
+});
+
+test('linalg.norm keeps every dim as 1 with keepdim and no dim, as torch', () => {
+  tp.tidy(() => {
+    const k = { keepdim: true };
+    assert.deepEqual(tp.linalg.norm(tp.tensor([[3, 4], [0, 0]]), undefined, undefined, k).toArray(), [[5]]);
+    assert.deepEqual(tp.linalg.norm(tp.tensor([3, -4]), 1, undefined, k).toArray(), [7]);
+    assert.deepEqual(tp.linalg.norm(tp.tensor([3, -4]), Infinity, null, k).shape, [1]);
+    assert.deepEqual(tp.tensor([[3, 4], [0, 0]]).norm(undefined, undefined, k).shape, [1, 1]);
+    assert.deepEqual(tp.linalg.norm(tp.tensor([[3, 4], [0, 0]]), 2, 1, k).toArray(), [[5], [0]]);
+  });
+});
+
+test('linalg.matrixNorm and linalg.norm name themselves in their errors', () => {
+  assert.throws(() => tp.linalg.matrixNorm(tp.tensor([1, 2])), { message: /^linalg\.matrixNorm: expects a matrix or a batch of matrices/ });
+  assert.throws(() => tp.linalg.matrixNorm([[NaN]]), { message: /^linalg\.matrixNorm: / });
+  assert.throws(() => tp.linalg.norm([[NaN]], 'nuc'), { message: /^linalg\.norm: / });
+  assert.throws(() => tp.linalg.norm([1, 2], NaN), { message: /^linalg\.norm: ord must be/ });
 });

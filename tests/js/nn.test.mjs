@@ -31,6 +31,26 @@ test('scaledDotProductAttention mixes v1, v2, v3 with 0.1/0.7/0.2 into (0.5, 1.9
   });
 });
 
+test("a mask of booleans is torch's boolean mask: true attends, false is excluded; fully excluded rows give zeros", () => {
+  tp.tidy(() => {
+    // Equal scores (Q = 0): each query averages the values of the keys it may attend to.
+    const V = tp.tensor([[1, 0, 2], [0, 3, 1], [2, -1, 0]]), Q = tp.zeros(3, 4), K = tp.zeros(3, 4);
+    const mask = [[true, false, true], [false, true, false], [false, false, false]];
+    const { output, weights } = tp.nn.scaledDotProductAttention(Q, K, V, { mask, returnWeights: true });
+    assertClose(weights, [[0.5, 0, 0.5], [0, 1, 0], [0, 0, 0]], { atol: 1e-6 });
+    assertClose(output, [[1.5, -0.5, 1], [0, 3, 1], [0, 0, 0]], { atol: 1e-6 });
+    // The same as torch's float equivalent (0 where true, -inf where false), broadcast over a batch.
+    const q = tp.randn([2, 3, 4], { seed: 1 }), k = tp.randn([2, 3, 4], { seed: 2 }), v = tp.randn([2, 3, 2], { seed: 3 });
+    const additive = mask.map((row) => row.map((b) => (b ? 0 : -Infinity)));
+    assertClose(tp.nn.scaledDotProductAttention(q, k, v, { mask }), tp.nn.scaledDotProductAttention(q, k, v, { mask: additive }));
+    // A float mask stays additive: 1 and 0 are added to the scores, not read as attend/exclude.
+    const ones = tp.nn.scaledDotProductAttention(tp.zeros(1, 4), K, V, { mask: [[1, 0, 1]], returnWeights: true }).weights;
+    assertClose(ones, [[Math.E / (2 * Math.E + 1), 1 / (2 * Math.E + 1), Math.E / (2 * Math.E + 1)]], { atol: 1e-6 });
+    assert.throws(() => tp.nn.scaledDotProductAttention(Q, K, V, { mask: [[true, 0, 1]] }),
+      { message: 'nn.scaledDotProductAttention: mask mixes booleans and numbers: pass booleans (true = attend) or an additive float mask' });
+  });
+});
+
 test('causal attention weights: rows sum to 1, zeros above the diagonal', () => {
   tp.tidy(() => {
     const [Q, K, V] = [1, 2, 3].map((seed) => tp.randn([6, 4], { seed }));

@@ -1,7 +1,8 @@
 // The tp API over a loaded core module: a Tensor class on WASM-heap handles, torch-like functions,
 // memory management (dispose, tidy, a FinalizationRegistry backstop) and one error type.
-// No math here: every operation is one call into the C++ core.
-import { TensorpadError, fail, describe } from './errors.js';
+// No math here: every operation is one call into the C++ core. Arguments are checked before that call
+// (options by their known keys, shapes up to 16 dims), and an error names the op the user called.
+import { TensorpadError, fail, describe, renamed, asOp } from './errors.js';
 import { formatTensor } from './format.js';
 import { extensions } from './extensions.js';
 
@@ -10,6 +11,8 @@ const BINARY = { add: 0, sub: 1, mul: 2, div: 3, pow: 4, maximum: 5, minimum: 6 
 const UNARY = { neg: 0, abs: 1, sqrt: 2, exp: 3, log: 4, square: 5, round: 6, relu: 7, sign: 8 };
 const REDUCE = { sum: 0, mean: 1, amax: 2, amin: 3, median: 4 };
 const MAX_INDEX = 2 ** 31 - 1;
+// The core's limit on dims (cpp/src/tensor.cpp), checked here where a shape is made, views included.
+const MAX_DIMS = 16;
 
 export function createApi(core) {
   const registry = new FinalizationRegistry((id) => core.release(id));
@@ -23,10 +26,16 @@ export function createApi(core) {
   const untrack = (obj) => { for (const s of scopes) s.delete(obj); };
 
   // ---- errors and argument checks ----------------------------------------------------------------
-  function check() {
+  // Throws the core's pending error, if any; given the op the user called, an error the core raised
+  // under a helper's name ("alloc: out of memory ...") is reported under that op.
+  function check(op) {
     if (!core.errorPending()) return;
-    const message = core.takeError();
-    throw new TensorpadError(/out of memory/.test(message) ? message + memoryAdvice() : message);
+    let message = core.takeError();
+    if (/out of memory/.test(message)) {
+      if (message.startsWith('out of memory')) message = `alloc: ${message}`; // std::bad_alloc names no op
+      message += memoryAdvice();
+    }
+    throw renamed(new TensorpadError(message), op);
   }
   // Live handles per type ({tensors, quantized}) and the bytes of the WASM heap they hold together.
   function liveMemory() {
@@ -56,26 +65,44 @@ export function createApi(core) {
     if (typeof v !== 'number') fail(op, `${name} must be a number, got ${describe(v)}`);
     return v;
   }
+  const isIntegral = (d) => typeof d === 'number' && Number.isInteger(d) && Math.abs(d) <= Number.MAX_SAFE_INTEGER;
   function checkShape(op, shape, { allowInfer = false } = {}) {
-    if (!Array.isArray(shape)) fail(op, `shape must be an array of integers, got ${describe(shape)}`);
-    for (const d of shape) {
-      if (typeof d !== 'number' || !Number.isInteger(d) || Math.abs(d) > Number.MAX_SAFE_INTEGER)
-        fail(op, `shape must be an array of integers, got ${describe(shape)}`);
-      if (d < 0 && !(allowInfer && d === -1)) fail(op, `shape [${shape.join(', ')}] has a negative dimension`);
-    }
+    if (!Array.isArray(shape) || !shape.every(isIntegral)) fail(op, `shape must be an array of integers, got ${describe(shape)}`);
+    if (shape.length > MAX_DIMS) fail(op, `${tooManyDims(shape)}; at most ${MAX_DIMS} are supported`);
+    if (shape.some((d) => d < 0 && !(allowInfer && d === -1))) fail(op, `shape [${shape.join(', ')}] has a negative dimension`);
     return shape;
   }
+  const tooManyDims = (shape) => `${shape.length <= 20 ? `shape [${shape.join(', ')}]` : 'the shape'} has ${shape.length} dims`;
   // Accepts f([2, 3]) and f(2, 3).
   const shapeArgs = (args) => (args.length === 1 && Array.isArray(args[0]) ? args[0] : args);
-  const options = (op, o) => {
+  // Accepts f([2, 3], opts) and f(2, 3, opts) (opts optional): [shape, opts].
+  function shapeAndOptions(op, args) {
+    if (Array.isArray(args[0])) {
+      if (args.length > 2) fail(op, `expects (shape, options) or sizes, got ${args.length} arguments`);
+      return [args[0], args[1]];
+    }
+    const last = args[args.length - 1];
+    const opts = args.length > 1 && last !== null && typeof last === 'object' && !Array.isArray(last);
+    return opts ? [args.slice(0, -1), last] : [args, undefined];
+  }
+  // An options object; given the known keys, a misspelt or unsupported key is an error, not a silent default.
+  const options = (op, o, known) => {
     if (o === undefined || o === null) return {};
     if (typeof o !== 'object' || Array.isArray(o)) fail(op, `options must be an object, got ${describe(o)}`);
+    if (known) {
+      for (const k of Object.keys(o))
+        if (!known.includes(k)) fail(op, `unknown option ${describe(k)} (expected one of ${known.join(', ')})`);
+    }
     return o;
+  };
+  const checkBool = (op, name, v) => {
+    if (typeof v !== 'boolean') fail(op, `${name} must be a boolean, got ${describe(v)}`);
+    return v;
   };
 
   // ---- handles -------------------------------------------------------------------------------------
-  function wrap(id) {
-    check();
+  function wrap(id, op) {
+    check(op);
     const t = new Tensor(id);
     registry.register(t, id, t);
     track(t);
@@ -83,6 +110,7 @@ export function createApi(core) {
   }
   // Runs fn with handles for each argument: tensors pass through, numbers and arrays become
   // temporary tensors that are released afterwards.
+  // Errors the core raises under a helper's name are reported under op.
   function withHandles(op, args, fn) {
     const temps = [];
     try {
@@ -93,6 +121,8 @@ export function createApi(core) {
         return t._id(op);
       });
       return fn(...ids);
+    } catch (e) {
+      throw renamed(e, op);
     } finally {
       for (const t of temps) t.dispose();
     }
@@ -118,19 +148,21 @@ export function createApi(core) {
       this.#id = 0;
     }
 
-    get shape() {
+    // The shape, read once; op names the caller in the error for a disposed tensor.
+    _shape(op = 'shape') {
       if (!this.#shape) {
-        this.#shape = core.shape(this._id('shape'));
-        check();
+        this.#shape = core.shape(this._id(op));
+        check(op);
       }
       return [...this.#shape];
     }
+    get shape() { return this._shape('shape'); }
     get dtype() { return 'float32'; }
-    get ndim() { return this.shape.length; }
-    dim() { return this.ndim; }
-    get numel() { return this.shape.reduce((a, b) => a * b, 1); }
+    get ndim() { return this._shape('ndim').length; }
+    dim() { return this._shape('dim').length; }
+    get numel() { return this._shape('numel').reduce((a, b) => a * b, 1); }
     size(d) {
-      const s = this.shape;
+      const s = this._shape('size');
       if (d === undefined) return s;
       checkInt('size', 'dim', d);
       if (d < -s.length || d >= s.length) fail('size', `dim ${d} is out of range for a ${s.length}-d tensor`);
@@ -142,7 +174,8 @@ export function createApi(core) {
     data() { const r = core.copyOut(this._id('data')); check(); return r; }
     item() { const r = core.item(this._id('item')); check(); return r; }
     toArray() {
-      const shape = this.shape, flat = this.data();
+      this._id('toArray');
+      const shape = this._shape('toArray'), flat = this.data();
       if (shape.length === 0) return flat[0];
       const build = (d, base) => {
         const n = shape[d], stride = shape.slice(d + 1).reduce((a, b) => a * b, 1);
@@ -175,61 +208,78 @@ export function createApi(core) {
     round() { return unary('round', this); }
     relu() { return unary('relu', this); }
     sign() { return unary('sign', this); }
+    // As torch: one bound may be null/undefined, not both; min > max sets every element to max.
     clamp(min, max) {
+      if ((min === undefined || min === null) && (max === undefined || max === null))
+        fail('clamp', "at least one of min and max must be given (as torch's clamp)");
       const lo = min ?? NaN, hi = max ?? NaN;
       checkNumber('clamp', 'min', lo);
       checkNumber('clamp', 'max', hi);
-      return wrap(core.clamp(this._id('clamp'), lo, hi));
+      return wrap(core.clamp(this._id('clamp'), lo > hi ? hi : lo, hi), 'clamp');
     }
 
     // layout
     get T() {
-      const n = this.ndim;
+      this._id('T');
+      const n = this._shape('T').length;
       if (n < 2) return this.clone();
       return this.permute([...Array(n).keys()].reverse());
     }
     transpose(d0 = -2, d1 = -1) {
       checkInt('transpose', 'dim0', d0);
       checkInt('transpose', 'dim1', d1);
-      return wrap(core.transpose(this._id('transpose'), d0, d1));
+      return wrap(core.transpose(this._id('transpose'), d0, d1), 'transpose');
     }
     permute(...dims) {
       dims = shapeArgs(dims);
       dims.forEach((d) => checkInt('permute', 'dim', d));
-      return wrap(core.permute(this._id('permute'), dims));
+      return wrap(core.permute(this._id('permute'), dims), 'permute');
     }
     reshape(...shape) {
       shape = checkShape('reshape', shapeArgs(shape), { allowInfer: true });
-      return wrap(core.reshape(this._id('reshape'), shape));
+      return wrap(core.reshape(this._id('reshape'), shape), 'reshape');
     }
     view(...shape) { return this.reshape(...shape); }
     flatten() { return this.reshape([-1]); }
-    unsqueeze(d) { checkInt('unsqueeze', 'dim', d); return wrap(core.unsqueeze(this._id('unsqueeze'), d)); }
+    unsqueeze(d) {
+      checkInt('unsqueeze', 'dim', d);
+      const n = this._shape('unsqueeze').length;
+      if (n >= MAX_DIMS) fail('unsqueeze', `a ${n}-d tensor cannot gain a dim: at most ${MAX_DIMS} dims are supported`);
+      return wrap(core.unsqueeze(this._id('unsqueeze'), d), 'unsqueeze');
+    }
     squeeze(d) {
-      const s = this.shape;
+      const s = this._shape('squeeze');
       if (d === undefined) return this.reshape(s.filter((n) => n !== 1));
       checkInt('squeeze', 'dim', d);
+      if (s.length === 0 && (d === 0 || d === -1)) return this.clone(); // as torch: a 0-d tensor has dim 0 (and -1)
       const k = d < 0 ? d + s.length : d;
       if (k < 0 || k >= s.length) fail('squeeze', `dim ${d} is out of range for a ${s.length}-d tensor`);
       return s[k] === 1 ? this.reshape(s.filter((_, i) => i !== k)) : this.clone();
     }
+    // -1 keeps a dim's size, as in torch; new dims go in front.
     expand(...shape) {
-      shape = checkShape('expand', shapeArgs(shape));
-      return wrap(core.expand(this._id('expand'), shape));
+      shape = checkShape('expand', shapeArgs(shape), { allowInfer: true });
+      const s = this._shape('expand'), lead = shape.length - s.length;
+      shape = shape.map((n, i) => {
+        if (n !== -1) return n;
+        if (i < lead) fail('expand', `-1 keeps a dim's size, but dim ${i} of [${shape.join(', ')}] is a new leading dim`);
+        return s[i - lead];
+      });
+      return wrap(core.expand(this._id('expand'), shape), 'expand');
     }
     select(dim, index) {
       checkInt('select', 'dim', dim);
       checkInt('select', 'index', index);
-      return wrap(core.select(this._id('select'), dim, index));
+      return wrap(core.select(this._id('select'), dim, index), 'select');
     }
     narrow(dim, start, length) {
       checkInt('narrow', 'dim', dim);
       checkInt('narrow', 'start', start);
       checkInt('narrow', 'length', length);
-      return wrap(core.narrow(this._id('narrow'), dim, start, length));
+      return wrap(core.narrow(this._id('narrow'), dim, start, length), 'narrow');
     }
-    contiguous() { return wrap(core.contiguous(this._id('contiguous'))); }
-    clone() { return wrap(core.clone(this._id('clone'))); }
+    contiguous() { return wrap(core.contiguous(this._id('contiguous')), 'contiguous'); }
+    clone() { return wrap(core.clone(this._id('clone')), 'clone'); }
 
     // reductions
     sum(dim, opts) { return reduce('sum', this, dim, opts); }
@@ -237,7 +287,7 @@ export function createApi(core) {
     amax(dim, opts) { return reduce('amax', this, dim, opts); }
     amin(dim, opts) { return reduce('amin', this, dim, opts); }
     median(dim, opts) { return reduce('median', this, dim, opts); }
-    cumsum(dim) { checkInt('cumsum', 'dim', dim); return wrap(core.cumsum(this._id('cumsum'), dim)); }
+    cumsum(dim) { checkInt('cumsum', 'dim', dim); return wrap(core.cumsum(this._id('cumsum'), dim), 'cumsum'); }
     softmax(dim) { return softmax(this, dim); }
     norm(ord, dim, opts) { return norm(this, ord, dim, opts); }
 
@@ -247,28 +297,30 @@ export function createApi(core) {
 
   // ---- op helpers ---------------------------------------------------------------------------------
   function binary(op, a, b) {
-    if (typeof b === 'number' && a instanceof Tensor) return wrap(core.binaryScalar(BINARY[op], a._id(op), b));
-    if (typeof a === 'number' && b instanceof Tensor) return wrap(core.scalarBinary(BINARY[op], a, b._id(op)));
+    if (typeof b === 'number' && a instanceof Tensor) return wrap(core.binaryScalar(BINARY[op], a._id(op), b), op);
+    if (typeof a === 'number' && b instanceof Tensor) return wrap(core.scalarBinary(BINARY[op], a, b._id(op)), op);
     if (a === undefined || b === undefined) fail(op, `expects two operands, got ${describe(a)} and ${describe(b)}`);
     return withHandles(op, [a, b], (ia, ib) => wrap(core.binary(BINARY[op], ia, ib)));
   }
   function unary(op, x) {
     return withHandles(op, [x], (ix) => wrap(core.unary(UNARY[op], ix)));
   }
+  // dim: a dim, a list of dims, or none (undefined, null or [], as torch: every dim).
   function reduce(op, x, dim, opts) {
-    const { keepdim = false } = options(op, opts);
-    if (typeof keepdim !== 'boolean') fail(op, `keepdim must be a boolean, got ${describe(keepdim)}`);
+    const { keepdim = false } = options(op, opts, ['keepdim']);
+    checkBool(op, 'keepdim', keepdim);
     const id = x._id(op);
+    if (Array.isArray(dim) && dim.length === 0 && op !== 'median') dim = undefined;
     if (dim === undefined || dim === null) {
-      if (!keepdim) return wrap(core.reduceAll(REDUCE[op], id));
-      if (op === 'median') return tidyReshape(wrap(core.reduceAll(REDUCE[op], id)), x.shape.map(() => 1));
+      if (!keepdim) return wrap(core.reduceAll(REDUCE[op], id), op);
+      if (op === 'median') return tidyReshape(wrap(core.reduceAll(REDUCE[op], id), op), x.shape.map(() => 1));
       dim = [...Array(x.ndim).keys()];
     }
     // A median over several dims is not a median of medians.
     if (op === 'median' && Array.isArray(dim)) fail(op, 'reduces one dim or all of them, not a list of dims');
     if (!Array.isArray(dim)) {
       checkInt(op, 'dim', dim);
-      return wrap(core.reduce(REDUCE[op], id, dim, keepdim));
+      return wrap(core.reduce(REDUCE[op], id, dim, keepdim), op);
     }
     // Several dims: reduce one at a time keeping dims, then drop them.
     const n = x.ndim;
@@ -278,16 +330,19 @@ export function createApi(core) {
       return d < 0 ? d + n : d;
     });
     if (new Set(dims).size !== dims.length) fail(op, `dim list [${dim.join(', ')}] repeats a dim`);
+    if (dims.length === 0) return x.clone(); // a 0-d tensor's every dim
     let r = x;
-    for (const d of dims) {
-      const next = wrap(core.reduce(REDUCE[op], r._id(op), d, true));
-      if (r !== x) r.dispose();
-      r = next;
+    try {
+      for (const d of dims) {
+        const next = wrap(core.reduce(REDUCE[op], r._id(op), d, true), op);
+        if (r !== x) r.dispose();
+        r = next;
+      }
+    } catch (e) {
+      if (r !== x) r.dispose(); // the partial result of a reduction that failed part-way
+      throw e;
     }
-    if (keepdim || r === x) return r === x ? x.clone() : r;
-    const out = r.reshape(r.shape.filter((_, i) => !dims.includes(i)));
-    r.dispose();
-    return out;
+    return keepdim ? r : tidyReshape(r, r.shape.filter((_, i) => !dims.includes(i)));
   }
   function tidyReshape(t, shape) {
     const r = t.reshape(shape);
@@ -302,32 +357,86 @@ export function createApi(core) {
     checkInt('softmax', 'dim', dim);
     return withHandles('softmax', [x], (ix) => wrap(core.softmax(ix, dim)));
   }
-  function norm(x, ord, dim, opts) {
-    const { keepdim = false } = options('norm', opts);
-    return withHandles('norm', [x], (ix) => {
-      const ndim = x instanceof Tensor ? x.ndim : core.shape(ix).length;
+  // torch.norm's rules: 'fro' (the default) over all elements, a number over one dim or all of them.
+  // keepdim without a dim keeps every dim as 1. op names the caller (tp.linalg.norm's vector norms).
+  function norm(x, ord, dim, opts, op = 'norm') {
+    const { keepdim = false } = options(op, opts, ['keepdim']);
+    checkBool(op, 'keepdim', keepdim);
+    return withHandles(op, [x], (ix) => asOp(op, () => {
+      const shape = core.shape(ix);
+      const all = (ord2) => {
+        const r = wrap(core.vectorNorm(ix, ord2, [], false));
+        return keepdim ? tidyReshape(r, shape.map(() => 1)) : r;
+      };
       if (ord === undefined || ord === null) ord = 'fro';
       if (ord === 'fro') {
-        if (dim !== undefined && dim !== null) fail('norm', "'fro' is taken over all elements here; pass ord 2 with a dim for a vector norm");
-        return wrap(core.vectorNorm(ix, 2, [], keepdim));
+        if (dim !== undefined && dim !== null) fail(op, "'fro' is taken over all elements here; pass ord 2 with a dim for a vector norm");
+        return all(2);
       }
-      if (typeof ord !== 'number' || Number.isNaN(ord)) fail('norm', `ord must be 1, 2, Infinity, -Infinity, a number or 'fro', got ${describe(ord)}`);
+      if (typeof ord !== 'number' || Number.isNaN(ord)) fail(op, `ord must be 1, 2, Infinity, -Infinity, a number or 'fro', got ${describe(ord)}`);
       if (dim === undefined || dim === null) {
-        if (ndim >= 2) fail('norm', `a matrix norm of ord ${ord} needs tp.linalg.matrixNorm; pass a dim for a vector norm`);
-        return wrap(core.vectorNorm(ix, ord, [], keepdim));
+        if (shape.length >= 2) fail(op, `a matrix norm of ord ${ord} needs tp.linalg.matrixNorm; pass a dim for a vector norm`);
+        return all(ord);
       }
-      checkInt('norm', 'dim', dim);
+      checkInt(op, 'dim', dim);
       return wrap(core.vectorNorm(ix, ord, [dim], keepdim));
-    });
+    }, ['norm', 'alloc', 'empty']));
+  }
+  function isclose(op, a, b, opts) {
+    const { rtol = 1e-5, atol = 1e-8, equalNan = false } = options(op, opts, ['rtol', 'atol', 'equalNan']);
+    checkNumber(op, 'rtol', rtol);
+    checkNumber(op, 'atol', atol);
+    checkBool(op, 'equalNan', equalNan);
+    return withHandles(op, [a, b], (ia, ib) => asOp(op, () => {
+      if (!equalNan) return wrap(core.isclose(ia, ib, rtol, atol));
+      // torch's equal_nan: two NaNs are close too. NaN is the one value not close to itself.
+      return tp.tidy(() => {
+        const close = wrap(core.isclose(ia, ib, rtol, atol));
+        const nanA = tp.sub(1, wrap(core.isclose(ia, ia, 0, 0))), nanB = tp.sub(1, wrap(core.isclose(ib, ib, 0, 0)));
+        return close.maximum(nanA.mul(nanB));
+      });
+    }, ['isclose', 'alloc', 'empty']));
+  }
+  function allclose(a, b, opts) {
+    const op = 'allclose';
+    const { rtol = 1e-5, atol = 1e-8, equalNan = false } = options(op, opts, ['rtol', 'atol', 'equalNan']);
+    if (equalNan) {
+      const close = isclose(op, a, b, opts);
+      try {
+        return withHandles(op, [close, 1], (ic, one) => { const r = core.allclose(ic, one, 0, 0); check(op); return r; });
+      } finally {
+        close.dispose();
+      }
+    }
+    checkNumber(op, 'rtol', rtol);
+    checkNumber(op, 'atol', atol);
+    return withHandles(op, [a, b], (ia, ib) => asOp(op, () => {
+      const r = core.allclose(ia, ib, rtol, atol);
+      check();
+      return r;
+    }, ['isclose', 'alloc', 'empty']));
   }
 
   // ---- creation -----------------------------------------------------------------------------------
+  // Nested arrays → {shape, values}, refusing ragged or non-numeric input with its position. A tensor
+  // may stand for a sub-array of its shape (torch's tensor([t1, t2]) of 0-d tensors, here any equal shape).
   function flatten(op, data) {
-    // Nested arrays → {shape, values}, refusing ragged or non-numeric input with its position.
     const shape = [];
-    for (let v = data; Array.isArray(v); v = v[0]) shape.push(v.length);
+    for (let v = data; ; v = v[0]) {
+      if (v instanceof Tensor) { shape.push(...v._shape(op)); break; }
+      if (!Array.isArray(v)) break;
+      if (shape.length === MAX_DIMS) fail(op, `arrays nested more than ${MAX_DIMS} deep: at most ${MAX_DIMS} dims are supported`);
+      shape.push(v.length);
+    }
     const values = [];
     const walk = (v, d, path) => {
+      if (v instanceof Tensor) {
+        const s = v._shape(op), want = shape.slice(d);
+        if (s.length !== want.length || s.some((n, i) => n !== want[i]))
+          fail(op, `ragged nested array: a tensor of shape [${s.join(', ')}] at [${path.join(', ')}], expected shape [${want.join(', ')}]`);
+        for (const x of v.data()) values.push(x);
+        return;
+      }
       if (d === shape.length) {
         if (typeof v === 'number') values.push(v);
         else if (typeof v === 'boolean') values.push(v ? 1 : 0);
@@ -346,13 +455,14 @@ export function createApi(core) {
     const n = shape.reduce((a, b) => a * b, 1);
     if (values.length !== n) fail(op, `${values.length} values do not fill shape [${shape.join(', ')}] (${n} elements)`);
     const id = core.empty(shape, op);
-    check();
+    check(op);
     if (n > 0) core.view(id).set(values);
-    return wrap(id);
+    return wrap(id, op);
   }
   function tensor(data, opts, op = 'tensor') {
-    const { shape, dtype = 'float32' } = options(op, opts);
+    const { shape, dtype = 'float32' } = options(op, opts, ['shape', 'dtype']);
     if (dtype !== 'float32') fail(op, `dtype ${describe(dtype)} is not supported: tensors are float32`);
+    if (shape !== undefined && shape !== null) checkShape(op, shape, { allowInfer: data instanceof Tensor });
     if (data instanceof Tensor) return shape ? data.reshape(shape) : data.clone();
     if (typeof data === 'number' || typeof data === 'boolean') {
       if (shape && shape.length) fail(op, `a single number cannot fill shape [${shape.join(', ')}]; use tp.full`);
@@ -371,13 +481,19 @@ export function createApi(core) {
   function full(op, shape, value) {
     checkShape(op, shape);
     checkNumber(op, 'value', value);
-    return wrap(core.full(shape, value, op));
+    return wrap(core.full(shape, value, op), op);
   }
-  function seedOf(op, opts) {
-    const { seed } = options(op, opts);
-    if (seed === undefined || seed === null) return [0, false];
-    checkInt(op, 'seed', seed, { min: 0, max: Number.MAX_SAFE_INTEGER });
-    return [seed, true];
+  function like(op, x) {
+    if (!(x instanceof Tensor)) fail(op, `expects a tensor, got ${describe(x)}`);
+    return x._shape(op);
+  }
+  function random(op, args) {
+    const [shape, opts] = shapeAndOptions(op, args);
+    checkShape(op, shape);
+    const { seed } = options(op, opts, ['seed']);
+    const seeded = seed !== undefined && seed !== null;
+    if (seeded) checkInt(op, 'seed', seed, { min: 0, max: Number.MAX_SAFE_INTEGER });
+    return wrap(core[op === 'randn' ? 'randn' : 'rand'](shape, seeded ? seed : 0, seeded), op);
   }
 
   // ---- tp ------------------------------------------------------------------------------------------
@@ -389,28 +505,23 @@ export function createApi(core) {
     zeros: (...s) => full('zeros', shapeArgs(s), 0),
     ones: (...s) => full('ones', shapeArgs(s), 1),
     full: (shape, value) => full('full', shape, value),
-    zerosLike: (x) => full('zerosLike', x.shape, 0),
-    onesLike: (x) => full('onesLike', x.shape, 1),
+    zerosLike: (x) => full('zerosLike', like('zerosLike', x), 0),
+    onesLike: (x) => full('onesLike', like('onesLike', x), 1),
     eye(n, m = n) {
       checkInt('eye', 'n', n, { min: 0 });
       checkInt('eye', 'm', m, { min: 0 });
-      return wrap(core.eye(n, m));
+      return wrap(core.eye(n, m), 'eye');
     },
     arange(a, b, step = 1) {
       const [start, end] = b === undefined ? [0, a] : [a, b];
       checkNumber('arange', 'start', start);
       checkNumber('arange', 'end', end);
       checkNumber('arange', 'step', step);
-      return wrap(core.arange(start, end, step));
+      return wrap(core.arange(start, end, step), 'arange');
     },
-    randn(shape, opts) {
-      checkShape('randn', shape);
-      return wrap(core.randn(shape, ...seedOf('randn', opts)));
-    },
-    rand(shape, opts) {
-      checkShape('rand', shape);
-      return wrap(core.rand(shape, ...seedOf('rand', opts)));
-    },
+    // randn([2, 3], {seed}) or randn(2, 3, {seed}), options optional; rand alike.
+    randn: (...args) => random('randn', args),
+    rand: (...args) => random('rand', args),
     manualSeed(seed) {
       checkInt('manualSeed', 'seed', seed, { min: 0, max: Number.MAX_SAFE_INTEGER });
       core.manualSeed(seed);
@@ -436,22 +547,8 @@ export function createApi(core) {
       checkInt('cat', 'dim', dim);
       return withHandles('cat', list, (...ids) => wrap(core.cat(ids, dim)));
     },
-    isclose(a, b, opts) {
-      const { rtol = 1e-5, atol = 1e-8 } = options('isclose', opts);
-      checkNumber('isclose', 'rtol', rtol);
-      checkNumber('isclose', 'atol', atol);
-      return withHandles('isclose', [a, b], (ia, ib) => wrap(core.isclose(ia, ib, rtol, atol)));
-    },
-    allclose(a, b, opts) {
-      const { rtol = 1e-5, atol = 1e-8 } = options('allclose', opts);
-      checkNumber('allclose', 'rtol', rtol);
-      checkNumber('allclose', 'atol', atol);
-      return withHandles('allclose', [a, b], (ia, ib) => {
-        const r = core.allclose(ia, ib, rtol, atol);
-        check();
-        return r;
-      });
-    },
+    isclose: (a, b, opts) => isclose('isclose', a, b, opts),
+    allclose,
     linalg: { norm },
 
     tidy(fn) {
@@ -497,8 +594,8 @@ export function createApi(core) {
 
   // Namespaces from other files (linalg, nn, quant, io, ...) install themselves with these helpers.
   const addHandleType = (h) => handleTypes.push(h);
-  const rt = { core, wrap, check, withHandles, checkInt, checkNumber, checkShape, options, fail, describe, Tensor,
-    track, untrack, addHandleType };
+  const rt = { core, wrap, check, withHandles, checkInt, checkNumber, checkShape, checkBool, options, fail, describe, asOp,
+    Tensor, track, untrack, addHandleType, MAX_DIMS };
   for (const install of extensions) install(tp, rt);
   return tp;
 }

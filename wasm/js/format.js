@@ -1,22 +1,46 @@
-// Torch-like text for a tensor: "tensor([[1.0000, 2.0000], ...])", summarised with "..." when large.
+// Torch-like text for a tensor: "tensor([[1.0000, 2.0000], ...])", summarised with "..." when large:
+// torch's print rules (torch/_tensor_str.py) at its default options, less line wrapping at 80 columns.
+// Empty and summarised tensors end with ", shape=[...]".
 const EDGE = 3;          // items shown at each end of a summarised dim
 const THRESHOLD = 1000;  // more elements than this and dims are summarised, as torch does
+const PRECISION = 4;     // decimals, as torch's default
 
+// Python's format(v, '.4f') and '.4e', which torch prints with: an exact tie (…5 then only zeros) rounds
+// to even where JS's toFixed/toExponential round it up, -0 keeps its sign, an exponent has two digits.
+function decimal(v, digits, exponent) {
+  if (Number.isNaN(v)) return 'nan';
+  if (!Number.isFinite(v)) return v > 0 ? 'inf' : '-inf';
+  const sign = v < 0 || Object.is(v, -0) ? '-' : '';
+  const a = Math.abs(v);
+  let s = exponent ? a.toExponential(digits) : a.toFixed(digits);
+  if (digits > 0) {
+    // A tie is exact in few digits (…5 then zeros), so 100 digits show it exactly.
+    const exact = exponent ? a.toExponential(100) : a.toFixed(100);
+    const e = exponent ? exact.indexOf('e') : exact.length;
+    const kept = exact.slice(0, exact.indexOf('.') + 1 + digits);
+    if (/^50*$/.test(exact.slice(kept.length, e)) && Number(kept[kept.length - 1]) % 2 === 0) s = kept + exact.slice(e);
+  }
+  return sign + (exponent ? s.replace(/e([+-])(\d)$/, 'e$10$2') : s);
+}
+
+// torch's _Formatter: from the finite non-zero values, integers print as "1." unless their range calls for
+// scientific notation (max/min > 1000 or max > 1e8); other values print with 4 decimals unless max/min > 1000,
+// max > 1e8 or min < 1e-4. Every value is right-aligned to the widest finite non-zero one.
 function formatter(values) {
-  let finite = values.filter(Number.isFinite);
-  const allInt = finite.every((v) => Number.isInteger(v));
-  const maxAbs = finite.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
-  const minAbs = finite.filter((v) => v !== 0).reduce((m, v) => Math.min(m, Math.abs(v)), Infinity);
-  const sci = !allInt && finite.length > 0 && (maxAbs >= 1e8 || (minAbs < 1e-4 && minAbs !== Infinity) || maxAbs / minAbs > 1e5 && maxAbs >= 1e3);
+  const nz = values.filter((v) => Number.isFinite(v) && v !== 0);
+  const intMode = nz.every(Number.isInteger);
+  let sci = false, width = 1;
+  if (nz.length > 0) {
+    const max = nz.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+    const min = nz.reduce((m, v) => Math.min(m, Math.abs(v)), Infinity);
+    sci = max / min > 1000 || max > 1e8 || (!intMode && min < 1e-4);
+  }
   const one = (v) => {
-    if (Number.isNaN(v)) return 'nan';
-    if (v === Infinity) return 'inf';
-    if (v === -Infinity) return '-inf';
-    if (allInt && maxAbs < 1e8) return `${v}.`;
-    if (sci) return v.toExponential(4).replace(/e([+-])(\d)$/, 'e$10$2');
-    return v.toFixed(4);
+    if (sci) return decimal(v, PRECISION, true);
+    if (!intMode) return decimal(v, PRECISION, false);
+    return Number.isFinite(v) ? decimal(v, 0, false) + '.' : decimal(v, 0, false);
   };
-  const width = values.reduce((w, v) => Math.max(w, one(v).length), 1);
+  for (const v of nz) width = Math.max(width, one(v).length);
   return (v) => one(v).padStart(width);
 }
 
@@ -34,7 +58,9 @@ export function formatTensor(shape, data) {
   const fmt = formatter(shown);
   const render = (d, base, indent) => {
     if (d === shape.length) return fmt(data[base]);
-    const parts = keep(shape[d]).map((i) => (i < 0 ? '...' : render(d + 1, base + i * strides[d], indent + 1)));
+    // A cut in the last dim is an item " ..." (so "2.,  ..., 1997."); a cut in an outer dim, a line "...".
+    const cut = d === shape.length - 1 ? ' ...' : '...';
+    const parts = keep(shape[d]).map((i) => (i < 0 ? cut : render(d + 1, base + i * strides[d], indent + 1)));
     if (d === shape.length - 1) return `[${parts.join(', ')}]`;
     const sep = ',' + '\n'.repeat(shape.length - d - 1) + ' '.repeat(indent + 1);
     return `[${parts.join(sep)}]`;

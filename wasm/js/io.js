@@ -242,7 +242,7 @@ export function installIo(tp, rt) {
   function saveNpy(t, opts) {
     const op = 'io.saveNpy';
     if (!(t instanceof Tensor)) fail(op, `expects a Tensor, got ${describe(t)}`);
-    const { dtype = 'F32' } = rt.options(op, opts);
+    const { dtype = 'F32' } = rt.options(op, opts, ['dtype']);
     const dt = writeDtype(op, dtype, NPY_DTYPES, '',
       { BF16: 'has no .npy descr: numpy has no bfloat16 (use F32 or F16, or io.saveSafetensors)' });
     return call(op, () => core.ioSaveNpy(t._id(op), dt));
@@ -275,7 +275,7 @@ export function installIo(tp, rt) {
     if (!tensors || typeof tensors !== 'object' || Array.isArray(tensors) || tensors instanceof Tensor) {
       fail(op, `expects an object {name: tensor}, got ${describe(tensors)}`);
     }
-    const { metadata = {}, dtype } = rt.options(op, opts);
+    const { metadata = {}, dtype } = rt.options(op, opts, ['metadata', 'dtype']);
     if (!metadata || typeof metadata !== 'object' || Array.isArray(metadata)) {
       fail(op, `metadata must be an object of strings, got ${describe(metadata)}`);
     }

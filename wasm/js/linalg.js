@@ -11,9 +11,13 @@
 //   tp.linalg.det(A)            → (*)                        (0 when A is singular to float32 precision)
 //   tp.linalg.inv(A)            → (*,n,n), tp.linalg.solve(A, B) → X with A X = B, B (*,n) or (*,n,k);
 //                                 batch dims broadcast; B holds vectors when 1-d or shaped like A minus its last dim
-//   tp.linalg.norm(A, ord)      → (*): ord 'fro', 'nuc', 2, -2, 1, -1, Infinity, -Infinity on matrices;
-//                                 vectors and ord with a dim go to the core's vector norm
-//   tp.linalg.matrixNorm(A, ord = 'fro', {keepdim})
+//   tp.linalg.norm(A, ord, dim, {keepdim})
+//                               → (*) for A (*, m, n) and a matrix ord ('fro', 'nuc', 2, -2, 1, -1, Infinity,
+//                                 -Infinity) without dim: one norm per matrix, as matrixNorm. Without ord: the
+//                                 2-norm of all elements, A flattened (torch and numpy alike; for a batch that
+//                                 is one number, not (*)). A 1-d A or an ord with a dim: the core's vector norm.
+//                                 keepdim keeps the reduced dims as 1 (all of them when no dim is given).
+//   tp.linalg.matrixNorm(A, ord = 'fro', {keepdim})  → (*), or (*, 1, 1) with keepdim
 //   tp.linalg.matrixRank(A, {tol}) → a number (a tensor of counts for a batch); default tol σ1·max(m,n)·eps32
 //   tp.linalg.svdLowrank(A, q = 6, {niter = 2, seed}) → {U (m,q), S (q), V (n,q)}, A ≈ U diag(S) Vᵀ
 // Singular matrices in inv/solve, NaN or Inf anywhere, and non-convergence are TensorpadErrors.
@@ -24,12 +28,7 @@ const MATRIX_ORDS = new Map([
 ]);
 
 export function installLinalg(tp, rt) {
-  const { core, wrap, check, withHandles, checkInt, checkNumber, options, fail, describe, Tensor } = rt;
-
-  const checkKeys = (op, o, allowed) => {
-    for (const k of Object.keys(o))
-      if (!allowed.includes(k)) fail(op, `unknown option ${describe(k)} (expected one of ${allowed.join(', ')})`);
-  };
+  const { core, wrap, check, withHandles, checkInt, checkNumber, checkBool, options, fail, describe, asOp, Tensor } = rt;
   // The handles of a multi-output op become named tensors.
   const named = (ids, names) => {
     check();
@@ -45,15 +44,13 @@ export function installLinalg(tp, rt) {
     return MATRIX_ORDS.get(ord);
   }
 
-  function matrixNorm(A, ord = 'fro', opts) {
-    const op = 'linalg.matrixNorm';
-    const o = options(op, opts);
-    checkKeys(op, o, ['keepdim']);
-    const { keepdim = false } = o;
-    if (typeof keepdim !== 'boolean') fail(op, `keepdim must be a boolean, got ${describe(keepdim)}`);
+  // op names the caller: tp.linalg.norm sends its matrix ords here.
+  function matrixNorm(A, ord = 'fro', opts, op = 'linalg.matrixNorm') {
+    const { keepdim = false } = options(op, opts, ['keepdim']);
+    checkBool(op, 'keepdim', keepdim);
     const code = matrixOrd(op, ord);
     return withHandles(op, [A], (a) => {
-      const r = wrap(core.linalgMatrixNorm(a, code));
+      const r = asOp(op, () => wrap(core.linalgMatrixNorm(a, code)), ['linalg.norm']);
       if (!keepdim) return r;
       const out = r.reshape([...r.shape, 1, 1]);
       r.dispose();
@@ -62,21 +59,20 @@ export function installLinalg(tp, rt) {
   }
 
   function norm(A, ord, dim, opts) {
-    // Matrix norms for 2-d and batched input when no dim is given and ord is a matrix order other than
-    // 'fro' (which the core already takes over all elements); everything else is the vector norm.
-    const isMatrix = (A instanceof Tensor ? A.ndim : Array.isArray(A) && Array.isArray(A[0]) ? 2 : 1) >= 2;
-    if (isMatrix && (dim === undefined || dim === null) && ord !== undefined && ord !== null && ord !== 'fro') {
-      return matrixNorm(A, ord, opts);
-    }
-    if (ord === 'nuc') fail('linalg.norm', "ord 'nuc' needs a matrix (at least 2-d) and no dim");
-    if (!vectorNorm) fail('linalg.norm', 'vector norms are not available');
-    return vectorNorm(A, ord, dim, opts);
+    const op = 'linalg.norm';
+    const noDim = dim === undefined || dim === null, noOrd = ord === undefined || ord === null;
+    const ndim = A instanceof Tensor ? A._shape(op).length : Array.isArray(A) && Array.isArray(A[0]) ? 2 : 1;
+    if (typeof ord === 'string' && !noDim)
+      fail(op, `ord ${describe(ord)} is a matrix norm over the last two dims and takes no dim; pass ord 2 with a dim for a vector norm`);
+    if (ndim >= 2 && noDim && !noOrd) return matrixNorm(A, ord, opts, op);
+    if (ord === 'nuc') fail(op, "ord 'nuc' needs a matrix (at least 2-d)");
+    if (!vectorNorm) fail(op, 'vector norms are not available');
+    return vectorNorm(A, ord, dim, opts, op);
   }
 
   function matrixRank(A, opts) {
     const op = 'linalg.matrixRank';
-    const o = options(op, opts);
-    checkKeys(op, o, ['tol']);
+    const o = options(op, opts, ['tol']);
     let tol = NaN;
     if (o.tol !== undefined && o.tol !== null) {
       checkNumber(op, 'tol', o.tol);
@@ -99,8 +95,7 @@ export function installLinalg(tp, rt) {
   function svdLowrank(A, q = 6, opts) {
     const op = 'linalg.svdLowrank';
     checkInt(op, 'q', q, { min: 1 });
-    const o = options(op, opts);
-    checkKeys(op, o, ['niter', 'seed']);
+    const o = options(op, opts, ['niter', 'seed']);
     const { niter = 2, seed } = o;
     checkInt(op, 'niter', niter, { min: 0, max: 1000 });
     const seeded = seed !== undefined && seed !== null;

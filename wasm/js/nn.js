@@ -8,6 +8,10 @@
 //       Hq: query head h reads K/V head floor(h / (Hq/Hkv)), without copying K/V. Without it differing
 //       head counts are a broadcasting error that says so (Hkv = 1 broadcasts either way: MQA), because
 //       a silent grouping of, say, a batch dim would hide a shape mistake.
+//       mask broadcasts to [..., n, m]. Nested arrays of booleans are torch's boolean mask: true attends,
+//       false is excluded (as -inf); a float mask (numbers or a tensor, which is always float32) is added to
+//       the scaled scores, as in torch. A query row whose every key is excluded (by mask or causal) gives
+//       zeros, not NaN. multiHeadAttention takes no mask (causal only).
 //   tp.nn.multiHeadAttention(X, {Wq, Wk, Wv, Wo, heads, kvHeads = heads, causal})   → X Wq ... concat(heads) Wo
 //       Wq (dModel, heads*dh), Wk/Wv (dModel, kvHeads*dh): kvHeads < heads is GQA.
 //   tp.nn.layerNorm(x, {weight, bias, eps = 1e-5}), tp.nn.rmsNorm(x, {weight, eps = 1e-6})   over the last dim
@@ -26,16 +30,8 @@
 //   tp.synth.activations({tokens = 512, dim = 1024, outliers = 6, outlierScale = 50, seed = 0})
 
 export function installNn(tp, rt) {
-  const { core, wrap, check, withHandles, checkInt, checkNumber, options, fail, describe, Tensor, track, untrack } = rt;
+  const { core, wrap, check, withHandles, checkInt, checkNumber, checkBool, options, fail, describe, Tensor, track, untrack, MAX_DIMS } = rt;
 
-  const checkBool = (op, name, v) => {
-    if (typeof v !== 'boolean') fail(op, `${name} must be a boolean, got ${describe(v)}`);
-    return v;
-  };
-  const checkKeys = (op, o, allowed) => {
-    for (const k of Object.keys(o))
-      if (!allowed.includes(k)) fail(op, `unknown option ${describe(k)} (expected one of ${allowed.join(', ')})`);
-  };
   const optNumber = (op, name, v) => (v === undefined || v === null ? NaN : checkNumber(op, name, v));
   // Runs fn with handles for the given operands; optional operands (undefined/null) become handle 0.
   function withOptional(op, args, fn) {
@@ -46,21 +42,38 @@ export function installNn(tp, rt) {
     });
   }
   function number(op, r) {
-    check();
+    check(op);
     return r;
   }
 
   // ---- tp.nn ----------------------------------------------------------------------------------------
+  // A mask of JS booleans is torch's boolean mask: true attends (0), false is excluded (-inf). Any other
+  // mask (numbers, a tensor) is added to the scores as it is.
+  function attentionMask(op, mask) {
+    if (!Array.isArray(mask)) return mask;
+    let bools = 0, others = 0;
+    const map = (v, depth) => {
+      if (Array.isArray(v)) {
+        if (depth === MAX_DIMS) fail(op, `mask: arrays nested more than ${MAX_DIMS} deep`);
+        return v.map((x) => map(x, depth + 1));
+      }
+      if (typeof v === 'boolean') { bools++; return v ? 0 : -Infinity; }
+      others++;
+      return v;
+    };
+    const out = map(mask, 0);
+    if (bools && others) fail(op, 'mask mixes booleans and numbers: pass booleans (true = attend) or an additive float mask');
+    return bools ? out : mask;
+  }
   function scaledDotProductAttention(Q, K, V, opts) {
     const op = 'nn.scaledDotProductAttention';
-    const o = options(op, opts);
-    checkKeys(op, o, ['causal', 'mask', 'scale', 'returnWeights', 'enableGqa']);
+    const o = options(op, opts, ['causal', 'mask', 'scale', 'returnWeights', 'enableGqa']);
     const { causal = false, mask, scale, returnWeights = false, enableGqa = false } = o;
     checkBool(op, 'causal', causal);
     checkBool(op, 'returnWeights', returnWeights);
     checkBool(op, 'enableGqa', enableGqa);
     const s = optNumber(op, 'scale', scale);
-    return withOptional(op, [Q, K, V, mask], (q, k, v, m) => {
+    return withOptional(op, [Q, K, V, attentionMask(op, mask)], (q, k, v, m) => {
       const r = core.nnAttention(q, k, v, m, s, causal, returnWeights, enableGqa);
       check();
       const output = wrap(r[0]);
@@ -70,8 +83,7 @@ export function installNn(tp, rt) {
 
   function multiHeadAttention(X, opts) {
     const op = 'nn.multiHeadAttention';
-    const o = options(op, opts);
-    checkKeys(op, o, ['Wq', 'Wk', 'Wv', 'Wo', 'heads', 'kvHeads', 'causal']);
+    const o = options(op, opts, ['Wq', 'Wk', 'Wv', 'Wo', 'heads', 'kvHeads', 'causal']);
     const { Wq, Wk, Wv, Wo, heads = 1, kvHeads = heads, causal = false } = o;
     for (const [name, w] of Object.entries({ Wq, Wk, Wv, Wo }))
       if (w === undefined || w === null) fail(op, `option ${name} (a weight matrix) is required`);
@@ -84,37 +96,33 @@ export function installNn(tp, rt) {
 
   function layerNorm(x, opts) {
     const op = 'nn.layerNorm';
-    const o = options(op, opts);
-    checkKeys(op, o, ['weight', 'bias', 'eps']);
+    const o = options(op, opts, ['weight', 'bias', 'eps']);
     const eps = optNumber(op, 'eps', o.eps);
     return withOptional(op, [x, o.weight, o.bias], (ix, w, b) => wrap(core.nnLayerNorm(ix, w, b, eps)));
   }
   function rmsNorm(x, opts) {
     const op = 'nn.rmsNorm';
-    const o = options(op, opts);
-    checkKeys(op, o, ['weight', 'eps']);
+    const o = options(op, opts, ['weight', 'eps']);
     const eps = optNumber(op, 'eps', o.eps);
     return withOptional(op, [x, o.weight], (ix, w) => wrap(core.nnRmsNorm(ix, w, eps)));
   }
   function gelu(x, opts) {
     const op = 'nn.gelu';
-    const o = options(op, opts);
-    checkKeys(op, o, ['approximate']);
+    const o = options(op, opts, ['approximate']);
     const { approximate = 'none' } = o;
     if (approximate !== 'none' && approximate !== 'tanh')
       fail(op, `approximate must be 'none' (erf) or 'tanh', got ${describe(approximate)}`);
     return withHandles(op, [x], (ix) => wrap(core.nnGelu(ix, approximate)));
   }
   function theta(op, opts) {
-    const o = options(op, opts);
-    checkKeys(op, o, ['theta']);
+    const o = options(op, opts, ['theta']);
     return o.theta === undefined ? 10000 : checkNumber(op, 'theta', o.theta);
   }
   function ropeMatrix(pos, dim, opts) {
     const op = 'nn.ropeMatrix';
     checkNumber(op, 'pos', pos);
     checkInt(op, 'dim', dim, { min: 1 });
-    return wrap(core.nnRopeMatrix(pos, dim, theta(op, opts)));
+    return wrap(core.nnRopeMatrix(pos, dim, theta(op, opts)), op);
   }
   function applyRope(x, positions, opts) {
     const op = 'nn.applyRope';
@@ -150,23 +158,21 @@ export function installNn(tp, rt) {
   Object.assign(tp.linalg, {
     hadamard(n) {
       checkInt('linalg.hadamard', 'n', n, { min: 0 });
-      return wrap(core.linalgHadamard(n));
+      return wrap(core.linalgHadamard(n), 'linalg.hadamard');
     },
     fwht(x, opts) {
       const op = 'linalg.fwht';
-      const o = options(op, opts);
-      checkKeys(op, o, ['block']);
+      const o = options(op, opts, ['block']);
       const block = o.block === undefined ? 0 : checkInt(op, 'block', o.block, { min: 1 });
       return withHandles(op, [x], (ix) => wrap(core.linalgFwht(ix, block)));
     },
     randomOrthogonal(n, opts) {
       const op = 'linalg.randomOrthogonal';
       checkInt(op, 'n', n, { min: 1 });
-      const o = options(op, opts);
-      checkKeys(op, o, ['seed']);
+      const o = options(op, opts, ['seed']);
       const seeded = o.seed !== undefined && o.seed !== null;
       if (seeded) checkInt(op, 'seed', o.seed, { min: 0, max: Number.MAX_SAFE_INTEGER });
-      return wrap(core.linalgRandomOrthogonal(n, seeded ? o.seed : 0, seeded));
+      return wrap(core.linalgRandomOrthogonal(n, seeded ? o.seed : 0, seeded), op);
     },
     blockDiag(...mats) {
       const op = 'linalg.blockDiag';
@@ -194,15 +200,15 @@ export function installNn(tp, rt) {
     }
     get isDisposed() { return this.#id === 0; }
     /** The int8 levels, row-major (a copy). */
-    get q() { const r = core.quantLevels(this._id('quant.q')); check(); return r; }
+    get q() { const r = core.quantLevels(this._id('quant.q')); check('quant.q'); return r; }
     /** The scale per row (perRow) or the single scale, as a Float32Array. */
     get scale() {
-      const t = wrap(core.quantScale(this._id('quant.scale')));
+      const t = wrap(core.quantScale(this._id('quant.scale')), 'quant.scale');
       const s = t.data();
       t.dispose();
       return s;
     }
-    dequantize() { return wrap(core.quantDequantize(this._id('quant.dequantize'))); }
+    dequantize() { return wrap(core.quantDequantize(this._id('quant.dequantize')), 'quant.dequantize'); }
     dispose() {
       if (this.#id === 0) return;
       core.quantRelease(this.#id);
@@ -218,8 +224,7 @@ export function installNn(tp, rt) {
     memory: () => ({ count: core.quantLive(), bytes: core.quantLiveBytes() }),
   });
   function quantOpts(op, opts) {
-    const o = options(op, opts);
-    checkKeys(op, o, ['bits', 'perRow']);
+    const o = options(op, opts, ['bits', 'perRow']);
     const { bits = 8, perRow = false } = o;
     checkInt(op, 'bits', bits, { min: 2, max: 16 });
     checkBool(op, 'perRow', perRow);
@@ -251,7 +256,7 @@ export function installNn(tp, rt) {
       const op = 'quant.matmulInt8';
       if (!(qa instanceof QuantizedTensor) || !(qb instanceof QuantizedTensor))
         fail(op, `expects two QuantizedTensors from tp.quant.quantize, got ${describe(qa)} and ${describe(qb)}`);
-      return wrap(core.quantMatmulInt8(qa._id(op), qb._id(op)));
+      return wrap(core.quantMatmulInt8(qa._id(op), qb._id(op)), op);
     },
   };
 
@@ -266,8 +271,7 @@ export function installNn(tp, rt) {
     },
     merge(W, A, B, opts) {
       const op = 'lora.merge';
-      const o = options(op, opts);
-      checkKeys(op, o, ['alpha', 'r']);
+      const o = options(op, opts, ['alpha', 'r']);
       const alpha = optNumber(op, 'alpha', o.alpha);
       const r = o.r === undefined || o.r === null ? NaN : checkInt(op, 'r', o.r, { min: 1 });
       return withHandles(op, [W, A, B], (w, a, b) => wrap(core.loraMerge(w, a, b, alpha, r)));
@@ -283,15 +287,14 @@ export function installNn(tp, rt) {
      */
     activations(opts) {
       const op = 'synth.activations';
-      const o = options(op, opts);
-      checkKeys(op, o, ['tokens', 'dim', 'outliers', 'outlierScale', 'seed']);
+      const o = options(op, opts, ['tokens', 'dim', 'outliers', 'outlierScale', 'seed']);
       const { tokens = 512, dim = 1024, outliers = 6, outlierScale = 50, seed = 0 } = o;
       checkInt(op, 'tokens', tokens, { min: 1 });
       checkInt(op, 'dim', dim, { min: 1 });
       checkInt(op, 'outliers', outliers, { min: 0 });
       checkNumber(op, 'outlierScale', outlierScale);
       checkInt(op, 'seed', seed, { min: 0, max: Number.MAX_SAFE_INTEGER });
-      return wrap(core.synthActivations(tokens, dim, outliers, outlierScale, seed));
+      return wrap(core.synthActivations(tokens, dim, outliers, outlierScale, seed), op);
     },
   };
 }
