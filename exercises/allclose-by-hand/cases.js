@@ -1,5 +1,5 @@
 // Hidden cases of allclose-by-hand. No imports: the page loads this file from a Blob URL.
-// generate({ seed, rng, tensorArg }) → [{ fn, args, name? }]
+// generate({ seed, rng, tensorArg }) → [{ fn, args, label? }], titled "hidden <n> (<label>)" by the judge
 
 // A reference b and a result a = b + δ with each |δ_i| a chosen fraction f_i of the allowed error.
 // kind 'inside': all f in ±[0.3, 0.9], with negative references and the rtol part near its limit;
@@ -23,19 +23,25 @@ function pair(rng, kind) {
   return { a: nest(a.map(Math.fround)), b: nest(b), atol, rtol };
 }
 
+const KIND_LABELS = {
+  inside: { en: 'inside', zh: '在容差内' },
+  outside: { en: 'outside', zh: '超出容差' },
+  'only by |a|': { en: 'only by |a|', zh: '只有按 |a| 才通过' },
+};
+
 export function generate({ rng, tensorArg }) {
   const cases = [];
   const kinds = rng.shuffle(['inside', 'inside', 'outside', 'outside', 'only by |a|', 'inside', 'outside']);
   for (const kind of kinds) {
     const { a, b, atol, rtol } = pair(rng, kind);
-    cases.push({ fn: 'allClose', args: [tensorArg(a), tensorArg(b), atol, rtol], name: `hidden ${cases.length + 1} (${kind})` });
+    cases.push({ fn: 'allClose', args: [tensorArg(a), tensorArg(b), atol, rtol], label: KIND_LABELS[kind] });
   }
   for (let i = 0; i < 4; i++) {
     const m = rng.int(2, 5);
     const n = rng.int(2, 6);
     const b = rng.matrix(m, n, rng.pick([0.1, 1, 10]));
     const a = b.map((row) => row.map((v) => v + rng.normal() * rng.pick([0.01, 0.1]) * Math.abs(v) + 1e-3 * rng.normal()));
-    cases.push({ fn: 'relError', args: [tensorArg(a), tensorArg(b)], name: `hidden ${cases.length + 1}` });
+    cases.push({ fn: 'relError', args: [tensorArg(a), tensorArg(b)] });
   }
   return cases;
 }
@@ -50,20 +56,28 @@ const sq = (t) => t.data().reduce((s, v) => s + v * v, 0);
 
 export const mistakes = {
   allClose: [
-    { hint: 'the relative part uses |a| (the result); it must use |b|, the reference: atol + rtol·|b|',
+    { hint: { en: 'the relative part uses |a| (the result); it must use |b|, the reference: atol + rtol·|b|',
+              zh: '相对项用了 |a|（计算结果）；应该用参考值的 |b|：atol + rtol·|b|' },
       fn: (a, b, atol, rtol) => closeWith(a, b, (x) => atol + rtol * Math.abs(x)) },
-    { hint: 'rtol is ignored: the allowed error is atol + rtol·|b|, which grows with the reference',
+    { hint: { en: 'rtol is ignored: the allowed error is atol + rtol·|b|, which grows with the reference',
+              zh: '忽略了 rtol：允许的误差是 atol + rtol·|b|，会随参考值增大' },
       fn: (a, b, atol) => closeWith(a, b, () => atol) },
-    { hint: 'the absolute value of the reference is missing: for a negative b, rtol·b lowers the tolerance; use rtol·|b|',
+    { hint: { en: 'the absolute value of the reference is missing: for a negative b, rtol·b lowers the tolerance; use rtol·|b|',
+              zh: '参考值少了绝对值：b 为负时 rtol·b 会把容差变小；应该用 rtol·|b|' },
       fn: (a, b, atol, rtol) => closeWith(a, b, (x, y) => atol + rtol * y) },
-    { hint: 'the difference needs an absolute value: |a − b|, or a result below the reference always passes',
+    { hint: { en: 'the difference needs an absolute value: |a − b|, or a result below the reference always passes',
+              zh: '差值要取绝对值 |a − b|，否则比参考值小的结果总能通过' },
       fn: (a, b, atol, rtol) => closeWith(a, b, (x, y) => atol + rtol * Math.abs(y) + Math.max(0, y - x) * 2) },
   ],
   relError: [
-    { hint: 'this divides by ‖a‖, the result; divide by the norm of the reference ‖b‖',
+    { hint: { en: 'this divides by ‖a‖, the result; divide by the norm of the reference ‖b‖',
+              zh: '这里除以的是计算结果的 ‖a‖；应除以参考值的范数 ‖b‖' },
       fn: (a, b) => Math.sqrt(sq(a.sub(b)) / sq(a)) },
-    { hint: 'a square root is missing: this is ‖a − b‖² / ‖b‖²',
+    { hint: { en: 'a square root is missing: this is ‖a − b‖² / ‖b‖²',
+              zh: '少了开平方：这是 ‖a − b‖² / ‖b‖²' },
       fn: (a, b) => sq(a.sub(b)) / sq(b) },
-    { hint: 'this is the absolute error ‖a − b‖; divide it by ‖b‖', fn: (a, b) => Math.sqrt(sq(a.sub(b))) },
+    { hint: { en: 'this is the absolute error ‖a − b‖; divide it by ‖b‖',
+              zh: '这是绝对误差 ‖a − b‖；还要除以 ‖b‖' },
+      fn: (a, b) => Math.sqrt(sq(a.sub(b))) },
   ],
 };

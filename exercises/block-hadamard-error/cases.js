@@ -1,6 +1,6 @@
 // Hidden cases of block-hadamard-error. No imports: the page loads this file from a Blob URL;
 // tp is a global in the oracle worker that runs it.
-// generate({ seed, rng, tensorArg }) → [{ fn, args, name? }]
+// generate({ seed, rng, tensorArg }) → [{ fn, args, label? }], titled "hidden <n> (<label>)" by the judge
 
 // Activations with one or two outlier channels, as in an LLM's hidden states.
 function activations(rng, n, d) {
@@ -23,9 +23,9 @@ export function generate({ rng, tensorArg }) {
     const n = rng.int(8, 20);
     const m = rng.int(4, 12);
     cases.push({ fn: 'w4a4Error', args: [tensorArg(activations(rng, n, d)), tensorArg(rng.matrix(m, d, 0.5)), b],
-      name: `hidden ${cases.length + 1} (d=${d}, blocks of ${b})` });
+      label: { en: `d=${d}, blocks of ${b}`, zh: `d=${d}，块大小 ${b}` } });
   }
-  return cases.map((c, i) => ({ ...c, name: c.name ?? `hidden ${i + 1}` }));
+  return cases;
 }
 
 // ---- recognised mistakes (evaluated with tp in the oracle worker) ----
@@ -44,23 +44,31 @@ const err = (X, W, QX, QW, perRow) => tp.quant.relError(fq(X.matmul(QX), perRow)
 const isPow2 = (v) => Number.isInteger(Math.log2(v));
 export const mistakes = {
   blockHadamard: [
-    { hint: 'the blocks are not normalized: divide each ±1 block by √b so that Q is orthogonal',
+    { hint: { en: 'the blocks are not normalized: divide each ±1 block by √b so that Q is orthogonal',
+              zh: '各块没有归一化：每个 ±1 块要除以 √b，Q 才是正交矩阵' },
       fn: (d, b) => blocks(d, b, 1) },
-    { hint: 'b is the size of each block, not the number of blocks: use d/b blocks of size b',
+    { hint: { en: 'b is the size of each block, not the number of blocks: use d/b blocks of size b',
+              zh: 'b 是每块的大小，不是块数：应使用 d/b 个大小为 b 的块' },
       fn: (d, b) => (d % b === 0 && isPow2(d / b) && d / b !== b ? blocks(d, d / b) : null) },
-    { hint: 'normalized by √d; each block is H_b/√b, scaled by its own size',
+    { hint: { en: 'normalized by √d; each block is H_b/√b, scaled by its own size',
+              zh: '这里用 √d 归一化了；每块是 H_b/√b，按自己的大小缩放' },
       fn: (d, b) => (b !== d ? blocks(d, b, 1 / Math.sqrt(d)) : null) },
   ],
   w4a4Error: [
-    { hint: 'only X is rotated: rotate both operands, (XQ)(WQ)ᵀ = XWᵀ',
+    { hint: { en: 'only X is rotated: rotate both operands, (XQ)(WQ)ᵀ = XWᵀ',
+              zh: '只旋转了 X：两个操作数都要旋转，(XQ)(WQ)ᵀ = XWᵀ' },
       fn: (X, W, b) => err(X, W, blocks(X.shape[1], b), tp.eye(X.shape[1])) },
-    { hint: 'this quantizes without rotating; quantize XQ and WQ',
+    { hint: { en: 'this quantizes without rotating; quantize XQ and WQ',
+              zh: '这里没有旋转就量化了；应量化 XQ 和 WQ' },
       fn: (X, W) => err(X, W, tp.eye(X.shape[1]), tp.eye(X.shape[1])) },
-    { hint: 'W4A4 here uses one scale per ROW for both operands, not one per tensor',
+    { hint: { en: 'W4A4 here uses one scale per ROW for both operands, not one per tensor',
+              zh: '这里的 W4A4 对两个操作数都是每行一个 scale，而不是整个张量一个' },
       fn: (X, W, b) => err(X, W, blocks(X.shape[1], b), blocks(X.shape[1], b), false) },
-    { hint: 'the blocks are not normalized: divide each ±1 block by √b so that Q is orthogonal',
+    { hint: { en: 'the blocks are not normalized: divide each ±1 block by √b so that Q is orthogonal',
+              zh: '各块没有归一化：每个 ±1 块要除以 √b，Q 才是正交矩阵' },
       fn: (X, W, b) => err(X, W, blocks(X.shape[1], b, 1), blocks(X.shape[1], b, 1)) },
-    { hint: 'b is the size of each block, not the number of blocks: use d/b blocks of size b',
+    { hint: { en: 'b is the size of each block, not the number of blocks: use d/b blocks of size b',
+              zh: 'b 是每块的大小，不是块数：应使用 d/b 个大小为 b 的块' },
       fn: (X, W, b) => { const d = X.shape[1]; return d / b !== b && isPow2(d / b) ? err(X, W, blocks(d, d / b), blocks(d, d / b)) : null; } },
   ],
 };

@@ -63,19 +63,25 @@ const compatible = (x, y) => x === y || x === 1 || y === 1;
 
 export const mistakes = {
   broadcastShape: [
-    { hint: 'the shapes are aligned from the left; broadcasting aligns them from the right (the last axes meet)',
+    { hint: { en: 'the shapes are aligned from the left; broadcasting aligns them from the right (the last axes meet)',
+              zh: '这里把形状从左边对齐了；广播是从右边对齐的（最后一维对最后一维）' },
       fn: leftAligned },
-    { hint: 'a size of 1 stretches to match the other size; only two different sizes that are both ≠ 1 fail',
+    { hint: { en: 'a size of 1 stretches to match the other size; only two different sizes that are both ≠ 1 fail',
+              zh: '大小为 1 的维会扩展成另一边的大小；只有两个大小不同且都 ≠ 1 时才失败' },
       fn: (a, b) => rightAligned(a, b, (x, y) => x === y) },
-    { hint: 'this never fails: when two sizes differ and neither is 1, the broadcast is impossible (return false)',
+    { hint: { en: 'this never fails: when two sizes differ and neither is 1, the broadcast is impossible (return false)',
+              zh: '这里从不失败：两个大小不同且都不是 1 时，无法广播（应返回 false）' },
       fn: (a, b) => rightAligned(a, b, () => true) },
   ],
   firstConflict: [
-    { hint: 'this is a positive count from the right; return the axis as a negative index (-1 is the last axis)',
+    { hint: { en: 'this is a positive count from the right; return the axis as a negative index (-1 is the last axis)',
+              zh: '这是从右往左数的正数；要把轴返回成负索引（-1 是最后一维）' },
       fn: (a, b) => conflicts(a, b, compatible) },
-    { hint: 'this is the index from the left in the longer shape; count from the right, as a negative index',
+    { hint: { en: 'this is the index from the left in the longer shape; count from the right, as a negative index',
+              zh: '这是在较长形状中从左数的索引；应从右数，返回负索引' },
       fn: (a, b) => { const i = conflicts(a, b, compatible); return i ? Math.max(a.length, b.length) - i : 0; } },
-    { hint: 'off by one: the last axis is -1, not 0',
+    { hint: { en: 'off by one: the last axis is -1, not 0',
+              zh: '差了一位：最后一维是 -1，不是 0' },
       fn: (a, b) => { const i = conflicts(a, b, compatible); return i ? -(i - 1) : 0; } },
   ],
 };

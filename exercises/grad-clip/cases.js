@@ -1,6 +1,6 @@
 // Hidden cases of grad-clip. No imports: the page loads this file from a Blob URL;
 // tp is a global in the oracle worker that runs it.
-// generate({ seed, rng, tensorArg }) → [{ fn, args, name? }]
+// generate({ seed, rng, tensorArg }) → [{ fn, args, label? }], titled "hidden <n> (<label>)" by the judge
 
 function gradients(rng) {
   return Array.from({ length: rng.int(2, 5) }, () => {
@@ -10,6 +10,9 @@ function gradients(rng) {
   });
 }
 const norm = (gs) => Math.sqrt(gs.flat(2).reduce((s, v) => s + v * v, 0));
+
+const CLIPPED = { en: 'clipped', zh: '需要裁剪' };
+const NOT_CLIPPED = { en: 'no clipping needed', zh: '无需裁剪' };
 
 export function generate({ rng, tensorArg }) {
   const cases = [];
@@ -21,7 +24,7 @@ export function generate({ rng, tensorArg }) {
     const args = gs.map((g) => tensorArg(g));
     cases.push(c % 2 === 0
       ? { fn: 'globalNorm', args: [args] }
-      : { fn: 'clipGradient', args: [args, rng.int(0, gs.length - 1), maxNorm], name: `hidden ${c + 1} (${c % 3 === 2 ? 'no clipping needed' : 'clipped'})` });
+      : { fn: 'clipGradient', args: [args, rng.int(0, gs.length - 1), maxNorm], label: c % 3 === 2 ? NOT_CLIPPED : CLIPPED });
   }
   return cases;
 }
@@ -31,20 +34,28 @@ const sq = (g) => g.square().sum().item();
 const total = (gs) => Math.sqrt(gs.reduce((s, g) => s + sq(g), 0));
 export const mistakes = {
   globalNorm: [
-    { hint: 'this is the squared norm Σ g²: take the square root', fn: (gs) => gs.reduce((s, g) => s + sq(g), 0) },
-    { hint: 'this adds the norms of the tensors; the global norm is √(Σ of all squares) = √(Σ_p ‖g_p‖²)',
+    { hint: { en: 'this is the squared norm Σ g²: take the square root',
+              zh: '这是范数的平方 Σ g²：要开平方' },
+      fn: (gs) => gs.reduce((s, g) => s + sq(g), 0) },
+    { hint: { en: 'this adds the norms of the tensors; the global norm is √(Σ of all squares) = √(Σ_p ‖g_p‖²)',
+              zh: '这里把各张量的范数相加了；全局范数是所有元素平方和的平方根：√(Σ_p ‖g_p‖²)' },
       fn: (gs) => gs.reduce((s, g) => s + Math.sqrt(sq(g)), 0) },
-    { hint: 'this is the largest single norm; all gradients together form one vector: √(Σ_p ‖g_p‖²)',
+    { hint: { en: 'this is the largest single norm; all gradients together form one vector: √(Σ_p ‖g_p‖²)',
+              zh: '这是单个张量中最大的范数；所有梯度合起来看作一个向量：√(Σ_p ‖g_p‖²)' },
       fn: (gs) => Math.max(...gs.map((g) => Math.sqrt(sq(g)))) },
   ],
   clipGradient: [
-    { hint: 'this clips each tensor by its own norm; use one factor for all, from the global norm √(Σ_p ‖g_p‖²)',
+    { hint: { en: 'this clips each tensor by its own norm; use one factor for all, from the global norm √(Σ_p ‖g_p‖²)',
+              zh: '这里每个张量按各自的范数裁剪；应对所有张量使用同一个系数，由全局范数 √(Σ_p ‖g_p‖²) 算出' },
       fn: (gs, i, maxNorm) => gs[i].mul(Math.min(1, maxNorm / Math.sqrt(sq(gs[i])))) },
-    { hint: 'small gradients are scaled UP: the factor is min(1, maxNorm / ‖g‖), so nothing changes when ‖g‖ ≤ maxNorm',
+    { hint: { en: 'small gradients are scaled UP: the factor is min(1, maxNorm / ‖g‖), so nothing changes when ‖g‖ ≤ maxNorm',
+              zh: '小梯度被放大了：系数是 min(1, maxNorm / ‖g‖)，‖g‖ ≤ maxNorm 时应保持不变' },
       fn: (gs, i, maxNorm) => gs[i].mul(maxNorm / total(gs)) },
-    { hint: 'the factor uses the squared norm; divide maxNorm by √(Σ g²)',
+    { hint: { en: 'the factor uses the squared norm; divide maxNorm by √(Σ g²)',
+              zh: '系数里用了范数的平方；应是 maxNorm 除以 √(Σ g²)' },
       fn: (gs, i, maxNorm) => gs[i].mul(Math.min(1, maxNorm / total(gs) ** 2)) },
-    { hint: 'this sets every entry to ±maxNorm at most (clipping by value); clip by norm: multiply by min(1, maxNorm / ‖g‖)',
+    { hint: { en: 'this sets every entry to ±maxNorm at most (clipping by value); clip by norm: multiply by min(1, maxNorm / ‖g‖)',
+              zh: '这里把每个元素限制在 ±maxNorm 之内（按值裁剪）；应按范数裁剪：乘以 min(1, maxNorm / ‖g‖)' },
       fn: (gs, i, maxNorm) => gs[i].clamp(-maxNorm, maxNorm) },
   ],
 };

@@ -24,19 +24,25 @@ export function generate({ rng }) {
 const BYTES = { float32: 4, float16: 2, bfloat16: 2, int8: 1 };
 export const mistakes = {
   linearFlops: [
-    { hint: 'the factor 2 is missing: each term of a dot product is a multiplication AND an addition (2mkn)',
+    { hint: { en: 'the factor 2 is missing: each term of a dot product is a multiplication AND an addition (2mkn)',
+              zh: '少了系数 2：点积的每一项都包含一次乘法和一次加法（2mkn）' },
       fn: (B, S, dIn, dOut) => B * S * dIn * dOut },
-    { hint: 'this leaves out the batch or the sequence: there are B·S tokens, each needing 2·dIn·dOut flops',
+    { hint: { en: 'this leaves out the batch or the sequence: there are B·S tokens, each needing 2·dIn·dOut flops',
+              zh: '这里漏掉了 batch 或序列长度：共有 B·S 个 token，每个需要 2·dIn·dOut 次浮点运算' },
       fn: (B, S, dIn, dOut) => (B > 1 ? 2 * S * dIn * dOut : null) },
-    { hint: 'this leaves out the batch or the sequence: there are B·S tokens, each needing 2·dIn·dOut flops',
+    { hint: { en: 'this leaves out the batch or the sequence: there are B·S tokens, each needing 2·dIn·dOut flops',
+              zh: '这里漏掉了 batch 或序列长度：共有 B·S 个 token，每个需要 2·dIn·dOut 次浮点运算' },
       fn: (B, S, dIn, dOut) => (S > 1 ? 2 * B * dIn * dOut : null) },
   ],
   outputBytes: [
-    { hint: 'this is in bits; there are 8 bits in a byte (float32 is 4 bytes per element)',
+    { hint: { en: 'this is in bits; there are 8 bits in a byte (float32 is 4 bytes per element)',
+              zh: '这是比特数；1 字节等于 8 比特（float32 每个元素 4 字节）' },
       fn: (B, S, dOut, dtype) => 8 * B * S * dOut * BYTES[dtype] },
-    { hint: 'the element size depends on dtype: 4 bytes for float32, 2 for float16 and bfloat16, 1 for int8',
+    { hint: { en: 'the element size depends on dtype: 4 bytes for float32, 2 for float16 and bfloat16, 1 for int8',
+              zh: '元素大小取决于 dtype：float32 为 4 字节，float16 和 bfloat16 为 2 字节，int8 为 1 字节' },
       fn: (B, S, dOut, dtype) => (dtype === 'float32' ? null : 4 * B * S * dOut) },
-    { hint: 'this is the number of elements; multiply by the bytes per element of dtype',
+    { hint: { en: 'this is the number of elements; multiply by the bytes per element of dtype',
+              zh: '这是元素个数；还要乘以 dtype 每个元素的字节数' },
       fn: (B, S, dOut) => B * S * dOut },
   ],
 };

@@ -1,6 +1,6 @@
 // Hidden cases of multi-head-attention. No imports: the page loads this file from a Blob URL;
 // tp is a global in the oracle worker that runs it.
-// generate({ seed, rng, tensorArg }) → [{ fn, args, name? }]
+// generate({ seed, rng, tensorArg }) → [{ fn, args, label? }], titled "hidden <n> (<label>)" by the judge
 
 export function generate({ rng, tensorArg }) {
   const cases = [];
@@ -11,7 +11,7 @@ export function generate({ rng, tensorArg }) {
     const n = rng.int(2, 6);
     const w = () => tensorArg(rng.matrix(d, d, 1 / Math.sqrt(d) * rng.uniform(1.5, 2.5)));
     cases.push({ fn: 'multiHeadAttention', args: [tensorArg(rng.matrix(n, d, 1)), w(), w(), w(), w(), heads],
-      name: `n=${n}, d=${d}, heads=${heads}` });
+      label: `n=${n}, d=${d}, heads=${heads}` });
   }
   for (let i = 0; i < 4; i++) {
     const Nh = rng.int(2, 4);
@@ -19,9 +19,9 @@ export function generate({ rng, tensorArg }) {
     const n = rng.int(1, 5);
     const d = rng.int(2, 7);
     const O = Array.from({ length: Nh }, () => rng.matrix(n, Dh, 1));
-    cases.push({ fn: 'sumOverHeads', args: [tensorArg(O), tensorArg(rng.matrix(Nh * Dh, d, 1))], name: `Nh=${Nh}, n=${n}, Dh=${Dh}, d=${d}` });
+    cases.push({ fn: 'sumOverHeads', args: [tensorArg(O), tensorArg(rng.matrix(Nh * Dh, d, 1))], label: `Nh=${Nh}, n=${n}, Dh=${Dh}, d=${d}` });
   }
-  return cases.map((c, i) => ({ ...c, name: `hidden ${i + 1} (${c.name})` }));
+  return cases;
 }
 
 // ---- recognised mistakes (evaluated with tp in the oracle worker) ----
@@ -39,20 +39,28 @@ function mha(X, Wq, Wk, Wv, Wo, heads, { scale, useWo = true, dim = -1 } = {}) {
 }
 export const mistakes = {
   multiHeadAttention: [
-    { hint: 'the scores are divided by √d, the model width; each head divides by √Dh, its own width',
+    { hint: { en: 'the scores are divided by √d, the model width; each head divides by √Dh, its own width',
+              zh: '分数除以了模型宽度 √d；每个头应除以自己的宽度 √Dh' },
       fn: (X, Wq, Wk, Wv, Wo, heads) => (heads > 1 ? mha(X, Wq, Wk, Wv, Wo, heads, { scale: Math.sqrt(X.shape[1]) }) : null) },
-    { hint: 'W_O is missing: the concatenated heads must go through the output projection Wo',
+    { hint: { en: 'W_O is missing: the concatenated heads must go through the output projection Wo',
+              zh: '缺少 W_O：拼接后的各头还要经过输出投影 Wo' },
       fn: (X, Wq, Wk, Wv, Wo, heads) => mha(X, Wq, Wk, Wv, Wo, heads, { useWo: false }) },
-    { hint: 'this is one head of width d: split Q, K and V into `heads` column blocks of width Dh = d / heads',
+    { hint: { en: 'this is one head of width d: split Q, K and V into `heads` column blocks of width Dh = d / heads',
+              zh: '这是一个宽度为 d 的单头：应把 Q、K、V 按列切成 `heads` 块，每块宽 Dh = d / heads' },
       fn: (X, Wq, Wk, Wv, Wo, heads) => (heads > 1 ? mha(X, Wq, Wk, Wv, Wo, 1) : null) },
-    { hint: 'the softmax runs over the wrong axis: normalise each row (over the keys, dim −1)',
+    { hint: { en: 'the softmax runs over the wrong axis: normalise each row (over the keys, dim −1)',
+              zh: 'softmax 的维度错了：应对每一行归一化（沿 key 的方向，dim −1）' },
       fn: (X, Wq, Wk, Wv, Wo, heads) => mha(X, Wq, Wk, Wv, Wo, heads, { dim: 0 }) },
   ],
   sumOverHeads: [
-    { hint: 'head h uses ROWS h·Dh … (h+1)·Dh − 1 of Wo (a [Dh, d] block), so that O_h (n×Dh) can multiply it',
+    { hint: { en: 'head h uses ROWS h·Dh … (h+1)·Dh − 1 of Wo (a [Dh, d] block), so that O_h (n×Dh) can multiply it',
+              zh: '第 h 个头用的是 Wo 的第 h·Dh … (h+1)·Dh − 1 行（一个 [Dh, d] 块），这样 O_h（n×Dh）才能与它相乘' },
       fn: (O, Wo) => { const [Nh, n, Dh] = O.shape; let Y = tp.zeros([n, Wo.shape[1]]); for (let h = 0; h < Nh; h++) { const idx = Array.from({ length: Dh }, (_, j) => j * Nh + h); Y = Y.add(O.select(0, h).matmul(tp.stack(idx.map((r) => Wo.select(0, r)), 0))); } return Y; } },
-    { hint: 'this uses only the first head; the output is the SUM over all heads of O_h W_O^(h)',
+    { hint: { en: 'this uses only the first head; the output is the SUM over all heads of O_h W_O^(h)',
+              zh: '这里只用了第一个头；输出是所有头的 O_h W_O^(h) 之和' },
       fn: (O, Wo) => O.select(0, 0).matmul(Wo.narrow(0, 0, O.shape[2])) },
-    { hint: 'this averages the heads; the output is their sum', fn: (O, Wo) => { const [Nh, n, Dh] = O.shape; let Y = tp.zeros([n, Wo.shape[1]]); for (let h = 0; h < Nh; h++) Y = Y.add(O.select(0, h).matmul(Wo.narrow(0, h * Dh, Dh))); return Y.div(Nh); } },
+    { hint: { en: 'this averages the heads; the output is their sum',
+              zh: '这里对各头取了平均；输出应是它们的和' },
+      fn: (O, Wo) => { const [Nh, n, Dh] = O.shape; let Y = tp.zeros([n, Wo.shape[1]]); for (let h = 0; h < Nh; h++) Y = Y.add(O.select(0, h).matmul(Wo.narrow(0, h * Dh, Dh))); return Y.div(Nh); } },
   ],
 };

@@ -1,6 +1,6 @@
 // Hidden cases of pre-post-norm. No imports: the page loads this file from a Blob URL;
 // tp is a global in the oracle worker that runs it.
-// generate({ seed, rng, tensorArg }) → [{ fn, args, name? }]
+// generate({ seed, rng, tensorArg }) → [{ fn, args, label? }], titled "hidden <n> (<label>)" by the judge
 
 export function generate({ rng, tensorArg }) {
   const cases = [];
@@ -12,7 +12,7 @@ export function generate({ rng, tensorArg }) {
     const W = rng.matrix(d, d, 1 / Math.sqrt(d));
     const eps = rng.pick([1e-6, 1e-5, 1e-3]);
     cases.push({ fn: i % 2 === 0 ? 'preNormBlock' : 'postNormBlock', args: [tensorArg(H), tensorArg(W), eps],
-      name: `hidden ${i + 1} (n=${n}, d=${d}, RMS ≈ ${scale})` });
+      label: `n=${n}, d=${d}, RMS ≈ ${scale}` });
   }
   return cases;
 }
@@ -21,20 +21,28 @@ export function generate({ rng, tensorArg }) {
 const N = (x, eps) => x.div(x.square().mean(-1, { keepdim: true }).add(eps).sqrt());
 export const mistakes = {
   preNormBlock: [
-    { hint: 'this is post-norm, Norm(H + HW); pre-norm normalizes the sublayer\'s INPUT: H + Norm(H)W',
+    { hint: { en: 'this is post-norm, Norm(H + HW); pre-norm normalizes the sublayer\'s INPUT: H + Norm(H)W',
+              zh: '这是 post-norm，Norm(H + HW)；pre-norm 归一化的是子层的输入：H + Norm(H)W' },
       fn: (H, W, eps) => N(H.add(H.matmul(W)), eps) },
-    { hint: 'the residual H is missing: the block adds the sublayer output to the stream, H + Norm(H)W',
+    { hint: { en: 'the residual H is missing: the block adds the sublayer output to the stream, H + Norm(H)W',
+              zh: '缺少残差 H：这个块要把子层输出加回残差流，H + Norm(H)W' },
       fn: (H, W, eps) => N(H, eps).matmul(W) },
-    { hint: 'the residual adds the raw stream H, not Norm(H): H + Norm(H)W',
+    { hint: { en: 'the residual adds the raw stream H, not Norm(H): H + Norm(H)W',
+              zh: '残差加的是原始的 H，不是 Norm(H)：H + Norm(H)W' },
       fn: (H, W, eps) => N(H, eps).add(N(H, eps).matmul(W)) },
-    { hint: 'this normalizes the sublayer\'s output, H + Norm(HW); normalize its input instead: H + Norm(H)W',
+    { hint: { en: 'this normalizes the sublayer\'s output, H + Norm(HW); normalize its input instead: H + Norm(H)W',
+              zh: '这里归一化的是子层的输出，H + Norm(HW)；应改为归一化它的输入：H + Norm(H)W' },
       fn: (H, W, eps) => H.add(N(H.matmul(W), eps)) },
   ],
   postNormBlock: [
-    { hint: 'this is pre-norm, H + Norm(H)W; post-norm normalizes AFTER the residual addition: Norm(H + HW)',
+    { hint: { en: 'this is pre-norm, H + Norm(H)W; post-norm normalizes AFTER the residual addition: Norm(H + HW)',
+              zh: '这是 pre-norm，H + Norm(H)W；post-norm 是在残差相加之后再归一化：Norm(H + HW)' },
       fn: (H, W, eps) => H.add(N(H, eps).matmul(W)) },
-    { hint: 'the residual H is missing inside the norm: Norm(H + HW)', fn: (H, W, eps) => N(H.matmul(W), eps) },
-    { hint: 'this normalizes the sublayer\'s output only, H + Norm(HW); post-norm normalizes the sum: Norm(H + HW)',
+    { hint: { en: 'the residual H is missing inside the norm: Norm(H + HW)',
+              zh: '归一化里面缺少残差 H：Norm(H + HW)' },
+      fn: (H, W, eps) => N(H.matmul(W), eps) },
+    { hint: { en: 'this normalizes the sublayer\'s output only, H + Norm(HW); post-norm normalizes the sum: Norm(H + HW)',
+              zh: '这里只归一化了子层的输出，H + Norm(HW)；post-norm 归一化的是两者之和：Norm(H + HW)' },
       fn: (H, W, eps) => H.add(N(H.matmul(W), eps)) },
   ],
 };

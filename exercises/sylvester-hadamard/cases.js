@@ -25,19 +25,25 @@ function sylvester(n, grow = (H) => [...H.map((r) => [...r, ...r]), ...H.map((r)
 const signInBottomLeft = (H) => [...H.map((r) => [...r, ...r]), ...H.map((r) => [...r.map((v) => -v), ...r])];
 export const mistakes = {
   hadamard: [
-    { hint: 'not normalized: H_n H_nᵀ = nI, so divide the ±1 matrix by √n to make it orthogonal',
+    { hint: { en: 'not normalized: H_n H_nᵀ = nI, so divide the ±1 matrix by √n to make it orthogonal',
+              zh: '没有归一化：H_n H_nᵀ = nI，所以要把 ±1 矩阵除以 √n，使其正交' },
       fn: (n) => (n > 1 ? sylvester(n) : null) },
-    { hint: 'divided by n; the rows of H_n have length √n, so divide by √n',
+    { hint: { en: 'divided by n; the rows of H_n have length √n, so divide by √n',
+              zh: '这里除以了 n；H_n 每行的长度是 √n，所以应除以 √n' },
       fn: (n) => (n > 1 ? sylvester(n).div(n) : null) },
-    { hint: 'the minus sign belongs in the bottom-right block: H_{2n} = [[H, H], [H, −H]]',
+    { hint: { en: 'the minus sign belongs in the bottom-right block: H_{2n} = [[H, H], [H, −H]]',
+              zh: '负号应在右下块：H_{2n} = [[H, H], [H, −H]]' },
       fn: (n) => sylvester(n, signInBottomLeft).div(Math.sqrt(n)) },
   ],
   hadamardRotate: [
-    { hint: 'not normalized: with the ±1 matrix every token grows by √n; use Q = H_n / √n',
+    { hint: { en: 'not normalized: with the ±1 matrix every token grows by √n; use Q = H_n / √n',
+              zh: '没有归一化：直接用 ±1 矩阵，每个 token 的长度会放大 √n 倍；应使用 Q = H_n / √n' },
       fn: (x) => x.matmul(sylvester(x.shape[1])) },
-    { hint: 'this rotates the columns (Q x); each token is a row, so multiply on the right: x Q',
+    { hint: { en: 'this rotates the columns (Q x); each token is a row, so multiply on the right: x Q',
+              zh: '这里旋转的是列（Q x）；每个 token 是一行，所以要右乘：x Q' },
       fn: (x) => (x.shape[0] === x.shape[1] ? sylvester(x.shape[1]).div(Math.sqrt(x.shape[1])).matmul(x) : null) },
-    { hint: 'the minus sign belongs in the bottom-right block: H_{2n} = [[H, H], [H, −H]]',
+    { hint: { en: 'the minus sign belongs in the bottom-right block: H_{2n} = [[H, H], [H, −H]]',
+              zh: '负号应在右下块：H_{2n} = [[H, H], [H, −H]]' },
       fn: (x) => x.matmul(sylvester(x.shape[1], signInBottomLeft).div(Math.sqrt(x.shape[1]))) },
   ],
 };

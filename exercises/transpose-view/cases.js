@@ -1,5 +1,5 @@
 // Hidden cases of transpose-view. No imports: the page loads this file from a Blob URL.
-// generate({ seed, rng, tensorArg }) → [{ fn, args, name? }]
+// generate({ seed, rng, tensorArg }) → [{ fn, args, label? }], titled "hidden <n> (<label>)" by the judge
 
 function contiguous(shape) {
   const s = [];
@@ -7,6 +7,16 @@ function contiguous(shape) {
   for (let d = shape.length - 1; d >= 0; d--) { s[d] = step; step *= shape[d]; }
   return s;
 }
+
+const KIND_LABELS = {
+  fresh: { en: 'fresh', zh: '新建' },
+  transposed: { en: 'transposed', zh: '转置' },
+  permuted: { en: 'permuted', zh: '轴重排' },
+  'column slice': { en: 'column slice', zh: '列切片' },
+  'row slice': { en: 'row slice', zh: '行切片' },
+  'transposed back': { en: 'transposed back', zh: '转置后再转回' },
+  'transposed first axes': { en: 'transposed first axes', zh: '转置前两维' },
+};
 
 export function generate({ rng }) {
   const cases = [];
@@ -45,26 +55,31 @@ export function generate({ rng }) {
     } else if (kind === 'row slice') {
       shape[0] = Math.max(2, base[0] - 1);                                    // fewer rows: still contiguous
     }
-    cases.push({ fn: 'isContiguous', args: [shape, strides], name: `hidden ${cases.length + 1} (${kind})` });
+    cases.push({ fn: 'isContiguous', args: [shape, strides], label: KIND_LABELS[kind] });
   }
-  return cases.map((c, i) => ({ ...c, name: c.name ?? `hidden ${i + 1}` }));
+  return cases;
 }
 
 // ---- recognised mistakes ----
 const norm = (d, n) => (d < 0 ? d + n : d);
 export const mistakes = {
   transposeView: [
-    { hint: 'the strides must be swapped too: a transpose exchanges the same two entries of the shape and of the strides',
+    { hint: { en: 'the strides must be swapped too: a transpose exchanges the same two entries of the shape and of the strides',
+              zh: '步长也要交换：转置会同时交换形状和步长中相同位置的两项' },
       fn: (shape, strides, d0, d1) => { const s = shape.slice(); const a = norm(d0, s.length), b = norm(d1, s.length); [s[a], s[b]] = [s[b], s[a]]; return [s, strides.slice()]; } },
-    { hint: 'these are the contiguous strides of the new shape: a transpose copies nothing, it keeps the old strides and swaps them',
+    { hint: { en: 'these are the contiguous strides of the new shape: a transpose copies nothing, it keeps the old strides and swaps them',
+              zh: '这是新形状的连续步长：转置不复制数据，而是保留原来的步长并交换它们' },
       fn: (shape, strides, d0, d1) => { const s = shape.slice(); const a = norm(d0, s.length), b = norm(d1, s.length); [s[a], s[b]] = [s[b], s[a]]; return [s, contiguous(s)]; } },
-    { hint: 'negative axes count from the end: -1 is the last axis (add the number of axes)',
+    { hint: { en: 'negative axes count from the end: -1 is the last axis (add the number of axes)',
+              zh: '负数轴从末尾数起：-1 是最后一维（加上维数即可）' },
       fn: (shape, strides, d0, d1) => { if (d0 >= 0 && d1 >= 0) return null; const s = shape.slice(), t = strides.slice(); const a = d0 < 0 ? d0 + s.length + 1 : d0; const b = d1 < 0 ? d1 + s.length + 1 : d1; if (a >= s.length || b >= s.length) return null; [s[a], s[b]] = [s[b], s[a]]; [t[a], t[b]] = [t[b], t[a]]; return [s, t]; } },
   ],
   isContiguous: [
-    { hint: 'descending strides are not enough: a column slice keeps the wider rows, so memory has gaps; compare with the row-major strides of the shape',
+    { hint: { en: 'descending strides are not enough: a column slice keeps the wider rows, so memory has gaps; compare with the row-major strides of the shape',
+              zh: '步长递减还不够：列切片保留了原来更宽的行，内存中会有空隙；应与该形状的行主序步长比较' },
       fn: (shape, strides) => strides.every((s, d) => d === 0 || strides[d - 1] >= s) && strides[strides.length - 1] === 1 },
-    { hint: 'a last stride of 1 is not enough: every stride must be the product of the sizes after it',
+    { hint: { en: 'a last stride of 1 is not enough: every stride must be the product of the sizes after it',
+              zh: '最后一维步长为 1 还不够：每个步长都必须等于其后各维大小的乘积' },
       fn: (shape, strides) => strides[strides.length - 1] === 1 },
   ],
 };

@@ -1,5 +1,5 @@
 // The exercise block in Chromium: the same solution gets the same verdict (and the same counts) in the
-// page's Web Worker judge as in the CLI's worker_threads judge. The block is mounted by a small
+// page's Web Worker judge as in the CLI's worker_threads judge, in the page's language. The block is mounted by a small
 // harness page built here (web/judge/page.js + the notebook's editor + the judge worker from
 // web/judge/build-hook.mjs), served with the site's own server and CSP.
 import { test, before, after } from 'node:test';
@@ -13,6 +13,7 @@ import { root, launch, openPage } from './helpers.mjs';
 import { createServer } from '../../web/server.mjs';
 import { loadExercise } from '../../web/judge/exercises.js';
 import { judgeFile } from '../../web/judge/node-runner.js';
+import { localized } from '../../web/judge/messages.js';
 
 const IDS = ['lora-params', 'low-rank-approx', 'causal-attention'];
 const SOL = (id, f) => path.join(root, 'tests/js/solutions', id, f);
@@ -40,6 +41,7 @@ async function buildHarness() {
 import { mountExercise } from ${JSON.stringify(path.join(web, 'judge/page.js'))};
 import { createEditor } from ${JSON.stringify(path.join(web, 'src/editor.js'))};
 const exercises = ${JSON.stringify(exercises)};
+const lang = new URLSearchParams(location.search).get('lang') ?? 'en';
 const handles = {};
 for (const ex of exercises) {
   const el = document.createElement('section');
@@ -48,7 +50,7 @@ for (const ex of exercises) {
   el.dataset.exerciseId = ex.id;
   document.body.append(el);
   handles[ex.id] = mountExercise(el, {
-    id: ex.id, lang: 'en', title: ex.title.en, statementHtml: '<p>statement</p>', exercise: ex,
+    id: ex.id, lang, title: ex.title[lang], statementHtml: '<p>statement</p>', exercise: ex,
     tpUrl: new URL('tp.js', document.baseURI).href,
     load: () => JSON.parse(localStorage.getItem('ex:' + ex.id) ?? 'null'),
     save: (v) => localStorage.setItem('ex:' + ex.id, JSON.stringify(v)),
@@ -109,6 +111,8 @@ const CASES = [
   ['lora-params', SOL('lora-params', 'syntax-error.js')],
   ['lora-params', SOL('lora-params', 'missing-export.js')],
   ['lora-params', SOL('lora-params', 'endless-loop.js')],
+  ['lora-params', SOL('lora-params', 'imports-missing.js')],
+  ['lora-params', SOL('lora-params', 'unclosed-brace.js')],
   ['causal-attention', SOL('causal-attention', 'no-mask.js')],
   ['causal-attention', SOL('causal-attention', 'correct-loops.js')],
   ['low-rank-approx', SOL('low-rank-approx', 'off-by-one.js')],
@@ -137,7 +141,40 @@ test('the same solution gets the same verdict in the page and in the CLI', async
       }
       if (file.endsWith('no-mask.js')) assert.ok(web.messages.some((m) => /no causal mask/.test(m)));
       if (file.endsWith('syntax-error.js')) assert.ok(web.messages.some((m) => /:2:\d+: SyntaxError/.test(m)));
+      if (cli.status === 'error') assert.equal(web.statuses.length, 1, `${name}: one message, no case lines: ${web.messages}`);
+      if (file.endsWith('imports-missing.js')) assert.match(web.messages[0], /^loading solution\.js failed: /);
+      if (file.endsWith('unclosed-brace.js')) assert.match(web.messages[0], /\nhint: an unclosed \{ \( or \[ above this line\? The \{ on line 1 is never closed\./);
     }
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('for a Chinese reader, the starter, the judge\'s messages and the hints are Chinese', async () => {
+  const context = await browser.newContext();
+  const { page, log } = await openPage(context, base());
+  try {
+    await page.goto(`${base()}?lang=zh`);
+    await page.waitForSelector('body[data-ready="1"]');
+    const exercise = loadExercise('lora-params');
+    assert.equal(await page.evaluate(() => window.harness.code('lora-params')), exercise.starter.zh);
+    const { mistakes } = await import(pathToFileURL(path.join(exercise.dir, 'cases.js')).href);
+    const hints = Object.values(mistakes).flat().map((m) => m.hint);
+    const wrong = await checkInPage(page, 'lora-params', SOL('lora-params', 'product.js'));
+    assert.equal(wrong.verdict, 'fail');
+    assert.match(wrong.text, /0 通过，15 未通过/);
+    assert.ok(wrong.messages.some((m) => m.includes(`提示：${localized(hints[0], 'zh')}`)), wrong.messages.join('\n'));
+    for (const m of wrong.messages) {
+      assert.match(m, /^值：得到 /, m);
+      assert.ok(hints.every((h) => !m.includes(h.en)), `English hint in: ${m}`);
+      assert.doesNotMatch(m, /\b(value|got|want|hint|allowed)\b/, m);
+    }
+    const slow = await checkInPage(page, 'lora-params', SOL('lora-params', 'endless-loop.js'));
+    assert.ok(slow.messages.includes('超出时间限制（每个用例 2000 ms）'), slow.messages.join('\n'));
+    const broken = await checkInPage(page, 'lora-params', SOL('lora-params', 'imports-missing.js'));
+    assert.equal(broken.verdict, 'error');
+    assert.match(broken.messages[0], /^加载 solution\.js 失败：/);
     assert.deepEqual(log.errors, []);
   } finally {
     await context.close();
@@ -209,6 +246,13 @@ test('in a built chapter, the exercise block judges what the reader types, in bo
       await page.goto(`${siteBase}?chapter=judge-test&lang=zh`);
       await block.locator('[data-testid=judge-button]').waitFor();
       assert.match(await block.locator('h2').textContent(), /LoRA 的参数账/);
+      assert.equal(await typeAndCheck('function loraParams(dOut, dIn, r) { return r * dOut; }\n' +
+        'function loraFraction(dOut, dIn, r) { return loraParams(dOut, dIn, r) / (dOut * dIn); }\n'), 'fail');
+      const failing = await block.locator('[data-testid=judge-case][data-status=fail]').first().textContent();
+      assert.match(failing, /值：得到 \d+，期望 \d+/);
+      assert.match(failing, /提示：这里只算了两个因子中的一个（B 是 dOut×r，A 是 r×dIn）/);
+      assert.doesNotMatch(failing, /value:|hint:|counts only one/);
+      assert.match(await verdict.textContent(), /有用例未通过。 \d+ 通过，\d+ 未通过/);
       assert.deepEqual(log.errors, []);
     } finally {
       await context.close();

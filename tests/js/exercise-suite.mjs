@@ -1,17 +1,21 @@
 // One exercise's suite through the real judge (worker_threads, tp in each worker), shared by the test
 // files of the exercises: the reference passes for several seeds, the starter fails, hidden cases follow
 // the seed, every other correct solution passes, and each wrong solution fails with a message that
-// matches what the learner got wrong.
+// matches what the learner got wrong; judged for a Chinese reader, the first wrong solution gets the
+// same verdicts with the Chinese of the same hints.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadExercise } from '../../web/judge/exercises.js';
 import { judgeFile, judgeSource, nodeEnv } from '../../web/judge/node-runner.js';
 import { generateCases } from '../../web/judge/judge.js';
+import { localized } from '../../web/judge/messages.js';
 
 const SOLUTIONS = fileURLToPath(new URL('./solutions/', import.meta.url));
+// Words that only untranslated text would put in a Chinese case title (formulas and code names may stay).
+const ENGLISH_WORDS = /\b(hidden|example|of|the|and|by|with|to|in|on|for|per|blocks?|clipped|clipping|scaled|unscaled|contiguous|sliced|fresh|transposed|permuted|slice|growing|decaying|negative|random|identity|inside|outside|only|one|two|three|its|where|what|error|rank|position|base)\b/;
 
 // wrong: [[file, regex a failure message must match], ...]; correct: [file, ...]; extra(exercise) adds tests.
 export function describeExercise(id, { wrong, correct = [], extra } = {}) {
@@ -31,7 +35,7 @@ export function describeExercise(id, { wrong, correct = [], extra } = {}) {
     });
 
     test('the starter code loads and fails', async () => {
-      const r = await judgeSource(exercise, exercise.starter, { cache, filename: 'starter.js' });
+      const r = await judgeSource(exercise, localized(exercise.starter, 'en'), { cache, filename: 'starter.js' });
       assert.equal(r.status, 'fail', r.message);
       assert.equal(r.passed, 0);
     });
@@ -63,6 +67,25 @@ export function describeExercise(id, { wrong, correct = [], extra } = {}) {
         assert.ok(messages.some((m) => re.test(m)), `no failure matches ${re}:\n${messages.join('\n')}`);
       });
     }
+    const [firstWrong] = wrong[0];
+    test(`for a Chinese reader, ${firstWrong} fails the same cases with the Chinese of the same hints`, async () => {
+      const { mistakes = {} } = await import(pathToFileURL(join(exercise.dir, 'cases.js')).href);
+      const zhOf = new Map(Object.values(mistakes).flat().map((m) => [localized(m.hint, 'en'), localized(m.hint, 'zh')]));
+      const en = await judge(firstWrong);
+      const zh = await judgeFile(exercise, join(SOLUTIONS, id, firstWrong), { cache, lang: 'zh' });
+      assert.equal(zh.lang, 'zh');
+      assert.deepEqual(zh.cases.map((c) => c.status), en.cases.map((c) => c.status));
+      en.cases.forEach((c, i) => {
+        for (const [hintEn, hintZh] of zhOf) {
+          if (c.message.includes(hintEn)) assert.ok(zh.cases[i].message.includes(hintZh), `${c.name}: no "${hintZh}" in\n${zh.cases[i].message}`);
+          assert.ok(hintEn === hintZh || !zh.cases[i].message.includes(hintEn), `${c.name}: English hint in\n${zh.cases[i].message}`);
+        }
+        if (c.status !== 'pass') assert.match(zh.cases[i].message, /[\u4e00-\u9fff]/, `${c.name}: ${zh.cases[i].message}`);
+        // the case's title too: "隐藏用例 3（d=4，块大小 2）: f(…)", with no English word left
+        const title = zh.cases[i].name.slice(0, zh.cases[i].name.lastIndexOf(`: ${c.fn}(`));
+        assert.doesNotMatch(title, ENGLISH_WORDS, `${c.name} → ${title}`);
+      });
+    });
     extra?.(exercise);
   });
 }

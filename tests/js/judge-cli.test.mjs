@@ -2,7 +2,8 @@
 // solutions that loop, throw, exit or print a fake summary.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 
@@ -18,6 +19,17 @@ function run(...args) {
     execFile(process.execPath, [CLI, ...args], { cwd: ROOT, timeout: 60000 }, (error, stdout, stderr) => {
       resolve({ code: error ? error.code : 0, stdout, stderr, lines: stdout.trimEnd().split('\n'), ms: Date.now() - t0 });
     });
+  });
+}
+
+// The command with its stdout closed before it writes, as under `tensorpad list | head -1`.
+function runIntoClosedPipe(...args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('close', (code) => resolve({ code, stderr }));
   });
 }
 
@@ -123,6 +135,54 @@ describe('tensorpad judge', () => {
     assert.equal((await run('judge', 'lora-params', REF('lora-params'), '--seed', 'abc')).code, 2);
     assert.equal((await run('frobnicate')).code, 2);
   });
+
+  test('a solution that cannot load is one message on stderr and exit 2, like a syntax error', async () => {
+    const r = await run('judge', 'lora-params', SOL('lora-params', 'imports-missing.js'));
+    assert.equal(r.code, 2);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /^loading .*imports-missing\.js failed: .*no-such-package-for-tensorpad/);
+    assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
+    const j = JSON.parse((await run('judge', 'lora-params', SOL('lora-params', 'imports-missing.js'), '--json')).stdout);
+    assert.equal(j.status, 'error');
+    assert.equal(j.error_kind, 'load');
+    assert.deepEqual(j.tests, []);
+  });
+
+  test('a missing } is reported where the parser noticed it, with the line of the bracket left open', async () => {
+    const r = await run('judge', 'lora-params', SOL('lora-params', 'unclosed-brace.js'));
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /unclosed-brace\.js:4:1: SyntaxError: 'import' and 'export' may only appear at the top level/);
+    assert.match(r.stderr, /\nhint: an unclosed \{ \( or \[ above this line\? The \{ on line 1 is never closed\.\n/);
+    const zh = await run('judge', 'lora-params', SOL('lora-params', 'unclosed-brace.js'), '--lang', 'zh');
+    assert.match(zh.stderr, /\n提示：上面是否有未闭合的 \{、\( 或 \[？第 1 行的 \{ 没有闭合。\n/);
+  });
+
+  test('--lang zh: the judge\'s messages, the hints and the summary in Chinese, with no English left', async () => {
+    const r = await run('judge', 'lora-params', SOL('lora-params', 'product.js'), '--lang', 'zh');
+    assert.equal(r.code, 1);
+    assert.ok(r.lines.some((l) => /^✗ 隐藏用例 \d+: loraParams\(dOut=\d+, dIn=\d+, r=\d+\) — 值：得到 \d+，期望 \d+（绝对误差/.test(l)), r.stdout);
+    assert.ok(r.lines.some((l) => l === '    提示：这是 r·dOut·dIn：B（dOut×r）和 A（r×dIn）是两个独立的矩阵，参数量应相加：r·dOut + r·dIn'));
+    assert.doesNotMatch(r.stdout, /\b(value|got|want|hint|error|allowed|hidden|passed|failed)\b|this is r·dOut·dIn/);
+    assert.match(r.lines.at(-1), /^0 通过，15 未通过$/);
+    const slow = await run('judge', 'lora-params', SOL('lora-params', 'endless-loop.js'), '--lang', 'zh');
+    assert.match(slow.stdout, /超出时间限制（每个用例 2000 ms）/);
+    assert.match(slow.stdout, /未运行：前面的用例超出了时间限制/);
+    const j = JSON.parse((await run('judge', 'lora-params', SOL('lora-params', 'product.js'), '--lang', 'zh', '--json')).stdout);
+    assert.ok(j.tests.some((t) => /提示：这是 r·dOut·dIn/.test(t.message ?? '')));
+  });
+
+  test('the usage text names --lang for every command that takes it', async () => {
+    const r = await run('--help');
+    assert.match(r.stdout, /tensorpad judge <exercise-id> <solution\.js> .*\[--lang zh\|en\]/);
+    assert.match(r.stdout, /tensorpad list \[--lang zh\|en\]/);
+    assert.match(r.stdout, /tensorpad show <exercise-id> \[--lang zh\|en\]/);
+  });
+
+  test('a closed stdout ends the judge quietly with the verdict\'s exit code', async () => {
+    const r = await runIntoClosedPipe('judge', 'lora-params', SOL('lora-params', 'product.js'));
+    assert.equal(r.stderr, '');
+    assert.equal(r.code, 1);
+  });
 });
 
 describe('tensorpad list / show / check', () => {
@@ -136,6 +196,33 @@ describe('tensorpad list / show / check', () => {
     assert.match(zh.stdout, /LoRA 的参数账/);
   });
 
+  test('list follows the chapter: the order of its :::exercise directives', async () => {
+    const chapter = readFileSync(join(ROOT, 'web/chapters/linear-algebra/en.md'), 'utf8');
+    const placed = [...chapter.matchAll(/^:::exercise (\S+)/gm)].map((m) => m[1]);
+    const listed = (await run('list')).lines.slice(1).map((l) => l.split(/\s+/)[0]);
+    assert.ok(placed.length >= 30);
+    assert.deepEqual(listed.slice(0, placed.length), placed);
+    assert.deepEqual(listed.slice(placed.length), listed.slice(placed.length).sort());
+  });
+
+  test('list --lang zh has Chinese headers and difficulties, aligned in a terminal', async () => {
+    const r = await run('list', '--lang', 'zh');
+    assert.equal(r.code, 0);
+    assert.match(r.lines[0], /^编号 +难度 +标题$/);
+    assert.doesNotMatch(r.stdout, /\b(difficulty|title|easy|medium|hard)\b/);   // "id" may be in a title: "token id"
+    const rows = r.lines.slice(1);
+    assert.ok(rows.every((l) => /^\S+ +(简单|中等|困难)  \S/.test(l)), r.stdout);
+    // the titles start in one column of the terminal, where a Chinese character takes two
+    const width = (text) => [...text].reduce((w, ch) => w + (/[\u4e00-\u9fff]/.test(ch) ? 2 : 1), 0);
+    assert.equal(new Set(r.lines.map((l) => width(/^\S+ +\S+ +/.exec(l)[0]))).size, 1, r.stdout);
+  });
+
+  test('list ends quietly, exit 0, when its reader closes the pipe (list | head -1)', async () => {
+    const r = await runIntoClosedPipe('list');
+    assert.equal(r.stderr, '');
+    assert.equal(r.code, 0);
+  });
+
   test('show prints the statement and the starter code in either language', async () => {
     const en = await run('show', 'causal-attention');
     assert.equal(en.code, 0);
@@ -144,6 +231,10 @@ describe('tensorpad list / show / check', () => {
     const zh = await run('show', 'causal-attention', '--lang', 'zh');
     assert.match(zh.stdout, /# 因果注意力/);
     assert.match(zh.stdout, /本地判题/);
+    assert.match(zh.stdout, /\/\/ Q、K 是形状为 \[n, d\] 的 tp 张量；V 是 \[n, dv\]。\n\nexport function causalAttention\(Q, K, V\)/);
+    assert.doesNotMatch(zh.stdout, /\/\/ Q, K are tp tensors/);
+    assert.match(zh.stdout, /\(causal-attention, (简单|中等|困难)\)/);
+    assert.match(en.stdout, /\/\/ Q, K are tp tensors of shape \[n, d\]/);
     assert.equal((await run('show', 'nope')).code, 2);
     assert.equal((await run('show', 'lora-params', '--lang', 'fr')).code, 2);
   });

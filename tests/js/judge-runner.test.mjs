@@ -4,6 +4,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadExercise } from '../../web/judge/exercises.js';
 import { judgeSource, judgeFile } from '../../web/judge/node-runner.js';
+import { exitCodeOf } from '../../web/judge/judge.js';
 import { mkdtempSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,11 +28,26 @@ export function loraFraction(o, i, r) { wait(300); return r * (o + i) / (o * i);
     assert.ok(r.cases.some((c) => /^not run: /.test(c.message)));
   });
 
-  test('an endless loop while loading is a time-limit error, not a hang', async () => {
+  test('an endless loop while loading is one time-limit error that cannot be judged, not a hang', async () => {
     const r = await judge(`while (true) {}\n${RIGHT}`, { limits: { perCaseMs: 500 } });
     assert.equal(r.status, 'error');
     assert.equal(r.errorKind, 'time');
-    assert.ok(r.cases.every((c) => c.status === 'error' && /^not run: time limit exceeded while loading/.test(c.message)));
+    assert.match(r.message, /^time limit exceeded while loading the solution \(500 ms\)$/);
+    assert.deepEqual(r.cases, []);
+    assert.equal(exitCodeOf(r), 2);
+  });
+
+  test('a module that fails to load is one error naming the reason, not one per case', async () => {
+    const r = await judge(`import { count } from 'no-such-package-for-tensorpad';\n${RIGHT}`);
+    assert.equal(r.status, 'error');
+    assert.equal(r.errorKind, 'load');
+    assert.match(r.message, /^loading solution\.js failed: .*no-such-package-for-tensorpad/);
+    assert.deepEqual(r.cases, []);
+    assert.equal(exitCodeOf(r), 2);
+    const thrown = await judge(`throw new RangeError('broken at load');\n${RIGHT}`);
+    assert.equal(thrown.errorKind, 'load');
+    assert.match(thrown.message, /^loading solution\.js failed: RangeError: broken at load/);
+    assert.deepEqual(thrown.cases, []);
   });
 
   test('memory is bounded: a solution that allocates without end fails its case', async () => {
@@ -125,6 +141,19 @@ describe('tensorpad check catches broken exercises', () => {
     assert.ok(f.some((m) => /gave different cases on two runs/.test(m)), f.join('\n'));
     const g = failed(await checkBroken(({ read, write }) => write('cases.js', `import { x } from './x.js';\n${read('cases.js')}`)));
     assert.ok(g.some((m) => /cases\.js imports "\.\/x\.js"; it must be self-contained/.test(m)), g.join('\n'));
+  });
+
+  test('a hint must be a non-empty string, or { en, zh } with both written', async () => {
+    const edit = (from, to) => ({ read, write }) => {
+      const text = read('cases.js').replace(from, to);
+      assert.notEqual(text, read('cases.js'));
+      write('cases.js', text);
+    };
+    const f = failed(await checkBroken(edit(/zh: '这是 r·dOut·dIn[^']*' \}/, "zh: '' }")));
+    assert.ok(f.some((m) => /hints are strings or \{ en, zh \} — cases\.js: mistakes\.loraParams\[0\]\.hint needs a non-empty zh/.test(m)), f.join('\n'));
+    const oneLanguage = await checkBroken(edit(/\{ en: ('this is r·dOut·dIn[^']*'),\s*zh: '[^']*' \}/, '$1'));
+    assert.deepEqual(failed(oneLanguage), []);
+    assert.ok(oneLanguage.some((r) => /hints are strings or \{ en, zh \}/.test(r.name)));
   });
 
   test('an example whose printed answer disagrees with the reference is reported', async () => {

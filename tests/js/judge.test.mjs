@@ -198,6 +198,20 @@ describe('exercises on disk', () => {
       'examples[0].fn', /not one of loraParams, loraFraction/);
     throwsField(broken((t) => { const j = JSON.parse(t); j.id = 'lora'; return JSON.stringify(j); }), 'id');
     assert.throws(broken((t) => t.slice(0, -5)), /exercise\.json: is not valid JSON/);
+    throwsField(broken((t) => { const j = JSON.parse(t); j.examples[0].name = { en: 'q_proj' }; return JSON.stringify(j); }),
+      'examples[0].name.zh', /is missing/);
+  });
+
+  test('a bilingual starter needs both languages, holding the same code apart from comments', () => {
+    const starter = (edit) => broken((t) => { const j = JSON.parse(t); edit(j); return JSON.stringify(j); });
+    throwsField(starter((j) => { delete j.starter.zh; }), 'starter.zh', /is missing/);
+    throwsField(starter((j) => { j.starter.zh = ''; }), 'starter.zh', /fewer than 1 characters/);
+    throwsField(starter((j) => { j.starter.zh = j.starter.zh.replace('function loraFraction(', 'function loraFrac('); }),
+      'starter.zh', /same code as starter\.en, differing in comments only: `loraFrac` on line \d+ where starter\.en has `loraFraction`/);
+    throwsField(starter((j) => { j.starter.zh = j.starter.zh.replace(/\n}\n$/, '\n'); }), 'starter.zh', /the end where starter\.en has `}`/);
+    // other comments and another layout are fine, and so is one string for both languages
+    assert.doesNotThrow(starter((j) => { j.starter.zh = `// 另一段注释\n\n${j.starter.en.replace(/\/\/.*$/gm, '// 注释')}`; }));
+    assert.equal(typeof starter((j) => { j.starter = j.starter.en; })().starter, 'string');
   });
 
   test('an unknown id is an error that lists the known ones', () => {

@@ -1,5 +1,5 @@
 // The judge in the page: the same judge() as the CLI, with module Web Workers.
-//   judgeInWorker(exercise, sourceText, { seed, workerUrl, tpUrl, limits }) → Promise<Result>
+//   judgeInWorker(exercise, sourceText, { seed, lang, workerUrl, tpUrl, limits }) → Promise<Result>, in lang (en | zh)
 // `exercise` is exercise.json plus where its trusted modules are: `urls: { cases, reference }` (files
 // the build copies next to the page, see build-hook.mjs) or `sources: { cases, reference }` (from
 // bundleExercises(), loaded as Blob URLs where the CSP allows). `sourceText` is what the learner typed:
@@ -8,6 +8,7 @@
 // No memory limit here: browsers have no per-worker heap cap.
 
 import { judge, DEFAULT_SEED } from './judge.js';
+import { messages } from './messages.js';
 
 export { DEFAULT_SEED };
 export { formatText, toResultsJson } from './format.js';
@@ -18,7 +19,8 @@ function blobUrl(text) {
   return URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
 }
 
-export function webEnv({ workerUrl = new URL('./web-worker.js', import.meta.url), tpUrl } = {}) {
+export function webEnv({ workerUrl = new URL('./web-worker.js', import.meta.url), tpUrl, lang } = {}) {
+  const M = messages(lang);
   const url = new URL(String(workerUrl), self.location.href);
   if (tpUrl) url.searchParams.set('tp', new URL(String(tpUrl), self.location.href).href);
   return {
@@ -32,8 +34,8 @@ export function webEnv({ workerUrl = new URL('./web-worker.js', import.meta.url)
         worker.terminate();
         for (const h of exitHandlers) h({ code: 1, error });
       };
-      worker.addEventListener('error', (e) => { e.preventDefault?.(); fail(new Error(e.message || 'the worker failed')); });
-      worker.addEventListener('messageerror', () => fail(new Error('a message from the worker could not be read')));
+      worker.addEventListener('error', (e) => { e.preventDefault?.(); fail(new Error(e.message || M.workerFailed())); });
+      worker.addEventListener('messageerror', () => fail(new Error(M.workerUnreadable)));
       return {
         post: (msg) => { if (!closed) worker.postMessage(msg); },
         onMessage: (fn) => worker.addEventListener('message', (e) => fn(e.data)),
@@ -58,6 +60,6 @@ export function webEnv({ workerUrl = new URL('./web-worker.js', import.meta.url)
 
 const cache = new Map();
 
-export function judgeInWorker(exercise, sourceText, { seed = DEFAULT_SEED, workerUrl, tpUrl, limits, filename = 'solution.js' } = {}) {
-  return judge({ exercise, source: sourceText, filename, seed, limits, cache, env: webEnv({ workerUrl, tpUrl }) });
+export function judgeInWorker(exercise, sourceText, { seed = DEFAULT_SEED, lang, workerUrl, tpUrl, limits, filename = 'solution.js' } = {}) {
+  return judge({ exercise, source: sourceText, filename, seed, lang, limits, cache, env: webEnv({ workerUrl, tpUrl, lang }) });
 }

@@ -1,17 +1,20 @@
 // `tensorpad check`: what every exercise must satisfy before it ships.
 //   checkExercise(id, opts) → Promise<[{ name, ok, message }]>
 // - exercise.json validates; reference.js and cases.js are self-contained (the page loads them from Blob URLs)
+// - every hint of cases.js is a non-empty string or { en, zh } with both languages written
 // - the generator is deterministic per seed and varies with the seed
 // - the reference passes every case; the starter code fails
 // - the expected values printed in exercise.json's examples agree with the reference
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parse } from 'acorn';
 import { loadExercise } from './exercises.js';
 import { generateCases } from './judge.js';
 import { nodeEnv, judgeSource } from './node-runner.js';
 import { compareValues } from './compare.js';
+import { localized, LANGS, DEFAULT_LANG } from './messages.js';
 
 function selfContained(dir, file) {
   const ast = parse(readFileSync(join(dir, file), 'utf8'), { ecmaVersion: 'latest', sourceType: 'module' });
@@ -20,6 +23,32 @@ function selfContained(dir, file) {
     throw new Error(`${file} imports "${imports[0].source.value}"; it must be self-contained ` +
       '(the page loads it from a Blob URL; cases get rng and tensorArg as arguments, tp is a global)');
   }
+}
+
+// A hint in one language is shown as written to every reader; a bilingual one needs both languages.
+function hintProblem(hint) {
+  if (typeof hint === 'string') return hint.trim() ? null : 'is empty';
+  if (hint === null || typeof hint !== 'object') return `is ${hint === null ? 'null' : typeof hint}; write a string or { en, zh }`;
+  const extra = Object.keys(hint).filter((k) => !LANGS.includes(k));
+  if (extra.length) return `has ${extra.map((k) => `"${k}"`).join(', ')}; only ${LANGS.join(' and ')} are allowed`;
+  const missing = LANGS.filter((lang) => typeof hint[lang] !== 'string' || !hint[lang].trim());
+  return missing.length ? `needs a non-empty ${missing.join(' and ')}` : null;
+}
+
+async function checkMistakes(exercise) {
+  const { mistakes = {} } = await import(pathToFileURL(join(exercise.dir, 'cases.js')).href);
+  const names = exercise.functions.map((f) => f.name);
+  let hints = 0;
+  for (const [fn, list] of Object.entries(mistakes)) {
+    if (!names.includes(fn)) throw new Error(`cases.js: mistakes.${fn} is not one of ${names.join(', ')}`);
+    list.forEach((m, i) => {
+      const problem = hintProblem(m.hint);
+      if (problem) throw new Error(`cases.js: mistakes.${fn}[${i}].hint ${problem}`);
+      if (typeof m.fn !== 'function') throw new Error(`cases.js: mistakes.${fn}[${i}].fn is not a function`);
+      hints++;
+    });
+  }
+  return `${hints} hints`;
 }
 
 async function step(results, name, fn) {
@@ -42,6 +71,7 @@ export async function checkExercise(id, { seeds = [1, 2], tpModule, root } = {})
     selfContained(exercise.dir, 'cases.js');
   });
   if (!loaded) return results;
+  await step(results, `${id}: hints are strings or { en, zh }`, () => checkMistakes(exercise));
   const env = nodeEnv({ tpModule });
   const cache = new Map();
   let cases1;
@@ -82,8 +112,10 @@ export async function checkExercise(id, { seeds = [1, 2], tpModule, root } = {})
       return `${r.passed} cases`;
     });
   }
+  // One language's starter is enough: loadExercise checked that the other holds the same code.
   await step(results, `${id}: starter code fails`, async () => {
-    const r = await judgeSource(exercise, exercise.starter, { filename: 'starter.js', seed: seeds[0], cache, tpModule });
+    const starter = localized(exercise.starter, DEFAULT_LANG);
+    const r = await judgeSource(exercise, starter, { filename: 'starter.js', seed: seeds[0], cache, tpModule });
     if (r.status === 'pass') throw new Error('the starter code passes every case');
     if (r.errorKind === 'syntax' || r.errorKind === 'missing-export') {
       throw new Error(`the starter code must load and export the functions: ${r.message}`);

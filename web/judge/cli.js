@@ -1,18 +1,22 @@
 #!/usr/bin/env node
 // tensorpad — judge exercise solutions in the terminal (the same judge the page uses).
-//   tensorpad judge <id> <solution.js> [--json] [--seed N]   exit 0 all pass, 1 some fail, 2 usage error
-//   tensorpad list [--lang zh|en]
+//   tensorpad judge <id> <solution.js> [--json] [--seed N] [--lang zh|en]   exit 0 all pass, 1 some fail,
+//                                                                           2 cannot be judged / usage error
+//   tensorpad list [--lang zh|en]                                           in the chapter's order
 //   tensorpad show <id> [--lang zh|en]
-//   tensorpad check [id ...]                                  for authors
+//   tensorpad check [id ...]                                                for authors
+// --lang picks the language of everything the judge says (default en); usage errors stay in English.
 
 import { existsSync, statSync } from 'node:fs';
-import { loadExercise, loadExercises, listExerciseIds, ExerciseError } from './exercises.js';
+import { loadExercise, listExerciseIds, ExerciseError } from './exercises.js';
+import { exercisesInChapterOrder } from './chapter-order.js';
 import { judgeFile } from './node-runner.js';
 import { exitCodeOf, DEFAULT_SEED } from './judge.js';
 import { formatText, toResultsJson } from './format.js';
+import { messages, localized, DEFAULT_LANG } from './messages.js';
 
 const USAGE = `usage:
-  tensorpad judge <exercise-id> <solution.js> [--json] [--seed N]
+  tensorpad judge <exercise-id> <solution.js> [--json] [--seed N] [--lang zh|en]
   tensorpad list [--lang zh|en]
   tensorpad show <exercise-id> [--lang zh|en]
   tensorpad check [exercise-id ...]`;
@@ -58,7 +62,7 @@ async function cmdJudge(positional, flags) {
   const exercise = load(id);
   if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`solution file not found: ${file}`);
   const seed = flags.seed !== undefined ? Number(flags.seed) : DEFAULT_SEED;
-  const result = await judgeFile(exercise, file, { seed });
+  const result = await judgeFile(exercise, file, { seed, lang: flags.lang ?? DEFAULT_LANG });
   const code = exitCodeOf(result);
   if (flags.json) {
     process.stdout.write(JSON.stringify(toResultsJson(result), null, 2) + '\n');
@@ -70,23 +74,32 @@ async function cmdJudge(positional, flags) {
   return code;
 }
 
+// Columns a terminal gives a string: CJK characters (and full-width forms) take two.
+const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/g;
+const columns = (text) => text.length + (text.match(WIDE)?.length ?? 0);
+const pad = (text, width) => text + ' '.repeat(Math.max(0, width - columns(text)));
+
 function cmdList(flags) {
-  const lang = flags.lang ?? 'en';
-  const rows = loadExercises().map((e) => [e.id, e.difficulty, e.title[lang]]);
-  const w0 = Math.max(2, ...rows.map((r) => r[0].length));
-  const w1 = Math.max(10, ...rows.map((r) => r[1].length));
-  process.stdout.write(`${'id'.padEnd(w0)}  ${'difficulty'.padEnd(w1)}  title\n`);
-  for (const r of rows) process.stdout.write(`${r[0].padEnd(w0)}  ${r[1].padEnd(w1)}  ${r[2]}\n`);
+  const lang = flags.lang ?? DEFAULT_LANG;
+  const M = messages(lang);
+  const rows = exercisesInChapterOrder(listExerciseIds()).map((id) => {
+    const e = loadExercise(id);
+    return [e.id, M.difficulty[e.difficulty] ?? e.difficulty, e.title[lang]];
+  });
+  const widths = [0, 1].map((i) => Math.max(columns(M.listHeader[i]), ...rows.map((r) => columns(r[i]))));
+  const line = (r) => `${pad(r[0], widths[0])}  ${pad(r[1], widths[1])}  ${r[2]}\n`;
+  process.stdout.write(line(M.listHeader) + rows.map(line).join(''));
   return 0;
 }
 
 function cmdShow(positional, flags) {
   if (positional.length !== 1) throw new UsageError('show needs <exercise-id>');
   const e = load(positional[0]);
-  const lang = flags.lang ?? 'en';
+  const lang = flags.lang ?? DEFAULT_LANG;
   const zh = lang === 'zh';
+  const difficulty = messages(lang).difficulty[e.difficulty] ?? e.difficulty;
   const out = [];
-  out.push(`# ${e.title[lang]}  (${e.id}, ${e.difficulty})`, '', e.statement[lang].trim(), '');
+  out.push(`# ${e.title[lang]}  (${e.id}, ${difficulty})`, '', e.statement[lang].trim(), '');
   out.push(zh ? '## 要写的函数' : '## Functions to write');
   for (const f of e.functions) {
     out.push(`- ${f.signature}   ${zh ? '容差' : 'tolerance'}: atol ${f.atol}, rtol ${f.rtol}`);
@@ -97,8 +110,8 @@ function cmdShow(positional, flags) {
     const want = ex.expected === undefined ? '' : ` → ${JSON.stringify(ex.expected && ex.expected.$tensor !== undefined ? ex.expected.$tensor : ex.expected)}`;
     out.push(`- ${ex.fn}(${args})${want}`);
   }
-  out.push('', zh ? '## 起始代码' : '## Starter code', '', '```js', e.starter.trimEnd(), '```', '');
-  out.push(zh ? `本地判题：npx tensorpad judge ${e.id} solution.js` : `Judge locally: npx tensorpad judge ${e.id} solution.js`);
+  out.push('', zh ? '## 起始代码' : '## Starter code', '', '```js', localized(e.starter, lang).trimEnd(), '```', '');
+  out.push(zh ? `本地判题：npx tensorpad judge ${e.id} solution.js --lang zh` : `Judge locally: npx tensorpad judge ${e.id} solution.js`);
   process.stdout.write(out.join('\n') + '\n');
   return 0;
 }
@@ -134,6 +147,13 @@ async function main(argv) {
     default: throw new UsageError(`unknown command "${cmd}"`);
   }
 }
+
+// A reader that stops early (`tensorpad list | head -1`) closes the pipe: stop writing without a stack
+// trace, and keep the exit code the command would have had.
+process.stdout.on('error', (err) => {
+  if (err.code !== 'EPIPE') throw err;
+  process.stdout.write = () => true;
+});
 
 main(process.argv.slice(2)).then(
   (code) => { process.exitCode = code; },

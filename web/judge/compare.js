@@ -1,15 +1,17 @@
 // The judge's comparison, shared by the Node and the browser runners. It runs in the judge's own
 // thread, on plain data (see values.js), never inside the solution's worker.
-//   compareValues(got, want, { atol, rtol, kind }) → { pass: true } | { pass: false, message, worst }
+//   compareValues(got, want, { atol, rtol, kind, lang }) → { pass: true } | { pass: false, message, worst }
 // Shape first ("expected shape [4, 5], got [5, 4]"), then |got − want| ≤ atol + rtol·|want| elementwise,
 // reporting the worst element with its absolute and relative error. NaN where a number is expected fails.
+// The message is in the reader's language (lang, default English).
 
 import { isTensorMarker, shapeOfNested, flattenNested, describeValue, formatNumber } from './values.js';
+import { messages, DEFAULT_LANG } from './messages.js';
 
 const fmtShape = (s) => `[${s.join(', ')}]`;
 
 // Plain data → { scalar } | { shape, data } | { error } | { other }
-export function toShaped(v) {
+export function toShaped(v, lang = DEFAULT_LANG) {
   if (typeof v === 'number') return { scalar: v };
   if (isTensorMarker(v)) {
     const { shape, data } = v.$tensor;
@@ -17,7 +19,7 @@ export function toShaped(v) {
     return { shape, data };
   }
   if (Array.isArray(v)) {
-    const s = shapeOfNested(v);
+    const s = shapeOfNested(v, lang);
     if (s.error) return { error: s.error };
     return { shape: s.shape, data: flattenNested(v) };
   }
@@ -31,10 +33,6 @@ export function unravel(i, shape) {
     i = Math.floor(i / shape[d]);
   }
   return idx;
-}
-
-function toleranceText(atol, rtol) {
-  return `atol ${formatNumber(atol)} + rtol ${formatNumber(rtol)}·|want|`;
 }
 
 // One element: null when it passes, else its error size relative to what is allowed.
@@ -51,43 +49,41 @@ function elementExcess(g, w, atol, rtol) {
   return { abs, rel, ratio: allowed > 0 ? abs / allowed : Infinity };
 }
 
-function valueMismatch(where, g, w, e, atol, rtol) {
-  if (e.nan) return `${where}: got NaN, want ${formatNumber(w)}`;
-  return `${where}: got ${formatNumber(g)}, want ${formatNumber(w)} ` +
-    `(abs error ${formatNumber(e.abs)}, rel error ${formatNumber(e.rel)}; allowed ${toleranceText(atol, rtol)})`;
+function valueMismatch(M, where, g, w, e, atol, rtol) {
+  if (e.nan) return M.gotNaN(where, formatNumber(w));
+  return M.valueMismatch({ where, got: formatNumber(g), want: formatNumber(w), abs: formatNumber(e.abs),
+    rel: formatNumber(e.rel), allowed: M.allowed(formatNumber(atol), formatNumber(rtol)) });
 }
 
-export function compareValues(got, want, { atol = 0, rtol = 0, kind } = {}) {
-  const w = toShaped(want);
-  const g = toShaped(got);
+export function compareValues(got, want, { atol = 0, rtol = 0, kind, lang = DEFAULT_LANG } = {}) {
+  const M = messages(lang);
+  const w = toShaped(want, lang);
+  const g = toShaped(got, lang);
   if (w.other !== undefined || w.error) {
     // Non-numeric expected values (booleans, strings) compare exactly.
     return Object.is(got, want) || JSON.stringify(got) === JSON.stringify(want)
       ? { pass: true }
-      : { pass: false, message: `expected ${JSON.stringify(want)}, got ${describeValue(got)}` };
+      : { pass: false, message: M.expectedExactly(JSON.stringify(want), describeValue(got, lang)) };
   }
   if (w.scalar !== undefined) {
-    if (g.scalar === undefined) {
-      return { pass: false, message: `expected a number, got ${describeValue(got)}` };
-    }
+    if (g.scalar === undefined) return { pass: false, message: M.expectedNumber(describeValue(got, lang)) };
     if (kind === 'integer' && Number.isFinite(g.scalar) && !Number.isInteger(g.scalar)) {
-      return { pass: false, message: `expected an integer, got ${formatNumber(g.scalar)}`,
+      return { pass: false, message: M.expectedInteger(formatNumber(g.scalar)),
         worst: { index: [], got: g.scalar, want: w.scalar } };
     }
     const e = elementExcess(g.scalar, w.scalar, atol, rtol);
     if (!e) return { pass: true };
-    return { pass: false, message: valueMismatch('value', g.scalar, w.scalar, e, atol, rtol),
+    return { pass: false, message: valueMismatch(M, M.value, g.scalar, w.scalar, e, atol, rtol),
       worst: { index: [], got: g.scalar, want: w.scalar, abs: e.abs, rel: e.rel } };
   }
   // want is an array or a tensor
-  if (g.error) return { pass: false, message: `expected shape ${fmtShape(w.shape)}, got an ${g.error}` };
-  if (g.scalar !== undefined || g.other !== undefined) {
-    return { pass: false, message: `expected shape ${fmtShape(w.shape)}, got ${describeValue(got)}` };
+  if (g.error || g.scalar !== undefined || g.other !== undefined) {
+    return { pass: false, message: M.expectedShape(fmtShape(w.shape), describeValue(got, lang)) };
   }
   if (g.shape.join() !== w.shape.join()) {
-    let message = `expected shape ${fmtShape(w.shape)}, got ${fmtShape(g.shape)}`;
+    let message = M.expectedShape(fmtShape(w.shape), fmtShape(g.shape));
     if (g.shape.length === 2 && w.shape.length === 2 && g.shape[0] === w.shape[1] && g.shape[1] === w.shape[0]) {
-      message += ' (transposed?)';
+      message += M.transposed;
     }
     return { pass: false, message };
   }
@@ -105,8 +101,8 @@ export function compareValues(got, want, { atol = 0, rtol = 0, kind } = {}) {
   const at = firstNaN >= 0 ? firstNaN : worst.i;
   const e = firstNaN >= 0 ? { nan: true } : worst.e;
   const index = unravel(at, w.shape);
-  const message = valueMismatch(`value at ${fmtShape(index)}`, g.data[at], w.data[at], e, atol, rtol) +
-    `; ${bad} of ${w.data.length} values out of tolerance`;
+  const message = valueMismatch(M, M.valueAt(fmtShape(index)), g.data[at], w.data[at], e, atol, rtol) +
+    M.outOfTolerance(bad, w.data.length);
   return { pass: false, message,
     worst: { index, got: g.data[at], want: w.data[at], abs: e.abs ?? NaN, rel: e.rel ?? NaN }, mismatches: bad };
 }

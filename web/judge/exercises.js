@@ -1,5 +1,6 @@
 // Loading exercises from disk (Node): exercise.json validated against schema.js with ajv, plus the
-// checks a schema cannot express. Errors name the file and the field.
+// checks a schema cannot express (a bilingual starter holds the same code in both languages). Errors
+// name the file and the field.
 //   loadExercise(id, root?)  → exercise ({ ...exercise.json, dir })
 //   loadExercises(root?)     → [exercise]
 //   bundleExercises(root?)   → JSON-serializable { exercises: [{ ...exercise.json, sources: { reference, cases } }] }
@@ -9,6 +10,7 @@ import { readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
+import { tokenizer } from 'acorn';
 import { exerciseSchema } from './schema.js';
 
 export const EXERCISES_DIR = fileURLToPath(new URL('../../exercises/', import.meta.url));
@@ -33,6 +35,14 @@ function fieldName(instancePath, extra) {
   const parts = instancePath.split('/').slice(1).filter((p) => p !== '');
   if (extra) parts.push(extra);
   return parts.reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '');
+}
+
+// Of the errors of an `anyOf` (a starter written as a string or as { zh, en }), keep those of the form
+// the value has: "starter.zh must NOT have fewer than 1 characters" rather than "starter must be string".
+function mostSpecific(errors) {
+  const alternatives = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
+  const specific = errors.filter((e) => !(alternatives.has(e.instancePath) && ['anyOf', 'type', 'minLength'].includes(e.keyword)));
+  return specific[0] ?? errors[0];
 }
 
 function schemaError(file, err) {
@@ -67,7 +77,7 @@ export function loadExercise(id, root = EXERCISES_DIR) {
     throw new ExerciseError(file, null, `is not valid JSON: ${err.message}`);
   }
   const v = validator();
-  if (!v(json)) throw schemaError(file, v.errors[0]);
+  if (!v(json)) throw schemaError(file, mostSpecific(v.errors));
   if (json.id !== id) throw new ExerciseError(file, 'id', `is "${json.id}" but the folder is "${id}"`);
   const names = json.functions.map((f) => f.name);
   names.forEach((n, i) => {
@@ -78,10 +88,34 @@ export function loadExercise(id, root = EXERCISES_DIR) {
       throw new ExerciseError(file, `examples[${i}].fn`, `is "${ex.fn}", not one of ${names.join(', ')}`);
     }
   });
+  if (typeof json.starter === 'object') checkStarterCode(file, json.starter);
   for (const f of ['reference.js', 'cases.js']) {
     if (!existsSync(join(dir, f))) throw new ExerciseError(relative(process.cwd(), join(dir, f)), null, 'is missing');
   }
   return { ...json, dir };
+}
+
+// The code of a starter without its comments and layout: [{ text, line }] per token.
+function codeTokens(file, field, source) {
+  try {
+    return [...tokenizer(source, { ecmaVersion: 'latest', sourceType: 'module', locations: true })]
+      .map((t) => ({ text: source.slice(t.start, t.end), line: t.loc.start.line }));
+  } catch (err) {
+    throw new ExerciseError(file, field, `does not parse: ${err.message}`);
+  }
+}
+
+// The two languages of a starter may differ in comments only, so a reader switching language (or an
+// author fixing one) never gets other code.
+function checkStarterCode(file, starter) {
+  const en = codeTokens(file, 'starter.en', starter.en);
+  const zh = codeTokens(file, 'starter.zh', starter.zh);
+  const i = en.findIndex((t, k) => t.text !== zh[k]?.text);
+  if (i < 0 && en.length === zh.length) return;
+  const at = (tokens, k) => (tokens[k] ? `\`${tokens[k].text}\` on line ${tokens[k].line}` : 'the end');
+  const k = i < 0 ? en.length : i;
+  throw new ExerciseError(file, 'starter.zh', `must hold the same code as starter.en, differing in comments only: ` +
+    `${at(zh, k)} where starter.en has ${at(en, k)}`);
 }
 
 export function loadExercises(root = EXERCISES_DIR) {

@@ -1,8 +1,12 @@
-// Presenting a judge result: terminal lines and Exercism-style results.json (version 3).
+// Presenting a judge result: terminal lines and Exercism-style results.json (version 3), in the
+// language the result was judged in (result.lang).
+
+import { messages } from './messages.js';
 
 const indent = (text, prefix) => text.replace(/\n$/, '').split('\n').map((l) => prefix + l).join('\n');
 
-// One line per case (✓/✗, the case, the reason); details indented below; then exactly "N passed, N failed".
+// One line per case (✓/✗, the case, the reason); details indented below; then exactly "N passed, N failed"
+// (in Chinese "N 通过，N 未通过").
 // Solution output is shown indented behind "│", so it can never look like the summary line.
 export function formatText(result, { showOutput = true } = {}) {
   const lines = [];
@@ -19,7 +23,7 @@ export function formatText(result, { showOutput = true } = {}) {
 }
 
 export function summaryLine(result) {
-  return `${result.passed} passed, ${result.failed} failed`;
+  return messages(result.lang).summary(result.passed, result.failed);
 }
 
 export function toResultsJson(result) {

@@ -1,64 +1,70 @@
 // The judge: one function used by the CLI (Node workers) and by the page (Web Workers).
-//   judge({ exercise, source, filename, seed, env }) → Promise<Result>
+//   judge({ exercise, source, filename, seed, lang, env }) → Promise<Result>, its messages in lang (en | zh)
 // env = { spawn() → WorkerHandle, exerciseUrls(exercise) → { cases, reference },
 //         moduleUrl(source, filename) → { url | source, stackName?, clean(text), dispose() } }
 // WorkerHandle = { post(msg), onMessage(fn), onExit(fn({ code, error })), terminate() }
-// Result = { exerciseId, seed, status: 'pass'|'fail'|'error', errorKind?, message?, passed, failed,
+// Result = { exerciseId, seed, lang, status: 'pass'|'fail'|'error', errorKind?, message?, passed, failed,
 //            cases: [{ name, kind, fn, status: 'pass'|'fail'|'error', message, output }], output }
+// The cases and expected values are the same in every language: only the words around them change.
 
 import { MSG, DEFAULT_LIMITS } from './protocol.js';
 import { compareValues } from './compare.js';
 import { describeArg } from './values.js';
 import { inspectSolution, lineFromModuleError } from './source.js';
+import { messages, localized, LANGS, DEFAULT_LANG } from './messages.js';
 
 export const DEFAULT_SEED = 1;
 
+const fatalMessage = (m, M) => (m.stage === 'init' ? M.tpInitFailed(m.message) : M.workerFailed(m.message));
+
 // Starts a worker and resolves once tp is initialised in it.
-function startWorker(env, limits) {
+function startWorker(env, limits, M) {
   return new Promise((resolve, reject) => {
     const w = env.spawn();
-    const timer = setTimeout(() => { w.terminate(); reject(new Error('the judge worker did not start in time')); },
-      limits.startupMs);
+    const timer = setTimeout(() => { w.terminate(); reject(new Error(M.workerNotStarted)); }, limits.startupMs);
     w.onMessage((m) => {
       if (m.type === MSG.READY) { clearTimeout(timer); resolve(w); }
-      if (m.type === MSG.FATAL) { clearTimeout(timer); w.terminate(); reject(new Error(m.message)); }
+      if (m.type === MSG.FATAL) { clearTimeout(timer); w.terminate(); reject(new Error(fatalMessage(m, M))); }
     });
-    w.onExit(({ error }) => { clearTimeout(timer); reject(error || new Error('the judge worker exited while starting')); });
+    w.onExit(({ error }) => { clearTimeout(timer); reject(error || new Error(M.workerExitedWhileStarting)); });
   });
 }
 
 // Sends one request to a trusted worker and waits (at most ms) for the first reply of the given types.
-function request(w, msg, types, ms) {
+function request(w, msg, types, ms, M) {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { w.terminate(); reject(new Error(`no answer within ${ms} ms`)); }, ms);
+    const timer = setTimeout(() => { w.terminate(); reject(new Error(M.noAnswer(ms))); }, ms);
     w.onMessage((m) => { if (types.includes(m.type)) { clearTimeout(timer); resolve(m); } });
-    w.onExit(({ error, code }) => { clearTimeout(timer); reject(error || new Error(`the worker exited (code ${code})`)); });
+    w.onExit(({ error, code }) => { clearTimeout(timer); reject(error || new Error(M.workerExited(code))); });
     w.post(msg);
   });
 }
 
-// The exercise's trusted side: hidden cases, expected values, known mistakes. Cached per seed.
-async function openOracle(exercise, seed, env, limits, cache) {
+// The exercise's trusted side: hidden cases, expected values, known mistakes (their hints in every
+// language, so one cache serves readers of both). Cached per seed.
+async function openOracle(exercise, seed, env, limits, cache, lang) {
+  const M = messages(lang);
   const key = `${exercise.id}:${seed}`;
   const needsChecks = exercise.functions.some((f) => f.compare === 'invariant');
   if (!needsChecks && cache?.has(key)) return { cases: cache.get(key), close() {} };
-  const w = await startWorker(env, limits);
+  const w = await startWorker(env, limits, M);
   const urls = env.exerciseUrls(exercise);
   const reply = await request(w, {
     type: MSG.ORACLE, seed, exerciseId: exercise.id, casesUrl: urls.cases, referenceUrl: urls.reference,
     functions: exercise.functions.map((f) => f.name), examples: exercise.examples || [],
-  }, [MSG.CASES, MSG.ORACLE_ERROR], limits.startupMs + limits.totalMs);
+  }, [MSG.CASES, MSG.ORACLE_ERROR], limits.startupMs + limits.totalMs, M);
   if (reply.type === MSG.ORACLE_ERROR) {
     w.terminate();
-    throw new Error(`exercise ${exercise.id}: generating cases or running the reference failed: ${reply.message}`);
+    throw new Error(M.oracleFailed(exercise.id, reply.message));
   }
   if (!needsChecks) { w.terminate(); cache?.set(key, reply.cases); }
   let pending = Promise.resolve();
   return {
     cases: reply.cases,
     check(c, got) {
-      pending = pending.then(() => request(w, { type: MSG.CHECK, id: c.id, fn: c.fn, args: c.args, got, want: c.expected },
-        [MSG.CHECKED], limits.perCaseMs * 5).then((m) => m.message, (err) => `the invariant check failed: ${err.message}`));
+      const msg = { type: MSG.CHECK, id: c.id, fn: c.fn, args: c.args, got, want: c.expected, lang };
+      pending = pending.then(() => request(w, msg, [MSG.CHECKED], limits.perCaseMs * 5, M)
+        .then((m) => localized(m.message, lang), (err) => M.invariantCheckFailed(err.message)));
       return pending;
     },
     close() { if (needsChecks) w.terminate(); },
@@ -66,7 +72,8 @@ async function openOracle(exercise, seed, env, limits, cache) {
 }
 
 // Runs the learner's module over the cases under time limits; never throws.
-function runSolution(env, limits, module, functions, cases) {
+function runSolution(env, limits, module, functions, cases, lang) {
+  const M = messages(lang);
   return new Promise((resolve) => {
     const results = new Map();
     const state = { started: false, current: null, loaded: false, loadOutput: '', stop: null };
@@ -81,16 +88,16 @@ function runSolution(env, limits, module, functions, cases) {
       if (w) w.terminate();
       resolve({ results, loadOutput: state.loadOutput, stop: state.stop, ...extra });
     };
-    const startupTimer = timer(limits.startupMs, () => finish({ fatal: 'the judge worker did not start in time' }));
+    const startupTimer = timer(limits.startupMs, () => finish({ fatal: M.workerNotStarted }));
     w = env.spawn();
     w.onExit(({ code, error }) => {
       let reason;
       if (error && /ERR_WORKER_OUT_OF_MEMORY/.test(`${error.code} ${error.message}`)) {
-        reason = `memory limit exceeded (${limits.memoryMb} MB)`;
+        reason = M.memoryLimit(limits.memoryMb);
       } else if (error) {
-        reason = `the worker crashed: ${error.message}`;
+        reason = M.workerCrashed(error.message);
       } else {
-        reason = `the solution stopped its worker (exit code ${code})`;
+        reason = M.solutionStopped(code);
       }
       if (state.current !== null) results.set(state.current, { error: reason });
       else if (!state.loaded) return finish({ loadError: { kind: 'load', message: reason } });
@@ -104,19 +111,18 @@ function runSolution(env, limits, module, functions, cases) {
           state.started = true;
           clear(startupTimer);
           timer(limits.totalMs, () => {
-            const reason = `time limit exceeded: all cases together took more than ${limits.totalMs} ms`;
+            const reason = M.totalTimeLimit(limits.totalMs);
             if (state.current !== null) results.set(state.current, { error: reason, tle: true });
             else if (!state.loaded) return finish({ loadError: { kind: 'time', message: reason } });
             state.stop = reason;
             finish();
           });
-          caseTimer = timer(limits.perCaseMs, () => finish({ loadError: { kind: 'time',
-            message: `time limit exceeded while loading the solution (${limits.perCaseMs} ms)` } }));
+          caseTimer = timer(limits.perCaseMs, () => finish({ loadError: { kind: 'time', message: M.loadTimeLimit(limits.perCaseMs) } }));
           w.post({ type: MSG.SOLVE, moduleUrl: module.url, source: module.source, stackName: module.stackName,
-            functions, cases: cases.map(({ id, fn, args }) => ({ id, fn, args })) });
+            functions, cases: cases.map(({ id, fn, args }) => ({ id, fn, args })), lang });
           break;
         case MSG.FATAL:
-          finish({ fatal: m.message });
+          finish({ fatal: fatalMessage(m, M) });
           break;
         case MSG.LOADED:
           if (state.loaded) break;
@@ -131,8 +137,8 @@ function runSolution(env, limits, module, functions, cases) {
           if (!cases.some((c) => c.id === m.id)) break;
           state.current = m.id;
           caseTimer = timer(limits.perCaseMs, () => {
-            results.set(m.id, { error: `time limit exceeded (${limits.perCaseMs} ms per case)`, tle: true });
-            state.stop = 'an earlier case exceeded the time limit';
+            results.set(m.id, { error: M.caseTimeLimit(limits.perCaseMs), tle: true });
+            state.stop = M.earlierTimeout;
             finish();
           });
           break;
@@ -152,23 +158,24 @@ function runSolution(env, limits, module, functions, cases) {
   });
 }
 
-function caseTitle(c, spec) {
+function caseTitle(c, spec, lang) {
   const params = spec?.params || [];
   const args = c.args.map((a, i) => (params[i] ? `${params[i]}=${describeArg(a)}` : describeArg(a)));
-  return `${c.name}: ${c.fn}(${args.join(', ')})`;
+  const name = localized(c.name, lang) ?? messages(lang).caseName(c.kind, c.number, localized(c.label, lang));
+  return `${name}: ${c.fn}(${args.join(', ')})`;
 }
 
 // The known mistakes this answer reproduces on this case (a mistake that happens to give the right
-// answer on a case tells nothing there).
-function matchingMistakes(c, got, tol) {
+// answer on a case tells nothing there), as hints in the reader's language.
+function matchingMistakes(c, got, tol, lang) {
   return (c.mistakes || [])
     .filter((m) => !compareValues(m.value, c.expected, tol).pass && compareValues(got, m.value, tol).pass)
-    .map((m) => m.hint);
+    .map((m) => localized(m.hint, lang));
 }
 
 // Each failed case gets the hint that explains the most failures of the same function, so one
 // consistent mistake is named everywhere even where another mistake gives the same number.
-function attachHints(results) {
+function attachHints(results, M) {
   const counts = new Map();
   const key = (r, h) => `${r.fn}\u0000${h}`;
   for (const r of results) for (const h of new Set(r.hints || [])) counts.set(key(r, h), (counts.get(key(r, h)) || 0) + 1);
@@ -177,24 +184,24 @@ function attachHints(results) {
       const score = (h) => counts.get(key(r, h));
       const top = Math.max(...r.hints.map(score));
       const best = [...new Set(r.hints.filter((h) => score(h) === top))].slice(0, 2);
-      r.message += best.map((h, i) => `\n${i ? 'or: ' : 'hint: '}${h}`).join('');
+      r.message += best.map((h, i) => `\n${i ? M.orHint : M.hint}${h}`).join('');
     }
     delete r.hints;
   }
   return results;
 }
 
-async function judgeCase(c, outcome, spec, oracle) {
-  const base = { name: caseTitle(c, spec), kind: c.kind, fn: c.fn, output: outcome?.output || '' };
-  if (!outcome) return { ...base, status: 'error', message: 'not run' };
+async function judgeCase(c, outcome, spec, oracle, lang) {
+  const base = { name: caseTitle(c, spec, lang), kind: c.kind, fn: c.fn, output: outcome?.output || '' };
+  if (!outcome) return { ...base, status: 'error', message: messages(lang).notRun() };
   if (outcome.error !== undefined) return { ...base, status: 'error', message: outcome.error };
-  const tol = { atol: spec.atol ?? 0, rtol: spec.rtol ?? 0, kind: spec.returns };
+  const tol = { atol: spec.atol ?? 0, rtol: spec.rtol ?? 0, kind: spec.returns, lang };
   const r = compareValues(outcome.value, c.expected, tol);
   let message = r.pass ? null : r.message;
   // Answers that are not unique: a right shape with other values is judged by the exercise's invariants.
   if (message && r.worst && spec.compare === 'invariant') message = await oracle.check(c, outcome.value);
   if (!message) return { ...base, status: 'pass', message: '' };
-  return { ...base, status: 'fail', message, hints: matchingMistakes(c, outcome.value, tol) };
+  return { ...base, status: 'fail', message, hints: matchingMistakes(c, outcome.value, tol, lang) };
 }
 
 function summarize(result) {
@@ -204,60 +211,60 @@ function summarize(result) {
   return result;
 }
 
-export async function judge({ exercise, source, filename = 'solution.js', seed = DEFAULT_SEED, env, limits = {}, cache }) {
+export async function judge({ exercise, source, filename = 'solution.js', seed = DEFAULT_SEED, lang = DEFAULT_LANG, env, limits = {}, cache }) {
+  if (!LANGS.includes(lang)) lang = DEFAULT_LANG;
+  const M = messages(lang);
   const lim = { ...DEFAULT_LIMITS, ...limitsOf(exercise), ...limits };
   const required = exercise.functions.map((f) => f.name);
-  const base = { exerciseId: exercise.id, seed, cases: [], output: '' };
-  const inspected = inspectSolution(source, required, filename);
+  const base = { exerciseId: exercise.id, seed, lang, cases: [], output: '' };
+  const inspected = inspectSolution(source, required, filename, lang);
   if (!inspected.ok) return summarize({ ...base, status: 'error', errorKind: inspected.kind, message: inspected.message });
 
   let oracle;
   try {
-    oracle = await openOracle(exercise, seed, env, lim, cache);
+    oracle = await openOracle(exercise, seed, env, lim, cache, lang);
   } catch (err) {
     return summarize({ ...base, status: 'error', errorKind: 'internal', message: err.message });
   }
   const module = await env.moduleUrl(inspected.source, filename);
   try {
-    const run = await runSolution(env, lim, module, required, oracle.cases);
+    const run = await runSolution(env, lim, module, required, oracle.cases, lang);
     const clean = (s) => module.clean(String(s ?? ''));
     if (run.fatal) return summarize({ ...base, status: 'error', errorKind: 'internal', message: clean(run.fatal) });
     if (run.loadError) {
-      const e = run.loadError;
-      let message = clean(e.message);
-      if (e.kind === 'syntax') {
-        const line = lineFromModuleError({ stack: e.stack });
-        if (line) message = `${filename}:${line}: ${message}`;
-      } else if (e.kind === 'load') {
-        message = `loading ${filename} failed: ${message}`;
-      }
-      // Nothing ran: every case fails with the reason, so the summary still counts them.
-      const notRun = oracle.cases.map((c) => ({ name: caseTitle(c, specOf(exercise, c.fn)), kind: c.kind, fn: c.fn,
-        status: 'error', message: `not run: ${message.split('\n')[0]}`, output: '' }));
-      return summarize({ ...base, status: 'error', errorKind: e.kind, message, cases: notRun, output: clean(run.loadOutput) });
+      // Nothing could run, so no case is listed: one message says why, as for a syntax error.
+      return summarize({ ...base, status: 'error', errorKind: run.loadError.kind,
+        message: loadErrorMessage(run.loadError, filename, clean, M), output: clean(run.loadOutput) });
     }
     const specs = Object.fromEntries(exercise.functions.map((f) => [f.name, f]));
     const cases = [];
     for (const c of oracle.cases) {
       const outcome = run.results.get(c.id);
-      const r = await judgeCase(c, outcome, specs[c.fn], oracle);
-      if (!outcome && run.stop) r.message = `not run: ${run.stop}`;
+      const r = await judgeCase(c, outcome, specs[c.fn], oracle, lang);
+      if (!outcome && run.stop) r.message = M.notRun(run.stop);
       r.message = clean(r.message);
       r.output = clean(r.output);
       cases.push(r);
     }
-    return summarize({ ...base, cases: attachHints(cases), output: clean(run.loadOutput) });
+    return summarize({ ...base, cases: attachHints(cases, M), output: clean(run.loadOutput) });
   } finally {
     oracle.close();
     module.dispose();
   }
 }
 
-const specOf = (exercise, fn) => exercise.functions.find((f) => f.name === fn);
+function loadErrorMessage(e, filename, clean, M) {
+  const message = clean(e.message);
+  if (e.kind === 'syntax') {
+    const line = lineFromModuleError({ stack: e.stack });
+    return line ? `${filename}:${line}: ${message}` : message;
+  }
+  return e.kind === 'load' ? M.loadFailed(filename, message) : message;
+}
 
 // The hidden and example cases with their expected values, for authors' checks and tests.
 export async function generateCases({ exercise, seed = DEFAULT_SEED, env, limits = {} }) {
-  const oracle = await openOracle(exercise, seed, env, { ...DEFAULT_LIMITS, ...limits }, null);
+  const oracle = await openOracle(exercise, seed, env, { ...DEFAULT_LIMITS, ...limits }, null, DEFAULT_LANG);
   oracle.close();
   return oracle.cases;
 }
@@ -270,9 +277,9 @@ function limitsOf(exercise) {
   return out;
 }
 
-// Exit status of the CLI for a result: 0 all pass, 1 some case fails, 2 the solution cannot be judged.
+// Exit status of the CLI for a result: 0 all pass, 1 some case fails, 2 the solution cannot be judged
+// (a syntax error, a missing export, a module that fails or loops while loading, a broken exercise).
 export function exitCodeOf(result) {
   if (result.status === 'pass') return 0;
-  if (result.status === 'error' && ['syntax', 'missing-export', 'internal', 'usage'].includes(result.errorKind)) return 2;
-  return 1;
+  return result.status === 'error' ? 2 : 1;
 }

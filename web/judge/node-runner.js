@@ -70,8 +70,9 @@ export function nodeEnv({ tpModule, memoryMb = DEFAULT_LIMITS.memoryMb } = {}) {
   };
 }
 
-export function judgeSource(exercise, source, { filename = 'solution.js', seed, limits, cache, tpModule } = {}) {
-  return judge({ exercise, source, filename, seed, limits, cache, env: nodeEnv({ tpModule }) });
+// opts: { filename, seed, lang ('en' | 'zh': the language of the messages), limits, cache, tpModule }
+export function judgeSource(exercise, source, { filename = 'solution.js', seed, lang, limits, cache, tpModule } = {}) {
+  return judge({ exercise, source, filename, seed, lang, limits, cache, env: nodeEnv({ tpModule }) });
 }
 
 export function judgeFile(exercise, path, opts = {}) {

@@ -6,12 +6,12 @@ import { startWorker } from './worker-core.js';
 
 // A solution may not end the judge or write to its terminal: process.exit() becomes an error in
 // the case that called it, and writes to stdout/stderr become that case's output.
-function harden(out) {
+function harden(out, say) {
   process.exit = (code) => {
-    throw new Error(`process.exit(${code ?? ''}) is not allowed in a solution`);
+    throw new Error(say().exitNotAllowed(code ?? ''));
   };
   process.reallyExit = process.exit;
-  process.abort = () => { throw new Error('process.abort() is not allowed in a solution'); };
+  process.abort = () => { throw new Error(say().abortNotAllowed); };
   for (const stream of [process.stdout, process.stderr]) {
     stream.write = (chunk, ...rest) => {
       out.write(String(chunk).replace(/\n$/, ''));

@@ -1,26 +1,26 @@
 // The exercise block of the notebook page: statement, an editor with the starter code, a Check button
 // and per-case results. The notebook (web/src/notebook.js) calls mountExercise(el, ctx) for each
-// `:::exercise <id>` directive; judging happens in judgeInWorker (browser.js), the same judge as the CLI.
+// `:::exercise <id>` directive; judging happens in judgeInWorker (browser.js), the same judge as the CLI,
+// which writes its messages (and the hints) in the page's language, as the starter code's comments are.
 //   ctx: { id, lang, title, statementHtml, exercise, tpUrl, load(), save(value), createEditor(parent, opts),
 //          assetUrl(path), t(key) }
 // Saved attempt: { code, verdict, passed, failed, seed, at }.
 
 import { judgeInWorker, DEFAULT_SEED } from './browser.js';
+import { messages, localized, LANGS, DEFAULT_LANG } from './messages.js';
 
 const TEXT = {
   en: {
     check: 'Check', checking: 'Checking…', reset: 'Reset to starter', functions: 'Functions to write',
-    editor: 'Your solution', passed: 'passed', failed: 'failed', lastCheck: 'last check',
+    editor: 'Your solution', lastCheck: 'last check',
     cli: (id) => `Judge locally: npx tensorpad judge ${id} solution.js`,
     pass: 'All cases pass.', fail: 'Some cases fail.', error: 'The solution could not be judged.',
-    difficulty: { easy: 'easy', medium: 'medium', hard: 'hard' },
   },
   zh: {
     check: '检查', checking: '检查中…', reset: '恢复起始代码', functions: '要写的函数',
-    editor: '你的答案', passed: '通过', failed: '未通过', lastCheck: '上次检查',
-    cli: (id) => `本地判题：npx tensorpad judge ${id} solution.js`,
+    editor: '你的答案', lastCheck: '上次检查',
+    cli: (id) => `本地判题：npx tensorpad judge ${id} solution.js --lang zh`,
     pass: '全部用例通过。', fail: '有用例未通过。', error: '无法评测这段代码。',
-    difficulty: { easy: '简单', medium: '中等', hard: '困难' },
   },
 };
 
@@ -59,10 +59,6 @@ function addStyleOnce() {
   document.head.prepend(el);
 }
 
-function summary(T, r) {
-  return `${r.passed} ${T.passed}, ${r.failed} ${T.failed}`;
-}
-
 function renderCases(list, T, result) {
   list.replaceChildren();
   if (result.status === 'error' && result.message) {
@@ -79,15 +75,18 @@ function renderCases(list, T, result) {
   }
 }
 
-function showVerdict(el, T, state, { stale = false } = {}) {
+function showVerdict(el, T, M, state, { stale = false } = {}) {
   el.dataset.verdict = state.verdict;
-  el.textContent = `${T[state.verdict] ?? ''} ${summary(T, state)}${stale ? ` (${T.lastCheck})` : ''}`;
+  el.textContent = `${T[state.verdict] ?? ''} ${M.summary(state.passed, state.failed)}${stale ? ` (${T.lastCheck})` : ''}`;
 }
 
 export function mountExercise(el, ctx) {
   addStyleOnce();
-  const T = TEXT[ctx.lang] ?? TEXT.en;
+  const lang = LANGS.includes(ctx.lang) ? ctx.lang : DEFAULT_LANG;
+  const T = TEXT[lang];
+  const M = messages(lang);
   const ex = ctx.exercise;
+  const starter = localized(ex.starter, lang);
   const exercise = {
     ...ex,
     urls: { cases: ctx.assetUrl(`judge/${ex.id}/cases.js`), reference: ctx.assetUrl(`judge/${ex.id}/reference.js`) },
@@ -101,7 +100,7 @@ export function mountExercise(el, ctx) {
 
   el.append(
     h('h2', {}, `${ctx.t ? ctx.t('exercise') : 'Exercise'}: ${ctx.title} `,
-      h('span', { class: 'judge-difficulty', text: T.difficulty[ex.difficulty] ?? ex.difficulty })),
+      h('span', { class: 'judge-difficulty', text: M.difficulty[ex.difficulty] ?? ex.difficulty })),
     h('div', { class: 'prose', html: ctx.statementHtml }),
     h('p', { class: 'judge-functions' }, `${T.functions}: `,
       ...ex.functions.flatMap((f, i) => [i ? ', ' : '', h('code', { text: f.signature })])),
@@ -127,13 +126,13 @@ export function mountExercise(el, ctx) {
       const code = editor.getValue();
       let result;
       try {
-        result = await judgeInWorker(exercise, code, { tpUrl: ctx.tpUrl, workerUrl: ctx.assetUrl('judge-worker.js'), seed: DEFAULT_SEED });
+        result = await judgeInWorker(exercise, code, { tpUrl: ctx.tpUrl, workerUrl: ctx.assetUrl('judge-worker.js'), seed: DEFAULT_SEED, lang });
       } catch (err) {
         result = { status: 'error', message: String(err && err.message), cases: [], passed: 0, failed: 0 };
       }
       const state = { verdict: result.status, passed: result.passed, failed: result.failed };
       renderCases(cases, T, result);
-      showVerdict(verdict, T, state);
+      showVerdict(verdict, T, M, state);
       save({ code, ...state, seed: DEFAULT_SEED, at: new Date().toISOString() });
       return result;
     })();
@@ -148,13 +147,13 @@ export function mountExercise(el, ctx) {
   }
 
   const editor = ctx.createEditor(editorHost, {
-    doc: saved.code ?? ex.starter,
+    doc: saved.code ?? starter,
     label: T.editor,
     onChange: (text) => save({ code: text }),
     onRun: () => { check(); },
   });
   button.addEventListener('click', () => { check(); });
-  reset.addEventListener('click', () => { editor.setValue(ex.starter); save({ code: ex.starter }); });
-  if (saved.verdict) showVerdict(verdict, T, saved, { stale: true });
+  reset.addEventListener('click', () => { editor.setValue(starter); save({ code: starter }); });
+  if (saved.verdict) showVerdict(verdict, T, M, saved, { stale: true });
   return { check, editor };
 }

@@ -3,16 +3,19 @@
 // reference, known mistakes, invariant checks); one "solution" worker runs the learner's module.
 // Expected values never enter the solution worker, and the comparison runs in the judge's thread.
 //
-// worker → judge, once tp is initialised:     { type: 'ready' }  |  { type: 'fatal', message }
+// worker → judge, once tp is initialised:     { type: 'ready' }  |  { type: 'fatal', stage?: 'init', message }
 //
 // judge → oracle:  { type: 'oracle', seed, exerciseId, casesUrl, referenceUrl, functions: [name], examples }
 // oracle → judge:  { type: 'cases', cases: [Case] }  |  { type: 'oracle-error', message }
-//   Case = { id, kind: 'example' | 'hidden', name?, fn, args, expected, mistakes: [{ hint, value }] }
-// judge → oracle:  { type: 'check', id, fn, args, got, want }     (functions judged by invariants)
-// oracle → judge:  { type: 'checked', id, message }               (message null when the check passes)
+//   Case = { id, kind: 'example' | 'hidden', name, label, number, fn, args, expected, mistakes: [{ hint, value }] }
+//   with name, label and hints as the exercise wrote them (string | { en, zh } | null): the judge titles a
+//   case by its name, or "hidden <number> (<label>)" in the reader's language.
+// judge → oracle:  { type: 'check', id, fn, args, got, want, lang }   (functions judged by invariants)
+// oracle → judge:  { type: 'checked', id, message }    (null when the check passes; string | { en, zh })
 //
-// judge → solution: { type: 'solve', moduleUrl | source, stackName?, functions: [name], cases: [{ id, fn, args }] }
-//   (Node imports moduleUrl; the page sends the source, evaluated like a notebook cell)
+// judge → solution: { type: 'solve', moduleUrl | source, stackName?, functions: [name], cases: [{ id, fn, args }], lang }
+//   (Node imports moduleUrl; the page sends the source, evaluated like a notebook cell; the worker writes
+//   its own messages, such as "threw …", in lang)
 // solution → judge: { type: 'loaded', output }  |  { type: 'load-error', kind, message, output }
 //                   { type: 'case-start', id }
 //                   { type: 'case-end', id, value?, error?, output }

@@ -1,4 +1,6 @@
 // JSON schema of exercises/<id>/exercise.json (validated with ajv in exercises.js).
+// Text a reader sees is bilingual ({ zh, en }); the starter code may be one string for both languages or
+// { zh, en } with comments in each (exercises.js checks that the two hold the same code).
 
 const bilingual = (what) => ({
   type: 'object',
@@ -40,7 +42,10 @@ export const exerciseSchema = {
         },
       },
     },
-    starter: { type: 'string', minLength: 1 },
+    starter: {
+      description: 'the code the editor starts with: one string, or { zh, en } differing only in comments',
+      anyOf: [{ type: 'string', minLength: 1 }, bilingual('starter code')],
+    },
     timeLimitMs: {
       type: 'object',
       required: ['perCase'],
@@ -58,7 +63,7 @@ export const exerciseSchema = {
         required: ['fn', 'args'],
         additionalProperties: false,
         properties: {
-          name: { type: 'string' },
+          name: { description: 'shown to the learner: a string, or { zh, en }', anyOf: [{ type: 'string' }, bilingual('name')] },
           fn: { type: 'string' },
           args: { type: 'array' },
           expected: { description: 'shown to the learner; `tensorpad check` verifies it against the reference' },

@@ -1,10 +1,39 @@
 // Reads a solution's source before it runs: syntax errors with their line, the names it exports,
 // and, for code typed in the page's editor, plain top-level declarations turned into exports.
-//   inspectSolution(source, required, filename) → { ok: true, source, exported } | { ok: false, kind, message, line? }
+//   inspectSolution(source, required, filename, lang) → { ok: true, source, exported } | { ok: false, kind, message, line? }
+// Messages are in the reader's language (lang, default English); the parser's own text stays as it is.
 
-import { parse } from 'acorn';
+import { parse, tokenizer } from 'acorn';
+import { messages, DEFAULT_LANG } from './messages.js';
 
-function syntaxMessage(err, source, filename) {
+const PARSE_OPTIONS = { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true, locations: true };
+const OPENERS = new Set(['{', '(', '[', '${']);
+const CLOSERS = new Set(['}', ')', ']']);
+
+// Errors an unclosed bracket explains, though the parser reports them later, where it notices: a missing
+// `}` makes the next `export` nested ("may only appear at the top level"), or the input end too early.
+function blamesUnclosedBracket(err, source) {
+  return /^'import' and 'export' may only appear at the top level/.test(err.message) ||
+    (/^Unexpected token/.test(err.message) && source.slice(err.pos).trim() === '');
+}
+
+// The innermost bracket still open where the parser stopped: { bracket, line } or null.
+function unclosedBracketBefore(source, pos) {
+  const open = [];
+  try {
+    for (const token of tokenizer(source, PARSE_OPTIONS)) {
+      if (token.start >= pos) break;
+      const label = token.type.label;
+      if (OPENERS.has(label)) open.push({ bracket: label, line: token.loc.start.line });
+      else if (CLOSERS.has(label)) open.pop();
+    }
+  } catch {
+    // a token that does not lex ends the scan; the brackets open before it still count
+  }
+  return open.at(-1) ?? null;
+}
+
+function syntaxMessage(err, source, filename, M) {
   const line = err.loc ? err.loc.line : undefined;
   const column = err.loc ? err.loc.column : 0;
   const text = err.message.replace(/\s*\(\d+:\d+\)$/, '');
@@ -13,6 +42,7 @@ function syntaxMessage(err, source, filename) {
     const code = source.split('\n')[line - 1] ?? '';
     message += `\n  ${line} | ${code}\n  ${' '.repeat(String(line).length)} | ${' '.repeat(column)}^`;
   }
+  if (blamesUnclosedBracket(err, source)) message += `\n${M.unclosedBracket(unclosedBracketBefore(source, err.pos))}`;
   return { ok: false, kind: 'syntax', message, line, column: column + 1 };
 }
 
@@ -24,12 +54,13 @@ function declaredNames(node, out) {
   }
 }
 
-export function inspectSolution(source, required, filename = 'solution.js') {
+export function inspectSolution(source, required, filename = 'solution.js', lang = DEFAULT_LANG) {
+  const M = messages(lang);
   let ast;
   try {
-    ast = parse(source, { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true, locations: true });
+    ast = parse(source, PARSE_OPTIONS);
   } catch (err) {
-    return syntaxMessage(err, source, filename);
+    return syntaxMessage(err, source, filename, M);
   }
   const declared = new Set();
   const exported = new Set();
@@ -60,9 +91,8 @@ export function inspectSolution(source, required, filename = 'solution.js') {
     const missing = required.filter((n) => !exported.has(n));
     if (missing.length) {
       const declaredOnly = missing.filter((n) => declared.has(n));
-      let message = `${filename} does not export ${missing.map((n) => `\`${n}\``).join(', ')}` +
-        ` (required: ${required.join(', ')})`;
-      if (declaredOnly.length) message += `; ${declaredOnly.join(', ')} is declared but not exported`;
+      let message = M.missingExport(filename, missing.map((n) => `\`${n}\``).join(', '), required.join(', '));
+      if (declaredOnly.length) message += M.declaredNotExported(declaredOnly.join(', '));
       return { ok: false, kind: 'missing-export', message, missing };
     }
   }

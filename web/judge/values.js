@@ -1,7 +1,11 @@
 // Values that cross the worker boundary: plain data only (numbers, arrays, strings, booleans)
 // plus one marker for tensors, { $tensor: { shape, data } } with data flat row-major.
 // Case generators build arguments with tensorArg(); the worker turns markers into tp tensors
-// before calling a solution and turns returned tensors back into markers.
+// before calling a solution and turns returned tensors back into markers. Values a solution may not
+// return cross as { $unsupported: 'function' | 'promise' | 'object' | 'deep', keys? }, described in
+// the reader's language on the judge's side (describeValue).
+
+import { messages, DEFAULT_LANG } from './messages.js';
 
 export function tensorArg(value, shape) {
   if (shape) return { $tensor: { shape: [...shape], data: Array.from(value) } };
@@ -22,22 +26,23 @@ export function isTensorLike(v) {
     (typeof v.data === 'function' || typeof v.toArray === 'function');
 }
 
+const bracketed = (items) => `[${items.join(', ')}]`;
+
 // Shape of a nested array; { error } names the first ragged or non-numeric position.
-export function shapeOfNested(value, path = []) {
+export function shapeOfNested(value, lang = DEFAULT_LANG, path = []) {
   if (!Array.isArray(value) && !ArrayBuffer.isView(value)) {
     return typeof value === 'number' ? { shape: [] } :
-      { error: `${describeValue(value)} at index [${path.join(', ')}] is not a number` };
+      { error: messages(lang).notANumberAt(describeValue(value, lang), bracketed(path)) };
   }
   const n = value.length;
   if (n === 0) return { shape: [0] };
-  const first = shapeOfNested(value[0], [...path, 0]);
+  const first = shapeOfNested(value[0], lang, [...path, 0]);
   if (first.error) return first;
   for (let i = 1; i < n; i++) {
-    const s = shapeOfNested(value[i], [...path, i]);
+    const s = shapeOfNested(value[i], lang, [...path, i]);
     if (s.error) return s;
     if (s.shape.join() !== first.shape.join()) {
-      return { error: `ragged array: element [${[...path, i].join(', ')}] has shape [${s.shape.join(', ')}] ` +
-        `but element [${[...path, 0].join(', ')}] has shape [${first.shape.join(', ')}]` };
+      return { error: messages(lang).ragged(bracketed([...path, i]), bracketed(s.shape), bracketed([...path, 0]), bracketed(first.shape)) };
     }
   }
   return { shape: [n, ...first.shape] };
@@ -71,7 +76,7 @@ export function decodeArg(v, tp) {
 
 // In the worker: whatever a function returned becomes plain, cloneable data.
 export function encodeResult(v, depth = 0) {
-  if (depth > 64) return { $unsupported: 'a value nested deeper than 64 levels' };
+  if (depth > 64) return { $unsupported: 'deep' };
   if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean' || v === null) return v;
   if (v === undefined) return { $undefined: true };
   if (typeof v === 'bigint') return Number(v);
@@ -82,25 +87,33 @@ export function encodeResult(v, depth = 0) {
   }
   if (ArrayBuffer.isView(v)) return Array.from(v, Number);
   if (Array.isArray(v)) return v.map((x) => encodeResult(x, depth + 1));
-  if (typeof v === 'function') return { $unsupported: 'a function' };
-  if (v instanceof Promise || (typeof v === 'object' && typeof v.then === 'function')) {
-    return { $unsupported: 'a Promise (did you forget await, or declare the function async?)' };
+  if (typeof v === 'function') return { $unsupported: 'function' };
+  if (v instanceof Promise || (typeof v === 'object' && typeof v.then === 'function')) return { $unsupported: 'promise' };
+  return { $unsupported: 'object', keys: Object.keys(v).slice(0, 5) };
+}
+
+function describeUnsupported(v, M) {
+  switch (v.$unsupported) {
+    case 'function': return M.aFunction;
+    case 'promise': return M.aPromise;
+    case 'deep': return M.tooDeep;
+    default: return M.anObject((v.keys ?? []).join(', '));
   }
-  return { $unsupported: `an object with keys {${Object.keys(v).slice(0, 5).join(', ')}}` };
 }
 
 // Short descriptions for messages: "a tensor of shape [4, 5]", "a number (3.5)", ...
-export function describeValue(v) {
+export function describeValue(v, lang = DEFAULT_LANG) {
+  const M = messages(lang);
   if (v === undefined || (v && v.$undefined)) return 'undefined';
   if (v === null) return 'null';
-  if (typeof v === 'number') return Number.isNaN(v) ? 'NaN' : `a number (${formatNumber(v)})`;
-  if (typeof v === 'string') return `a string ${JSON.stringify(v.slice(0, 40))}`;
-  if (typeof v === 'boolean') return `a boolean (${v})`;
-  if (isTensorMarker(v)) return `a tensor of shape [${v.$tensor.shape.join(', ')}]`;
-  if (v && v.$unsupported) return v.$unsupported;
+  if (typeof v === 'number') return Number.isNaN(v) ? 'NaN' : M.aNumber(formatNumber(v));
+  if (typeof v === 'string') return M.aString(JSON.stringify(v.slice(0, 40)));
+  if (typeof v === 'boolean') return M.aBoolean(v);
+  if (isTensorMarker(v)) return M.aTensor(bracketed(v.$tensor.shape));
+  if (v && v.$unsupported) return describeUnsupported(v, M);
   if (Array.isArray(v)) {
-    const s = shapeOfNested(v);
-    return s.error ? `an array of length ${v.length} (${s.error})` : `an array of shape [${s.shape.join(', ')}]`;
+    const s = shapeOfNested(v, lang);
+    return s.error ? M.aBadArray(v.length, s.error) : M.anArray(bracketed(s.shape));
   }
   return typeof v;
 }

@@ -1,12 +1,16 @@
 // What a judge worker does, independent of where it runs (worker_threads or a Web Worker).
 // The entry files (node-worker.js, web-worker.js) only provide the environment: messaging, module
 // loading, tp, and (Node) hardening against process.exit and raw writes to the terminal.
+// The messages it writes are in the language the judge asks for in 'solve' and 'check' (English before).
 
 import { MSG } from './protocol.js';
 import { createRng } from './rng.js';
 import { tensorArg, decodeArg, encodeResult, isTensorMarker } from './values.js';
+import { messages, DEFAULT_LANG } from './messages.js';
 
 const OUTPUT_CAP = 8000;
+let lang = DEFAULT_LANG;
+const say = () => messages(lang);
 
 // console.* inside the worker goes into the current case's output instead of the terminal.
 function captureConsole() {
@@ -15,7 +19,7 @@ function captureConsole() {
     if (buffer.length >= OUTPUT_CAP) return;
     const line = parts.map((p) => (typeof p === 'string' ? p : safeInspect(p))).join(' ');
     buffer += line + '\n';
-    if (buffer.length > OUTPUT_CAP) buffer = buffer.slice(0, OUTPUT_CAP) + '… (output truncated)\n';
+    if (buffer.length > OUTPUT_CAP) buffer = `${buffer.slice(0, OUTPUT_CAP)}${say().outputTruncated}\n`;
   };
   for (const k of ['log', 'info', 'warn', 'error', 'debug', 'trace', 'dir', 'table']) console[k] = write;
   return { take() { const b = buffer; buffer = ''; return b; }, write };
@@ -34,21 +38,21 @@ function safeInspect(v) {
 
 function errorMessage(err) {
   if (err instanceof Error) return `${err.name}: ${err.message}`;
-  return `a non-Error value ${safeInspect(err)}`;
+  return say().nonError(safeInspect(err));
 }
 
-// " (at solution.js:3:11)" from the first stack frame inside the solution, when there is one.
+// "solution.js:3:11" from the first stack frame inside the solution, when there is one.
 function where(err, msg, env) {
   if (env.locate) {
     const loc = env.locate(err);
-    return loc ? ` (at ${msg.stackName}:${loc.line}:${loc.column})` : '';
+    return loc ? `${msg.stackName}:${loc.line}:${loc.column}` : null;
   }
   const moduleUrl = msg.moduleUrl;
   const stack = String(err && err.stack);
   const i = stack.indexOf(moduleUrl + ':');
-  if (i < 0) return '';
+  if (i < 0) return null;
   const m = /^:(\d+):(\d+)/.exec(stack.slice(i + moduleUrl.length));
-  return m ? ` (at ${moduleUrl}:${m[1]}:${m[2]})` : '';
+  return m ? `${moduleUrl}:${m[1]}:${m[2]}` : null;
 }
 
 function normalizeTensorMarkers(v) {
@@ -64,10 +68,10 @@ async function runOracle(msg, env) {
   const tp = globalThis.tp;
   const raw = [];
   (msg.examples || []).forEach((ex, i) =>
-    raw.push({ kind: 'example', name: ex.name ?? `example ${i + 1}`, fn: ex.fn, args: normalizeTensorMarkers(ex.args) }));
+    raw.push({ kind: 'example', name: ex.name ?? null, number: i + 1, fn: ex.fn, args: normalizeTensorMarkers(ex.args) }));
   const rng = createRng(msg.seed, msg.exerciseId, tp);
   const hidden = await casesModule.generate({ seed: msg.seed, rng, tensorArg });
-  hidden.forEach((c, i) => raw.push({ kind: 'hidden', name: c.name ?? `hidden ${i + 1}`, fn: c.fn, args: c.args }));
+  hidden.forEach((c, i) => raw.push({ kind: 'hidden', name: c.name ?? null, label: c.label ?? null, number: i + 1, fn: c.fn, args: c.args }));
   const mistakes = casesModule.mistakes || {};
   const cases = [];
   for (const [i, c] of raw.entries()) {
@@ -80,27 +84,29 @@ async function runOracle(msg, env) {
         if (value !== null && value !== undefined) known.push({ hint: m.hint, value: encodeResult(value) });
       } catch { /* a mistake that throws on this case simply does not match it */ }
     }
-    cases.push({ id: i, kind: c.kind, name: c.name, fn: c.fn, args: c.args, expected, mistakes: known });
+    cases.push({ id: i, kind: c.kind, name: c.name, label: c.label ?? null, number: c.number, fn: c.fn, args: c.args, expected, mistakes: known });
   }
   env.oracleChecks = casesModule.checks || {};
   env.post({ type: MSG.CASES, cases });
 }
 
 async function runCheck(msg, env) {
+  lang = msg.lang ?? DEFAULT_LANG;
   const tp = globalThis.tp;
   const check = env.oracleChecks?.[msg.fn];
   let message = null;
   try {
     const decode = (v) => (isTensorMarker(v) ? decodeArg(v, tp) : v);
     message = check ? await check({ args: decodeArg(msg.args, tp), got: decode(msg.got), want: decode(msg.want), tp })
-      : `no invariant check for ${msg.fn}`;
+      : say().noInvariantCheck(msg.fn);
   } catch (err) {
-    message = `the check could not evaluate this answer: ${errorMessage(err)}`;
+    message = say().checkCouldNotRun(errorMessage(err));
   }
   env.post({ type: MSG.CHECKED, id: msg.id, message: message || null });
 }
 
 async function runSolution(msg, env, out) {
+  lang = msg.lang ?? DEFAULT_LANG;
   let mod;
   try {
     // Node imports the module file; the page evaluates the source like a notebook cell (its CSP
@@ -114,7 +120,7 @@ async function runSolution(msg, env, out) {
   const missing = msg.functions.filter((n) => typeof mod[n] !== 'function');
   if (missing.length) {
     env.post({ type: MSG.LOAD_ERROR, kind: 'missing-export',
-      message: `the solution does not export ${missing.map((n) => `\`${n}\``).join(', ')} as a function`, output: out.take() });
+      message: say().notExportedAsFunction(missing.map((n) => `\`${n}\``).join(', ')), output: out.take() });
     return;
   }
   env.post({ type: MSG.LOADED, output: out.take() });
@@ -126,7 +132,7 @@ async function runSolution(msg, env, out) {
       const value = await fns[c.fn](...decodeArg(c.args, globalThis.tp));
       reply = { type: MSG.CASE_END, id: c.id, value: encodeResult(value) };
     } catch (err) {
-      reply = { type: MSG.CASE_END, id: c.id, error: `threw ${errorMessage(err)}${where(err, msg, env)}` };
+      reply = { type: MSG.CASE_END, id: c.id, error: say().threw(errorMessage(err), where(err, msg, env)) };
     }
     reply.output = out.take();
     env.post(reply);
@@ -135,16 +141,17 @@ async function runSolution(msg, env, out) {
 }
 
 // env: { post(msg), listen(handler), importModule(url), initTp() → Promise<tp>,
-//        evaluateSource?(source) → Promise<{ [name]: fn }>, locate?(err) → { line, column }, harden?(out) }
+//        evaluateSource?(source) → Promise<{ [name]: fn }>, locate?(err) → { line, column },
+//        harden?(out, say) with say() → the messages in the judge's language }
 export async function startWorker(env) {
   const out = captureConsole();
   try {
     globalThis.tp = await env.initTp();
   } catch (err) {
-    env.post({ type: MSG.FATAL, message: `could not initialise tp: ${errorMessage(err)}` });
+    env.post({ type: MSG.FATAL, stage: 'init', message: errorMessage(err) });
     return;
   }
-  if (env.harden) env.harden(out);
+  if (env.harden) env.harden(out, say);
   env.listen(async (msg) => {
     try {
       if (msg.type === MSG.ORACLE) await runOracle(msg, env);
