@@ -59,6 +59,8 @@ test('a chapter loads in both languages; run all finishes with no cell error', a
       await page.locator('[data-testid=cell] .cm-editor').first().waitFor();
       const mark = (name) => page.evaluate((n) => Math.round(performance.getEntriesByName(n)[0]?.startTime ?? NaN), name);
       if (lang === 'en') metrics.firstCellMs = await mark('tensorpad:cells-rendered');
+      // The cell worker boots while the chapter is fetched and rendered, not after.
+      assert.ok(await mark('tensorpad:worker-started') < await mark('tensorpad:cells-rendered'), 'the worker starts before the cells render');
       assert.equal(await page.locator('h1').textContent(), lang === 'en' ? 'A tour of the notebook' : '笔记本导览');
       assert.equal(await page.locator('html').getAttribute('lang'), lang === 'en' ? 'en' : 'zh-CN');
       assert.ok(await page.locator('.katex').count() > 3, 'formulas are rendered with KaTeX');

@@ -16,7 +16,7 @@ import { MSG } from '../runtime/protocol.js';
 export class Kernel {
   constructor({ url, onStatus = () => {}, heartbeatMs = 5000 }) {
     this.url = url;
-    this.onStatus = onStatus;
+    this.statusHandler = onStatus;
     this.heartbeatMs = heartbeatMs;
     this.generation = 0;
     this.nextId = 1;
@@ -25,6 +25,18 @@ export class Kernel {
     this.requests = new Map();
     this.worker = null;
     this.start();
+  }
+
+  // Status changes go to the current handler and are remembered, so an owner that attaches later (the
+  // page starts the worker before it renders the chapter, to overlap the two) hears the latest one.
+  onStatus(state, message) {
+    this.lastStatus = [state, message];
+    this.statusHandler(state, message);
+  }
+
+  attach(onStatus) {
+    this.statusHandler = onStatus;
+    if (this.lastStatus) onStatus(...this.lastStatus);
   }
 
   start() {

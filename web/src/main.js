@@ -1,5 +1,5 @@
 // Page entry: "/" lists the chapters, "/?chapter=<id>&lang=<zh|en>" opens one.
-import { Notebook } from './notebook.js';
+import { Notebook, startKernel } from './notebook.js';
 import { h } from './dom.js';
 import { t, LANGS } from './i18n.js';
 import { loadLang, saveLang } from './storage.js';
@@ -48,6 +48,9 @@ async function showIndex(params) {
 
 async function showChapter(params) {
   const id = params.get('chapter');
+  // The cell worker boots (fetches and compiles the core) while the chapter is fetched and rendered.
+  const workerUrl = new URL('worker.js', document.baseURI);
+  const kernel = startKernel(workerUrl);
   // Fetch the chapter in the likely language while the index arrives (the first cell renders sooner).
   const guess = pickLang(params);
   const chapterUrl = (l) => `chapters/${encodeURIComponent(id)}/${l}.json`;
@@ -58,6 +61,7 @@ async function showChapter(params) {
   const lang = pickLang(params, entry?.langs ?? LANGS);
   setLang(lang);
   if (!entry) {
+    kernel.dispose();
     app.replaceChildren(h('main', { id: 'main' }, h('p', { role: 'alert', text: t(lang, 'notFound', { id }) }), h('a', { href: './' }, t(lang, 'back'))));
     return;
   }
@@ -67,7 +71,8 @@ async function showChapter(params) {
   const other = entry.langs.find((l) => l !== lang);
   const notebook = new Notebook(app, chapter, {
     lang,
-    workerUrl: new URL('worker.js', document.baseURI),
+    workerUrl,
+    kernel,
     otherLangHref: other ? `./?chapter=${encodeURIComponent(id)}&lang=${other}` : null,
   });
   globalThis.tensorpad = { notebook };

@@ -11,8 +11,15 @@ import { toIpynb, chapterToMarkdown } from '../runtime/export.js';
 import { h, download } from './dom.js';
 import { t } from './i18n.js';
 
+/** Starts the cell worker. The liveness ping's period: tests shorten it (globalThis.__TENSORPAD_HEARTBEAT_MS__, set before load). */
+export function startKernel(workerUrl) {
+  performance.mark?.('tensorpad:worker-started');
+  return new Kernel({ url: workerUrl, heartbeatMs: globalThis.__TENSORPAD_HEARTBEAT_MS__ ?? 5000 });
+}
+
 export class Notebook {
-  constructor(root, chapter, { lang, workerUrl, otherLangHref }) {
+  // kernel: a Kernel already started by the caller (see main.js), else one is started here.
+  constructor(root, chapter, { lang, workerUrl, otherLangHref, kernel = null }) {
     this.root = root;
     this.chapter = chapter;
     this.lang = lang;
@@ -31,8 +38,8 @@ export class Notebook {
     performance.mark?.('tensorpad:cells-rendered');
     this.store = new ChapterStore(chapter.id, (kind) => this.notice(this.L({ unavailable: 'storageUnavailable', corrupt: 'storageCorrupt', full: 'storageFull' }[kind]), { id: `storage-${kind}`, kind: 'warning' }));
     // The liveness ping's period; tests shorten it (globalThis.__TENSORPAD_HEARTBEAT_MS__, set before load).
-    const heartbeatMs = globalThis.__TENSORPAD_HEARTBEAT_MS__ ?? 5000;
-    this.kernel = new Kernel({ url: workerUrl, heartbeatMs, onStatus: (s, msg) => this.#kernelStatus(s, msg) });
+    this.kernel = kernel ?? startKernel(workerUrl);
+    this.kernel.attach((s, msg) => this.#kernelStatus(s, msg));
     this.#restoreEdits();
     const flush = () => this.store.flush();
     addEventListener('pagehide', flush);
