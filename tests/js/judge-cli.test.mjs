@@ -242,7 +242,7 @@ describe('tensorpad list / show / check', () => {
   test('check verifies an exercise: schema, determinism, reference passes, starter fails', async () => {
     const r = await run('check', 'lora-params');
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    assert.match(r.stdout, /✓ lora-params: generator is deterministic per seed/);
+    assert.match(r.stdout, /✓ lora-params: generator and reference are deterministic per seed/);
     assert.match(r.stdout, /✓ lora-params: starter code fails/);
     assert.match(r.lines.at(-1), /^\d+ passed, 0 failed$/);
   });

@@ -2,6 +2,7 @@
 // lists them), in the order of the chapter's `:::exercise <id>` directives (in en.md; zh.md places the
 // same blocks in the same order). Exercises no chapter places follow, alphabetically.
 //   exercisesInChapterOrder(ids, chaptersDir?) → ids reordered
+//   exerciseDirectives(markdown)                → the ids a chapter's text places, in order
 
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +17,7 @@ function frontMatterOrder(text) {
 }
 
 // The ids of `:::exercise <id>` lines, skipping fenced code (where a chapter may show the syntax).
-function exerciseDirectives(text) {
+export function exerciseDirectives(text) {
   const ids = [];
   let fence = null;
   for (const line of text.split(/\r?\n/)) {

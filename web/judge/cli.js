@@ -2,9 +2,11 @@
 // tensorpad — judge exercise solutions in the terminal (the same judge the page uses).
 //   tensorpad judge <id> <solution.js> [--json] [--seed N] [--lang zh|en]   exit 0 all pass, 1 some fail,
 //                                                                           2 cannot be judged / usage error
-//   tensorpad list [--lang zh|en]                                           in the chapter's order
+//   tensorpad list [--lang zh|en]                                           in the chapter's order; exit 1 when
+//                                                                           some exercise is broken (named on stderr)
 //   tensorpad show <id> [--lang zh|en]
-//   tensorpad check [id ...]                                                for authors
+//   tensorpad check [id ...]                                                for authors; exit 1 when a check fails
+// TENSORPAD_EXERCISES=<dir> reads the exercises from another folder.
 // --lang picks the language of everything the judge says (default en); usage errors stay in English.
 
 import { existsSync, statSync } from 'node:fs';
@@ -79,17 +81,26 @@ const WIDE = /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff
 const columns = (text) => text.length + (text.match(WIDE)?.length ?? 0);
 const pad = (text, width) => text + ' '.repeat(Math.max(0, width - columns(text)));
 
+// One broken exercise does not hide the others: it is named on stderr, the rest are listed, exit 1.
 function cmdList(flags) {
   const lang = flags.lang ?? DEFAULT_LANG;
   const M = messages(lang);
-  const rows = exercisesInChapterOrder(listExerciseIds()).map((id) => {
-    const e = loadExercise(id);
-    return [e.id, M.difficulty[e.difficulty] ?? e.difficulty, e.title[lang]];
+  const broken = [];
+  const rows = exercisesInChapterOrder(listExerciseIds()).flatMap((id) => {
+    try {
+      const e = loadExercise(id);
+      return [[e.id, M.difficulty[e.difficulty] ?? e.difficulty, e.title[lang]]];
+    } catch (err) {
+      if (!(err instanceof ExerciseError)) throw err;
+      broken.push(err.message);
+      return [];
+    }
   });
   const widths = [0, 1].map((i) => Math.max(columns(M.listHeader[i]), ...rows.map((r) => columns(r[i]))));
   const line = (r) => `${pad(r[0], widths[0])}  ${pad(r[1], widths[1])}  ${r[2]}\n`;
   process.stdout.write(line(M.listHeader) + rows.map(line).join(''));
-  return 0;
+  for (const message of broken) process.stderr.write(`tensorpad: ${message}\n`);
+  return broken.length ? 1 : 0;
 }
 
 function cmdShow(positional, flags) {
@@ -116,20 +127,19 @@ function cmdShow(positional, flags) {
   return 0;
 }
 
+// Each exercise is checked on its own: a broken one fails its own lines, and the others are still checked.
 async function cmdCheck(positional) {
   const { checkExercise } = await import('./check.js');
   const ids = positional.length ? positional : listExerciseIds();
-  for (const id of positional) load(id);
-  let failed = 0;
-  let passed = 0;
+  const count = { passed: 0, failed: 0, skipped: 0 };
   for (const id of ids) {
     for (const r of await checkExercise(id)) {
-      process.stdout.write(`${r.ok ? '✓' : '✗'} ${r.name}${r.message ? ` — ${r.message}` : ''}\n`);
-      if (r.ok) passed++; else failed++;
+      process.stdout.write(`${r.skipped ? '-' : r.ok ? '✓' : '✗'} ${r.name}${r.message ? ` — ${r.message}` : ''}\n`);
+      count[r.skipped ? 'skipped' : r.ok ? 'passed' : 'failed']++;
     }
   }
-  process.stdout.write(`${passed} passed, ${failed} failed\n`);
-  return failed ? 1 : 0;
+  process.stdout.write(`${count.passed} passed, ${count.failed} failed${count.skipped ? `, ${count.skipped} skipped` : ''}\n`);
+  return count.failed ? 1 : 0;
 }
 
 async function main(argv) {

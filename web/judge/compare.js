@@ -1,6 +1,7 @@
 // The judge's comparison, shared by the Node and the browser runners. It runs in the judge's own
 // thread, on plain data (see values.js), never inside the solution's worker.
 //   compareValues(got, want, { atol, rtol, kind, lang }) → { pass: true } | { pass: false, message, worst }
+// kind is the function's `returns` (a kind or a list of them): with 'integer', a number must be whole.
 // Shape first ("expected shape [4, 5], got [5, 4]"), then |got − want| ≤ atol + rtol·|want| elementwise,
 // reporting the worst element with its absolute and relative error. NaN where a number is expected fails.
 // The message is in the reader's language (lang, default English).
@@ -67,7 +68,7 @@ export function compareValues(got, want, { atol = 0, rtol = 0, kind, lang = DEFA
   }
   if (w.scalar !== undefined) {
     if (g.scalar === undefined) return { pass: false, message: M.expectedNumber(describeValue(got, lang)) };
-    if (kind === 'integer' && Number.isFinite(g.scalar) && !Number.isInteger(g.scalar)) {
+    if ([].concat(kind ?? []).includes('integer') && Number.isFinite(g.scalar) && !Number.isInteger(g.scalar)) {
       return { pass: false, message: M.expectedInteger(formatNumber(g.scalar)),
         worst: { index: [], got: g.scalar, want: w.scalar } };
     }

@@ -13,7 +13,8 @@ import Ajv from 'ajv';
 import { tokenizer } from 'acorn';
 import { exerciseSchema } from './schema.js';
 
-export const EXERCISES_DIR = fileURLToPath(new URL('../../exercises/', import.meta.url));
+// TENSORPAD_EXERCISES points the CLI (and everything else) at another folder of exercises, as tests do.
+export const EXERCISES_DIR = process.env.TENSORPAD_EXERCISES ?? fileURLToPath(new URL('../../exercises/', import.meta.url));
 
 export class ExerciseError extends Error {
   constructor(file, field, message) {
@@ -70,11 +71,13 @@ export function loadExercise(id, root = EXERCISES_DIR) {
     throw new ExerciseError(file, null, `does not exist: unknown exercise "${id}"` +
       (known.length ? ` (known: ${known.join(', ')})` : ''));
   }
+  const text = readFileSync(join(dir, 'exercise.json'), 'utf8');
   let json;
   try {
-    json = JSON.parse(readFileSync(join(dir, 'exercise.json'), 'utf8'));
+    json = JSON.parse(text);
   } catch (err) {
-    throw new ExerciseError(file, null, `is not valid JSON: ${err.message}`);
+    const { line, column, message } = jsonErrorPlace(text, err.message);
+    throw new ExerciseError(line ? `${file}:${line}:${column}` : file, null, `is not valid JSON: ${message}`);
   }
   const v = validator();
   if (!v(json)) throw schemaError(file, mostSpecific(v.errors));
@@ -93,6 +96,16 @@ export function loadExercise(id, root = EXERCISES_DIR) {
     if (!existsSync(join(dir, f))) throw new ExerciseError(relative(process.cwd(), join(dir, f)), null, 'is missing');
   }
   return { ...json, dir };
+}
+
+// "Unexpected number in JSON at position 18" → line and column (from 1) of that position, and the message
+// without it; the end of the text for "Unexpected end of JSON input".
+function jsonErrorPlace(text, message) {
+  const m = / in JSON at position (\d+)(?: \(line \d+ column \d+\))?$/.exec(message);
+  const at = m ? Number(m[1]) : /end of JSON input/.test(message) ? text.length : null;
+  if (at === null) return { message };
+  const before = text.slice(0, at).split('\n');
+  return { line: before.length, column: before.at(-1).length + 1, message: m ? message.slice(0, m.index) : message };
 }
 
 // The code of a starter without its comments and layout: [{ text, line }] per token.

@@ -9,7 +9,7 @@
 
 import { MSG, DEFAULT_LIMITS } from './protocol.js';
 import { compareValues } from './compare.js';
-import { describeArg } from './values.js';
+import { caseTitle } from './values.js';
 import { inspectSolution, lineFromModuleError } from './source.js';
 import { messages, localized, LANGS, DEFAULT_LANG } from './messages.js';
 
@@ -51,7 +51,8 @@ async function openOracle(exercise, seed, env, limits, cache, lang) {
   const urls = env.exerciseUrls(exercise);
   const reply = await request(w, {
     type: MSG.ORACLE, seed, exerciseId: exercise.id, casesUrl: urls.cases, referenceUrl: urls.reference,
-    functions: exercise.functions.map((f) => f.name), examples: exercise.examples || [],
+    functions: exercise.functions.map((f) => f.name), examples: exercise.examples || [], lang,
+    params: Object.fromEntries(exercise.functions.map((f) => [f.name, f.params])),
   }, [MSG.CASES, MSG.ORACLE_ERROR], limits.startupMs + limits.totalMs, M);
   if (reply.type === MSG.ORACLE_ERROR) {
     w.terminate();
@@ -158,18 +159,11 @@ function runSolution(env, limits, module, functions, cases, lang) {
   });
 }
 
-function caseTitle(c, spec, lang) {
-  const params = spec?.params || [];
-  const args = c.args.map((a, i) => (params[i] ? `${params[i]}=${describeArg(a)}` : describeArg(a)));
-  const name = localized(c.name, lang) ?? messages(lang).caseName(c.kind, c.number, localized(c.label, lang));
-  return `${name}: ${c.fn}(${args.join(', ')})`;
-}
-
 // The known mistakes this answer reproduces on this case (a mistake that happens to give the right
-// answer on a case tells nothing there), as hints in the reader's language.
+// answer on a case, or that threw there, tells nothing there), as hints in the reader's language.
 function matchingMistakes(c, got, tol, lang) {
   return (c.mistakes || [])
-    .filter((m) => !compareValues(m.value, c.expected, tol).pass && compareValues(got, m.value, tol).pass)
+    .filter((m) => 'value' in m && !compareValues(m.value, c.expected, tol).pass && compareValues(got, m.value, tol).pass)
     .map((m) => localized(m.hint, lang));
 }
 
@@ -192,7 +186,7 @@ function attachHints(results, M) {
 }
 
 async function judgeCase(c, outcome, spec, oracle, lang) {
-  const base = { name: caseTitle(c, spec, lang), kind: c.kind, fn: c.fn, output: outcome?.output || '' };
+  const base = { name: caseTitle(c, spec?.params, lang), kind: c.kind, fn: c.fn, output: outcome?.output || '' };
   if (!outcome) return { ...base, status: 'error', message: messages(lang).notRun() };
   if (outcome.error !== undefined) return { ...base, status: 'error', message: outcome.error };
   const tol = { atol: spec.atol ?? 0, rtol: spec.rtol ?? 0, kind: spec.returns, lang };
@@ -263,8 +257,9 @@ function loadErrorMessage(e, filename, clean, M) {
 }
 
 // The hidden and example cases with their expected values, for authors' checks and tests.
-export async function generateCases({ exercise, seed = DEFAULT_SEED, env, limits = {} }) {
-  const oracle = await openOracle(exercise, seed, env, { ...DEFAULT_LIMITS, ...limits }, null, DEFAULT_LANG);
+// With a cache, a later judge() of the same seed reuses them.
+export async function generateCases({ exercise, seed = DEFAULT_SEED, env, limits = {}, cache = null }) {
+  const oracle = await openOracle(exercise, seed, env, { ...DEFAULT_LIMITS, ...limits }, cache, DEFAULT_LANG);
   oracle.close();
   return oracle.cases;
 }

@@ -72,6 +72,26 @@ const en = {
   oracleFailed: (id, error) => `exercise ${id}: generating cases or running the reference failed: ${error}`,
   summary: (passed, failed) => `${passed} passed, ${failed} failed`,
 
+  // a broken exercise, found by the oracle worker (worker-core.js) while generating cases
+  noGenerate: 'cases.js does not export a function generate({ seed, rng, tensorArg })',
+  generateThrew: (error) => `cases.js: generate() threw ${error}`,
+  generateNotArray: (what) => `generate() must return an array of cases { fn, args }, got ${what}`,
+  caseNotObject: (n, what) => `hidden case ${n}: expected { fn, args }, got ${what}`,
+  caseUnknownFn: (n, fn, names) => `hidden case ${n}: fn is ${fn}, not one of ${names}`,
+  caseArgsNotArray: (n, fn, what) => `hidden case ${n} (${fn}): args must be an array, got ${what}`,
+  caseBadArgument: (n, fn, k, param, at, what) => `hidden case ${n} (${fn}), argument ${k}${param ? ` (${param})` : ''}` +
+    `${at ? ` at ${at}` : ''}: ${what}; arguments must be plain data (numbers, strings, booleans, null, arrays, ` +
+    'plain objects) — use tensorArg(...) for tensors',
+  caseBadLabel: (n, fn, field) => `hidden case ${n} (${fn}): ${field} must be a string or { en, zh }`,
+  referenceMissing: (names) => `reference.js does not export ${names}`,
+  referenceThrew: (title, error) => `${title}: reference.js threw ${error}`,
+  aBigInt: (x) => `a BigInt (${x})`,
+  aSymbol: 'a symbol',
+  circular: 'a circular reference (an object that contains itself)',
+  aLiveTensor: (shape) => `a tp tensor of shape ${shape}, which reaches the worker as {}`,
+  anInstance: (name) => `an instance of ${name}`,
+  badTensorMarker: 'a { $tensor } whose shape and data do not agree (make it with tensorArg(nested))',
+
   // the terminal (cli.js) and the page (page.js)
   difficulty: { easy: 'easy', medium: 'medium', hard: 'hard' },
   listHeader: ['id', 'difficulty', 'title'],
@@ -142,6 +162,24 @@ const zh = {
   noAnswer: (ms) => `${ms} ms 内没有回应`,
   oracleFailed: (id, error) => `练习 ${id}：生成用例或运行参考答案失败：${error}`,
   summary: (passed, failed) => `${passed} 通过，${failed} 未通过`,
+
+  noGenerate: 'cases.js 没有导出函数 generate({ seed, rng, tensorArg })',
+  generateThrew: (error) => `cases.js：generate() 抛出了 ${error}`,
+  generateNotArray: (what) => `generate() 必须返回用例 { fn, args } 的数组，得到${gap(what)}`,
+  caseNotObject: (n, what) => `隐藏用例 ${n}：期望 { fn, args }，得到${gap(what)}`,
+  caseUnknownFn: (n, fn, names) => `隐藏用例 ${n}：fn 是 ${fn}，不在 ${names} 之中`,
+  caseArgsNotArray: (n, fn, what) => `隐藏用例 ${n}（${fn}）：args 必须是数组，得到${gap(what)}`,
+  caseBadArgument: (n, fn, k, param, at, what) => `隐藏用例 ${n}（${fn}）的参数 ${k}${param ? `（${param}）` : ''}` +
+    `${at ? ` 的 ${at} 处` : ''}：${what}；参数必须是普通数据（数、字符串、布尔值、null、数组、普通对象）——张量请用 tensorArg(...)`,
+  caseBadLabel: (n, fn, field) => `隐藏用例 ${n}（${fn}）：${field} 必须是字符串或 { en, zh }`,
+  referenceMissing: (names) => `reference.js 没有导出 ${names}`,
+  referenceThrew: (title, error) => `${title}：reference.js 抛出了 ${error}`,
+  aBigInt: (x) => `一个 BigInt（${x}）`,
+  aSymbol: '一个 symbol',
+  circular: '循环引用（对象包含它自己）',
+  aLiveTensor: (shape) => `形状为 ${shape} 的 tp 张量，传到 worker 里会变成 {}`,
+  anInstance: (name) => `${name} 的实例`,
+  badTensorMarker: '形状和数据对不上的 { $tensor }（请用 tensorArg(nested) 生成）',
 
   difficulty: { easy: '简单', medium: '中等', hard: '困难' },
   listHeader: ['编号', '难度', '标题'],

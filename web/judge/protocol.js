@@ -5,9 +5,14 @@
 //
 // worker → judge, once tp is initialised:     { type: 'ready' }  |  { type: 'fatal', stage?: 'init', message }
 //
-// judge → oracle:  { type: 'oracle', seed, exerciseId, casesUrl, referenceUrl, functions: [name], examples }
+// judge → oracle:  { type: 'oracle', seed, exerciseId, casesUrl, referenceUrl, functions: [name], params: { fn: [param] },
+//                    examples, lang }
 // oracle → judge:  { type: 'cases', cases: [Case] }  |  { type: 'oracle-error', message }
-//   Case = { id, kind: 'example' | 'hidden', name, label, number, fn, args, expected, mistakes: [{ hint, value }] }
+//   Case = { id, kind: 'example' | 'hidden', name, label, number, fn, args, expected,
+//            mistakes: [{ index, hint, value } | { index, hint, error }] }   (index into mistakes[fn]; none for a
+//            mistake that answered null or undefined; error when it threw, for `tensorpad check` to report)
+//   An oracle-error is in lang, and names the case when the generator gave an argument that is not plain data
+//   or the reference threw.
 //   with name, label and hints as the exercise wrote them (string | { en, zh } | null): the judge titles a
 //   case by its name, or "hidden <number> (<label>)" in the reader's language.
 // judge → oracle:  { type: 'check', id, fn, args, got, want, lang }   (functions judged by invariants)

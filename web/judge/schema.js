@@ -10,6 +10,10 @@ const bilingual = (what) => ({
   properties: { zh: { type: 'string', minLength: 1 }, en: { type: 'string', minLength: 1 } },
 });
 
+// What a function returns. `tensorpad check` holds the reference to it; `array` and `tensor` are compared
+// alike (a learner may return either), `integer` also requires a whole number from the learner.
+export const KINDS = ['number', 'integer', 'array', 'tensor', 'boolean'];
+
 export const exerciseSchema = {
   $id: 'https://tensorpad.dev/schema/exercise.json',
   type: 'object',
@@ -34,7 +38,10 @@ export const exerciseSchema = {
           name: { type: 'string', pattern: '^[A-Za-z_$][A-Za-z0-9_$]*$' },
           params: { type: 'array', items: { type: 'string' } },
           signature: { type: 'string', minLength: 1 },
-          returns: { enum: ['number', 'integer', 'array', 'tensor', 'boolean'] },
+          returns: { description: 'what the reference returns: a kind, or a list of kinds when it may return any of them',
+            anyOf: [{ enum: KINDS }, { type: 'array', items: { enum: KINDS }, minItems: 1, uniqueItems: true }] },
+          allowNonFinite: { type: 'boolean',
+            description: 'the answer may be or hold NaN or ±Infinity (the judge then wants the same there); otherwise `tensorpad check` rejects them' },
           atol: { type: 'number', minimum: 0 },
           rtol: { type: 'number', minimum: 0 },
           compare: { enum: ['values', 'invariant'],

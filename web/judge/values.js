@@ -5,7 +5,7 @@
 // return cross as { $unsupported: 'function' | 'promise' | 'object' | 'deep', keys? }, described in
 // the reader's language on the judge's side (describeValue).
 
-import { messages, DEFAULT_LANG } from './messages.js';
+import { messages, localized, DEFAULT_LANG } from './messages.js';
 
 export function tensorArg(value, shape) {
   if (shape) return { $tensor: { shape: [...shape], data: Array.from(value) } };
@@ -116,6 +116,55 @@ export function describeValue(v, lang = DEFAULT_LANG) {
     return s.error ? M.aBadArray(v.length, s.error) : M.anArray(bracketed(s.shape));
   }
   return typeof v;
+}
+
+// Why a generated argument cannot be sent to a worker as a case, or null when it can: plain data
+// (numbers, strings, booleans, null, arrays and plain objects of them) and tensorArg markers pass.
+//   → null | { what, at }, `what` in the reader's language, `at` the place inside the argument ("[1].w")
+export function argumentProblem(v, lang = DEFAULT_LANG, at = '', ancestors = new Set()) {
+  const M = messages(lang);
+  const bad = (what) => ({ what, at });
+  if (v === null || ['number', 'string', 'boolean'].includes(typeof v)) return null;
+  if (v === undefined) return bad('undefined');
+  if (typeof v === 'bigint') return bad(M.aBigInt(`${v}n`));
+  if (typeof v === 'function') return bad(M.aFunction);
+  if (typeof v === 'symbol') return bad(M.aSymbol);
+  if (ancestors.has(v)) return bad(M.circular);
+  if (ancestors.size >= 64) return bad(M.tooDeep);
+  if (isTensorLike(v)) return bad(M.aLiveTensor(bracketed(Array.from(v.shape, Number))));
+  if (isTensorMarker(v)) {
+    const problem = markerProblem(v.$tensor, M);
+    return problem ? bad(problem) : null;
+  }
+  if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return bad(M.anInstance(v.constructor.name));
+  const proto = Object.getPrototypeOf(v);
+  if (!Array.isArray(v) && proto !== Object.prototype && proto !== null) return bad(M.anInstance(proto.constructor?.name || 'object'));
+  // Only an ancestor makes a cycle: the same object twice in an argument is fine.
+  ancestors.add(v);
+  try {
+    for (const [k, x] of Object.entries(v)) {
+      const p = argumentProblem(x, lang, Array.isArray(v) ? `${at}[${k}]` : `${at}.${k}`, ancestors);
+      if (p) return p;
+    }
+    return null;
+  } finally {
+    ancestors.delete(v);
+  }
+}
+
+// A { $tensor } written by hand rather than by tensorArg(): its shape and data must agree.
+function markerProblem(t, M) {
+  const shapeOk = t && Array.isArray(t.shape) && t.shape.every((d) => Number.isInteger(d) && d >= 0);
+  const size = shapeOk ? t.shape.reduce((a, b) => a * b, 1) : -1;
+  const dataOk = t && Array.isArray(t.data) && t.data.length === size && t.data.every((x) => typeof x === 'number');
+  return shapeOk && dataOk ? null : M.badTensorMarker;
+}
+
+// A case as the judge titles it: "hidden 3 (d=4): frobNorm(A=[3×3])", in the reader's language.
+export function caseTitle(c, params = [], lang = DEFAULT_LANG) {
+  const args = c.args.map((a, i) => (params[i] ? `${params[i]}=${describeArg(a)}` : describeArg(a)));
+  const name = localized(c.name, lang) ?? messages(lang).caseName(c.kind, c.number, localized(c.label, lang));
+  return `${name}: ${c.fn}(${args.join(', ')})`;
 }
 
 // Arguments in a case name: numbers as written, tensors by shape.

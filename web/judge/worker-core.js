@@ -5,7 +5,7 @@
 
 import { MSG } from './protocol.js';
 import { createRng } from './rng.js';
-import { tensorArg, decodeArg, encodeResult, isTensorMarker } from './values.js';
+import { tensorArg, decodeArg, encodeResult, isTensorMarker, argumentProblem, caseTitle, describeValue } from './values.js';
 import { messages, DEFAULT_LANG } from './messages.js';
 
 const OUTPUT_CAP = 8000;
@@ -62,27 +62,74 @@ function normalizeTensorMarkers(v) {
   return v;
 }
 
+// An error of the exercise itself (its generator, its reference), said as written: no "Error: " before it.
+const broken = (message) => Object.assign(new Error(message), { broken: true });
+
+// The generated cases, checked before anything else runs on them, so that a broken generator is one
+// message naming the case rather than a DataCloneError, or a reference given an argument that arrived as {}.
+function checkGenerated(hidden, msg) {
+  const M = say();
+  const described = (v) => describeValue(v, lang);
+  if (!Array.isArray(hidden)) throw broken(M.generateNotArray(described(hidden)));
+  hidden.forEach((c, i) => {
+    const n = i + 1;
+    if (c === null || typeof c !== 'object' || Array.isArray(c)) throw broken(M.caseNotObject(n, described(c)));
+    if (!msg.functions.includes(c.fn)) throw broken(M.caseUnknownFn(n, JSON.stringify(c.fn), msg.functions.join(', ')));
+    if (!Array.isArray(c.args)) throw broken(M.caseArgsNotArray(n, c.fn, described(c.args)));
+    c.args.forEach((a, k) => {
+      const bad = argumentProblem(a, lang);
+      if (bad) throw broken(M.caseBadArgument(n, c.fn, k + 1, msg.params?.[c.fn]?.[k] ?? '', bad.at, bad.what));
+    });
+    for (const field of ['label', 'name']) {
+      const v = c[field];
+      const ok = v === undefined || v === null || typeof v === 'string' ||
+        (typeof v === 'object' && Object.values(v).every((x) => typeof x === 'string'));
+      if (!ok) throw broken(M.caseBadLabel(n, c.fn, field));
+    }
+  });
+}
+
 async function runOracle(msg, env) {
+  lang = msg.lang ?? DEFAULT_LANG;
+  const M = say();
   const casesModule = await env.importModule(msg.casesUrl);
   const reference = await env.importModule(msg.referenceUrl);
   const tp = globalThis.tp;
   const raw = [];
   (msg.examples || []).forEach((ex, i) =>
     raw.push({ kind: 'example', name: ex.name ?? null, number: i + 1, fn: ex.fn, args: normalizeTensorMarkers(ex.args) }));
+  if (typeof casesModule.generate !== 'function') throw broken(M.noGenerate);
   const rng = createRng(msg.seed, msg.exerciseId, tp);
-  const hidden = await casesModule.generate({ seed: msg.seed, rng, tensorArg });
+  let hidden;
+  try {
+    hidden = await casesModule.generate({ seed: msg.seed, rng, tensorArg });
+  } catch (err) {
+    throw broken(M.generateThrew(errorMessage(err)));
+  }
+  checkGenerated(hidden, msg);
   hidden.forEach((c, i) => raw.push({ kind: 'hidden', name: c.name ?? null, label: c.label ?? null, number: i + 1, fn: c.fn, args: c.args }));
+  const missing = msg.functions.filter((fn) => typeof reference[fn] !== 'function');
+  if (missing.length) throw broken(M.referenceMissing(missing.join(', ')));
   const mistakes = casesModule.mistakes || {};
   const cases = [];
   for (const [i, c] of raw.entries()) {
-    if (typeof reference[c.fn] !== 'function') throw new Error(`reference.js does not export ${c.fn}`);
-    const expected = encodeResult(await reference[c.fn](...decodeArg(c.args, tp)));
+    let expected;
+    try {
+      expected = encodeResult(await reference[c.fn](...decodeArg(c.args, tp)));
+    } catch (err) {
+      throw broken(M.referenceThrew(caseTitle(c, msg.params?.[c.fn], lang), errorMessage(err)));
+    }
+    // A mistake that throws, or answers null or undefined, does not apply to this case; `tensorpad check`
+    // reports the ones that throw.
     const known = [];
-    for (const m of mistakes[c.fn] || []) {
+    for (const [index, m] of (Array.isArray(mistakes[c.fn]) ? mistakes[c.fn] : []).entries()) {
+      if (m === null || typeof m !== 'object') continue;
       try {
         const value = await m.fn(...decodeArg(c.args, tp));
-        if (value !== null && value !== undefined) known.push({ hint: m.hint, value: encodeResult(value) });
-      } catch { /* a mistake that throws on this case simply does not match it */ }
+        if (value !== null && value !== undefined) known.push({ index, hint: m.hint, value: encodeResult(value) });
+      } catch (err) {
+        known.push({ index, hint: m.hint, error: errorMessage(err) });
+      }
     }
     cases.push({ id: i, kind: c.kind, name: c.name, label: c.label ?? null, number: c.number, fn: c.fn, args: c.args, expected, mistakes: known });
   }
@@ -159,7 +206,7 @@ export async function startWorker(env) {
       else if (msg.type === MSG.SOLVE) await runSolution(msg, env, out);
     } catch (err) {
       const type = msg.type === MSG.SOLVE ? MSG.FATAL : MSG.ORACLE_ERROR;
-      env.post({ type, message: errorMessage(err), stack: String(err && err.stack) });
+      env.post({ type, message: err?.broken ? err.message : errorMessage(err), stack: String(err && err.stack) });
     }
   });
   env.post({ type: MSG.READY });
