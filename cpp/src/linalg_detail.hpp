@@ -81,6 +81,12 @@ struct ColMat {
 // Throws tp::Error "op: input contains NaN or Inf" when any of the count values is not finite.
 void check_finite(const char* op, const float* A, int64_t count);
 
+// The power of two 2^e to multiply the count values of A by before a float32 GEMM path, so that their
+// largest magnitude lies in [1, 2): 0 (no scaling) unless it is below 2^-32 or above 2^32. Near
+// float32's ends the GEMM updates would underflow into denormals (or overflow); a power of two scales
+// exactly, and the results scale back exactly (R, singular values), up to their own float range.
+int gemm_scale_exponent(const float* A, int64_t count);
+
 // The row-major float (m,n) matrix A as a column-major double (m,n), or its transpose (n,m).
 ColMat load(const float* A, int64_t m, int64_t n, bool transpose);
 
@@ -120,14 +126,17 @@ class RotationLog {
 };
 
 // LAPACK's dlarfg: returns tau and overwrites alpha with beta and x with v[1:] so that
-// (I - tau v v^T) [alpha; x] = [beta; 0] with v[0] = 1. tau = 0 (H = I) when x is already zero.
-double make_householder(double& alpha, double* x, int64_t len);
+// (I - tau v v^T) [alpha; x] = [beta; 0] with v[0] = 1. tau = 0 (H = I) when x is already zero, or
+// when its norm is at most drop_below (then x is set to zero: what is left there is rounding).
+double make_householder(double& alpha, double* x, int64_t len, double drop_below = 0.0);
 
 // Applies H = I - tau v v^T from the left to rows [r0, r0+len) of columns [c0, c1) of W.
 void reflect_columns(ColMat& W, const double* v, int64_t len, double tau, int64_t r0, int64_t c0, int64_t c1);
 
 // Householder QR in place (LAPACK geqrf): R in the upper triangle, reflector vectors below it.
-void householder_qr(ColMat& W, std::vector<double>& tau);
+// drop_below (optional, one per column): column j's part below the diagonal counts as zero when its
+// norm is at most drop_below[j] (see make_householder).
+void householder_qr(ColMat& W, std::vector<double>& tau, const double* drop_below = nullptr);
 // The first k columns of Q = H_0 H_1 ... H_{K-1} from householder_qr's output, as an (m,k) matrix.
 ColMat form_q(const ColMat& W, const std::vector<double>& tau, int64_t k);
 

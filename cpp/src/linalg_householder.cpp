@@ -21,6 +21,15 @@ ColMat ColMat::identity(int64_t r, int64_t c) {
   return I;
 }
 
+int gemm_scale_exponent(const float* A, int64_t count) {
+  float amax = 0.0f;
+  for (int64_t i = 0; i < count; ++i) amax = std::max(amax, std::fabs(A[i]));
+  if (amax == 0.0f || (amax >= 0x1p-32f && amax <= 0x1p32f)) return 0;
+  int e = 0;
+  std::frexp(amax, &e);  // amax = f 2^e with f in [0.5, 1)
+  return 1 - e;
+}
+
 void check_finite(const char* op, const float* A, int64_t count) {
   // x - x is +0 for every finite x and NaN for NaN and +-Inf, and a sum stays 0 until a NaN enters it:
   // one SIMD pass with four accumulators (std::isfinite per element took 7 ms on 3072x1024 in WASM).
@@ -130,7 +139,7 @@ void rotate(double* x, double* y, int64_t n, double c, double s) {
   }
 }
 
-double make_householder(double& alpha, double* x, int64_t len) {
+double make_householder(double& alpha, double* x, int64_t len, double drop_below) {
   // Scaled norm: the reductions drive rounding noise far below the input's range (1e-160 and less
   // in a rank-1 matrix), where plain squares would underflow and break the reflector's orthogonality.
   double scale = 0.0;
@@ -139,6 +148,10 @@ double make_householder(double& alpha, double* x, int64_t len) {
   double ss = 0.0;
   for (int64_t i = 0; i < len; ++i) ss += (x[i] / scale) * (x[i] / scale);
   const double xnorm = scale * std::sqrt(ss);
+  if (xnorm <= drop_below) {
+    for (int64_t i = 0; i < len; ++i) x[i] = 0.0;
+    return 0.0;
+  }
   const double beta = -std::copysign(std::hypot(alpha, xnorm), alpha);
   if (std::fabs(beta) < 1e-280) {
     // Entries this small are pure rounding noise (float32 data is >= 1e-45): drop them rather than
@@ -162,12 +175,12 @@ void reflect_columns(ColMat& W, const double* v, int64_t len, double tau, int64_
   }
 }
 
-void householder_qr(ColMat& W, std::vector<double>& tau) {
+void householder_qr(ColMat& W, std::vector<double>& tau, const double* drop_below) {
   const int64_t m = W.rows, n = W.cols, k = std::min(m, n);
   tau.assign(size_t(k), 0.0);
   for (int64_t i = 0; i < k; ++i) {
     double* c = W.col(i) + i;
-    tau[size_t(i)] = make_householder(c[0], c + 1, m - i - 1);
+    tau[size_t(i)] = make_householder(c[0], c + 1, m - i - 1, drop_below ? drop_below[i] : 0.0);
     const double beta = c[0];
     c[0] = 1.0;  // v = [1; W(i+1:m, i)] in place for the update
     reflect_columns(W, c, m - i, tau[size_t(i)], i, i + 1, n);

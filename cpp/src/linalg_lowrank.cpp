@@ -106,6 +106,14 @@ void svd_lowrank(const float* A, int64_t m, int64_t n, int64_t q, int64_t niter,
     fail("linalg.svdLowrank", "q must be in [1, min(m, n)] = [1, ", std::min(m, n), "], got ", q);
   if (niter < 0) fail("linalg.svdLowrank", "niter must be >= 0, got ", niter);
   check_finite("linalg.svdLowrank", A, m * n);
+  // Near float32's ends the GEMMs run on 2^scale A (gemm_scale_exponent); S is scaled back.
+  const int scale = gemm_scale_exponent(A, m * n);
+  std::vector<float> scaled;
+  if (scale != 0) {
+    scaled.assign(A, A + m * n);
+    for (float& x : scaled) x = std::ldexp(x, scale);
+    A = scaled.data();
+  }
   using kernels::sgemm;
   // Every product with A runs in float32 GEMM; the Gram matrices that certify the final basis and the
   // small SVD run in double.
@@ -128,7 +136,7 @@ void svd_lowrank(const float* A, int64_t m, int64_t n, int64_t q, int64_t niter,
   for (int64_t i = 0; i < q; ++i)
     for (int64_t j = 0; j < q; ++j) Ubf[size_t(i * q + j)] = float(Ub(i, j));
   sgemm(m, q, q, Y.data(), q, 1, Ubf.data(), q, 1, U, q, false);
-  for (int64_t j = 0; j < q; ++j) S[j] = float(s[size_t(j)]);
+  for (int64_t j = 0; j < q; ++j) S[j] = float(std::ldexp(s[size_t(j)], -scale));
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < q; ++j) V[i * q + j] = float(Vb(i, j));
 }

@@ -16,8 +16,11 @@ using tp::detail::call_out_of_line;
 namespace {
 
 // P A = L U of the (n,n) A, row-major double: L (unit lower) and U share a; perm[i] is the original
-// row now at row i. singular is set when a pivot is at most n * eps(float32) * max|A|: below that the
-// float32 input cannot tell A from a singular matrix (the same scale as numpy's matrix_rank tolerance).
+// row now at row i. singular is set when a pivot is at most n * eps(float32) times the largest entry
+// of its row or of its column of A, whichever is smaller: below that the float32 input cannot tell A
+// from a singular matrix (the scale of numpy's matrix_rank tolerance, taken per row and column so
+// that a well-posed graded matrix such as diag(1, 1e-7) is not called singular; LAPACK flags only
+// exact zeros, and so returns garbage for a rank-deficient product computed in float32).
 struct Lu {
   int64_t n = 0;
   std::vector<double> a;
@@ -50,12 +53,15 @@ Lu lu_factor(const char* op, const float* A, int64_t n) {
   f.n = n;
   f.a.assign(A, A + n * n);
   f.perm.resize(size_t(n));
-  double amax = 0.0;
+  std::vector<double> row_max(static_cast<size_t>(n), 0.0), col_max(static_cast<size_t>(n), 0.0);
   for (int64_t i = 0; i < n; ++i) {
     f.perm[size_t(i)] = i;
-    for (int64_t j = 0; j < n; ++j) amax = std::max(amax, std::fabs(f.a[size_t(i * n + j)]));
+    for (int64_t j = 0; j < n; ++j) {
+      const double x = std::fabs(f.a[size_t(i * n + j)]);
+      row_max[size_t(i)] = std::max(row_max[size_t(i)], x);
+      col_max[size_t(j)] = std::max(col_max[size_t(j)], x);
+    }
   }
-  const double tol = double(n) * FLT_EPSILON * amax;
   double* a = f.a.data();
   for (int64_t k = 0; k < n; ++k) {
     int64_t p = k;
@@ -67,7 +73,8 @@ Lu lu_factor(const char* op, const float* A, int64_t n) {
       f.sign = -f.sign;
     }
     const double piv = a[k * n + k];
-    if (std::fabs(piv) <= tol) {
+    const double scale = std::min(row_max[size_t(f.perm[size_t(k)])], col_max[size_t(k)]);
+    if (std::fabs(piv) <= double(n) * FLT_EPSILON * scale) {
       f.singular = true;
       if (f.bad_pivot < 0) f.bad_pivot = k;
       if (piv == 0.0) continue;  // nothing to eliminate with; the factorization is flagged anyway
@@ -75,6 +82,16 @@ Lu lu_factor(const char* op, const float* A, int64_t n) {
     call_out_of_line<&eliminate_below>(a, n, k, piv);  // once per step (out_of_line.hpp)
   }
   return f;
+}
+
+// The float32 result of inv or solve: a clear error when an entry is beyond float32's range (the
+// inverse of a matrix of denormals), rather than an Inf the reader did not ask for.
+void store_float(const char* op, const std::vector<double>& X, float* out) {
+  for (size_t i = 0; i < X.size(); ++i) {
+    if (!(std::fabs(X[i]) <= double(FLT_MAX)))
+      fail(op, "the result has an entry of magnitude ", std::fabs(X[i]), ", beyond float32's range (~3.4e38)");
+    out[i] = float(X[i]);
+  }
 }
 
 [[noreturn]] void fail_singular(const char* op, const Lu& f) {
@@ -117,7 +134,7 @@ void inv(const float* A, int64_t n, float* Ainv) {
   std::vector<double> X(size_t(n * n), 0.0);
   for (int64_t i = 0; i < n; ++i) X[size_t(i * n + i)] = 1.0;
   lu_solve(f, X, n);
-  for (int64_t i = 0; i < n * n; ++i) Ainv[i] = float(X[size_t(i)]);
+  store_float("linalg.inv", X, Ainv);
 }
 
 void solve(const float* A, int64_t n, const float* B, int64_t nrhs, float* X) {
@@ -127,7 +144,7 @@ void solve(const float* A, int64_t n, const float* B, int64_t nrhs, float* X) {
   if (f.singular) fail_singular("linalg.solve", f);
   std::vector<double> Xd(B, B + n * nrhs);
   lu_solve(f, Xd, nrhs);
-  for (int64_t i = 0; i < n * nrhs; ++i) X[i] = float(Xd[size_t(i)]);
+  store_float("linalg.solve", Xd, X);
 }
 
 }  // namespace tp::linalg

@@ -5,6 +5,7 @@
 // conditioning, so the float updates cost about float32 rounding in QR - A and Q^T Q - I (~1e-7 and
 // ~1e-6 at 3072x1024), the accuracy of LAPACK's own float32 sgeqrf, at 5-6x the speed.
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "linalg_detail.hpp"
@@ -122,10 +123,22 @@ void qr_blocked(const float* A, int64_t m, int64_t n, float* Q, float* R) {
   // F = A, column-major float: panels read columns, and the GEMMs take any strides.
   std::vector<float> Fv(size_t(m * n));
   const ColF F{Fv.data(), m};
+  const int e = gemm_scale_exponent(A, m * n);  // F = 2^e A; R is scaled back at the end
   for (int64_t i0 = 0; i0 < m; i0 += 32)  // transposed in tiles so reads and writes stay in cache
     for (int64_t j0 = 0; j0 < n; j0 += 32)
       for (int64_t j = j0; j < std::min(j0 + 32, n); ++j)
-        for (int64_t i = i0; i < std::min(i0 + 32, m); ++i) *F.at(i, j) = A[i * n + j];
+        for (int64_t i = i0; i < std::min(i0 + 32, m); ++i) *F.at(i, j) = std::ldexp(A[i * n + j], e);
+  // What is left of a column below the diagonal once it is under float32 resolution of the column
+  // (2^-23 of its norm) is rounding from the float updates, not data. Reflecting it anyway builds
+  // reflectors from noise, whose float updates add coherent rounding on patterned matrices (all ones:
+  // ||QR - A|| / ||A|| reached 2e-5) and run on denormals; counting it as zero costs at most that
+  // much of each column, below what float32 storage of A already costs.
+  std::vector<double> drop_below(static_cast<size_t>(n));
+  for (int64_t j = 0; j < n; ++j) {
+    double s = 0.0;
+    for (int64_t i = 0; i < m; ++i) s += double(*F.at(i, j)) * double(*F.at(i, j));
+    drop_below[size_t(j)] = std::sqrt(s) * 0x1p-23;
+  }
   std::vector<Panel> panels;
   std::vector<float> W1, W2;
   for (int64_t p0 = 0; p0 < k; p0 += kPanel) {
@@ -138,7 +151,7 @@ void qr_blocked(const float* A, int64_t m, int64_t n, float* Q, float* R) {
     for (int64_t j = 0; j < p.b; ++j)
       for (int64_t i = 0; i < p.len; ++i) P(i, j) = *F.at(p0 + i, p0 + j);
     std::vector<double> tau;
-    householder_qr(P, tau);
+    householder_qr(P, tau, drop_below.data() + p0);
     for (int64_t j = 0; j < p.b; ++j)  // R's rows of the panel back into F (its V part is kept aside)
       for (int64_t i = 0; i <= j; ++i) *F.at(p0 + i, p0 + j) = float(P(i, j));
     p = make_panel(P, tau, p0);
@@ -147,7 +160,7 @@ void qr_blocked(const float* A, int64_t m, int64_t n, float* Q, float* R) {
     panels.push_back(std::move(p));
   }
   for (int64_t i = 0; i < k; ++i)
-    for (int64_t j = 0; j < n; ++j) R[i * n + j] = j >= i ? *F.at(i, j) : 0.0f;
+    for (int64_t j = 0; j < n; ++j) R[i * n + j] = j >= i ? std::ldexp(*F.at(i, j), -e) : 0.0f;
   // Q = Q_0 Q_1 ... applied to the first k columns of I, last panel first: panel p only touches rows
   // and columns from its row0 on.
   std::vector<float> Qv(size_t(m * k), 0.0f);

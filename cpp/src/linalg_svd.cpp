@@ -139,17 +139,21 @@ void svd_double(const float* A, int64_t m, int64_t n, std::vector<double>& S, Co
     // rounding, ~1e-7 of sigma_1, far inside the bar), then the bidiagonal work on the small R, and the
     // left factor Q (M,N) Qb (N,N) as one float GEMM.
     std::vector<float> At, Qf(static_cast<size_t>(M * N)), Rf(static_cast<size_t>(N * N));
-    if (transposed) {  // the tall one, row-major: A^T
+    // Near float32's ends the work runs on 2^e A (R in range for the float GEMMs and for its own
+    // float storage); the singular values are scaled back, exactly, in double.
+    const int scale = gemm_scale_exponent(A, M * N);
+    if (transposed || scale != 0) {  // the tall one, row-major: A^T (or A), times 2^e
       At.resize(static_cast<size_t>(M * N));
       for (int64_t j = 0; j < M; ++j)
-        for (int64_t i = 0; i < N; ++i) At[size_t(j * N + i)] = A[i * M + j];
+        for (int64_t i = 0; i < N; ++i) At[size_t(j * N + i)] = std::ldexp(transposed ? A[i * M + j] : A[j * N + i], scale);
     }
-    qr_blocked(transposed ? At.data() : A, M, N, Qf.data(), Rf.data());
+    qr_blocked(At.empty() ? A : At.data(), M, N, Qf.data(), Rf.data());
     ColMat R(N, N);
     for (int64_t j = 0; j < N; ++j)
       for (int64_t i = 0; i <= j; ++i) R(i, j) = Rf[size_t(i * N + j)];
     bidiagonalize(R, S, e, want ? &Qb : nullptr, want ? &P : nullptr);
     bidiagonal_svd(S, e, want ? &Qb : nullptr, want ? &P : nullptr);
+    for (double& s : S) s = std::ldexp(s, -scale);
     if (want) {
       std::vector<float> Qbf(static_cast<size_t>(N * N)), Lf(static_cast<size_t>(M * N));
       for (int64_t p = 0; p < N; ++p)

@@ -692,3 +692,95 @@ TEST_CASE("svd and eigh split over threads (bidiagonalization, tridiagonalizatio
     CHECK(Z.a == Z1.a);
   }
 }
+
+// ||QR - A||_F / ||A||_F in double, with A, Q, R first scaled by 2^scale_up (exact) so that a
+// denormal-range A does not hide the error under double's own underflow.
+static double qr_relative_error(const std::vector<float>& A, int64_t m, int64_t n, int scale_up = 0) {
+  const int64_t k = std::min(m, n);
+  std::vector<float> Q(static_cast<size_t>(m * k)), R(static_cast<size_t>(k * n));
+  la::qr(A.data(), m, n, Q.data(), R.data());
+  double err = 0, norm = 0;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double s = 0;
+      for (int64_t p = 0; p < k; ++p) s += double(Q[size_t(i * k + p)]) * std::ldexp(double(R[size_t(p * n + j)]), scale_up);
+      const double a = std::ldexp(double(A[size_t(i * n + j)]), scale_up);
+      err += (s - a) * (s - a);
+      norm += a * a;
+    }
+  return std::sqrt(err / norm);
+}
+
+TEST_CASE("blocked qr of patterned rank-1 matrices meets the bar: rounding left under a column's float resolution is not reflected") {
+  // All ones and rows of alternating sign: every column is the same up to sign, and reflectors built
+  // from the rounding left below the first one summed their float updates coherently (1.5e-5).
+  std::vector<float> alt(512 * 512);
+  for (int64_t i = 0; i < 512; ++i)
+    for (int64_t j = 0; j < 512; ++j) alt[size_t(i * 512 + j)] = i % 2 ? -1.0f : 1.0f;
+  const double ones_error = qr_relative_error(std::vector<float>(512 * 512, 1.0f), 512, 512);
+  CHECK_MESSAGE(ones_error <= 1e-5, "all-ones 512x512: ||QR - A|| / ||A|| = ", ones_error);
+  const double alt_error = qr_relative_error(alt, 512, 512);
+  CHECK_MESSAGE(alt_error <= 1e-5, "alternating rows 512x512: ||QR - A|| / ||A|| = ", alt_error);
+  check_decompositions("all-ones 384x192 (tall svd through the blocked QR)", std::vector<float>(384 * 192, 1.0f), 384, 192, false);
+}
+
+TEST_CASE("the float32 GEMM paths scale a denormal-range matrix by a power of two: qr, tall svd and svd_lowrank meet the bar") {
+  auto tiny = [](int64_t count, uint64_t seed) {
+    auto A = splitmix_gaussian(seed, count);
+    for (float& x : A) x = std::ldexp(x, -133);  // ~1e-40: float32 denormals
+    return A;
+  };
+  const auto Aq = tiny(128 * 128, 71);
+  const double e = qr_relative_error(Aq, 128, 128, 133);
+  CHECK_MESSAGE(e <= 1e-5, "qr of a denormal 128x128: ||QR - A|| / ||A|| = ", e);
+  // Singular values scale exactly with A: those of 2^-133 A are 2^-133 those of A (to float rounding).
+  const auto G = splitmix_gaussian(72, 300 * 100);
+  const auto At = tiny(300 * 100, 72);
+  std::vector<float> U(300 * 100), S(100), Vh(100 * 100), Ut(300 * 100), St(100), Vt(100 * 100);
+  la::svd(G.data(), 300, 100, U.data(), S.data(), Vh.data());
+  la::svd(At.data(), 300, 100, Ut.data(), St.data(), Vt.data());
+  for (int64_t i = 0; i < 100; ++i)
+    CHECK_MESSAGE(std::fabs(std::ldexp(double(St[size_t(i)]), 133) - S[size_t(i)]) <= 2e-5 * S[0], "svd of 2^-133 A, sigma ", i);
+  std::vector<float> omega = splitmix_gaussian(73, 100 * 8), Ul(300 * 8), Sl(8), Vl(100 * 8), Ult(300 * 8), Slt(8), Vlt(100 * 8);
+  la::svd_lowrank(G.data(), 300, 100, 8, 2, omega.data(), Ul.data(), Sl.data(), Vl.data());
+  la::svd_lowrank(At.data(), 300, 100, 8, 2, omega.data(), Ult.data(), Slt.data(), Vlt.data());
+  for (int64_t i = 0; i < 8; ++i)
+    CHECK_MESSAGE(std::fabs(std::ldexp(double(Slt[size_t(i)]), 133) - Sl[size_t(i)]) <= 1e-5 * Sl[0], "svd_lowrank of 2^-133 A, sigma ", i);
+}
+
+TEST_CASE("det, inv and solve take a graded but well-posed matrix (per-row scale) and still call a numerically singular one singular") {
+  const float D[4] = {1.0f, 0.0f, 0.0f, 1e-7f};
+  float Di[4], x[2];
+  const float b[2] = {1.0f, 1e-7f};
+  CHECK(std::fabs(la::det(D, 2) - 1e-7) <= 1e-13);
+  la::inv(D, 2, Di);
+  CHECK(std::fabs(Di[3] - 1e7f) <= 1.0f);
+  la::solve(D, 2, b, 1, x);
+  CHECK(std::fabs(x[1] - 1.0f) <= 1e-6f);
+  // A rank-4 product of float32 factors, 8x8: LU's last pivots are rounding, not data.
+  const auto B = splitmix_gaussian(74, 8 * 4), C = splitmix_gaussian(75, 4 * 8);
+  std::vector<float> P(64, 0.0f), out(64);
+  for (int64_t i = 0; i < 8; ++i)
+    for (int64_t j = 0; j < 8; ++j)
+      for (int64_t p = 0; p < 4; ++p) P[size_t(i * 8 + j)] += B[size_t(i * 4 + p)] * C[size_t(p * 8 + j)];
+  CHECK(la::det(P.data(), 8) == 0.0);
+  CHECK_THROWS_WITH_AS(la::inv(P.data(), 8, out.data()), doctest::Contains("singular"), tp::Error);
+  // Columns graded from 1 to 1e-7 (A = G diag(10^-j)): well-posed column by column.
+  const int64_t n = 8;
+  const auto G = splitmix_gaussian(76, n * n);
+  std::vector<float> Ag(size_t(n * n)), Ai(size_t(n * n));
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) Ag[size_t(i * n + j)] = G[size_t(i * n + j)] * float(std::pow(10.0, -double(j)));
+  la::inv(Ag.data(), n, Ai.data());
+  double worst = 0;  // ||A Ai - I||_max
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double s = i == j ? -1.0 : 0.0;
+      for (int64_t p = 0; p < n; ++p) s += double(Ag[size_t(i * n + p)]) * Ai[size_t(p * n + j)];
+      worst = std::max(worst, std::fabs(s));
+    }
+  CHECK_MESSAGE(worst <= 1e-4, "columns graded 1 .. 1e-7: ||A inv(A) - I||_max = ", worst);
+  // The inverse of a matrix of denormals is beyond float32: a clear error, not Inf.
+  const float T[4] = {1e-40f, 0.0f, 0.0f, 1e-40f};
+  CHECK_THROWS_WITH_AS(la::inv(T, 2, out.data()), doctest::Contains("beyond float32's range"), tp::Error);
+}
