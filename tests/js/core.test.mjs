@@ -125,6 +125,23 @@ test('an out-of-memory error names the op called, says how much live tensors hol
   assert.equal(tq.ones([2]).sum().item(), 2, 'the API stays usable');
 });
 
+test('init({finalizers: false}) makes no FinalizationRegistry (Node judge workers end without pending cleanups)', async () => {
+  const Original = globalThis.FinalizationRegistry;
+  let made = 0;
+  globalThis.FinalizationRegistry = class extends Original {
+    constructor(cleanup) { super(cleanup); made++; }
+  };
+  try {
+    const plain = await init({ finalizers: false });
+    assert.equal(plain.ones([2]).sum().item(), 2);
+    assert.equal(made, 0);
+    await init({ fresh: true });
+    assert.equal(made, 1, 'the default keeps the garbage-collector backstop');
+  } finally {
+    globalThis.FinalizationRegistry = Original;
+  }
+});
+
 test('tidy keeps what fn returns (also inside arrays and objects) and disposes the rest', () => {
   const before = tp.memory().tensors;
   const { a, list } = tp.tidy(() => {

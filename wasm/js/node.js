@@ -30,7 +30,7 @@ export function compiledCore() {
   return compiled;
 }
 
-async function load(wasmModule) {
+async function load(wasmModule, finalizers) {
   checkBuilt();
   const factory = createRequire(import.meta.url)(jsPath);
   const options = { print: () => {}, printErr: () => {} };
@@ -42,13 +42,14 @@ async function load(wasmModule) {
   } else {
     options.wasmBinary = readFileSync(wasmPath);
   }
-  return createApi(await factory(options));
+  return createApi(await factory(options), { finalizers });
 }
 
 // Resolves to the tp API. One core per process unless {fresh: true} asks for another;
-// {wasmModule} instantiates an already compiled core (see compiledCore).
-export function init({ fresh = false, wasmModule } = {}) {
-  if (fresh || wasmModule) return load(wasmModule);
+// {wasmModule} instantiates an already compiled core (see compiledCore); {finalizers: false}: no
+// garbage-collector backstop, tensors are freed by dispose, tidy or the end of the instance (api.js).
+export function init({ fresh = false, wasmModule, finalizers = true } = {}) {
+  if (fresh || wasmModule || !finalizers) return load(wasmModule, finalizers);
   shared ??= load();
   return shared;
 }

@@ -37,7 +37,9 @@ startWorker({
   importModule: (url) => import(url),
   initTp: async () => {
     const { init } = await import(workerData?.tpModule ?? 'tensorpad');
-    return init(workerData?.wasmModule ? { wasmModule: workerData.wasmModule } : {});
+    // No FinalizationRegistry in a worker that is torn down after one judgement (see createApi in
+    // wasm/js/api.js): the worker's end frees the whole core.
+    return init({ ...(workerData?.wasmModule ? { wasmModule: workerData.wasmModule } : {}), finalizers: false });
   },
   harden,
 });
