@@ -598,7 +598,7 @@ export function createApi(core, { finalizers = true } = {}) {
   // Namespaces from other files (linalg, nn, quant, io, ...) install themselves with these helpers.
   const addHandleType = (h) => handleTypes.push(h);
   const rt = { core, wrap, check, withHandles, checkInt, checkNumber, checkShape, checkBool, options, fail, describe, asOp,
-    Tensor, track, untrack, addHandleType, MAX_DIMS };
+    Tensor, track, untrack, addHandleType, MAX_DIMS, finalizers };
   for (const install of extensions) install(tp, rt);
   return tp;
 }

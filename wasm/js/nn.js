@@ -182,7 +182,7 @@ export function installNn(tp, rt) {
   });
 
   // ---- tp.quant ------------------------------------------------------------------------------------
-  const qRegistry = new FinalizationRegistry((id) => core.quantRelease(id));
+  const qRegistry = rt.finalizers ? new FinalizationRegistry((id) => core.quantRelease(id)) : null;
   // int8 levels and their scale(s), kept in the WebAssembly heap for matmulInt8. A handle like a tensor:
   // tidy scopes, tp.dispose and tp.memory know it (rt.addHandleType below).
   class QuantizedTensor {
@@ -212,7 +212,7 @@ export function installNn(tp, rt) {
     dispose() {
       if (this.#id === 0) return;
       core.quantRelease(this.#id);
-      qRegistry.unregister(this);
+      qRegistry?.unregister(this);
       untrack(this);
       this.#id = 0;
     }
@@ -247,7 +247,7 @@ export function installNn(tp, rt) {
         const id = core.quantQuantize(ix, bits, perRow);
         check();
         const q = new QuantizedTensor(id, bits, perRow);
-        qRegistry.register(q, id, q);
+        qRegistry?.register(q, id, q);
         track(q);
         return q;
       });
