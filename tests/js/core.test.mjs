@@ -136,7 +136,7 @@ test('init({finalizers: false}) makes no FinalizationRegistry (Node judge worker
     assert.equal(plain.ones([2]).sum().item(), 2);
     assert.equal(made, 0);
     await init({ fresh: true });
-    assert.equal(made, 1, 'the default keeps the garbage-collector backstop');
+    assert.ok(made > 0, 'the default keeps the garbage-collector backstop (tensors, quantized tensors)');
   } finally {
     globalThis.FinalizationRegistry = Original;
   }
