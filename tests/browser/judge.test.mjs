@@ -245,7 +245,7 @@ test('in a built chapter, the exercise block judges what the reader types, in bo
       assert.match(await verdict.textContent(), /15 passed, 0 failed/);
       await page.goto(`${siteBase}?chapter=judge-test&lang=zh`);
       await block.locator('[data-testid=judge-button]').waitFor();
-      assert.match(await block.locator('h2').textContent(), /LoRA 的参数账/);
+      assert.match(await block.locator('.judge-title').textContent(), /LoRA 的参数账/);
       assert.equal(await typeAndCheck('function loraParams(dOut, dIn, r) { return r * dOut; }\n' +
         'function loraFraction(dOut, dIn, r) { return loraParams(dOut, dIn, r) / (dOut * dIn); }\n'), 'fail');
       const failing = await block.locator('[data-testid=judge-case][data-status=fail]').first().textContent();

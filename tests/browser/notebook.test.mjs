@@ -283,9 +283,9 @@ test('an exercise title keeps its difficulty badge beside its first line, wide o
       await page.goto(`${srv.base}?chapter=linear-algebra&lang=en`);
       await page.waitForFunction(() => {
         const all = document.querySelectorAll('[data-testid=exercise]');
-        return all.length > 0 && document.querySelectorAll('[data-testid=exercise] h2 .judge-difficulty').length === all.length;
+        return all.length > 0 && document.querySelectorAll('[data-testid=exercise] .judge-title .judge-difficulty').length === all.length;
       }, null, { timeout: 30000 });
-      const titles = await page.locator('[data-testid=exercise] h2').evaluateAll((hs) => hs.map((h2) => {
+      const titles = await page.locator('[data-testid=exercise] .judge-title').evaluateAll((hs) => hs.map((h2) => {
         const badge = h2.querySelector('.judge-difficulty');
         const line = parseFloat(getComputedStyle(h2).lineHeight);
         const top = h2.getBoundingClientRect().top;

@@ -3,7 +3,7 @@
 // `:::exercise <id>` directive; judging happens in judgeInWorker (browser.js), the same judge as the CLI,
 // which writes its messages (and the hints) in the page's language, as the starter code's comments are.
 //   ctx: { id, lang, title, statementHtml, exercise, tpUrl, load(), save(value), createEditor(parent, opts),
-//          assetUrl(path), t(key) }
+//          assetUrl(path), t(key), headingLevel? (of the title: one below the section it sits in; 2 if not given) }
 // Saved attempt: { code, verdict, passed, failed, seed, at }.
 
 import { judgeInWorker, DEFAULT_SEED } from './browser.js';
@@ -13,12 +13,14 @@ const TEXT = {
   en: {
     check: 'Check', checking: 'Checking…', reset: 'Reset to starter', functions: 'Functions to write',
     editor: 'Your solution', lastCheck: 'last check',
+    status: { pass: 'passed', fail: 'failed', error: 'error' },
     cli: (id) => `Judge locally: npx tensorpad judge ${id} solution.js`,
     pass: 'All cases pass.', fail: 'Some cases fail.', error: 'The solution could not be judged.',
   },
   zh: {
     check: '检查', checking: '检查中…', reset: '恢复起始代码', functions: '要写的函数',
     editor: '你的答案', lastCheck: '上次检查',
+    status: { pass: '通过', fail: '未通过', error: '出错' },
     cli: (id) => `本地判题：npx tensorpad judge ${id} solution.js --lang zh`,
     pass: '全部用例通过。', fail: '有用例未通过。', error: '无法评测这段代码。',
   },
@@ -48,6 +50,8 @@ const STYLE = `
 .judge-case.judge-fail .judge-mark, .judge-case.judge-error .judge-mark { color: #cf222e; }
 .judge-case pre { white-space: pre-wrap; margin: .2em 0 .4em; font-size: .85em; }
 .judge-output { opacity: .75; border-left: 2px solid currentColor; padding-left: .5em; }
+.judge-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+.judge-button[aria-disabled=true] { cursor: progress; }
 .judge-difficulty { font-size: .6em; font-weight: normal; border: 1px solid currentColor; border-radius: 1em; padding: 0 .6em; vertical-align: middle; }
 `;
 
@@ -67,8 +71,10 @@ function renderCases(list, T, result) {
   }
   for (const c of result.cases) {
     const ok = c.status === 'pass';
+    // ✓/✗ and their colour are for the eye; the words "passed"/"failed" are for screen readers.
     list.append(h('li', { class: `judge-case judge-${c.status}`, 'data-testid': 'judge-case', 'data-status': c.status },
-      h('span', { class: 'judge-mark', 'aria-hidden': 'true', text: ok ? '✓' : '✗' }), ' ',
+      h('span', { class: 'judge-mark', 'aria-hidden': 'true', text: ok ? '✓' : '✗' }),
+      h('span', { class: 'judge-sr sr-only', text: `${T.status[c.status] ?? c.status}:` }), ' ',
       h('span', { class: 'judge-name', text: c.name }),
       ok ? null : h('pre', { class: 'judge-message', text: c.message }),
       c.output ? h('pre', { class: 'judge-output', text: c.output }) : null));
@@ -93,13 +99,18 @@ export function mountExercise(el, ctx) {
   };
   const saved = ctx.load() ?? {};
   const verdict = h('p', { class: 'judge-verdict', 'data-testid': 'judge-verdict', role: 'status', 'aria-live': 'polite' });
+  // The last check's verdict is written before the block is on the page, so it is not announced on load.
+  if (saved.verdict) showVerdict(verdict, T, M, saved, { stale: true });
   const cases = h('ol', { class: 'judge-cases', 'data-testid': 'judge-cases' });
-  const button = h('button', { type: 'button', class: 'judge-button', 'data-testid': 'judge-button', text: T.check });
-  const reset = h('button', { type: 'button', class: 'judge-reset', text: T.reset });
+  // Each exercise's controls are named after it (the visible words first, so speech input finds them).
+  const named = (label) => `${label}: ${ctx.title}`;
+  const button = h('button', { type: 'button', class: 'judge-button', 'data-testid': 'judge-button', 'aria-label': named(T.check), text: T.check });
+  const reset = h('button', { type: 'button', class: 'judge-reset', 'aria-label': named(T.reset), text: T.reset });
   const editorHost = h('div', { class: 'judge-editor' });
+  const level = Math.min(6, Math.max(2, Number(ctx.headingLevel) || 2));
 
   el.append(
-    h('h2', {}, `${ctx.t ? ctx.t('exercise') : 'Exercise'}: ${ctx.title} `,
+    h(`h${level}`, { class: 'judge-title' }, `${ctx.t ? ctx.t('exercise') : 'Exercise'}: ${ctx.title} `,
       h('span', { class: 'judge-difficulty', text: M.difficulty[ex.difficulty] ?? ex.difficulty })),
     h('div', { class: 'prose', html: ctx.statementHtml }),
     h('p', { class: 'judge-functions' }, `${T.functions}: `,
@@ -115,10 +126,13 @@ export function mountExercise(el, ctx) {
   const save = (patch) => { attempt = { ...attempt, ...patch }; ctx.save(attempt); };
   let running = null;
 
+  // While judging, the button stays focusable (aria-disabled, clicks ignored): disabling it would drop
+  // the reader's focus to the page.
   async function check() {
     if (running) return running;
-    button.disabled = true;
+    button.setAttribute('aria-disabled', 'true');
     button.textContent = T.checking;
+    button.setAttribute('aria-label', named(T.checking));
     el.setAttribute('aria-busy', 'true');
     delete verdict.dataset.verdict;
     verdict.textContent = T.checking;
@@ -131,6 +145,8 @@ export function mountExercise(el, ctx) {
         result = { status: 'error', message: String(err && err.message), cases: [], passed: 0, failed: 0 };
       }
       const state = { verdict: result.status, passed: result.passed, failed: result.failed };
+      // Not busy any more before the verdict is written: some screen readers hold back a busy region's news.
+      el.removeAttribute('aria-busy');
       renderCases(cases, T, result);
       showVerdict(verdict, T, M, state);
       save({ code, ...state, seed: DEFAULT_SEED, at: new Date().toISOString() });
@@ -140,20 +156,20 @@ export function mountExercise(el, ctx) {
       return await running;
     } finally {
       running = null;
-      button.disabled = false;
+      button.removeAttribute('aria-disabled');
       button.textContent = T.check;
+      button.setAttribute('aria-label', named(T.check));
       el.removeAttribute('aria-busy');
     }
   }
 
   const editor = ctx.createEditor(editorHost, {
     doc: saved.code ?? starter,
-    label: T.editor,
+    label: named(T.editor),
     onChange: (text) => save({ code: text }),
     onRun: () => { check(); },
   });
   button.addEventListener('click', () => { check(); });
   reset.addEventListener('click', () => { editor.setValue(starter); save({ code: starter }); });
-  if (saved.verdict) showVerdict(verdict, T, M, saved, { stale: true });
   return { check, editor };
 }

@@ -18,12 +18,15 @@ export class CellView {
     const L = (k, v) => t(lang, k, { n, ...v });
     this.countEl = h('span', { class: 'cell-count', 'aria-hidden': 'true', text: '[ ]' });
     this.runBtn = h('button', { type: 'button', class: 'btn btn-run', 'aria-label': L('runCell'), title: L('runCell'), 'data-testid': 'cell-run', onclick: () => hooks.onRun(this, { advance: false }) }, '▶ ', t(lang, 'run'));
-    this.resetBtn = h('button', { type: 'button', class: 'btn btn-reset', 'aria-label': L('resetCellLabel'), title: L('resetCellLabel'), 'data-testid': 'cell-reset', hidden: true, onclick: () => hooks.onReset(this) }, t(lang, 'resetCell'));
-    this.statusEl = h('span', { class: 'cell-status', 'aria-live': 'polite' });
+    // The button hides itself once the cell is the author's again: focus goes on to the editor.
+    this.resetBtn = h('button', { type: 'button', class: 'btn btn-reset', 'aria-label': L('resetCellLabel'), title: L('resetCellLabel'), 'data-testid': 'cell-reset', hidden: true, onclick: () => { hooks.onReset(this); this.focus(); } }, t(lang, 'resetCell'));
+    // The state in words (not colour alone); not live: the notebook announces the result of a run once.
+    this.statusEl = h('span', { class: 'cell-status', 'data-testid': 'cell-status' });
     this.notice = h('div', { class: 'cell-notice', hidden: true });
     this.editorHost = h('div', { class: 'cell-editor' });
-    this.outputEl = h('div', { class: 'cell-output', 'data-testid': 'cell-output', role: 'region', 'aria-label': L('outputLabel'), 'aria-live': 'polite' });
-    this.el = h('section', { class: 'cell', 'data-testid': 'cell', 'data-cell-id': block.id, 'data-state': 'idle', 'aria-label': L('cellLabel'), id: `cell-${block.id}` },
+    this.outputEl = h('div', { class: 'cell-output', 'data-testid': 'cell-output' });
+    // A group, not a landmark: a chapter has dozens of cells, and the landmark list stays short.
+    this.el = h('div', { class: 'cell', role: 'group', 'data-testid': 'cell', 'data-cell-id': block.id, 'data-state': 'idle', 'aria-label': L('cellLabel'), id: `cell-${block.id}` },
       h('div', { class: 'cell-bar' }, this.countEl, this.runBtn, this.resetBtn, this.statusEl),
       this.notice, this.editorHost, this.outputEl);
     this.view = createEditor(this.editorHost, {
@@ -59,7 +62,7 @@ export class CellView {
   setState(state) {
     this.el.dataset.state = state;
     this.el.classList.remove('queued');
-    this.statusEl.textContent = state === 'running' ? '…' : '';
+    this.statusEl.textContent = state === 'idle' ? '' : t(this.lang, `cell-${state}`);
   }
 
   setQueued() {
@@ -91,7 +94,7 @@ export class CellView {
     const where = error.line
       ? ` (${own ? t(this.lang, 'errorLine', { line: error.line }) : t(this.lang, 'errorInCell', { line: error.line, cell: error.file.replace(/^cell-|\.js$/g, '') })})`
       : '';
-    this.outputEl.append(h('div', { class: 'cell-error', 'data-testid': 'cell-error', role: 'alert' },
+    this.outputEl.append(h('div', { class: 'cell-error', 'data-testid': 'cell-error' },
       h('strong', { text: `${error.name}: ` }), error.message, where));
   }
 
@@ -108,13 +111,15 @@ export class CellView {
     this.el.classList.add('stale');
   }
 
-  /** Shows the "author updated this cell" choice; choose(true) takes the author's version. */
+  /** Shows the "author updated this cell" choice; choose(true) takes the author's version. Either
+   *  answer hides the notice, so focus moves on to the cell's editor. */
   offerUpdate(choose) {
+    const answer = (takeAuthor) => { this.notice.hidden = true; choose(takeAuthor); this.focus(); };
     this.notice.hidden = false;
     this.notice.replaceChildren(
       h('span', { text: t(this.lang, 'authorChanged') + ' ' }),
-      h('button', { type: 'button', class: 'btn', 'data-testid': 'cell-take-update', onclick: () => { this.notice.hidden = true; choose(true); } }, t(this.lang, 'useAuthor')),
+      h('button', { type: 'button', class: 'btn', 'data-testid': 'cell-take-update', onclick: () => answer(true) }, t(this.lang, 'useAuthor')),
       ' ',
-      h('button', { type: 'button', class: 'btn', onclick: () => { this.notice.hidden = true; choose(false); } }, t(this.lang, 'keepMine')));
+      h('button', { type: 'button', class: 'btn', 'data-testid': 'cell-keep-edit', onclick: () => answer(false) }, t(this.lang, 'keepMine')));
   }
 }

@@ -35,3 +35,23 @@ export function download(filename, text, type) {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
+
+/**
+ * Keeps the CSS variable --header-h equal to the height of `header` while it sticks to the top of the
+ * page (0 when a media query makes it scroll away), so that style.css's scroll-padding brings focused
+ * controls and anchors into view below the header rather than under it.
+ */
+export function trackStickyHeader(header) {
+  const update = () => {
+    const sticky = header.isConnected && getComputedStyle(header).position === 'sticky';
+    document.documentElement.style.setProperty('--header-h', sticky ? `${Math.ceil(header.getBoundingClientRect().height)}px` : '0px');
+  };
+  new ResizeObserver(update).observe(header);
+  addEventListener('resize', update);
+  update();
+}
+
+/** The height the sticky header covers at the top of the window (0 when it scrolls away), in px. */
+export function headerHeight() {
+  return parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--header-h')) || 0;
+}

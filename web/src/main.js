@@ -1,6 +1,6 @@
 // Page entry: "/" lists the chapters, "/?chapter=<id>&lang=<zh|en>" opens one.
 import { Notebook, startKernel } from './notebook.js';
-import { h } from './dom.js';
+import { h, trackStickyHeader } from './dom.js';
 import { t, LANGS } from './i18n.js';
 import { loadLang, saveLang } from './storage.js';
 
@@ -44,6 +44,7 @@ async function showIndex(params) {
           return h('li', {}, h('a', { href: `./?chapter=${encodeURIComponent(c.id)}&lang=${l}`, 'data-chapter': c.id }, c.titles[l]));
         }))
         : h('p', { text: t(lang, 'noChapters') })));
+  trackStickyHeader(app.querySelector('.chapter-header'));
 }
 
 async function showChapter(params) {

@@ -8,7 +8,7 @@ import { WeightsPanel, weightsAnchor } from './weights.js';
 import { mountExercise } from 'tensorpad:exercise';
 import { createEditor, setDoc } from './editor.js';
 import { toIpynb, chapterToMarkdown } from '../runtime/export.js';
-import { h, download } from './dom.js';
+import { h, download, trackStickyHeader } from './dom.js';
 import { t } from './i18n.js';
 
 /** Starts the cell worker. The liveness ping's period: tests shorten it (globalThis.__TENSORPAD_HEARTBEAT_MS__, set before load). */
@@ -52,7 +52,9 @@ export class Notebook {
   #render(otherLangHref) {
     const L = this.L;
     const button = (testid, label, onclick, extra = {}) => h('button', { type: 'button', class: 'btn', 'data-testid': testid, onclick, ...extra }, label);
-    this.status = h('span', { class: 'kernel-status', role: 'status', 'aria-live': 'polite', 'data-testid': 'kernel-status' });
+    // The engine's state, shown; what a screen reader hears is the one live status below (announce()).
+    this.status = h('span', { class: 'kernel-status', 'data-testid': 'kernel-status' });
+    this.announcer = h('p', { class: 'sr-only', role: 'status', 'data-testid': 'announcer' });
     this.interruptBtn = button('interrupt', L('interrupt'), () => this.interrupt(), { title: L('interrupt') });
     const toolbar = h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': L('toolbar') },
       button('run-all', `▶▶ ${L('runAll')}`, () => this.runAll()),
@@ -72,22 +74,33 @@ export class Notebook {
     const main = h('main', { id: 'main', class: 'chapter', tabindex: '-1' });
     // "Use your own model" sits before the first block that reads `weights` (or at the top).
     const anchor = weightsAnchor(this.chapter.blocks);
-    // Inside a chapter's section it is a sub-heading of it.
-    this.weights = new WeightsPanel(this, { heading: anchor > 0 ? 'h3' : 'h2' });
+    // The level of the last heading rendered so far (the title is the h1): what the page adds (the
+    // panel's title, exercise titles) is a sub-heading of the section it lands in.
+    this.headingLevel = 1;
+    const panel = () => new WeightsPanel(this, { heading: `h${this.#subLevel()}` });
     this.chapter.blocks.forEach((b, i) => {
-      if (i === Math.max(0, anchor)) main.append(this.weights.el);
+      if (i === Math.max(0, anchor)) main.append((this.weights = panel()).el);
       const el = this.#renderBlock(b);
       el.id ||= `b${i}`;
       el.dataset.block = String(i);
       main.append(el);
     });
-    if (!this.weights.el.parentNode) main.append(this.weights.el);
-    this.root.replaceChildren(header, this.notices, main);
+    if (!this.weights) main.append((this.weights = panel()).el);
+    this.root.replaceChildren(header, this.notices, this.announcer, main);
+    trackStickyHeader(header);
+  }
+
+  #subLevel() {
+    return Math.min(6, this.headingLevel + 1);
   }
 
   #renderBlock(b) {
     switch (b.type) {
-      case 'md': return h('div', { class: 'prose', html: b.html });
+      case 'md': {
+        const levels = [...b.html.matchAll(/<h([1-6])[\s>]/g)];
+        if (levels.length) this.headingLevel = Number(levels.at(-1)[1]);
+        return h('div', { class: 'prose', html: b.html });
+      }
       case 'cell': {
         const cell = new CellView(b, this.cells.length + 1, this.lang, {
           onRun: (c, opts) => this.runCell(c, opts),
@@ -114,11 +127,14 @@ export class Notebook {
   }
 
   #renderExercise(b) {
-    const el = h('section', { class: 'exercise', 'data-testid': 'exercise', 'data-exercise-id': b.id, 'aria-label': `${this.L('exercise')}: ${b.title}` });
+    // Unnamed, so not a landmark: its title is a heading one level below the section it sits in.
+    const el = h('section', { class: 'exercise', 'data-testid': 'exercise', 'data-exercise-id': b.id });
+    const level = this.#subLevel();
     const ctx = {
       id: b.id,
       lang: this.lang,
       title: b.title,
+      headingLevel: level,
       statementHtml: b.statementHtml,
       exercise: b.exercise,
       tpUrl: new URL('tp.js', document.baseURI).href,
@@ -136,7 +152,7 @@ export class Notebook {
         el.append(h('p', { class: 'widget-error', role: 'alert', text: String(e.message) }));
       });
     } else {
-      el.append(h('h2', { text: `${this.L('exercise')}: ${b.title}` }), h('div', { class: 'prose', html: b.statementHtml }),
+      el.append(h(`h${level}`, { class: 'judge-title', text: `${this.L('exercise')}: ${b.title}` }), h('div', { class: 'prose', html: b.statementHtml }),
         h('p', { class: 'muted', text: this.L('judgeUnavailable') }));
     }
     return el;
@@ -276,6 +292,17 @@ export class Notebook {
     }, () => {});
   }
 
+  /** Says `text` once through the page's one live status (screen readers read it when idle). */
+  announce(text) {
+    this.announcer.textContent = text;
+  }
+
+  /** "Cell 3 done." / "Cell 3: TypeError: …" / "Cell 3 interrupted." for the result r of running cell. */
+  #resultText(cell, r) {
+    if (r.error) return this.L('cellFailed', { n: cell.n, error: `${r.error.name}: ${r.error.message}` });
+    return this.L(r.interrupted ? 'cellInterrupted' : 'cellDone', { n: cell.n });
+  }
+
   /** Runs one cell (queued behind any running one); advance moves focus to the next cell. */
   runCell(cell, { advance = false } = {}) {
     if (advance) {
@@ -283,10 +310,13 @@ export class Notebook {
       if (next) { next.focus(); next.el.scrollIntoView({ block: 'nearest' }); }
     }
     cell.setQueued();
-    return this.#schedule(() => this.#execute(cell));
+    return this.#schedule(() => this.#execute(cell)).then((r) => {
+      if (!r.skipped) this.announce(this.#resultText(cell, r));
+      return r;
+    });
   }
 
-  /** Runs cells in order, stopping at the first error or interrupt. */
+  /** Runs cells in order, stopping at the first error or interrupt; announces one summary at the end. */
   runCells(cells) {
     for (const c of cells) c.setQueued();
     return this.#schedule(async () => {
@@ -294,9 +324,13 @@ export class Notebook {
         const r = await this.#execute(cells[i]);
         if (r.error || r.interrupted) {
           for (const rest of cells.slice(i + 1)) rest.setState(rest.el.dataset.state);
+          this.announce(r.error
+            ? this.L('cellsStopped', { cell: cells[i].n, error: `${r.error.name}: ${r.error.message}` })
+            : this.#resultText(cells[i], r));
           return r;
         }
       }
+      this.announce(this.L('cellsDone', { n: cells.length }));
       return {};
     });
   }
@@ -339,6 +373,8 @@ export class Notebook {
       const readers = this.cells.filter((c) => c.everRun && c.reads?.some((n) => names.has(n)));
       for (const c of readers) {
         const r = await this.#execute(c);
+        // A re-run the reader did not ask for is announced only when it fails.
+        if (r.error) this.announce(this.#resultText(c, r));
         if (r.error || r.interrupted) break;
       }
     });
@@ -381,6 +417,7 @@ export class Notebook {
   interrupt() {
     if (!this.running && !this.kernel.busy && this.kernel.requests.size === 0 && this.kernelState !== 'starting') {
       this.status.textContent = this.L('nothingRunning');
+      this.announce(this.L('nothingRunning'));
       return;
     }
     const running = this.running;

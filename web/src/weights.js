@@ -154,7 +154,8 @@ export class WeightsPanel {
         h('label', { for: this.filter.id, text: L('weightsFilter') }), this.filter,
         h('label', { for: this.asInput.id }, `${L('weightsAs')} `, h('code', { text: 'weights.' })), this.asInput),
       this.count, this.rows);
-    this.el = h('section', { class: 'weights-panel', 'data-testid': 'weights-panel', 'aria-labelledby': `${id}-title` },
+    // tabindex -1: focus lands on the panel when the control the reader used is gone (the last Remove).
+    this.el = h('section', { class: 'weights-panel', 'data-testid': 'weights-panel', 'aria-labelledby': `${id}-title`, tabindex: '-1' },
       h(heading, { id: `${id}-title`, text: L('weightsTitle') }),
       h('p', { class: 'muted', text: L('weightsPrivacy') }),
       this.zone, this.boundEl, this.browser);
@@ -226,8 +227,14 @@ export class WeightsPanel {
     }
   }
 
+  #rowButton(name) {
+    return [...this.rows.children].find((li) => li.dataset.name === name)?.querySelector('[data-testid=weights-bind]') ?? null;
+  }
+
+  // Redrawing replaces the rows: a reader whose focus was on one (its "Use as W") keeps it on that row.
   #drawRows() {
     if (!this.list) return;
+    const focused = this.rows.contains(document.activeElement) ? document.activeElement.closest('li')?.dataset.name : undefined;
     const words = this.filter.value.toLowerCase().split(/\s+/).filter(Boolean);
     const all = this.list.tensors;
     const hits = words.length ? all.filter((t) => words.every((w) => t.name.toLowerCase().includes(w))) : all;
@@ -246,6 +253,7 @@ export class WeightsPanel {
         h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'weights-bind', onclick: () => this.bind(t.name) }));
     }));
     this.#asChanged();
+    if (focused !== undefined) (this.#rowButton(focused) ?? this.filter).focus();
   }
 
   #drawBound() {
@@ -285,11 +293,19 @@ export class WeightsPanel {
   }
 
   async unbind(as) {
+    const focused = this.boundEl.contains(document.activeElement);
+    const index = [...this.bound.keys()].indexOf(as);
+    const name = this.bound.get(as)?.name;
     try {
       const r = await this.nb.kernel.compute(bindWeight, { remove: [as] });
       this.bound.delete(as);
       this.#drawBound();
       this.#drawRows();
+      // The Remove button went with its line: focus the next line's, else the tensor's row, else the panel.
+      if (focused) {
+        const removes = this.boundEl.querySelectorAll('[data-testid=weights-unbind]');
+        (removes[Math.min(index, removes.length - 1)] ?? (this.browser.hidden ? null : this.#rowButton(name)) ?? this.el).focus();
+      }
       this.status.textContent = this.L('weightsRemoved', { as });
       this.nb.changed('weights', r.summary);
     } catch (e) {

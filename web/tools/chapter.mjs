@@ -10,7 +10,28 @@ const DIRECTIVE = /^:::\s*([A-Za-z][\w-]*)?\s*(.*)$/;
 const CELL_ATTRS = ['id'];
 
 export function createMarkdown() {
-  return new MarkdownIt({ html: true, linkify: false, typographer: false }).use(mathPlugin);
+  const md = new MarkdownIt({ html: true, linkify: false, typographer: false }).use(mathPlugin);
+  md.renderer.rules.heading_open = (tokens, i, options, env, self) => {
+    const level = headingLevel(Number(tokens[i].tag.slice(1)), env);
+    tokens[i].tag = `h${level}`;
+    const close = tokens.slice(i + 1).find((t) => t.type === 'heading_close');
+    if (close) close.tag = `h${level}`;
+    return self.renderToken(tokens, i, options);
+  };
+  return md;
+}
+
+// The page title is the chapter's only h1, so a chapter's "# Part" is an h2, its "##" an h3, and so on
+// (h6 at most). env.headings = { last } carries the level of the previous heading through a chapter's
+// pieces of Markdown; a heading is never more than one level below it (h1 → h3 is not a skip readers
+// can follow), so "## Check yourself first" before the first "#" is an h2 too.
+function headingLevel(written, env) {
+  let level = Math.min(6, written + 1);
+  if (env?.headings) {
+    level = Math.min(level, env.headings.last + 1);
+    env.headings.last = level;
+  }
+  return level;
 }
 
 /** key=value key="value with spaces" flag → { key: 'value', flag: true } */
@@ -84,8 +105,10 @@ export function parseChapter(text, { file, dirId, lang, widgets = new Set(), exe
       seen.add(key);
     }
   };
-  const renderMarkdown = (text, at) => {
-    const env = { errors: [] };
+  const headings = { last: 1 }; // the chapter's title is the h1
+  const renderMarkdown = (text, at, { own = false } = {}) => {
+    // An exercise's statement has headings of its own (if any): they do not move the chapter's.
+    const env = { errors: [], headings: own ? { last: headings.last + 1 } : headings };
     const htmlOut = md.render(text, env);
     reportMath(env, at);
     return htmlOut;
@@ -183,7 +206,7 @@ export function parseChapter(text, { file, dirId, lang, widgets = new Set(), exe
           exercise: ex,
           // A formula error in the statement is the exercise's, reported where the chapter shows it.
           statementHtml: typeof statement === 'string'
-            ? renderMarkdown(statement, { line: n, prefix: `in the ${lang} statement of exercises/${id}/exercise.json: ` }) : '',
+            ? renderMarkdown(statement, { line: n, prefix: `in the ${lang} statement of exercises/${id}/exercise.json: ` }, { own: true }) : '',
         });
         break;
       }

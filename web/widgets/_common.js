@@ -178,19 +178,21 @@ const STYLE = `
 .tpw .tpw-invalid { color: var(--error, #c5221f); font-size: .85rem; margin: .25rem 0; }
 .tpw .tpw-handle { cursor: grab; }
 .tpw .tpw-handle:focus { outline: none; }
-.tpw .tpw-handle:focus-visible circle, .tpw .tpw-handle:focus circle { stroke: var(--focus, #e37400); stroke-width: 4; }
-.tpw .tpw-plot:focus-visible { outline: 3px solid var(--focus, #e37400); }
+.tpw .tpw-handle:focus-visible circle, .tpw .tpw-handle:focus circle { stroke: var(--focus, #b35900); stroke-width: 4; }
+.tpw .tpw-plot:focus-visible { outline: 3px solid var(--focus, #b35900); }
 .tpw .tpw-busy { opacity: .45; transition: opacity .15s; }
 .tpw .tpw-tokens { display: flex; flex-wrap: wrap; gap: .3rem; margin: .3rem 0; }
 .tpw .tpw-token { font: inherit; padding: .15rem .5rem; border: 1px solid var(--border, #c9ced6); border-radius: 4px;
   background: var(--bg, #fff); color: var(--fg, #1a1a1a); cursor: pointer; }
 .tpw .tpw-token[aria-checked=true] { background: var(--accent, #0b57d0); color: var(--accent-fg, #fff); border-color: var(--accent, #0b57d0); }
-.tpw .tpw-token.tpw-future { color: #8a8f98; border-style: dashed; }
+/* Masked (future) tokens: dimmed by a dashed border and italics, their text still 4.5:1 or more. */
+.tpw .tpw-token.tpw-future { color: var(--muted, #555); border-style: dashed; font-style: italic; }
 .tpw .tpw-token.tpw-future[aria-checked=true] { color: var(--accent-fg, #fff); }
 .tpw canvas { image-rendering: pixelated; border: 1px solid var(--border, #c9ced6); }
 .tpw figure { margin: 0; }
 .tpw figcaption { font-size: .85rem; color: var(--muted, #555); text-align: center; }
-.tpw table { border-collapse: collapse; font-variant-numeric: tabular-nums; margin: .4rem 0; }
+.tpw table { border-collapse: collapse; font-variant-numeric: tabular-nums; margin: .4rem 0;
+  display: block; max-width: 100%; overflow-x: auto; } /* a wide table scrolls on its own, never the page */
 .tpw th, .tpw td { border-bottom: 1px solid var(--border, #c9ced6); padding: .15rem .6rem; text-align: right; }
 .tpw th:first-child, .tpw td:first-child { text-align: left; }
 .tpw tr.tpw-current td { font-weight: 600; }

@@ -8,6 +8,7 @@
 import { h, s, pick, fmt, latest, recordUpdate, errorLine, rangeControl, COLORS, root as widgetRoot } from './_common.js';
 
 const TOKENS = ['Alice', 'dropped', 'the', 'glass', 'because', 'she'];
+const MUTED = '#555'; // masked rows' text: 6.6:1 on the bars' grey
 // Illustrative scores q_i·k_j (row i = query). Entries above the diagonal are never used: the causal
 // mask removes them before the softmax. "she" scores "Alice" highest: it looks for whom it refers to.
 const SCORES = [
@@ -63,9 +64,11 @@ export function mount(container, ctx) {
   let shown = pinned;
   let res = null;
 
+  // The example sentence is English whatever the page's language: say so, for speech and hyphenation.
+  const english = ctx.lang === 'en' ? null : 'en';
   const group = h('div', { class: 'tpw-tokens', role: 'radiogroup', 'aria-label': T.tokens, 'data-testid': 'attention-flow-tokens' });
   const buttons = TOKENS.map((tok, i) => {
-    const b = h('button', { type: 'button', class: 'tpw-token', role: 'radio', 'aria-checked': 'false', tabindex: '-1', 'data-testid': 'attention-flow-token', 'data-index': i }, tok);
+    const b = h('button', { type: 'button', class: 'tpw-token', role: 'radio', 'aria-checked': 'false', tabindex: '-1', lang: english, 'data-testid': 'attention-flow-token', 'data-index': i }, tok);
     b.addEventListener('click', () => choose(i, true));
     b.addEventListener('pointerenter', () => choose(i, false));
     b.addEventListener('keydown', (e) => {
@@ -107,18 +110,20 @@ export function mount(container, ctx) {
     for (let j = 0; j < n; j++) {
       const y = TOP + j * ROW;
       const future = j > shown;
-      const g = s('g', { opacity: future ? 0.4 : 1, 'data-token': j, 'data-weight': w[j] });
+      // A masked (future) row is dimmed by dashed outlines and italic grey text that still reads at 4.5:1.
+      const g = s('g', { 'data-token': j, 'data-weight': w[j], 'data-masked': future ? 'true' : null, 'font-style': future ? 'italic' : null });
+      const dash = future ? '3 2' : null;
       if (j === shown) g.append(s('rect', { x: 2, y: y + 2, width: X_VAL - 8, height: ROW - 4, fill: '#e8f0fe', rx: 4 }));
-      g.append(s('text', { x: X_TOK, y: y + ROW / 2 + 5, 'font-size': 14, 'font-weight': j === shown ? 700 : 400, fill: future ? '#8a8f98' : undefined, text: TOKENS[j] }));
-      g.append(s('rect', { x: X_BAR, y: y + 8, width: BAR_W, height: ROW - 16, fill: '#f1f3f4', stroke: '#dadce0' }));
+      g.append(s('text', { x: X_TOK, y: y + ROW / 2 + 5, 'font-size': 14, 'font-weight': j === shown ? 700 : 400, fill: future ? MUTED : undefined, lang: english, text: TOKENS[j] }));
+      g.append(s('rect', { x: X_BAR, y: y + 8, width: BAR_W, height: ROW - 16, fill: '#f1f3f4', stroke: future ? '#80868b' : '#dadce0', 'stroke-dasharray': dash }));
       if (future) {
-        g.append(s('text', { x: X_BAR + 6, y: y + ROW / 2 + 4, 'font-size': 11, fill: '#6b7075', text: `${T.masked}: 0` }));
+        g.append(s('text', { x: X_BAR + 6, y: y + ROW / 2 + 4, 'font-size': 11, fill: MUTED, text: `${T.masked}: 0` }));
       } else {
         g.append(s('rect', { x: X_BAR, y: y + 8, width: BAR_W * w[j], height: ROW - 16, fill: COLORS[0] }),
           s('text', { x: X_BAR + BAR_W + 6, y: y + ROW / 2 + 4, 'font-size': 12, text: fmt(w[j], 3) }));
       }
-      VALUES[j].forEach((v, d) => g.append(s('rect', { x: X_VAL + d * CELL, y: y + 6, width: CELL - 2, height: ROW - 12, fill: future ? '#f1f3f4' : cellFill(v), stroke: '#bbb' }),
-        s('text', { x: X_VAL + d * CELL + CELL / 2 - 1, y: y + ROW / 2 + 4, 'font-size': 9, 'text-anchor': 'middle', text: fmt(v, 1) })));
+      VALUES[j].forEach((v, d) => g.append(s('rect', { x: X_VAL + d * CELL, y: y + 6, width: CELL - 2, height: ROW - 12, fill: future ? '#f1f3f4' : cellFill(v), stroke: future ? '#80868b' : '#bbb', 'stroke-dasharray': dash }),
+        s('text', { x: X_VAL + d * CELL + CELL / 2 - 1, y: y + ROW / 2 + 4, 'font-size': 9, 'text-anchor': 'middle', fill: future ? MUTED : undefined, text: fmt(v, 1) })));
       if (!future && w[j] > 0) {
         const x0 = X_VAL + 3 * CELL + 2, y0 = y + ROW / 2, x1 = X_C - 4;
         g.append(s('path', { d: `M${x0},${y0} C${(x0 + x1) / 2},${y0} ${(x0 + x1) / 2},${cy} ${x1},${cy}`, fill: 'none', stroke: COLORS[0], 'stroke-opacity': 0.55, 'stroke-width': Math.max(0.5, 18 * w[j]) }));
@@ -138,7 +143,7 @@ export function mount(container, ctx) {
     sumOut.textContent = `${T.sum(fmt(sum, 4))} · c = (${res.mixed[shown].map((v) => fmt(v, 3)).join(', ')})`;
     table.replaceChildren(h('caption', { class: 'sr-only', text: T.svg(TOKENS[shown]) }),
       h('tr', {}, h('th', { text: T.token }), h('th', { text: T.weight }), h('th', { text: T.value })),
-      ...TOKENS.map((tok, j) => h('tr', { class: j === shown ? 'tpw-current' : '' }, h('td', { text: tok }),
+      ...TOKENS.map((tok, j) => h('tr', { class: j === shown ? 'tpw-current' : '' }, h('td', { lang: english, text: tok }),
         h('td', { text: j > shown ? `0 (${T.masked})` : fmt(w[j], 3) }), h('td', { text: `(${VALUES[j].map((v) => fmt(v, 1)).join(', ')})` }))));
     const visible = TOKENS.slice(0, shown + 1).map((tok, j) => `${tok} ${fmt(w[j], 2)}`).join(', ');
     const future = TOKENS.slice(shown + 1);

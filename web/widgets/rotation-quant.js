@@ -12,7 +12,7 @@ const DIMS = [256, 512, 1024];
 const TOKENS = 256;
 const OUT = 256;
 const BLOCK = 128;
-const GREY = '#9aa0a6';
+const GREY = '#80868b'; // the "before" bars and their swatch: 3.4:1 on the widget's panel
 
 // Runs in the worker; X, W, XWᵀ and each rotation's result are kept between calls.
 export function rotate(tp, { rotation, tokens, dim, out, block, seed }) {

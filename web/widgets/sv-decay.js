@@ -36,6 +36,7 @@ const TEXT = {
     at: (i) => `at i = ${i}:`, loading: 'Computing…',
     floor: 'values below 10⁻⁸ are drawn at the bottom edge (float32 precision)',
     below: (i) => `, below 1% from i = ${i}`,
+    none: 'no index chosen yet; the arrow keys move along the index',
   },
   zh: {
     title: '三类 n×n 矩阵的奇异值衰减（σ_i 除以 σ_1，对数坐标）',
@@ -45,6 +46,7 @@ const TEXT = {
     at: (i) => `i = ${i} 处：`, loading: '计算中…',
     floor: '低于 10⁻⁸ 的值画在底边（float32 精度）',
     below: (i) => `，从 i = ${i} 起低于 1%`,
+    none: '尚未选择序号；用方向键沿序号移动',
   },
 };
 
@@ -58,7 +60,7 @@ export function mount(container, ctx) {
 
   const select = h('select', { id: `${ctx.id}-n`, 'data-testid': 'sv-decay-size' }, ...SIZES.map((v) => h('option', { value: v, selected: v === n }, `${v} × ${v}`)));
   const W = 560, H = 300, L = 56, R = 14, TOP = 12, B = 40;
-  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: 'tpw-plot', tabindex: 0, role: 'slider', 'aria-valuemin': 1, 'aria-label': T.plot, 'data-testid': 'sv-decay-plot' });
+  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: 'tpw-plot', tabindex: 0, role: 'slider', 'aria-valuemin': 1, 'aria-valuemax': n, 'aria-valuenow': 1, 'aria-valuetext': T.none, 'aria-label': T.plot, 'data-testid': 'sv-decay-plot' });
   const readout = h('div', { class: 'tpw-readout', 'aria-live': 'polite', 'data-testid': 'sv-decay-readout' });
   const legend = h('div', { class: 'tpw-row' }, ...T.classes.map((c, i) => h('span', {},
     h('span', { class: 'tpw-swatch', 'aria-hidden': 'true', style: `background:${COLORS[i]}` }), c)));
@@ -104,13 +106,17 @@ export function mount(container, ctx) {
     svg.append(hit);
   }
 
+  // The plot's cursor is a slider over the index (1 before any is chosen): a screen reader hears the values at it.
   function showReadout() {
-    if (!data || !cursor) { readout.textContent = T.floor; return; }
+    svg.setAttribute('aria-valuemax', n);
+    svg.setAttribute('aria-valuenow', cursor ?? 1);
+    if (!data || !cursor) {
+      readout.textContent = T.floor;
+      svg.setAttribute('aria-valuetext', T.none);
+      return;
+    }
     readout.replaceChildren(h('b', { text: T.at(cursor) }), ' ',
       keys.map((k, c) => `${T.classes[c]}: ${data[k][cursor - 1].toExponential(2).replace('-', '−')}`).join('; '));
-    // The plot's cursor is a slider over the index: a screen reader hears the values at it.
-    svg.setAttribute('aria-valuenow', cursor);
-    svg.setAttribute('aria-valuemax', n);
     svg.setAttribute('aria-valuetext', readout.textContent);
   }
   function setCursor(i) {
