@@ -2,22 +2,13 @@
 // and never falls to <body>, contrast of text, focus rings and graphics, one live status instead of dozens,
 // heading levels, accessible names that contain what the button shows, language marks. Every check reads
 // computed values (styles, geometry, attributes) after an action, never a timing.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, openPage, cell, typeInto, waitForState, waitIdle } from './helpers.mjs';
+import { useSiteAndBrowser, openPage, cell, typeInto, waitForState, waitIdle } from './helpers.mjs';
 import { u8, safetensorsBytes } from '../fixtures/safetensors-bytes.mjs';
 
 let srv, browser;
-
-before(async () => {
-  srv = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await srv?.close();
-});
+useSiteAndBrowser((s, b) => { srv = s; browser = b; });
 
 const url = (chapter, lang) => `${srv.base}?chapter=${chapter}&lang=${lang}`;
 

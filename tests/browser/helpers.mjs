@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 import { createServer } from '../../web/server.mjs';
 
@@ -14,6 +15,21 @@ export async function startServer() {
   const server = createServer(dist);
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, stats: server.stats, base: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
+}
+
+// For a test file: before its tests, serve the built site and launch Chromium, then hand both to
+// ready(srv, browser); after them, close both.
+export function useSiteAndBrowser(ready) {
+  let srv, browser;
+  before(async () => {
+    srv = await startServer();
+    browser = await launch();
+    ready(srv, browser);
+  });
+  after(async () => {
+    await browser?.close();
+    await srv?.close();
+  });
 }
 
 export function launch() {

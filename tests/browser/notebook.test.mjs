@@ -1,25 +1,16 @@
 // The notebook in Chromium against the built site: chapters in both languages, run all, the REPL
 // scope, persistence across reloads, interrupting an endless loop, widgets, exports — and no request
 // leaving the origin, no console error. Prints measured load/run times and bytes transferred.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
-import { root, dist, startServer, launch, openPage, cell, typeInto, editorText, waitForState, waitIdle } from './helpers.mjs';
+import { root, dist, useSiteAndBrowser, openPage, cell, typeInto, editorText, waitForState, waitIdle } from './helpers.mjs';
 
 let srv, browser;
 const CHAPTER = 'demo';
-
-before(async () => {
-  srv = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await srv?.close();
-});
+useSiteAndBrowser((s, b) => { srv = s; browser = b; });
 
 // Each test gets a fresh context (fresh storage) and checks the invariants at the end.
 async function withPage(fn, { context: existing } = {}) {

@@ -3,25 +3,16 @@
 // with dtype and shape, filters them, binds one as weights.W (and another under a typed name), the cells
 // that read `weights` re-run, the energy-curve widget offers the tensor, bad files are refused in the
 // zone while the notebook keeps working, and a restart re-opens the file. Nothing leaves the origin.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startServer, launch, openPage, cell, typeInto, editorText, waitForState } from './helpers.mjs';
+import { useSiteAndBrowser, openPage, cell, typeInto, editorText, waitForState } from './helpers.mjs';
 import { u8, safetensorsBytes } from '../fixtures/safetensors-bytes.mjs';
 
 let srv, browser;
-
-before(async () => {
-  srv = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await srv?.close();
-});
+useSiteAndBrowser((s, b) => { srv = s; browser = b; });
 
 // ---- files made here ------------------------------------------------------------------------------
 
