@@ -442,6 +442,8 @@ test('Restart clears every name; re-running the cells above brings them back', a
     await waitIdle(page);
     await page.click('[data-testid=restart]');
     assert.equal(await cell(page, 'c1').getAttribute('data-state'), 'idle');
+    // Outputs kept from the old worker say so in words (not only by a dashed edge).
+    assert.equal(await cell(page, 'c1').locator('[data-testid=cell-status]').textContent(), 'output from before the restart');
     await page.click('details.details > summary');
     await typeInto(page, 'c7', 'typeof A');
     await page.keyboard.press('Control+Enter');

@@ -107,8 +107,10 @@ export class CellView {
     this.countEl.textContent = n === null ? '[ ]' : `[${n}]`;
   }
 
+  // The output came from a worker that has since restarted: said in words, not only by the dimming.
   markStale() {
     this.el.classList.add('stale');
+    this.statusEl.textContent = t(this.lang, 'cell-stale');
   }
 
   /** Shows the "author updated this cell" choice; choose(true) takes the author's version. Either

@@ -400,8 +400,8 @@ export class Notebook {
       c.setState(c === offerFrom ? 'error' : (c.el.dataset.state === 'running' ? 'error' : c.el.dataset.state));
       if (c !== offerFrom && c.everRun) {
         c.everRun = false;
-        c.markStale();
         if (c.el.dataset.state === 'done') c.setState('idle');
+        c.markStale();
       }
     }
     this.execCount = 0;
