@@ -180,7 +180,8 @@ const STYLE = `
 .tpw .tpw-handle:focus { outline: none; }
 .tpw .tpw-handle:focus-visible circle, .tpw .tpw-handle:focus circle { stroke: var(--focus, #b35900); stroke-width: 4; }
 .tpw .tpw-plot:focus-visible { outline: 3px solid var(--focus, #b35900); }
-.tpw .tpw-busy { opacity: .45; transition: opacity .15s; }
+/* Busy (the worker is computing): greyed and lightly faded; its text stays above 4.5:1 on the panel. */
+.tpw .tpw-busy { opacity: .7; filter: grayscale(1); transition: opacity .15s; }
 .tpw .tpw-tokens { display: flex; flex-wrap: wrap; gap: .3rem; margin: .3rem 0; }
 .tpw .tpw-token { font: inherit; padding: .15rem .5rem; border: 1px solid var(--border, #c9ced6); border-radius: 4px;
   background: var(--bg, #fff); color: var(--fg, #1a1a1a); cursor: pointer; }
