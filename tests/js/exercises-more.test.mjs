@@ -204,7 +204,7 @@ function placementProblems(exercisesDir, chaptersDir) {
   const chapters = readdirSync(chaptersDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
   const placed = (chapter, lang) => {
     const file = join(chaptersDir, chapter, `${lang}.md`);
-    return existsSync(file) ? exerciseDirectives(readFileSync(file, 'utf8')) : [];
+    return existsSync(file) ? exerciseDirectives(readFileSync(file, 'utf8'), lang).ids : [];
   };
   const problems = [];
   for (const id of ids) {

@@ -23,11 +23,20 @@ test('a chapter parses into markdown, cells, widgets, exercises and details', ()
   assert.deepEqual(r.meta, { id: 't', title: 'T', order: 1 });
   assert.deepEqual(r.blocks.map((b) => b.type), ['md', 'cell', 'widget', 'exercise', 'details']);
   assert.match(r.blocks[0].html, /class="katex"/);
-  assert.deepEqual(r.blocks[1], { type: 'cell', id: 'c1', source: 'const a = 1;', line: 8, info: 'js' });
+  assert.deepEqual(r.blocks[1], { type: 'cell', id: 'c1', source: 'const a = 1;', line: 8, info: 'js', subLevel: 2 });
   assert.deepEqual(r.blocks[2].props, { name: 'k', max: '5', label: 'Rank k' });
   assert.equal(r.blocks[3].title, 'Ex one');
   assert.match(r.blocks[3].statementHtml, /katex/);
   assert.equal(r.blocks[4].children[1].id, 'ans');
+});
+
+test('headings render one level down (the title is the h1), and each block says the level of a heading added before it', () => {
+  const r = parse('# Part\n\n```js\n1\n```\n\n## Topic\n\n:::exercise ex1\n\n:::details More\n#### Deep\n\n:::exercise ex1\n:::\n');
+  assert.match(r.blocks[0].html, /<h2[ >]/);
+  assert.deepEqual(r.blocks.map((b) => [b.type, b.subLevel]), [['md', 2], ['cell', 3], ['md', 3], ['exercise', 4], ['details', 4]]);
+  const inner = r.blocks[4].children;
+  assert.match(inner[0].html, /<h4[ >]/, 'a heading never skips a level: #### under an h3 is an h4');
+  assert.equal(inner[1].subLevel, 5);
 });
 
 test('display math in \\[…\\] and $$…$$ renders', () => {

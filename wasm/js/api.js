@@ -385,11 +385,16 @@ export function createApi(core, { finalizers = true } = {}) {
       return wrap(core.vectorNorm(ix, ord, [dim], keepdim));
     }, ['norm', 'alloc', 'empty']));
   }
-  function isclose(op, a, b, opts) {
+  // isclose/allclose's options, checked once for both.
+  function closeOptions(op, opts) {
     const { rtol = 1e-5, atol = 1e-8, equalNan = false } = options(op, opts, ['rtol', 'atol', 'equalNan']);
     checkNumber(op, 'rtol', rtol);
     checkNumber(op, 'atol', atol);
     checkBool(op, 'equalNan', equalNan);
+    return { rtol, atol, equalNan };
+  }
+  function isclose(op, a, b, opts) {
+    const { rtol, atol, equalNan } = closeOptions(op, opts);
     return withHandles(op, [a, b], (ia, ib) => asOp(op, () => {
       if (!equalNan) return wrap(core.isclose(ia, ib, rtol, atol));
       // torch's equal_nan: two NaNs are close too. NaN is the one value not close to itself.
@@ -402,8 +407,8 @@ export function createApi(core, { finalizers = true } = {}) {
   }
   function allclose(a, b, opts) {
     const op = 'allclose';
-    const { rtol = 1e-5, atol = 1e-8, equalNan = false } = options(op, opts, ['rtol', 'atol', 'equalNan']);
-    if (equalNan) {
+    const { rtol, atol, equalNan } = closeOptions(op, opts);
+    if (equalNan) {  // every entry of isclose is 1 (the core's allclose against 1, exactly)
       const close = isclose(op, a, b, opts);
       try {
         return withHandles(op, [close, 1], (ic, one) => { const r = core.allclose(ic, one, 0, 0); check(op); return r; });
@@ -411,8 +416,6 @@ export function createApi(core, { finalizers = true } = {}) {
         close.dispose();
       }
     }
-    checkNumber(op, 'rtol', rtol);
-    checkNumber(op, 'atol', atol);
     return withHandles(op, [a, b], (ia, ib) => asOp(op, () => {
       const r = core.allclose(ia, ib, rtol, atol);
       check();

@@ -74,33 +74,24 @@ export class Notebook {
     const main = h('main', { id: 'main', class: 'chapter', tabindex: '-1' });
     // "Use your own model" sits before the first block that reads `weights` (or at the top).
     const anchor = weightsAnchor(this.chapter.blocks);
-    // The level of the last heading rendered so far (the title is the h1): what the page adds (the
-    // panel's title, exercise titles) is a sub-heading of the section it lands in.
-    this.headingLevel = 1;
-    const panel = () => new WeightsPanel(this, { heading: `h${this.#subLevel()}` });
+    // What the page adds (the panel's title, exercise titles) is a sub-heading of the section it lands
+    // in: the block it precedes says which level that is (subLevel, from the chapter build).
+    const panel = (level) => new WeightsPanel(this, { heading: `h${level}` });
     this.chapter.blocks.forEach((b, i) => {
-      if (i === Math.max(0, anchor)) main.append((this.weights = panel()).el);
+      if (i === Math.max(0, anchor)) main.append((this.weights = panel(b.subLevel ?? 2)).el);
       const el = this.#renderBlock(b);
       el.id ||= `b${i}`;
       el.dataset.block = String(i);
       main.append(el);
     });
-    if (!this.weights) main.append((this.weights = panel()).el);
+    if (!this.weights) main.append((this.weights = panel(2)).el);
     this.root.replaceChildren(header, this.notices, this.announcer, main);
     trackStickyHeader(header);
   }
 
-  #subLevel() {
-    return Math.min(6, this.headingLevel + 1);
-  }
-
   #renderBlock(b) {
     switch (b.type) {
-      case 'md': {
-        const levels = [...b.html.matchAll(/<h([1-6])[\s>]/g)];
-        if (levels.length) this.headingLevel = Number(levels.at(-1)[1]);
-        return h('div', { class: 'prose', html: b.html });
-      }
+      case 'md': return h('div', { class: 'prose', html: b.html });
       case 'cell': {
         const cell = new CellView(b, this.cells.length + 1, this.lang, {
           onRun: (c, opts) => this.runCell(c, opts),
@@ -129,7 +120,7 @@ export class Notebook {
   #renderExercise(b) {
     // Unnamed, so not a landmark: its title is a heading one level below the section it sits in.
     const el = h('section', { class: 'exercise', 'data-testid': 'exercise', 'data-exercise-id': b.id });
-    const level = this.#subLevel();
+    const level = b.subLevel ?? 2;
     const ctx = {
       id: b.id,
       lang: this.lang,

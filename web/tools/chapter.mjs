@@ -46,7 +46,7 @@ export function parseAttrs(text) {
 function parseFrontMatter(lines, error) {
   if (lines[0]?.trim() !== '---') {
     error(1, 'missing front matter: the file must start with a line "---", then id, title and order, then "---"');
-    return { meta: {}, bodyStart: 0 };
+    return { meta: {}, bodyStart: 0, closed: true };  // the whole file is body, checked as such
   }
   const close = lines.findIndex((l, k) => k > 0 && l.trim() === '---');
   if (close < 0) {
@@ -113,9 +113,18 @@ export function parseChapter(text, { file, dirId, lang, widgets = new Set(), exe
     reportMath(env, at);
     return htmlOut;
   };
+  // Every block records subLevel: the level of a heading the page would add just before it (the
+  // weights panel's title, an exercise's title), one below the section heading in effect there.
+  const push = (block) => {
+    block.subLevel = Math.min(6, headings.last + 1);
+    top().children.push(block);
+  };
   const flush = () => {
     const text = mdLines.join('\n');
-    if (text.trim()) top().children.push({ type: 'md', md: text, html: renderMarkdown(text, mdStart), line: mdStart });
+    if (text.trim()) {
+      const subLevel = Math.min(6, headings.last + 1);  // before this text's own headings
+      top().children.push({ type: 'md', md: text, html: renderMarkdown(text, mdStart), line: mdStart, subLevel });
+    }
     mdLines = [];
   };
   const pushMd = (line, n) => {
@@ -163,7 +172,7 @@ export function parseChapter(text, { file, dirId, lang, widgets = new Set(), exe
         } catch (e) {
           error(n + (e.line ?? 1), `cell "${id}": ${e.name ?? 'SyntaxError'}: ${e.message}`);
         }
-        top().children.push({ type: 'cell', id, source, line: n, info: line.trim().slice(marker.length) });
+        push({ type: 'cell', id, source, line: n, info: line.trim().slice(marker.length) });
       } else {
         for (let k = i; k <= j; k++) pushMd(lines[k], k + 1);
       }
@@ -184,7 +193,7 @@ export function parseChapter(text, { file, dirId, lang, widgets = new Set(), exe
         const [wname, ...restArgs] = arg.trim().split(/\s+/);
         if (!wname) error(n, ':::widget needs a name, e.g. ":::widget slider"');
         else if (!widgets.has(wname)) error(n, `unknown widget "${wname}" (known: ${[...widgets].sort().join(', ') || 'none'})`);
-        top().children.push({ type: 'widget', name: wname, props: parseAttrs(restArgs.join(' ')), line: n, raw: line });
+        push({ type: 'widget', name: wname, props: parseAttrs(restArgs.join(' ')), line: n, raw: line });
         break;
       }
       case 'exercise': {
@@ -200,7 +209,7 @@ export function parseChapter(text, { file, dirId, lang, widgets = new Set(), exe
         }
         const pick = (v) => (v && typeof v === 'object' && !Array.isArray(v) ? v[lang] ?? v.en ?? Object.values(v)[0] : v);
         const statement = pick(ex.statement);
-        top().children.push({
+        push({
           type: 'exercise', id, line: n, raw: line,
           title: pick(ex.title) ?? id,
           exercise: ex,
@@ -215,7 +224,7 @@ export function parseChapter(text, { file, dirId, lang, widgets = new Set(), exe
         const summaryHtml = md.renderInline(arg.trim() || (lang === 'zh' ? '答案' : 'Answer'), summaryEnv);
         reportMath(summaryEnv, n);
         const block = { type: 'details', summary: arg.trim(), summaryHtml, children: [], line: n };
-        top().children.push(block);
+        push(block);
         stack.push(block);
         break;
       }
