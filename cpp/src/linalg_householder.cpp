@@ -22,8 +22,20 @@ ColMat ColMat::identity(int64_t r, int64_t c) {
 }
 
 int gemm_scale_exponent(const float* A, int64_t count) {
-  float amax = 0.0f;
-  for (int64_t i = 0; i < count; ++i) amax = std::max(amax, std::fabs(A[i]));
+  // max |A| in one SIMD pass with four accumulators (the scalar loop took 2.5 ms on 3072x1024 in WASM,
+  // 3% of svdLowrank). A is finite here: the callers check first.
+  namespace v = simd;
+  v::f32x4 m0 = v::zero(), m1 = v::zero(), m2 = v::zero(), m3 = v::zero();
+  int64_t i = 0;
+  for (; i + 16 <= count; i += 16) {
+    m0 = v::max(m0, v::abs(v::load(A + i)));
+    m1 = v::max(m1, v::abs(v::load(A + i + 4)));
+    m2 = v::max(m2, v::abs(v::load(A + i + 8)));
+    m3 = v::max(m3, v::abs(v::load(A + i + 12)));
+  }
+  const v::f32x4 m = v::max(v::max(m0, m1), v::max(m2, m3));
+  float amax = std::max(std::max(v::lane<0>(m), v::lane<1>(m)), std::max(v::lane<2>(m), v::lane<3>(m)));
+  for (; i < count; ++i) amax = std::max(amax, std::fabs(A[i]));
   if (amax == 0.0f || (amax >= 0x1p-32f && amax <= 0x1p32f)) return 0;
   int e = 0;
   std::frexp(amax, &e);  // amax = f 2^e with f in [0.5, 1)

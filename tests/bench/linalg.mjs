@@ -69,6 +69,26 @@ for (const c of cases) {
   results[c.name] = { tensorpad: measure(c.tp) };
   console.error(`tensorpad ${c.name}: ${results[c.name].tensorpad.cpu.toFixed(3)} s CPU`);
 }
+// What bounds svdLowrank: its six products with A (A Ω, 2x Aᵀ Q, 2x A Z, Qᵀ A; 2·m·n·q flops each) cannot
+// run faster than the machine's WASM SIMD arithmetic peak, measured by the GEMM bench's kernel of 12
+// independent f32x4 multiply+add chains (tests/bench/bench_gemm.cpp). That floor, with every other step
+// free, caps svdvals/svdLowrank; the report prints both.
+const floor = await (async () => {
+  const modulePath = path.join(root, 'build', 'wasm', 'bench', 'tensorpad_bench.js');
+  if (!fs.existsSync(modulePath)) return null;
+  const M = await require(modulePath)({ wasmBinary: fs.readFileSync(modulePath.replace(/\.js$/, '.wasm')) });
+  const iters = 1 << 22, rates = [];
+  M.simdPeak(iters >> 4, 0.999, 0.001); // warm-up
+  for (let t = 0; t < 5; t++) {
+    const t0 = performance.now();
+    M.simdPeak(iters, 0.999, 0.001);
+    rates.push((96 * iters) / ((performance.now() - t0) / 1000) / 1e9);
+  }
+  const peakGflops = Math.max(...rates); // the peak is a ceiling: the best trial is the least disturbed
+  const gflop = (6 * 2 * 3072 * 1024 * 64) / 1e9;
+  return { peakGflops, lowrankGemmGflop: gflop, lowrankGemmFloorSeconds: gflop / peakGflops };
+})();
+
 // Accuracy at full size (the issue's bar: reconstruction 1e-5, orthogonality 1e-4, eigh residual 1e-4).
 const accuracy = tp.tidy(() => {
   const rel = (X, Y) => tp.linalg.norm(X.sub(Y)).item() / tp.linalg.norm(Y).item();
@@ -141,12 +161,19 @@ function report() {
   };
   console.log(`\ngoals: svdvals 3072x1024 numpy/tensorpad = ${goals.svdvals_vs_numpy?.toFixed(2) ?? '-'} (>= 1), ` +
     `ml-matrix/tensorpad = ${goals.svdvals_vs_ml?.toFixed(1) ?? '-'} (>= 20), svdvals/svdLowrank = ${goals.lowrank_vs_svdvals.toFixed(1)} (>= 10)`);
+  if (floor) {
+    const best = sv.tensorpad.cpu / floor.lowrankGemmFloorSeconds;
+    console.log(`svdLowrank's floor: its six products with A are ${floor.lowrankGemmGflop.toFixed(2)} GFLOP; at the WASM SIMD peak ` +
+      `of ${floor.peakGflops.toFixed(1)} GFLOPS (12 f32x4 mul+add chains) they take >= ${(1000 * floor.lowrankGemmFloorSeconds).toFixed(1)} ms, ` +
+      `so svdvals/svdLowrank <= ${best.toFixed(1)} even with everything else free; measured ${(1000 * lr.tensorpad.cpu).toFixed(1)} ms ` +
+      `(${((100 * floor.lowrankGemmFloorSeconds) / lr.tensorpad.cpu).toFixed(0)}% of it is that floor)`);
+  }
   console.log(`accuracy (1024 svd/eigh, 3072x1024 qr): ${Object.entries(accuracy).map(([k, v]) => `${k} ${v.toExponential(1)}`).join(', ')}`);
   console.log(`energy fractions at k = 32, 128, 512: tensorpad ${eTp.map((x) => x.toFixed(3) + '%').join(' ')}` +
     (numpy ? `, numpy ${numpy.energy.map((x) => x.toFixed(3) + '%').join(' ')}, max diff ${Math.max(...eTp.map((x, i) => Math.abs(x - numpy.energy[i]))).toFixed(5)} pp (<= 0.05)` : ''));
 
   const record = { date: new Date().toISOString(), loadavg: os.loadavg(), cpus: os.cpus().length, node: process.version,
-    numpy: numpy?.version ?? null, mlMatrix: mlVersion, trials, results, goals, accuracy, energy: { tensorpad: eTp, numpy: numpy?.energy ?? null } };
+    numpy: numpy?.version ?? null, mlMatrix: mlVersion, trials, results, goals, floor, accuracy, energy: { tensorpad: eTp, numpy: numpy?.energy ?? null } };
   const dir = path.join(root, 'tests', 'bench', 'results');
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'linalg-latest.json'), JSON.stringify(record, null, 1));

@@ -748,6 +748,22 @@ TEST_CASE("the float32 GEMM paths scale a denormal-range matrix by a power of tw
     CHECK_MESSAGE(std::fabs(std::ldexp(double(Slt[size_t(i)]), 133) - Sl[size_t(i)]) <= 1e-5 * Sl[0], "svd_lowrank of 2^-133 A, sigma ", i);
 }
 
+TEST_CASE("the GEMM scale exponent brings the largest magnitude into [1, 2) wherever it sits, and leaves 2^-32..2^32 alone") {
+  using tp::linalg::detail::gemm_scale_exponent;
+  // The largest entry in every SIMD lane and in the scalar tail (count 37 = two blocks of 16 and 5).
+  for (int64_t at = 0; at < 37; ++at)
+    for (float big : {0x1p-40f, -0x1p-40f, 0x1.8p40f, -0x1p-149f * 3}) {
+      std::vector<float> A(37, big / 4);
+      A[size_t(at)] = big;
+      const int e = gemm_scale_exponent(A.data(), 37);
+      const float scaled = std::fabs(std::ldexp(big, e));
+      CHECK_MESSAGE((scaled >= 1.0f && scaled < 2.0f), "max |A| = ", big, " at ", at, " scaled by 2^", e);
+    }
+  const std::vector<float> inside = {0.5f, -3.0f, 0x1p31f, 0x1p-32f}, zero(20, 0.0f);
+  CHECK(gemm_scale_exponent(inside.data(), 4) == 0);
+  CHECK(gemm_scale_exponent(zero.data(), 20) == 0);
+}
+
 TEST_CASE("det, inv and solve take a graded but well-posed matrix (per-row scale) and still call a numerically singular one singular") {
   const float D[4] = {1.0f, 0.0f, 0.0f, 1e-7f};
   float Di[4], x[2];
