@@ -55,11 +55,8 @@ Tensor vector_norm(const Tensor& x, double ord, const std::vector<int64_t>& dims
     if (a.numel() == 0) fail("norm", "the inf-norm of an empty tensor is undefined");
     return reduce_by(ord > 0 ? ReduceOp::Amax : ReduceOp::Amin, a);
   }
-  if (ord == 1) return reduce_by(ReduceOp::Sum, a);
-  if (ord == 2) return unary(UnaryOp::Sqrt, reduce_by(ReduceOp::Sum, unary(UnaryOp::Square, a)));
   if (ord == 0) return reduce_by(ReduceOp::Sum, unary(UnaryOp::Sign, a));  // count of non-zeros
-  const Tensor s = reduce_by(ReduceOp::Sum, binary_scalar(BinaryOp::Pow, a, float(ord)));
-  return binary_scalar(BinaryOp::Pow, s, float(1.0 / ord));
+  return reduce_pnorm(x, ord, dims, keepdim);
 }
 
 }  // namespace tp

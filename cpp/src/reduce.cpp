@@ -62,6 +62,36 @@ float reduce_line(ReduceOp op, const float* p, int64_t n, int64_t step) {
   return m;
 }
 
+// The sum of |x|^p over n values spaced by `step`, each term and the sum in double (as torch accumulates
+// float norms on the CPU), then to the power 1/p: squaring in float would overflow from |x| ~ 1.8e19 and
+// underflow below ~1e-23, long before the norm itself leaves float's range.
+float pnorm_line(const float* x, int64_t n, int64_t step, double p) {
+  double s = 0.0;
+  if (p == 2.0) {
+    for (int64_t i = 0; i < n; ++i) s += double(x[i * step]) * double(x[i * step]);
+    return float(std::sqrt(s));
+  }
+  for (int64_t i = 0; i < n; ++i) s += std::pow(std::fabs(double(x[i * step])), p);
+  return float(p == 1.0 ? s : std::pow(s, 1.0 / p));
+}
+
+// Reduces x's lines along `dim` with line(first, n, step), into x's shape without dim (or with 1 there).
+template <class Line>
+Tensor reduce_lines(const char* name, const Tensor& x, int64_t dim, bool keepdim, const Line& line) {
+  const size_t d = size_t(wrap_dim(name, dim, x.dim()));
+  const Tensor c = x.contiguous();
+  const Lines l = lines_around(c.shape(), d);
+  Shape shape = c.shape();
+  if (keepdim) shape[d] = 1;
+  else shape.erase(shape.begin() + int64_t(d));
+  Tensor out = Tensor::empty(shape);
+  const float* p = c.data();
+  float* o = out.data();
+  for (int64_t a = 0; a < l.outer; ++a)
+    for (int64_t b = 0; b < l.inner; ++b) o[a * l.inner + b] = line(p + a * l.n * l.inner + b, l.n, l.inner);
+  return out;
+}
+
 }  // namespace
 
 Tensor reduce(ReduceOp op, const Tensor& x, int64_t dim, bool keepdim) {
@@ -73,17 +103,16 @@ Tensor reduce(ReduceOp op, const Tensor& x, int64_t dim, bool keepdim) {
   const size_t d = size_t(wrap_dim(name, dim, x.dim()));
   if (x.shape()[d] == 0 && (op == ReduceOp::Amax || op == ReduceOp::Amin || op == ReduceOp::Median))
     fail(name, "cannot reduce dim ", dim, " of size 0 (shape ", shape_str(x.shape()), ")");
+  return reduce_lines(name, x, dim, keepdim, [op](const float* p, int64_t n, int64_t step) { return reduce_line(op, p, n, step); });
+}
+
+Tensor reduce_pnorm(const Tensor& x, double p, const std::vector<int64_t>& dims, bool keepdim) {
+  TP_ASSERT(p != 0 && std::isfinite(p) && dims.size() <= 1);
+  if (!dims.empty() && x.dim() > 0)
+    return reduce_lines("norm", x, dims[0], keepdim, [p](const float* v, int64_t n, int64_t step) { return pnorm_line(v, n, step, p); });
+  if (!dims.empty()) wrap_dim("norm", dims[0], 0);
   const Tensor c = x.contiguous();
-  const Lines l = lines_around(c.shape(), d);
-  Shape shape = c.shape();
-  if (keepdim) shape[d] = 1;
-  else shape.erase(shape.begin() + int64_t(d));
-  Tensor out = Tensor::empty(shape);
-  const float* p = c.data();
-  float* o = out.data();
-  for (int64_t a = 0; a < l.outer; ++a)
-    for (int64_t b = 0; b < l.inner; ++b) o[a * l.inner + b] = reduce_line(op, p + a * l.n * l.inner + b, l.n, l.inner);
-  return out;
+  return Tensor::scalar(pnorm_line(c.data(), c.numel(), 1, p));
 }
 
 Tensor reduce_all(ReduceOp op, const Tensor& x) {

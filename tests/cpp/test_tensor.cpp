@@ -142,6 +142,28 @@ TEST_CASE("norms of (3, 4) are 7, 5 and 4 for ord 1, 2 and inf") {
   CHECK(tp::vector_norm(v, INFINITY, {}, false).item() == 4.f);
 }
 
+TEST_CASE("vector norms sum in double: entries of 1e25 and 1e-30 keep their norms, where float squares overflow or vanish") {
+  for (float scale : {1e25f, 1e-30f, 3e38f}) {
+    const Tensor v = Tensor::from({2, 2}, std::vector<float>{3 * (scale / 8), -4 * (scale / 8), 0, 6 * (scale / 8)}.data());
+    const double s = double(scale / 8);
+    CHECK(tp::vector_norm(v, 2, {}, false).item() == doctest::Approx(std::sqrt(61.0) * s).epsilon(1e-6));
+    const Tensor rows = tp::vector_norm(v, 2, {1}, true);  // keepdim: [2, 1]
+    CHECK(rows.shape() == Shape{2, 1});
+    CHECK(rows.data()[0] == doctest::Approx(5 * s).epsilon(1e-6));
+    CHECK(rows.data()[1] == doctest::Approx(6 * s).epsilon(1e-6));
+    CHECK(tp::vector_norm(v, 3, {0}, false).data()[0] == doctest::Approx(3 * s).epsilon(1e-6));
+    const double half = std::pow(std::sqrt(3.0) + 2 + std::sqrt(6.0), 2) * s;  // 1.4e39 for 3e38: beyond float
+    if (half < 3.4e38) CHECK(tp::vector_norm(v, 0.5, {}, false).item() == doctest::Approx(half).epsilon(1e-6));
+    else CHECK(std::isinf(tp::vector_norm(v, 0.5, {}, false).item()));
+  }
+  // A norm beyond float's range is inf, as the float result must be; a negative ord with a zero gives 0.
+  const Tensor big = Tensor::from({2}, std::vector<float>{3e38f, 3e38f}.data());
+  CHECK(std::isinf(tp::vector_norm(big, 2, {}, false).item()));
+  const Tensor with_zero = Tensor::from({2}, std::vector<float>{0, 2}.data());
+  CHECK(tp::vector_norm(with_zero, -1, {}, false).item() == 0.f);
+  CHECK(tp::vector_norm(Tensor::from({2}, std::vector<float>{2, 2}.data()), -1, {}, false).item() == 1.f);
+}
+
 TEST_CASE("copying transposed views (tiled path) matches element-by-element indexing for odd sizes and batches") {
   for (int64_t rows : {1, 2, 15, 16, 17, 33}) {
     for (int64_t cols : {1, 3, 16, 31}) {

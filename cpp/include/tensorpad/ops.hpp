@@ -41,6 +41,9 @@ const char* unary_name(UnaryOp op);
 enum class ReduceOp { Sum, Mean, Amax, Amin, Median };
 Tensor reduce(ReduceOp op, const Tensor& x, int64_t dim, bool keepdim);  // one dim
 Tensor reduce_all(ReduceOp op, const Tensor& x);                          // 0-d result
+// (sum |x|^p)^(1/p) over one dim or, dims empty, all elements (0-d result); p finite and non-zero. Terms
+// and sum in double, so no float overflow or underflow before the result's own.
+Tensor reduce_pnorm(const Tensor& x, double p, const std::vector<int64_t>& dims, bool keepdim);
 Tensor cumsum(const Tensor& x, int64_t dim);
 Tensor softmax(const Tensor& x, int64_t dim);                             // -inf entries get weight 0
 
