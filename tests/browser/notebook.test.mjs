@@ -160,6 +160,44 @@ test('an edit survives a reload, and reset restores the author\'s cell', async (
   });
 });
 
+test('two tabs of a chapter keep each other\'s edits: each tab writes only its own changes over what is stored', async () => {
+  await withPage(async (page, log, context) => {
+    await page.goto(url('en'));
+    const { page: other } = await openPage(context, srv.base);
+    await other.goto(url('en'));
+    await other.locator('[data-testid=cell] .cm-editor').first().waitFor();
+    await typeInto(page, 'c2', '// edited in tab 1\n1');
+    await page.waitForTimeout(500); // tab 1 has written (typing saves within 200 ms)
+    await typeInto(other, 'c3', '// edited in tab 2\n2'); // tab 2 opened before tab 1's edit
+    await other.waitForTimeout(500);
+    await page.reload();
+    await page.locator('[data-testid=cell] .cm-editor').first().waitFor();
+    assert.equal(await editorText(page, 'c2'), '// edited in tab 1\n1');
+    assert.equal(await editorText(page, 'c3'), '// edited in tab 2\n2');
+    await other.close();
+  });
+});
+
+test('the sticky header keeps its height whatever the status says, so a run does not restyle the whole page', async () => {
+  // A taller header changes --header-h, which every element of the chapter inherits: one change
+  // restyled ~60,000 nodes of the real chapter (~130 ms), on every cell run a widget drag triggers.
+  await withPage(async (page) => {
+    for (const width of [1100, 860, 640]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(url('en'));
+      await waitIdle(page);
+      const height = () => page.evaluate(async () => [await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
+        document.querySelector('.chapter-header').getBoundingClientRect().height,
+        getComputedStyle(document.documentElement).getPropertyValue('--header-h')].slice(1));
+      const ready = await height();
+      for (const text of ['Running cell 129…', '正在运行单元格 129…', 'No cell is running; nothing to interrupt']) {
+        await page.evaluate((t) => { document.querySelector('[data-testid=kernel-status]').textContent = t; }, text);
+        assert.deepEqual(await height(), ready, `width ${width}, status "${text}"`);
+      }
+    }
+  });
+});
+
 test('an author\'s change to an edited cell is offered as an update', async () => {
   await withPage(async (page) => {
     await page.goto(srv.base);

@@ -35,18 +35,40 @@ export function saveLang(lang) {
   } catch { /* a language preference is not worth a notice */ }
 }
 
+// Two tabs of one chapter share its entry. Each tab keeps the changes it made since its last write
+// (pending) and writes by re-reading the entry and applying them on top, so a tab never writes back its
+// stale copy of what another tab changed: edits of different cells and exercises from several tabs all
+// survive; for one cell, the last write wins.
 export class ChapterStore {
   /** notify(kind, detail): kind is 'unavailable' | 'corrupt' | 'full'. */
   constructor(chapterId, notify = () => {}) {
     this.key = `${PREFIX}chapter:${chapterId}`;
     this.notify = notify;
-    this.dirty = false;
+    this.pending = []; // changes since the last write: {kind: 'cell', lang, id, value} | {kind: 'exercise', id, value} | {kind: 'reset'}
     this.data = this.#read();
     this.timer = null;
+    // Another tab wrote: take its entry, with this tab's unwritten changes on top.
+    globalThis.addEventListener?.('storage', (e) => {
+      if (e.key !== this.key) return;
+      const current = this.#parse(e.newValue);
+      if (current) this.data = this.#withPending(current);
+    });
   }
 
   #fresh() {
     return { v: 1, cells: {}, exercises: {} };
+  }
+
+  /** The stored entry's text as chapter data, or null when it is not one. */
+  #parse(raw) {
+    if (raw == null) return this.#fresh();
+    try {
+      const d = JSON.parse(raw);
+      const ok = d && typeof d === 'object' && d.v === 1 && d.cells && typeof d.cells === 'object' && d.exercises && typeof d.exercises === 'object';
+      return ok ? d : null;
+    } catch {
+      return null;
+    }
   }
 
   #read() {
@@ -62,32 +84,53 @@ export class ChapterStore {
       this.notify('unavailable', e);
       return this.#fresh();
     }
-    if (raw == null) return this.#fresh();
+    const d = this.#parse(raw);
+    if (d) return d;
+    this.notify('corrupt', new Error('unexpected shape'));
     try {
-      const d = JSON.parse(raw);
-      if (!d || typeof d !== 'object' || d.v !== 1 || typeof d.cells !== 'object' || typeof d.exercises !== 'object' || !d.cells || !d.exercises) {
-        throw new Error('unexpected shape');
-      }
-      return d;
-    } catch (e) {
-      this.notify('corrupt', e);
-      try {
-        ls.setItem(this.key + ':corrupt', raw);
-      } catch { /* keeping a copy is best effort */ }
-      return this.#fresh();
-    }
+      ls.setItem(this.key + ':corrupt', raw);
+    } catch { /* keeping a copy is best effort */ }
+    return this.#fresh();
   }
 
-  /** Writes pending changes now; returns false (after a notice) when storage refused. */
+  #apply(data, change) {
+    if (change.kind === 'reset') return this.#fresh();
+    if (change.kind === 'exercise') {
+      data.exercises[change.id] = change.value;
+    } else if (change.value === undefined) {
+      if (data.cells[change.lang]) delete data.cells[change.lang][change.id];
+    } else {
+      (data.cells[change.lang] ??= {})[change.id] = change.value;
+    }
+    return data;
+  }
+
+  #withPending(data) {
+    return this.pending.reduce((d, change) => this.#apply(d, change), data);
+  }
+
+  #change(change) {
+    this.pending.push(change);
+    this.data = this.#apply(this.data, structuredClone(change));
+  }
+
+  /** Writes pending changes now, over what is stored (another tab's writes included); returns false
+   *  (after a notice) when storage refused. */
   flush() {
     clearTimeout(this.timer);
     this.timer = null;
-    if (!this.dirty) return true;
+    if (this.pending.length === 0) return true;
     const ls = storage();
     if (!ls) return false;
+    let stored = null;
     try {
-      ls.setItem(this.key, JSON.stringify(this.data));
-      this.dirty = false;
+      stored = this.#parse(ls.getItem(this.key));
+    } catch { /* unreadable now: this tab's copy is the best there is */ }
+    const merged = this.#withPending(stored ?? this.data);
+    try {
+      ls.setItem(this.key, JSON.stringify(merged));
+      this.data = merged;
+      this.pending = [];
       return true;
     } catch (e) {
       this.notify('full', e);
@@ -96,8 +139,7 @@ export class ChapterStore {
   }
 
   /** Writes soon (typing saves at most every 200 ms); pagehide flushes. */
-  saveSoon() {
-    this.dirty = true;
+  #saveSoon() {
     if (this.timer === null) this.timer = setTimeout(() => this.flush(), 200);
   }
 
@@ -110,19 +152,18 @@ export class ChapterStore {
   }
 
   setCell(lang, id, source, base) {
-    (this.data.cells[lang] ??= {})[id] = { source, base, at: Date.now() };
-    this.saveSoon();
+    this.#change({ kind: 'cell', lang, id, value: { source, base, at: Date.now() } });
+    this.#saveSoon();
   }
 
   clearCell(lang, id) {
-    if (this.data.cells[lang]) delete this.data.cells[lang][id];
-    this.dirty = true;
+    this.#change({ kind: 'cell', lang, id, value: undefined });
     this.flush();
   }
 
   clearChapter() {
-    this.data = this.#fresh();
-    this.dirty = true;
+    this.pending = [];
+    this.#change({ kind: 'reset' });
     this.flush();
   }
 
@@ -131,8 +172,7 @@ export class ChapterStore {
   }
 
   setExercise(id, value) {
-    this.data.exercises[id] = value;
-    this.dirty = true;
+    this.#change({ kind: 'exercise', id, value });
     this.flush();
   }
 }
