@@ -222,6 +222,11 @@ test('in a built chapter, the exercise block judges what the reader types, in bo
     const { page, log } = await openPage(context, siteBase);
     try {
       await page.goto(`${siteBase}?chapter=judge-test&lang=en`);
+      // The page is crossOriginIsolated, so the cells' engine runs the pthreads core; a judge worker keeps
+      // to the single-thread one: no pthread worker may start once the engine is ready.
+      await page.locator('[data-testid=kernel-status]', { hasText: 'Ready' }).waitFor();
+      const startedDuringChecks = [];
+      page.on('worker', (w) => startedDuringChecks.push(new URL(w.url()).pathname));
       const block = page.locator('[data-testid=exercise][data-exercise-id="lora-params"]');
       const verdict = block.locator('[data-testid=judge-verdict]');
       await block.locator('[data-testid=judge-button]').waitFor();
@@ -243,6 +248,8 @@ test('in a built chapter, the exercise block judges what the reader types, in bo
       assert.equal(await typeAndCheck('function loraParams(dOut, dIn, r) { return r * (dOut + dIn); }\n' +
         'function loraFraction(dOut, dIn, r) { return loraParams(dOut, dIn, r) / (dOut * dIn); }\n'), 'pass');
       assert.match(await verdict.textContent(), /15 passed, 0 failed/);
+      assert.ok(startedDuringChecks.length >= 2 && startedDuringChecks.every((p) => /judge-worker\.js$/.test(p)),
+        `workers started by two checks: ${startedDuringChecks.join(', ')}`);
       await page.goto(`${siteBase}?chapter=judge-test&lang=zh`);
       await block.locator('[data-testid=judge-button]').waitFor();
       assert.match(await block.locator('.judge-title').textContent(), /LoRA 的参数账/);

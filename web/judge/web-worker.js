@@ -15,7 +15,9 @@ startWorker({
   initTp: async () => {
     if (!tpUrl) throw new Error('the judge worker needs ?tp=<url of the tp bundle> on its URL');
     const { init } = await import(/* @vite-ignore */ tpUrl);
-    return init();
+    // The single-thread core: a check's cases are small, and a judge worker with a pthread pool of its
+    // own (2 workers more per check) now and then outlived terminate() in Chromium, idle, piling up.
+    return init({ threads: false });
   },
   async evaluateSource(source) {
     const scope = createScope();
