@@ -28,6 +28,17 @@ export function loraFraction(o, i, r) { wait(300); return r * (o + i) / (o * i);
     assert.ok(r.cases.some((c) => /^not run: /.test(c.message)));
   });
 
+  test('an answer of millions of numbers is refused in the worker, not copied and compared', async () => {
+    // A runaway answer used to cost ~1.5 s per case outside the time limits (19 s for one solution).
+    const huge = `export const loraParams = () => new Array(4e6).fill(1);
+export const loraFraction = () => tp.zeros([2000, 2000]);`;
+    const t0 = Date.now();
+    const r = await judge(huge);
+    assert.ok(Date.now() - t0 < 8000, `took ${Date.now() - t0} ms`);
+    assert.equal(r.passed, 0);
+    for (const c of r.cases) assert.match(c.message, /^expected a number, got an answer of more than 4096 numbers, too large to compare/);
+  });
+
   test('an endless loop while loading is one time-limit error that cannot be judged, not a hang', async () => {
     const r = await judge(`while (true) {}\n${RIGHT}`, { limits: { perCaseMs: 500 } });
     assert.equal(r.status, 'error');

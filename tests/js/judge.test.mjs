@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { compareValues } from '../../web/judge/compare.js';
 import { createRng } from '../../web/judge/rng.js';
 import { init } from 'tensorpad';
-import { tensorArg, encodeResult } from '../../web/judge/values.js';
+import { tensorArg, encodeResult, countUpTo } from '../../web/judge/values.js';
 import { inspectSolution } from '../../web/judge/source.js';
 import { loadExercise, loadExercises, bundleExercises, ExerciseError, EXERCISES_DIR } from '../../web/judge/exercises.js';
 import { formatText, toResultsJson } from '../../web/judge/format.js';
@@ -66,7 +66,14 @@ describe('compareValues(got, want, tol)', () => {
     assert.match(compareValues(encodeResult(undefined), 3).message, /expected a number, got undefined/);
     assert.match(compareValues(encodeResult(Promise.resolve(1)), 3).message, /Promise/);
     assert.match(compareValues([[1, 2], [3]], T([[1, 2], [3, 4]])).message, /ragged/);
-    assert.match(compareValues(3, [1, 2, 3]).message, /expected shape \[3\], got a number/);
+    assert.match(compareValues(3, [1, 2, 3]).message, /expected an array or a tensor of shape \[3\], got a number/);
+    assert.match(compareValues(encodeResult({ shape: [2], strides: [1] }), [[2, 4], [4, 1]]).message,
+      /^expected an array or a tensor of shape \[2, 2\], got an object with keys \{shape, strides\}/);
+    // countUpTo stops once past its limit: a runaway answer costs limit + 1 steps, not its size.
+    assert.equal(countUpTo([[1, 2], [3, 4], 5], 100), 5);
+    const counted = countUpTo(new Array(4e6).fill([1, 2]), 10);
+    assert.ok(counted > 10 && counted <= 12, `counted ${counted}`);
+    assert.match(compareValues(encodeResult(new Array(5000).fill(0), 0, 4096), [1, 2]).message, /more than 4096 numbers, too large to compare/);
   });
 
   test('insists on an integer where an integer is expected', () => {
@@ -122,6 +129,8 @@ describe('inspectSolution(source, required)', () => {
     assert.deepEqual(r.missing, ['g', 'h']);
     assert.match(r.message, /does not export `g`, `h`/);
     assert.match(r.message, /g is declared but not exported/);
+    const cjs = inspectSolution('module.exports = { f: () => 1 };\n', ['f'], 'sol.js');
+    assert.match(cjs.message, /does not export `f`.*module\.exports is CommonJS, which the judge does not read: write `export function …`/);
   });
 
   test('exports plain top-level declarations, as typed in a notebook cell', () => {

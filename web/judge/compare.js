@@ -79,7 +79,8 @@ export function compareValues(got, want, { atol = 0, rtol = 0, kind, lang = DEFA
   }
   // want is an array or a tensor
   if (g.error || g.scalar !== undefined || g.other !== undefined) {
-    return { pass: false, message: M.expectedShape(fmtShape(w.shape), describeValue(got, lang)) };
+    const message = g.error ? M.expectedShape(fmtShape(w.shape), describeValue(got, lang)) : M.expectedArray(fmtShape(w.shape), describeValue(got, lang));
+    return { pass: false, message };
   }
   if (g.shape.join() !== w.shape.join()) {
     let message = M.expectedShape(fmtShape(w.shape), fmtShape(g.shape));

@@ -8,7 +8,7 @@
 // The cases and expected values are the same in every language: only the words around them change.
 
 import { MSG, DEFAULT_LIMITS } from './protocol.js';
-import { compareValues } from './compare.js';
+import { compareValues, toShaped } from './compare.js';
 import { caseTitle } from './values.js';
 import { inspectSolution, lineFromModuleError } from './source.js';
 import { messages, localized, LANGS, DEFAULT_LANG } from './messages.js';
@@ -73,6 +73,13 @@ async function openOracle(exercise, seed, env, limits, cache, lang) {
 }
 
 // Runs the learner's module over the cases under time limits; never throws.
+// The most numbers a case's answer may hold and still be compared: far more than any right or nearly
+// right answer (64 times the expected one's, and at least 4096), far fewer than a runaway one.
+function answerBound(expected) {
+  const shaped = toShaped(expected);
+  return Math.max(4096, 64 * (shaped.data ? shaped.data.length : 1));
+}
+
 function runSolution(env, limits, module, functions, cases, lang) {
   const M = messages(lang);
   return new Promise((resolve) => {
@@ -120,7 +127,7 @@ function runSolution(env, limits, module, functions, cases, lang) {
           });
           caseTimer = timer(limits.perCaseMs, () => finish({ loadError: { kind: 'time', message: M.loadTimeLimit(limits.perCaseMs) } }));
           w.post({ type: MSG.SOLVE, moduleUrl: module.url, source: module.source, stackName: module.stackName,
-            functions, cases: cases.map(({ id, fn, args }) => ({ id, fn, args })), lang });
+            functions, cases: cases.map(({ id, fn, args, expected }) => ({ id, fn, args, maxElements: answerBound(expected) })), lang });
           break;
         case MSG.FATAL:
           finish({ fatal: fatalMessage(m, M) });

@@ -13,6 +13,7 @@ const en = {
   expectedNumber: (got) => `expected a number, got ${got}`,
   expectedInteger: (got) => `expected an integer, got ${got}`,
   expectedShape: (want, got) => `expected shape ${want}, got ${got}`,
+  expectedArray: (want, got) => `expected an array or a tensor of shape ${want}, got ${got}`,
   transposed: ' (transposed?)',
   value: 'value',
   valueAt: (index) => `value at ${index}`,
@@ -33,12 +34,14 @@ const en = {
   aPromise: 'a Promise (did you forget await, or declare the function async?)',
   anObject: (keys) => `an object with keys {${keys}}`,
   tooDeep: 'a value nested deeper than 64 levels',
+  tooLarge: (count) => `an answer of more than ${count} numbers, too large to compare`,
 
   // reading the solution's source (source.js)
   unclosedBracket: (open) => `hint: an unclosed { ( or [ above this line?` +
     (open ? ` The ${open.bracket} on line ${open.line} is never closed.` : ''),
   missingExport: (file, names, required) => `${file} does not export ${names} (required: ${required})`,
   declaredNotExported: (names) => `; ${names} is declared but not exported`,
+  commonJs: '; module.exports is CommonJS, which the judge does not read: write `export function …`',
 
   // running it (judge.js, worker-core.js, node-worker.js, browser.js)
   caseName: (kind, n, label) => `${kind === 'example' ? 'example' : 'hidden'} ${n}${label ? ` (${label})` : ''}`,
@@ -106,6 +109,7 @@ const zh = {
   expectedNumber: (got) => `期望一个数，得到${gap(got)}`,
   expectedInteger: (got) => `期望整数，得到 ${got}`,
   expectedShape: (want, got) => `期望形状 ${want}，得到${gap(got)}`,
+  expectedArray: (want, got) => `期望形状为 ${want} 的数组或张量，得到${gap(got)}`,
   transposed: '（是不是转置了？）',
   value: '值',
   valueAt: (index) => `位置 ${index} 的值`,
@@ -126,11 +130,13 @@ const zh = {
   aPromise: '一个 Promise（是不是忘了 await，或者把函数声明成了 async？）',
   anObject: (keys) => `键为 {${keys}} 的对象`,
   tooDeep: '嵌套超过 64 层的值',
+  tooLarge: (count) => `超过 ${count} 个数的答案，太大，无法比较`,
 
   unclosedBracket: (open) => `提示：上面是否有未闭合的 {、( 或 [？` +
     (open ? `第 ${open.line} 行的 ${open.bracket} 没有闭合。` : ''),
   missingExport: (file, names, required) => `${file} 没有导出 ${names}（需要导出：${required}）`,
   declaredNotExported: (names) => `；${names} 已声明但没有导出`,
+  commonJs: '；module.exports 是 CommonJS 写法，判题器不读取它：请写 `export function …`',
 
   caseName: (kind, n, label) => `${kind === 'example' ? '示例' : '隐藏用例'} ${n}${label ? `（${label}）` : ''}`,
   hint: '提示：',

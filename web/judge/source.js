@@ -93,6 +93,7 @@ export function inspectSolution(source, required, filename = 'solution.js', lang
       const declaredOnly = missing.filter((n) => declared.has(n));
       let message = M.missingExport(filename, missing.map((n) => `\`${n}\``).join(', '), required.join(', '));
       if (declaredOnly.length) message += M.declaredNotExported(declaredOnly.join(', '));
+      if (/\bmodule\.exports\b|\bexports\.\w+\s*=/.test(source)) message += M.commonJs;
       return { ok: false, kind: 'missing-export', message, missing };
     }
   }

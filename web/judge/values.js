@@ -74,8 +74,27 @@ export function decodeArg(v, tp) {
   return v;
 }
 
-// In the worker: whatever a function returned becomes plain, cloneable data.
-export function encodeResult(v, depth = 0) {
+// How many numbers v holds (a tensor's or typed array's size, nested arrays' leaves), counting no
+// further once past `limit`: a 4-million-element answer is refused after limit + 1 steps.
+export function countUpTo(v, limit) {
+  if (isTensorLike(v)) return Array.from(v.shape, Number).reduce((a, b) => a * b, 1);
+  if (ArrayBuffer.isView(v)) return v.length;
+  if (!Array.isArray(v)) return 1;
+  let n = 0;
+  for (const x of v) {
+    n += typeof x === 'object' && x !== null ? countUpTo(x, limit - n) : 1;
+    if (n > limit) break;
+  }
+  return n;
+}
+
+// In the worker: whatever a function returned becomes plain, cloneable data. An answer of more than
+// maxElements numbers is not sent: copying and comparing it would run outside the time limits (the
+// judge gives each case a bound far above its expected answer's size).
+export function encodeResult(v, depth = 0, maxElements = Infinity) {
+  if (depth === 0 && Number.isFinite(maxElements) && countUpTo(v, maxElements) > maxElements) {
+    return { $unsupported: 'large', count: maxElements };
+  }
   if (depth > 64) return { $unsupported: 'deep' };
   if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean' || v === null) return v;
   if (v === undefined) return { $undefined: true };
@@ -97,6 +116,7 @@ function describeUnsupported(v, M) {
     case 'function': return M.aFunction;
     case 'promise': return M.aPromise;
     case 'deep': return M.tooDeep;
+    case 'large': return M.tooLarge(v.count);
     default: return M.anObject((v.keys ?? []).join(', '));
   }
 }

@@ -177,7 +177,7 @@ async function runSolution(msg, env, out) {
     let reply;
     try {
       const value = await fns[c.fn](...decodeArg(c.args, globalThis.tp));
-      reply = { type: MSG.CASE_END, id: c.id, value: encodeResult(value) };
+      reply = { type: MSG.CASE_END, id: c.id, value: encodeResult(value, 0, c.maxElements ?? Infinity) };
     } catch (err) {
       reply = { type: MSG.CASE_END, id: c.id, error: say().threw(errorMessage(err), where(err, msg, env)) };
     }
