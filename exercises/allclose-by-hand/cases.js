@@ -27,6 +27,7 @@ const KIND_LABELS = {
   inside: { en: 'inside', zh: '在容差内' },
   outside: { en: 'outside', zh: '超出容差' },
   'only by |a|': { en: 'only by |a|', zh: '只有按 |a| 才通过' },
+  equal: { en: 'a equals b', zh: 'a 与 b 相等' },
 };
 
 export function generate({ rng, tensorArg }) {
@@ -36,6 +37,11 @@ export function generate({ rng, tensorArg }) {
     const { a, b, atol, rtol } = pair(rng, kind);
     cases.push({ fn: 'allClose', args: [tensorArg(a), tensorArg(b), atol, rtol], label: KIND_LABELS[kind] });
   }
+  // a result equal to the reference: every element passes, whatever the tolerances
+  // (positive, so that no wrong tolerance turns negative: only an answer of false fails here)
+  const { b, atol, rtol } = pair(rng, 'inside');
+  const pos = b.map((v) => (Array.isArray(v) ? v.map(Math.abs) : Math.abs(v)));
+  cases.push({ fn: 'allClose', args: [tensorArg(pos), tensorArg(pos), atol, rtol], label: KIND_LABELS.equal });
   for (let i = 0; i < 4; i++) {
     const m = rng.int(2, 5);
     const n = rng.int(2, 6);
@@ -68,6 +74,12 @@ export const mistakes = {
     { hint: { en: 'the difference needs an absolute value: |a − b|, or a result below the reference always passes',
               zh: '差值要取绝对值 |a − b|，否则比参考值小的结果总能通过' },
       fn: (a, b, atol, rtol) => closeWith(a, b, (x, y) => atol + rtol * Math.abs(y) + Math.max(0, y - x) * 2) },
+    { hint: { en: 'this is true as soon as ONE element is close; allClose needs EVERY element within atol + rtol·|b| (every, not some)',
+              zh: '这里只要有一个元素足够接近就返回 true；allClose 要求每一个元素都满足 atol + rtol·|b|（every，而不是 some）' },
+      fn: (a, b, atol, rtol) => { const x = a.data(); return b.data().some((y, i) => Math.abs(x[i] - y) <= atol + rtol * Math.abs(y)); } },
+    { hint: { en: 'this answers false, yet every element is within atol + rtol·|b| (one hidden case even has a = b): return true when no element fails',
+              zh: '这里返回了 false，但每个元素都在 atol + rtol·|b| 之内（有个隐藏用例甚至 a = b）：没有元素超出容差时应返回 true' },
+      fn: () => false },
   ],
   relError: [
     { hint: { en: 'this divides by ‖a‖, the result; divide by the norm of the reference ‖b‖',

@@ -28,6 +28,11 @@ export function generate({ rng }) {
   // a pair that fails only if aligned from the left, and one that fails on a middle axis
   cases.push({ fn: 'broadcastShape', args: [[rng.int(2, 5), 6, 4], [6, 1]] });
   cases.push({ fn: 'firstConflict', args: [[2, rng.int(3, 6), 5], [2, 1]] });
+  // two or more conflicting axes: the first one from the right is the answer, not the leftmost one
+  const x = rng.int(2, 4);
+  cases.push({ fn: 'firstConflict', args: [[x, 3, rng.int(2, 5), 4], [x + 1, 5, 1, 6]], label: { en: 'three conflicts', zh: '三处冲突' } });
+  const y = rng.int(3, 6);
+  cases.push({ fn: 'firstConflict', args: [[2, y, 7], [rng.int(4, 6), y + 1, 7]], label: { en: 'two conflicts', zh: '两处冲突' } });
   return cases;
 }
 
@@ -80,6 +85,9 @@ export const mistakes = {
     { hint: { en: 'this is the index from the left in the longer shape; count from the right, as a negative index',
               zh: '这是在较长形状中从左数的索引；应从右数，返回负索引' },
       fn: (a, b) => { const i = conflicts(a, b, compatible); return i ? Math.max(a.length, b.length) - i : 0; } },
+    { hint: { en: 'this is the leftmost conflict; scan from the last axis leftwards and return the first conflict you meet (the one nearest the right)',
+              zh: '这是最左边的冲突；应从最后一维往左扫描，返回遇到的第一个冲突（离右端最近的那个）' },
+      fn: (a, b) => { const n = Math.max(a.length, b.length); for (let i = n; i >= 1; i--) if (!compatible(a[a.length - i] ?? 1, b[b.length - i] ?? 1)) return -i; return 0; } },
     { hint: { en: 'off by one: the last axis is -1, not 0',
               zh: '差了一位：最后一维是 -1，不是 0' },
       fn: (a, b) => { const i = conflicts(a, b, compatible); return i ? -(i - 1) : 0; } },

@@ -39,7 +39,39 @@ export function generate({ rng, tensorArg }) {
       }
     }
   }
+  // one key points away from q and is longer than the best one: its score is the most negative, larger in
+  // magnitude than the best positive score (and the longest key is a third one, nearly orthogonal to q)
+  for (let i = 0; i < 2; i++) cases.push({ fn: 'bestKey', args: antiAligned(rng).map((t) => tensorArg(t)), label: { en: 'a key pointing away', zh: '一个反向的键' } });
   return cases;
+}
+
+function antiAligned(rng) {
+  const r3 = (x) => Math.round(x * 1e3) / 1e3;
+  for (let tries = 0; tries < 50; tries++) {
+    const d = rng.int(3, 6);
+    const n = rng.int(4, 6);
+    const q = vec(rng, d);
+    if (norm(q) < 0.5) continue;
+    const qq = dot(q, q);
+    const K = Array.from({ length: n }, () => vec(rng, d, 0.2));
+    const [ig, ia, io] = rng.shuffle([...Array(n).keys()]).slice(0, 3);
+    K[ig] = q.map((x) => r3(x * rng.uniform(0.8, 1.2) + 0.1 * rng.normal()));         // the best: aligned, about as long as q
+    K[ia] = q.map((x) => r3(-x * rng.uniform(2.5, 3.5) + 0.1 * rng.normal()));        // points away, ~3× as long
+    const w = vec(rng, d);
+    const c = dot(w, q) / qq;
+    const o = w.map((x, j) => x - c * q[j]);
+    const g = 6 * norm(q) / norm(o);
+    K[io] = o.map((x) => r3(x * g));                                                 // the longest: nearly orthogonal to q
+    const s = K.map((k) => dot(q, k));
+    const best = s.indexOf(Math.max(...s));
+    const abs = s.map(Math.abs);
+    const len = K.map(norm);
+    const cos = K.map((k, j) => s[j] / len[j]);
+    const sorted = [...s].sort((a, b) => b - a);
+    if (best === ig && abs.indexOf(Math.max(...abs)) === ia && len.indexOf(Math.max(...len)) === io
+        && cos.indexOf(Math.max(...cos)) === ig && sorted[0] - sorted[1] > 0.1 * Math.abs(sorted[0])) return [q, K];
+  }
+  return [[1, 2, -1], [[0.1, 0.2, 0], [1.1, 1.9, -0.8], [-3, -6.2, 2.9], [8, -2, 4]]];
 }
 
 // ---- recognised mistakes (evaluated with tp in the oracle worker) ----
@@ -72,6 +104,9 @@ export const mistakes = {
     { hint: { en: 'this picks the longest key; the score is q·k, alignment times length',
               zh: '这里选的是最长的 key；分数是 q·k，即方向一致程度乘以长度' },
       fn: (q, K) => { const n = K.toArray().map((k) => Math.hypot(...k)); return n.indexOf(Math.max(...n)); } },
+    { hint: { en: 'this picks the largest |q·k|: a key pointing away from q has a large negative score, which attention weights least; take the largest q·k, sign included',
+              zh: '这里选的是 |q·k| 最大的；方向与 q 相反的 key 分数是很大的负数，注意力给它的权重最小；应取带符号的 q·k 最大者' },
+      fn: (q, K) => { const s = K.matmul(q).toArray().map(Math.abs); return s.indexOf(Math.max(...s)); } },
     { hint: { en: 'off by one: indices start at 0',
               zh: '差了一位：索引从 0 开始' },
       fn: (q, K) => { const s = K.matmul(q).toArray(); return s.indexOf(Math.max(...s)) + 1; } },

@@ -26,6 +26,19 @@ export function generate({ rng, tensorArg }) {
       ? { fn: 'globalNorm', args: [args] }
       : { fn: 'clipGradient', args: [args, rng.int(0, gs.length - 1), maxNorm], label: c % 3 === 2 ? NOT_CLIPPED : CLIPPED });
   }
+  // a spike: one entry of grads[i] far larger than the rest, and maxNorm below it, so clipping by value (clamping
+  // each entry to ±maxNorm) changes that entry but does not give the clipped-by-norm gradient
+  for (let c = 0; c < 2; c++) {
+    const gs = gradients(rng);
+    const i = rng.int(0, gs.length - 1);
+    const flat = gs[i].flat();
+    const j = rng.int(0, flat.length - 1);
+    const spike = Math.round((rng.bool() ? 1 : -1) * rng.uniform(20, 50) * Math.max(1, ...flat.map(Math.abs)) * 1e4) / 1e4;
+    if (Array.isArray(gs[i][0])) gs[i][Math.floor(j / gs[i][0].length)][j % gs[i][0].length] = spike;
+    else gs[i][j] = spike;
+    const maxNorm = Math.round(Math.abs(spike) * rng.uniform(0.2, 0.5) * 1e4) / 1e4;
+    cases.push({ fn: 'clipGradient', args: [gs.map((g) => tensorArg(g)), i, maxNorm], label: CLIPPED });
+  }
   return cases;
 }
 
@@ -45,6 +58,9 @@ export const mistakes = {
       fn: (gs) => Math.max(...gs.map((g) => Math.sqrt(sq(g)))) },
   ],
   clipGradient: [
+    { hint: { en: 'this returns grads[i] unchanged: when ‖g‖ > maxNorm every gradient is scaled by maxNorm / ‖g‖',
+              zh: '这里原样返回了 grads[i]：‖g‖ > maxNorm 时，每个梯度都要乘以 maxNorm / ‖g‖' },
+      fn: (gs, i) => gs[i] },
     { hint: { en: 'this clips each tensor by its own norm; use one factor for all, from the global norm √(Σ_p ‖g_p‖²)',
               zh: '这里每个张量按各自的范数裁剪；应对所有张量使用同一个系数，由全局范数 √(Σ_p ‖g_p‖²) 算出' },
       fn: (gs, i, maxNorm) => gs[i].mul(Math.min(1, maxNorm / Math.sqrt(sq(gs[i])))) },

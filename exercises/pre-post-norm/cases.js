@@ -14,11 +14,20 @@ export function generate({ rng, tensorArg }) {
     cases.push({ fn: i % 2 === 0 ? 'preNormBlock' : 'postNormBlock', args: [tensorArg(H), tensorArg(W), eps],
       label: `n=${n}, d=${d}, RMS ≈ ${scale}` });
   }
+  // a stream of small RMS, where ε is not negligible next to mean(x²): √(mean(x²) + ε) and rms + ε differ
+  for (const fn of ['preNormBlock', 'postNormBlock']) {
+    const n = rng.int(2, 4);
+    const d = rng.int(3, 8);
+    const H = rng.matrix(n, d, 0.01, 6);
+    const W = rng.matrix(d, d, 1 / Math.sqrt(d));
+    cases.push({ fn, args: [tensorArg(H), tensorArg(W), rng.pick([1e-5, 1e-4])], label: `n=${n}, d=${d}, RMS ≈ 0.01` });
+  }
   return cases;
 }
 
 // ---- recognised mistakes (evaluated with tp in the oracle worker) ----
 const N = (x, eps) => x.div(x.square().mean(-1, { keepdim: true }).add(eps).sqrt());
+const E = (x, eps) => x.div(x.square().mean(-1, { keepdim: true }).sqrt().add(eps));     // ε outside the root
 export const mistakes = {
   preNormBlock: [
     { hint: { en: 'this is post-norm, Norm(H + HW); pre-norm normalizes the sublayer\'s INPUT: H + Norm(H)W',
@@ -33,6 +42,9 @@ export const mistakes = {
     { hint: { en: 'this normalizes the sublayer\'s output, H + Norm(HW); normalize its input instead: H + Norm(H)W',
               zh: '这里归一化的是子层的输出，H + Norm(HW)；应改为归一化它的输入：H + Norm(H)W' },
       fn: (H, W, eps) => H.add(N(H.matmul(W), eps)) },
+    { hint: { en: 'eps belongs inside the square root: Norm(x) = x / √(mean(x²) + ε), not x / (rms + ε)',
+              zh: 'eps 应在根号里面：Norm(x) = x / √(mean(x²) + ε)，而不是 x / (rms + ε)' },
+      fn: (H, W, eps) => H.add(E(H, eps).matmul(W)) },
   ],
   postNormBlock: [
     { hint: { en: 'this is pre-norm, H + Norm(H)W; post-norm normalizes AFTER the residual addition: Norm(H + HW)',
@@ -44,5 +56,8 @@ export const mistakes = {
     { hint: { en: 'this normalizes the sublayer\'s output only, H + Norm(HW); post-norm normalizes the sum: Norm(H + HW)',
               zh: '这里只归一化了子层的输出，H + Norm(HW)；post-norm 归一化的是两者之和：Norm(H + HW)' },
       fn: (H, W, eps) => H.add(N(H.matmul(W), eps)) },
+    { hint: { en: 'eps belongs inside the square root: Norm(x) = x / √(mean(x²) + ε), not x / (rms + ε)',
+              zh: 'eps 应在根号里面：Norm(x) = x / √(mean(x²) + ε)，而不是 x / (rms + ε)' },
+      fn: (H, W, eps) => E(H.add(H.matmul(W)), eps) },
   ],
 };

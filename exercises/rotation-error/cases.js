@@ -69,8 +69,27 @@ export function generate({ rng, tensorArg }) {
     cases.push({ fn: 'rotatedW8A8Error', label: ROTATION_LABELS[kind],
       args: [tensorArg(activations(rng, n, d)), tensorArg(weights(rng, m, d)), tensorArg(rotation(rng, kind, d))] });
   }
+  // one outlier channel hundreds of times larger than the others, which the weights barely read: the 8-bit step
+  // of XQ wipes out most of the product, so the error is large and ‖Ŷ‖ is far from ‖XWᵀ‖
+  for (const kind of ['identity', 'random']) {
+    const d = rng.pick([8, 16]);
+    const n = rng.int(8, 16);
+    const m = rng.int(6, 12);
+    const X = rng.matrix(n, d, 1);
+    const W = weights(rng, m, d);
+    const c = rng.int(0, d - 1);
+    const gain = rng.uniform(150, 300);
+    for (const row of X) row[c] = Math.round((Math.sign(row[c]) || 1) * (1 + Math.abs(row[c])) * gain * 1e2) / 1e2;
+    for (const row of W) row[c] = Math.round(row[c] * 0.01 * 1e6) / 1e6;
+    cases.push({ fn: 'rotatedW8A8Error', label: HUGE_LABELS[kind], args: [tensorArg(X), tensorArg(W), tensorArg(rotation(rng, kind, d))] });
+  }
   return cases;
 }
+
+const HUGE_LABELS = {
+  identity: { en: 'a huge outlier, identity Q', zh: '一个巨大的离群值，单位矩阵 Q' },
+  random: { en: 'a huge outlier, random Q', zh: '一个巨大的离群值，随机正交 Q' },
+};
 
 // ---- recognised mistakes (evaluated with tp in the oracle worker) ----
 function quant(x, bits, perRow, { qmax = 2 ** (bits - 1) - 1, round = (t) => t.round(), dequant = true } = {}) {
@@ -118,6 +137,9 @@ export const mistakes = {
     { hint: { en: 'the activations should use one scale for the whole tensor (per tensor), not one per row',
               zh: '激活应整个张量共用一个 scale（per-tensor），而不是每行一个' },
       fn: (X, W, Q) => relErr(quant(X.matmul(Q), 8, true).matmul(quant(W.matmul(Q), 8, true).T), X.matmul(W.T)) },
+    { hint: { en: 'this divides by ‖Ŷ‖_F, the quantized product; the relative error divides by the exact ‖XWᵀ‖_F',
+              zh: '这里除以的是量化后乘积的 ‖Ŷ‖_F；相对误差应除以精确结果的 ‖XWᵀ‖_F' },
+      fn: (X, W, Q) => { const Yq = quant(X.matmul(Q), 8, false).matmul(quant(W.matmul(Q), 8, true).T); return relErr(Yq, X.matmul(W.T)) * tp.linalg.norm(X.matmul(W.T)).item() / tp.linalg.norm(Yq).item(); } },
     { hint: { en: 'this is the absolute error ‖Ŷ − Y‖_F; divide by ‖Y‖_F for the relative error',
               zh: '这是绝对误差 ‖Ŷ − Y‖_F；除以 ‖Y‖_F 才是相对误差' },
       fn: (X, W, Q) => tp.linalg.norm(quant(X.matmul(Q), 8, false).matmul(quant(W.matmul(Q), 8, true).T).sub(X.matmul(W.T))).item() },

@@ -16,6 +16,7 @@ const KIND_LABELS = {
   'row slice': { en: 'row slice', zh: '行切片' },
   'transposed back': { en: 'transposed back', zh: '转置后再转回' },
   'transposed first axes': { en: 'transposed first axes', zh: '转置前两维' },
+  expanded: { en: 'expanded first axis', zh: '扩展第一维' },
 };
 
 export function generate({ rng }) {
@@ -57,6 +58,10 @@ export function generate({ rng }) {
     }
     cases.push({ fn: 'isContiguous', args: [shape, strides], label: KIND_LABELS[kind] });
   }
+  // x.expand(k, ...) of an x whose first axis has size 1: only the first stride is wrong (0), the others are row-major
+  const n = rng.int(2, 4);
+  const shape = Array.from({ length: n }, () => rng.int(2, 7));
+  cases.push({ fn: 'isContiguous', args: [shape, [0, ...contiguous(shape.slice(1))]], label: KIND_LABELS.expanded });
   return cases;
 }
 
@@ -78,6 +83,9 @@ export const mistakes = {
     { hint: { en: 'descending strides are not enough: a column slice keeps the wider rows, so memory has gaps; compare with the row-major strides of the shape',
               zh: '步长递减还不够：列切片保留了原来更宽的行，内存中会有空隙；应与该形状的行主序步长比较' },
       fn: (shape, strides) => strides.every((s, d) => d === 0 || strides[d - 1] >= s) && strides[strides.length - 1] === 1 },
+    { hint: { en: 'the first axis\'s stride must be checked too: an expanded view (x.expand, stride 0) differs from a fresh tensor only there; compare every stride, the first one included, with the row-major ones',
+              zh: '第一维的步长也要检查：扩展出来的视图（x.expand，步长为 0）只在这一维与新张量不同；应把每个步长（包括第一个）都与行主序步长比较' },
+      fn: (shape, strides) => { let step = 1; for (let d = shape.length - 1; d >= 1; d--) { if (strides[d] !== step) return false; step *= shape[d]; } return true; } },
     { hint: { en: 'a last stride of 1 is not enough: every stride must be the product of the sizes after it',
               zh: '最后一维步长为 1 还不够：每个步长都必须等于其后各维大小的乘积' },
       fn: (shape, strides) => strides[strides.length - 1] === 1 },

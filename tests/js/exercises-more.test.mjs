@@ -22,6 +22,7 @@ const WRONG = {
     ['no-stretch.js', /a size of 1 stretches to match the other size/],
     ['no-stretch.js', /off by one: the last axis is -1, not 0/],
     ['hardcoded.js', /hidden \d+: broadcastShape\(a=\[[\d, ]+\], b=\[[\d, ]+\]\) — /],
+    ['leftmost-conflict.js', /this is the leftmost conflict; scan from the last axis leftwards/],
   ],
   'strides-offset': [
     ['column-major.js', /column-major \(Fortran\) strides/],
@@ -34,6 +35,7 @@ const WRONG = {
     ['shape-only.js', /descending strides are not enough/],
     ['fresh-strides.js', /contiguous strides of the new shape: a transpose copies nothing/],
     ['fresh-strides.js', /a last stride of 1 is not enough/],
+    ['skip-first-axis.js', /the first axis's stride must be checked too/],
   ],
   'reduce-hidden': [
     ['no-sqrt.js', /squared length Σ x²: take the square root/],
@@ -46,6 +48,8 @@ const WRONG = {
     ['uses-result.js', /divides by ‖a‖, the result/],
     ['atol-only.js', /rtol is ignored/],
     ['atol-only.js', /a square root is missing/],
+    ['always-false.js', /this answers false, yet every element is within atol \+ rtol·\|b\|/],
+    ['any-not-every.js', /this is true as soon as ONE element is close; allClose needs EVERY element/],
   ],
   'matmul-three-views': [
     ['off-by-one.js', /off by one: the sum runs over all k terms/],
@@ -76,11 +80,17 @@ const WRONG = {
     ['transposed.js', /dk is only an upper bound/],
     ['inner.js', /W_Qᵀ W_K is a \[dk, dk\] matrix/],
     ['inner.js', /rank of one factor/],
+    ['gram-core.js', /this is the rank of W_Qᵀ W_K, the \[dk, dk\] core/],
+    ['min-factor-ranks.js', /min\(rank W_Q, rank W_K\) is only an upper bound/],
+    ['absolute-threshold.js', /the threshold is relative: count the σ_i > 10⁻⁴·σ_1, not σ_i > 10⁻⁴/],
   ],
   'numerical-rank': [
     ['absolute-tol.js', /the tolerance is relative: compare σ_i with rtol·σ_1/],
     ['nonzero.js', /σ_i > 0 counts the noise/],
     ['nonzero.js', /energy of a direction is σ_i², not σ_i/],
+    ['frobenius-threshold.js', /the threshold is rtol·σ_1, the largest singular value, not rtol·‖A‖_F/],
+    ['sum-threshold.js', /the threshold is rtol·σ_1, the largest singular value, not rtol·Σ σ_i/],
+    ['float32-one-minus.js', /1 − kept\/total with float32 sums cancels.*sum the discarded σ_i² directly/],
   ],
   'power-iteration': [
     ['no-sqrt.js', /this is σ1², the top eigenvalue of AᵀA/],
@@ -127,6 +137,7 @@ const WRONG = {
     ['per-tensor.js', /clips each tensor by its own norm/],
     ['always-scale.js', /squared norm Σ g²: take the square root/],
     ['always-scale.js', /small gradients are scaled UP/],
+    ['never-clips.js', /this returns grads\[i\] unchanged: when ‖g‖ > maxNorm/],
   ],
   'lora-merge': [
     ['no-scale.js', /the scaling α\/r is missing: W \+ \(α\/r\)·BA/],
@@ -145,6 +156,7 @@ const WRONG = {
     ['unnormalized.js', /divides by one length only/],
     ['by-cosine.js', /divides by ‖u‖²/],
     ['by-cosine.js', /picks the largest cosine/],
+    ['largest-magnitude.js', /this picks the largest \|q·k\|: a key pointing away from q/],
   ],
   'linear-layer': [
     ['no-bias.js', /the bias is missing: add b to every token/],
@@ -161,6 +173,7 @@ const WRONG = {
     ['swapped.js', /this is post-norm, Norm\(H \+ HW\); pre-norm normalizes the sublayer's INPUT/],
     ['swapped.js', /this is pre-norm, H \+ Norm\(H\)W; post-norm normalizes AFTER the residual addition/],
     ['no-residual.js', /the residual H is missing/],
+    ['eps-outside-root.js', /eps belongs inside the square root: Norm\(x\) = x \/ √\(mean\(x²\) \+ ε\)/],
   ],
   'scaled-scores': [
     ['not-centred.js', /the mean is not subtracted/],

@@ -35,6 +35,7 @@ const WRONG = {
     ['unsigned-qmax.js', /qmax is 2\^\(bits−1\) − 1/],
     ['no-rotation.js', /without rotating them; quantize XQ and WQ/],
     ['math-round.js', /round half to even/],
+    ['divide-by-quantized-norm.js', /this divides by ‖Ŷ‖_F, the quantized product; the relative error divides by the exact ‖XWᵀ‖_F/],
   ],
   'causal-attention': [
     ['no-mask.js', /no causal mask/],
