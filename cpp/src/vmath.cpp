@@ -16,7 +16,10 @@ namespace tp::kernels {
 namespace {
 constexpr float kLog2e = 1.44269504088896341f;
 constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;  // ln2 split so n*kLn2Hi is exact
-constexpr float kMaxArg = 88.7228f, kMinArg = -87.3365f;
+// Above kMaxArg (the float just above ln FLT_MAX) exp is +inf; below kMinArg (ln FLT_MIN) it is flushed
+// to 0: the subnormal results torch gives there (< 1.2e-38) matter to no sum, and producing them would
+// cost x86's slow subnormal path on every masked logit a softmax sees.
+constexpr float kMaxArg = 88.72283935546875f, kMinArg = -87.3365f;
 constexpr float kP0 = 1.9875691500e-4f, kP1 = 1.3981999507e-3f, kP2 = 8.3334519073e-3f, kP3 = 4.1665795894e-2f,
                 kP4 = 1.6666665459e-1f, kP5 = 5.0000001201e-1f;
 
@@ -33,11 +36,14 @@ float exp_one(float x) {
   p = p * r + kP4;
   p = p * r + kP5;
   const float y = p * r * r + r + 1.f;
-  // Scale by 2^n through the exponent bits.
-  const int32_t bits = (int32_t(n) + 127) << 23;
-  float scale;
-  std::memcpy(&scale, &bits, 4);
-  return y * scale;
+  // Scale by 2^n through the exponent bits, as 2^(n/2) 2^(n - n/2): n reaches 128 just below ln FLT_MAX,
+  // where 2^n itself is not a float (its bits would read +inf).
+  const int32_t n1 = int32_t(n) >> 1, n2 = int32_t(n) - n1;
+  const int32_t bits1 = (n1 + 127) << 23, bits2 = (n2 + 127) << 23;
+  float scale1, scale2;
+  std::memcpy(&scale1, &bits1, 4);
+  std::memcpy(&scale2, &bits2, 4);
+  return y * scale1 * scale2;
 }
 }  // namespace
 
@@ -63,8 +69,9 @@ void exp_f32(const float* x, float* y, int64_t n) {
     p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(kP4));
     p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(kP5));
     v128_t e = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_mul(p, r), r), r), one);
-    const v128_t scale = wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(k), wasm_i32x4_splat(127)), 23);
-    e = wasm_f32x4_mul(e, scale);
+    const v128_t ki = wasm_i32x4_trunc_sat_f32x4(k), k1 = wasm_i32x4_shr(ki, 1), k2 = wasm_i32x4_sub(ki, k1);
+    const v128_t bias = wasm_i32x4_splat(127);
+    e = wasm_f32x4_mul(wasm_f32x4_mul(e, wasm_i32x4_shl(wasm_i32x4_add(k1, bias), 23)), wasm_i32x4_shl(wasm_i32x4_add(k2, bias), 23));
     // Out-of-range lanes: 0 below, +inf above, NaN stays NaN.
     e = wasm_v128_bitselect(wasm_f32x4_splat(0.f), e, wasm_f32x4_lt(v, mina));
     e = wasm_v128_bitselect(inf, e, wasm_f32x4_gt(v, maxa));

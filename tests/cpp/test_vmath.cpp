@@ -24,6 +24,27 @@ TEST_CASE("exp_f32 is within 3e-7 relative of libm over the whole normal range, 
   }
 }
 
+TEST_CASE("exp_f32 stays finite up to ln FLT_MAX (88.72) and is +inf from the first float above it") {
+  // n = round(x log2 e) reaches 128 from x ~ 88.38, where 2^n alone is not a float.
+  std::vector<float> x;
+  for (float v = 88.3f; v <= 88.7229f; v = std::nextafter(v, 100.f)) x.push_back(v);
+  std::vector<float> y(x.size()), r(x.size());
+  k::exp_f32(x.data(), y.data(), int64_t(x.size()));
+  k::exp_f32_ref(x.data(), r.data(), int64_t(x.size()));
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double want = std::exp(double(x[i]));
+    CAPTURE(x[i]);
+    CHECK(y[i] == r[i]);
+    if (want <= double(std::numeric_limits<float>::max()) * (1 - 1e-7)) CHECK(std::fabs(y[i] - want) <= 3e-7 * want);
+    else if (want > double(std::numeric_limits<float>::max()) * (1 + 1e-7)) CHECK(std::isinf(y[i]));
+  }
+  // The last float with a finite exp, and the next one, in the SIMD lanes and the scalar tail alike.
+  const float below = std::nextafter(88.72283935546875f, 0.f);
+  std::vector<float> edge = {below, 88.72283935546875f, below, 88.72283935546875f, below}, out(5);
+  k::exp_f32(edge.data(), out.data(), 5);
+  for (int i = 0; i < 5; ++i) CHECK(std::isinf(out[size_t(i)]) == (i % 2 == 1));
+}
+
 TEST_CASE("exp_f32 maps -inf and very negative inputs to 0, large ones to +inf, and keeps NaN") {
   const float inf = std::numeric_limits<float>::infinity();
   std::vector<float> x = {-inf, -1000.f, -87.5f, 89.f, inf, NAN, 0.f, -0.f}, y(x.size());
