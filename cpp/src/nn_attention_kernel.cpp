@@ -19,6 +19,13 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 constexpr int64_t kTileQ = 64;
 constexpr int64_t kTileK = 64;
 
+// The larger of a running max and a score, NaN once either is NaN: std::max(m, NaN) keeps m, and a row
+// (or a 64-key tile) of NaN scores then read as fully masked, giving 0 where torch gives NaN.
+template <class T>
+inline T max_keeping_nan(T m, T s) {
+  return (s > m || s != s) ? s : m;
+}
+
 // The logit of (i, j) after scaling, the additive mask and the causal mask.
 inline float masked(const AttentionArgs& a, float s, int64_t i, int64_t j) {
   if (a.causal && j > i) return kNegInf;
@@ -36,7 +43,7 @@ void attention_with_weights(const AttentionArgs& a) {
     float mx = kNegInf;
     for (int64_t j = 0; j < a.sk; ++j) {
       row[j] = masked(a, row[j], i, j);
-      mx = std::max(mx, row[j]);
+      mx = max_keeping_nan(mx, row[j]);
     }
     if (mx == kNegInf) {  // every key masked: no distribution to form, the row reads nothing
       std::fill(row, row + a.sk, 0.0f);
@@ -75,7 +82,7 @@ void online_softmax_tile(const AttentionArgs& a, float* S, int64_t i0, int64_t b
     float mx = m[r];
     for (int64_t c = 0; c < bk; ++c) {
       s[c] = masked(a, s[c], i, j0 + c);
-      mx = std::max(mx, s[c]);
+      mx = max_keeping_nan(mx, s[c]);
     }
     if (mx == kNegInf) {  // nothing visible yet in this row: contributes nothing
       std::fill(s, s + bk, 0.0f);
@@ -158,7 +165,7 @@ void attention_ref(const AttentionArgs& a) {
       if (a.mask) s += a.mask[i * a.rsm + j * a.csm];
       if (a.causal && j > i) s = -std::numeric_limits<double>::infinity();
       p[j] = s;
-      mx = std::max(mx, s);
+      mx = max_keeping_nan(mx, s);
     }
     double sum = 0;
     for (int64_t j = 0; j < a.sk; ++j) {

@@ -195,6 +195,28 @@ TEST_CASE("attention is stable for huge logits and gives zeros for a fully maske
   CHECK(std::isfinite(masked.data()[0]));
 }
 
+TEST_CASE("a NaN score makes its row NaN, as in torch, in the tiled path and with weights, wherever its key tile is") {
+  // 130 keys: tiles of 64, 64 and 2. Row 0's scores are NaN through a NaN query; row 1 sees NaN keys
+  // 0..63 only through the mask (a NaN mask row), row 2 a NaN mask entry in the last tile; row 3 is clean.
+  const int64_t sk = 130;
+  Tensor Q = randn_t({4, 8}, 11);
+  Q.data()[0] = NAN;
+  const Tensor K = randn_t({sk, 8}, 12), V = randn_t({sk, 3}, 13);
+  std::vector<float> m(size_t(4 * sk), 0.0f);
+  for (int64_t j = 0; j < 64; ++j) m[size_t(sk + j)] = NAN;
+  m[size_t(2 * sk + 129)] = NAN;
+  for (bool weights : {false, true}) {
+    nn::AttentionOptions o;
+    o.mask = T({4, sk}, m);
+    o.return_weights = weights;
+    const Tensor out = nn::scaled_dot_product_attention(Q, K, V, o).output;
+    CAPTURE(weights);
+    for (int64_t r = 0; r < 3; ++r)
+      for (int64_t c = 0; c < 3; ++c) CHECK(std::isnan(out.data()[r * 3 + c]));
+    for (int64_t c = 0; c < 3; ++c) CHECK(std::isfinite(out.data()[9 + c]));
+  }
+}
+
 TEST_CASE("attention reports mismatched shapes by name") {
   CHECK_THROWS_WITH_AS(nn::scaled_dot_product_attention(Tensor::zeros({3, 4}), Tensor::zeros({5, 3}),
                                                         Tensor::zeros({5, 2})),
