@@ -44,6 +44,9 @@ Tensor fake_quant(const Tensor& x, int bits, bool per_row) {
   int64_t rows, cols;
   row_shape(x.shape(), &rows, &cols);
   const Tensor xc = x.contiguous();
+  // As quantize: a NaN would be skipped by the absmax and an Inf would make every level NaN (0 * inf).
+  for (int64_t i = 0; i < x.numel(); ++i)
+    if (!std::isfinite(xc.data()[i])) fail("quant.fakeQuant", "x has a non-finite value (", xc.data()[i], ") at flat index ", i);
   Tensor y = Tensor::empty(x.shape());
   if (x.numel() > 0) kernels::fake_quant_f32(rows, cols, xc.data(), bits, per_row, y.data());
   return y;
@@ -69,7 +72,7 @@ QTensor quantize(const Tensor& x, int bits, bool per_row) {
   out.scale.assign(per_row ? size_t(rows) : 1, 0.0f);
   const Tensor xc = x.contiguous();
   for (int64_t i = 0; i < x.numel(); ++i)
-    if (!std::isfinite(xc.data()[i])) fail("quant.quantize", "x has a non-finite value at flat index ", i);
+    if (!std::isfinite(xc.data()[i])) fail("quant.quantize", "x has a non-finite value (", xc.data()[i], ") at flat index ", i);
   if (x.numel() > 0) kernels::quantize_i8(rows, cols, xc.data(), bits, per_row, out.q.data(), out.scale.data());
   return out;
 }

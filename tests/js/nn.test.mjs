@@ -405,3 +405,21 @@ test('the blocks leave no tensors behind inside tidy', () => {
   });
   assert.equal(tp.memory().tensors, before);
 });
+
+test('a NaN option is an error naming it, not the default; RoPE positions must be finite and 1-d; fakeQuant refuses NaN and Inf', () => {
+  tp.tidy(() => {
+    const x = tp.randn([3, 4], { seed: 1 });
+    assert.throws(() => tp.nn.scaledDotProductAttention(x, x, x, { scale: NaN }), /^TensorpadError: nn\.scaledDotProductAttention: scale must be a number, got NaN/);
+    assert.throws(() => tp.nn.layerNorm(x, { eps: NaN }), /nn\.layerNorm: eps must be a number, got NaN/);
+    assert.throws(() => tp.nn.rmsNorm(x, { eps: NaN }), /nn\.rmsNorm: eps must be a number, got NaN/);
+    const A = tp.randn([2, 4], { seed: 2 }), B = tp.randn([3, 2], { seed: 3 });
+    assert.throws(() => tp.lora.merge(tp.zeros([3, 4]), A, B, { alpha: NaN }), /lora\.merge: alpha must be a number, got NaN/);
+    assert.throws(() => tp.nn.applyRope(x, [0, NaN, 2]), /nn\.applyRope: positions must be finite, got NaN at index 1/);
+    assert.throws(() => tp.nn.applyRope(x, [0, 1, Infinity]), /positions must be finite, got Infinity at index 2/);
+    assert.throws(() => tp.nn.applyRope(x, tp.zeros([3, 1])), /positions must be an array of numbers or a 1-d tensor, got a tensor of shape \[3, 1\]/);
+    assert.throws(() => tp.quant.fakeQuant(tp.tensor([NaN, 1, 2])), /quant\.fakeQuant: x has a non-finite value \(nan\) at flat index 0/i);
+    assert.throws(() => tp.quant.fakeQuant(tp.tensor([1, Infinity])), /quant\.fakeQuant: x has a non-finite value \(inf\) at flat index 1/i);
+    // Left out, the defaults hold.
+    assert.ok(tp.allclose(tp.nn.scaledDotProductAttention(x, x, x), tp.nn.scaledDotProductAttention(x, x, x, { scale: 0.5 })));
+  });
+});

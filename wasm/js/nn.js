@@ -11,17 +11,25 @@
 //       mask broadcasts to [..., n, m]. Nested arrays of booleans are torch's boolean mask: true attends,
 //       false is excluded (as -inf); a float mask (numbers or a tensor, which is always float32) is added to
 //       the scaled scores, as in torch. A query row whose every key is excluded (by mask or causal) gives
-//       zeros, not NaN. multiHeadAttention takes no mask (causal only).
+//       zeros, not NaN (as torch 2.5's _safe_softmax); a NaN score makes its row NaN. causal and mask may
+//       be given together (both apply), where torch refuses the pair. multiHeadAttention takes no mask
+//       (causal only).
 //   tp.nn.multiHeadAttention(X, {Wq, Wk, Wv, Wo, heads, kvHeads = heads, causal})   → X Wq ... concat(heads) Wo
 //       Wq (dModel, heads*dh), Wk/Wv (dModel, kvHeads*dh): kvHeads < heads is GQA.
 //   tp.nn.layerNorm(x, {weight, bias, eps = 1e-5}), tp.nn.rmsNorm(x, {weight, eps = 1e-6})   over the last dim
+//       (rmsNorm's 1e-6 is Llama's config value; torch's F.rms_norm defaults to float32's eps, 1.19e-7)
 //   tp.nn.relu(x), tp.nn.gelu(x, {approximate: 'none' (erf, torch's default) | 'tanh'}), tp.nn.silu(x)
 //   tp.nn.ropeMatrix(pos, dim, {theta = 10000})    (dim, dim) R with x @ R rotating pairs by pos·θ^(-2i/dim)
+//       The pairs are adjacent, (x[2i], x[2i+1]), as RoFormer and GPT-J; HF Llama's rotate_half pairs
+//       x[i] with x[i + dim/2] (permute the dims to compare with a checkpoint laid out that way).
 //   tp.nn.applyRope(x, positions, {theta})         x [..., n, dim], positions n numbers (array or 1-d tensor;
 //                                                  default 0..n-1)
 //   tp.linalg.hadamard(n), tp.linalg.fwht(x, {block}), tp.linalg.randomOrthogonal(n, {seed}),
 //   tp.linalg.blockDiag(...mats)
 //   tp.quant.fakeQuant(x, {bits = 8, perRow = false}), tp.quant.relError(approx, exact) → number
+//       Symmetric absmax: scale = max|x| / (2^(bits-1) - 1) over the tensor (perRow: over each row of the
+//       last dim), levels round(x / scale) half to even in -qmax..qmax, then times scale. NaN or Inf input
+//       is an error, as in quantize.
 //   tp.quant.quantize(x, {bits = 8, perRow = false}) → QuantizedTensor {q: Int8Array, scale: Float32Array,
 //       shape, bits, perRow, dequantize(), dispose()}; released by tp.tidy and tp.dispose as a tensor is,
 //       counted by tp.memory() as {quantized} (its bytes join {bytes})
@@ -32,7 +40,13 @@
 export function installNn(tp, rt) {
   const { core, wrap, check, withHandles, checkInt, checkNumber, checkBool, options, fail, describe, Tensor, track, untrack, MAX_DIMS } = rt;
 
-  const optNumber = (op, name, v) => (v === undefined || v === null ? NaN : checkNumber(op, name, v));
+  // An option left out travels to the core as NaN ("use the default"), so a NaN the caller passes must
+  // be refused here, not read as left out.
+  const optNumber = (op, name, v) => {
+    if (v === undefined || v === null) return NaN;
+    if (Number.isNaN(checkNumber(op, name, v))) fail(op, `${name} must be a number, got NaN`);
+    return v;
+  };
   // Runs fn with handles for the given operands; optional operands (undefined/null) become handle 0.
   function withOptional(op, args, fn) {
     const present = args.filter((a) => a !== undefined && a !== null);
@@ -133,10 +147,14 @@ export function installNn(tp, rt) {
       const s = x instanceof Tensor ? x.shape : [];
       pos = Array.from({ length: s.length >= 2 ? s[s.length - 2] : 1 }, (_, i) => i);
     }
-    if (pos instanceof Tensor) pos = Array.from(pos.data());
-    else if (ArrayBuffer.isView(pos)) pos = Array.from(pos);
+    if (pos instanceof Tensor) {
+      if (pos.ndim !== 1) fail(op, `positions must be an array of numbers or a 1-d tensor, got a tensor of shape [${pos.shape.join(', ')}]`);
+      pos = Array.from(pos.data());
+    } else if (ArrayBuffer.isView(pos)) pos = Array.from(pos);
     if (!Array.isArray(pos) || pos.some((p) => typeof p !== 'number'))
       fail(op, `positions must be an array of numbers or a 1-d tensor, got ${describe(positions)}`);
+    const bad = pos.findIndex((p) => !Number.isFinite(p));
+    if (bad >= 0) fail(op, `positions must be finite, got ${pos[bad]} at index ${bad}`);
     return withHandles(op, [x], (ix) => wrap(core.nnApplyRope(ix, pos, th)));
   }
 
