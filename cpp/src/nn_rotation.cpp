@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <utility>
+#include <vector>
 
 #include "tensorpad/gemm.hpp"
 #include "tensorpad/linalg.hpp"
@@ -26,6 +28,7 @@ Tensor hadamard(int64_t n) {
 Tensor fwht(const Tensor& x, int64_t block) {
   if (x.dim() < 1) fail("linalg.fwht", "x must be [..., d], got a 0-d tensor");
   const int64_t d = x.size(-1);
+  if (d == 0 && block == 0) return x.clone();  // no values to transform
   if (block == 0) block = d;
   if (!is_pow2(block))
     fail("linalg.fwht", "block must be a power of 2, got ", block, block == d ? " (the last dim of x)" : "");
@@ -52,21 +55,24 @@ Tensor random_orthogonal(int64_t n, uint64_t seed) {
 }
 
 Tensor block_diag(const std::vector<Tensor>& mats) {
+  // As torch.block_diag: a 0-d block is 1 x 1 and a 1-d block of n values one row of n.
+  std::vector<std::pair<int64_t, int64_t>> sizes;
   int64_t rows = 0, cols = 0;
   for (size_t i = 0; i < mats.size(); ++i) {
-    if (mats[i].dim() != 2)
-      fail("linalg.blockDiag", "block ", i, " must be 2-d, got ", shape_str(mats[i].shape()));
-    rows += mats[i].size(0);
-    cols += mats[i].size(1);
+    const Tensor& m = mats[i];
+    if (m.dim() > 2) fail("linalg.blockDiag", "block ", i, " must have at most 2 dims, got ", shape_str(m.shape()));
+    sizes.emplace_back(m.dim() == 2 ? m.size(0) : 1, m.dim() == 2 ? m.size(1) : m.dim() == 1 ? m.size(0) : 1);
+    rows += sizes.back().first;
+    cols += sizes.back().second;
   }
   Tensor out = Tensor::zeros({rows, cols});
   int64_t r0 = 0, c0 = 0;
-  for (const Tensor& m : mats) {
-    const Tensor mc = m.contiguous();
-    for (int64_t i = 0; i < m.size(0); ++i)
-      std::copy(mc.data() + i * m.size(1), mc.data() + (i + 1) * m.size(1), out.data() + (r0 + i) * cols + c0);
-    r0 += m.size(0);
-    c0 += m.size(1);
+  for (size_t b = 0; b < mats.size(); ++b) {
+    const Tensor mc = mats[b].contiguous();
+    const auto [r, c] = sizes[b];
+    for (int64_t i = 0; i < r; ++i) std::copy(mc.data() + i * c, mc.data() + (i + 1) * c, out.data() + (r0 + i) * cols + c0);
+    r0 += r;
+    c0 += c;
   }
   return out;
 }

@@ -503,10 +503,18 @@ TEST_CASE("randomOrthogonal is orthogonal, seeded, and preserves X Wᵀ = (XQ)(W
   check_close(mm(linalg::fwht(X2), tr(linalg::fwht(W2))), mm(X2, tr(W2)), 1e-4, 1e-4);
 }
 
-TEST_CASE("blockDiag places blocks along the diagonal") {
+TEST_CASE("blockDiag places blocks along the diagonal; as torch, a 0-d block is 1x1 and a 1-d block one row") {
   const Tensor B = linalg::block_diag({T({1, 2}, {1, 2}), T({2, 1}, {3, 4})});
   check_close(B, T({3, 3}, {1, 2, 0, 0, 0, 3, 0, 0, 4}), 0);
-  CHECK_THROWS_AS(linalg::block_diag({T({2}, {1, 2})}), Error);
+  // torch.block_diag(tensor(5.), tensor([1., 2.]), tensor([[3.], [4.]])) is 4 x 4:
+  const Tensor M = linalg::block_diag({Tensor::scalar(5.f), T({2}, {1, 2}), T({2, 1}, {3, 4})});
+  check_close(M, T({4, 4}, {5, 0, 0, 0, /**/ 0, 1, 2, 0, /**/ 0, 0, 0, 3, /**/ 0, 0, 0, 4}), 0);
+  CHECK_THROWS_AS(linalg::block_diag({Tensor::zeros({2, 2, 2})}), Error);
+}
+
+TEST_CASE("fwht of a tensor with an empty last dim is empty, not a block-size error") {
+  const Tensor y = linalg::fwht(Tensor::zeros({3, 0}), 0);
+  CHECK(y.shape() == Shape{3, 0});
 }
 
 TEST_CASE("LoRA adds r(dIn + dOut) parameters: 131072, 294912 at rank 16 and 65536 at rank 8") {
