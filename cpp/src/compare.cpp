@@ -47,16 +47,14 @@ bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol) {
 Tensor vector_norm(const Tensor& x, double ord, const std::vector<int64_t>& dims, bool keepdim) {
   if (std::isnan(ord)) fail("norm", "ord must be a number, got NaN");
   if (dims.size() > 1) fail("norm", "a vector norm reduces one dim or all of them, got ", dims.size(), " dims");
+  if (std::isfinite(ord) && ord != 0) return reduce_pnorm(x, ord, dims, keepdim);
   const Tensor a = unary(UnaryOp::Abs, x);
   auto reduce_by = [&](ReduceOp op, const Tensor& t) {
     return dims.empty() ? reduce_all(op, t) : reduce(op, t, dims[0], keepdim);
   };
-  if (std::isinf(ord)) {
-    if (a.numel() == 0) fail("norm", "the inf-norm of an empty tensor is undefined");
-    return reduce_by(ord > 0 ? ReduceOp::Amax : ReduceOp::Amin, a);
-  }
   if (ord == 0) return reduce_by(ReduceOp::Sum, unary(UnaryOp::Sign, a));  // count of non-zeros
-  return reduce_pnorm(x, ord, dims, keepdim);
+  if (a.numel() == 0) fail("norm", "the inf-norm of an empty tensor is undefined");
+  return reduce_by(ord > 0 ? ReduceOp::Amax : ReduceOp::Amin, a);
 }
 
 }  // namespace tp

@@ -18,6 +18,13 @@ void row_shape(const Shape& shape, int64_t* rows, int64_t* cols) {
   for (size_t d = 0; d + 1 < shape.size(); ++d) *rows *= shape[d];
 }
 
+// The absmax scale needs finite input: a NaN would be skipped by the max, and an Inf would make every
+// level NaN (0 * inf).
+void check_finite_values(const char* op, const Tensor& xc) {
+  for (int64_t i = 0; i < xc.numel(); ++i)
+    if (!std::isfinite(xc.data()[i])) fail(op, "x has a non-finite value (", xc.data()[i], ") at flat index ", i);
+}
+
 }  // namespace
 
 int64_t QTensor::cols() const { return shape.empty() ? 1 : shape.back(); }
@@ -44,9 +51,7 @@ Tensor fake_quant(const Tensor& x, int bits, bool per_row) {
   int64_t rows, cols;
   row_shape(x.shape(), &rows, &cols);
   const Tensor xc = x.contiguous();
-  // As quantize: a NaN would be skipped by the absmax and an Inf would make every level NaN (0 * inf).
-  for (int64_t i = 0; i < x.numel(); ++i)
-    if (!std::isfinite(xc.data()[i])) fail("quant.fakeQuant", "x has a non-finite value (", xc.data()[i], ") at flat index ", i);
+  check_finite_values("quant.fakeQuant", xc);
   Tensor y = Tensor::empty(x.shape());
   if (x.numel() > 0) kernels::fake_quant_f32(rows, cols, xc.data(), bits, per_row, y.data());
   return y;
@@ -71,8 +76,7 @@ QTensor quantize(const Tensor& x, int bits, bool per_row) {
   out.q.resize(size_t(x.numel()));
   out.scale.assign(per_row ? size_t(rows) : 1, 0.0f);
   const Tensor xc = x.contiguous();
-  for (int64_t i = 0; i < x.numel(); ++i)
-    if (!std::isfinite(xc.data()[i])) fail("quant.quantize", "x has a non-finite value (", xc.data()[i], ") at flat index ", i);
+  check_finite_values("quant.quantize", xc);
   if (x.numel() > 0) kernels::quantize_i8(rows, cols, xc.data(), bits, per_row, out.q.data(), out.scale.data());
   return out;
 }

@@ -71,8 +71,12 @@ float pnorm_line(const float* x, int64_t n, int64_t step, double p) {
     for (int64_t i = 0; i < n; ++i) s += double(x[i * step]) * double(x[i * step]);
     return float(std::sqrt(s));
   }
+  if (p == 1.0) {
+    for (int64_t i = 0; i < n; ++i) s += std::fabs(double(x[i * step]));
+    return float(s);
+  }
   for (int64_t i = 0; i < n; ++i) s += std::pow(std::fabs(double(x[i * step])), p);
-  return float(p == 1.0 ? s : std::pow(s, 1.0 / p));
+  return float(std::pow(s, 1.0 / p));
 }
 
 // Reduces x's lines along `dim` with line(first, n, step), into x's shape without dim (or with 1 there).

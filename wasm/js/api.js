@@ -98,6 +98,12 @@ export function createApi(core, { finalizers = true } = {}) {
     }
     return o;
   };
+  // A seed option: [seed, true] when given (an integer >= 0), [0, false] when left out (the core then
+  // draws from its global generator, which tp.manualSeed sets).
+  const seedOf = (op, seed) => {
+    if (seed === undefined || seed === null) return [0, false];
+    return [checkInt(op, 'seed', seed, { min: 0, max: Number.MAX_SAFE_INTEGER }), true];
+  };
   const checkBool = (op, name, v) => {
     if (typeof v !== 'boolean') fail(op, `${name} must be a boolean, got ${describe(v)}`);
     return v;
@@ -497,9 +503,7 @@ export function createApi(core, { finalizers = true } = {}) {
     const [shape, opts] = shapeAndOptions(op, args);
     checkShape(op, shape);
     const { seed } = options(op, opts, ['seed']);
-    const seeded = seed !== undefined && seed !== null;
-    if (seeded) checkInt(op, 'seed', seed, { min: 0, max: Number.MAX_SAFE_INTEGER });
-    return wrap(core[op === 'randn' ? 'randn' : 'rand'](shape, seeded ? seed : 0, seeded), op);
+    return wrap(core[op === 'randn' ? 'randn' : 'rand'](shape, ...seedOf(op, seed)), op);
   }
 
   // ---- tp ------------------------------------------------------------------------------------------
@@ -600,7 +604,7 @@ export function createApi(core, { finalizers = true } = {}) {
 
   // Namespaces from other files (linalg, nn, quant, io, ...) install themselves with these helpers.
   const addHandleType = (h) => handleTypes.push(h);
-  const rt = { core, wrap, check, withHandles, checkInt, checkNumber, checkShape, checkBool, options, fail, describe, asOp,
+  const rt = { core, wrap, check, withHandles, checkInt, checkNumber, checkShape, checkBool, seedOf, options, fail, describe, asOp,
     Tensor, track, untrack, addHandleType, MAX_DIMS, finalizers };
   for (const install of extensions) install(tp, rt);
   return tp;

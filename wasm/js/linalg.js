@@ -98,9 +98,7 @@ export function installLinalg(tp, rt) {
     const o = options(op, opts, ['niter', 'seed']);
     const { niter = 2, seed } = o;
     checkInt(op, 'niter', niter, { min: 0, max: 1000 });
-    const seeded = seed !== undefined && seed !== null;
-    if (seeded) checkInt(op, 'seed', seed, { min: 0, max: Number.MAX_SAFE_INTEGER });
-    return withHandles(op, [A], (a) => named(core.linalgSvdLowrank(a, q, niter, seeded ? seed : 0, seeded), ['U', 'S', 'V']));
+    return withHandles(op, [A], (a) => named(core.linalgSvdLowrank(a, q, niter, ...rt.seedOf(op, seed)), ['U', 'S', 'V']));
   }
 
   tp.linalg ??= {};

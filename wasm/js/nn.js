@@ -25,7 +25,7 @@
 //   tp.nn.applyRope(x, positions, {theta})         x [..., n, dim], positions n numbers (array or 1-d tensor;
 //                                                  default 0..n-1)
 //   tp.linalg.hadamard(n), tp.linalg.fwht(x, {block}), tp.linalg.randomOrthogonal(n, {seed}),
-//   tp.linalg.blockDiag(...mats)
+//   tp.linalg.blockDiag(...mats)   (as torch.block_diag: a 0-d block is 1x1, a 1-d block one row)
 //   tp.quant.fakeQuant(x, {bits = 8, perRow = false}), tp.quant.relError(approx, exact) → number
 //       Symmetric absmax: scale = max|x| / (2^(bits-1) - 1) over the tensor (perRow: over each row of the
 //       last dim), levels round(x / scale) half to even in -qmax..qmax, then times scale. NaN or Inf input
@@ -188,9 +188,7 @@ export function installNn(tp, rt) {
       const op = 'linalg.randomOrthogonal';
       checkInt(op, 'n', n, { min: 1 });
       const o = options(op, opts, ['seed']);
-      const seeded = o.seed !== undefined && o.seed !== null;
-      if (seeded) checkInt(op, 'seed', o.seed, { min: 0, max: Number.MAX_SAFE_INTEGER });
-      return wrap(core.linalgRandomOrthogonal(n, seeded ? o.seed : 0, seeded), op);
+      return wrap(core.linalgRandomOrthogonal(n, ...rt.seedOf(op, o.seed)), op);
     },
     blockDiag(...mats) {
       const op = 'linalg.blockDiag';
