@@ -3,6 +3,7 @@
 // the page and the cell worker bundled with esbuild, KaTeX's CSS and fonts and the WASM copied in.
 // An author mistake prints "file:line: message" for each and exits 1.
 // Usage: node web/build.mjs [--check] [--chapters DIR]   (--check validates the chapters and writes nothing)
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -162,6 +163,28 @@ function indexHtml() {
 `;
 }
 
+// Files the service worker does not keep: itself, and KaTeX's .woff and .ttf fonts, which only browsers
+// without .woff2 (and so without service workers) ask for.
+const NOT_KEPT_OFFLINE = /^(sw\.js|katex\/fonts\/.*\.(woff|ttf))$/;
+
+function listFiles(dir, prefix = '') {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? listFiles(path.join(dir, e.name), `${prefix}${e.name}/`) : [`${prefix}${e.name}`]);
+}
+
+/**
+ * Writes dist/sw.js: web/src/sw.js after the manifest of the build in dist (each file's SHA-256 prefix,
+ * and a version that changes with any of them). Exported for tests, which change a file and re-write it.
+ */
+export function writeServiceWorker(dir = dist) {
+  const hashOf = (file) => crypto.createHash('sha256').update(fs.readFileSync(path.join(dir, file))).digest('hex').slice(0, 16);
+  const files = Object.fromEntries(listFiles(dir).filter((f) => !NOT_KEPT_OFFLINE.test(f)).sort().map((f) => [f, hashOf(f)]));
+  const version = crypto.createHash('sha256').update(JSON.stringify(files)).digest('hex').slice(0, 16);
+  const source = fs.readFileSync(path.join(web, 'src', 'sw.js'), 'utf8');
+  fs.writeFileSync(path.join(dir, 'sw.js'), `const PRECACHE = ${JSON.stringify({ version, files })};\n${source}`);
+  return { version, files };
+}
+
 export async function build({ quiet = false, check = false, chaptersDir } = {}) {
   const t0 = performance.now();
   const widgets = listWidgets();
@@ -226,6 +249,9 @@ export async function build({ quiet = false, check = false, chaptersDir } = {}) 
   // A hook for the judge's own bundles (its isolated worker, exercise modules).
   const hook = path.join(web, 'judge', 'build-hook.mjs');
   if (fs.existsSync(hook)) await (await import(pathToFileURL(hook).href)).default({ esbuild, root, web, dist, common });
+
+  // Last, so that its manifest covers every file written above.
+  writeServiceWorker(dist);
 
   if (!quiet) {
     const n = chapters.length;

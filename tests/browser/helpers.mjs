@@ -32,12 +32,17 @@ export function useSiteAndBrowser(ready) {
   });
 }
 
-export function launch() {
-  return chromium.launch({
+export async function launch() {
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'],
   });
+  // The site's service worker (web/src/sw.js) is off unless a test asks for it ({serviceWorkers: 'allow'},
+  // as offline.test.mjs does): its copy of the whole site would add its downloads to every test's load.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = (options = {}) => newContext({ serviceWorkers: 'block', ...options });
+  return browser;
 }
 
 /**

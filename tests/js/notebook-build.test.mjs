@@ -9,7 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
 import { parseChapter } from '../../web/tools/chapter.mjs';
-import { loadChapters } from '../../web/build.mjs';
+import crypto from 'node:crypto';
+import { loadChapters, writeServiceWorker } from '../../web/build.mjs';
 import { toIpynb, chapterToMarkdown } from '../../web/runtime/export.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -152,6 +153,29 @@ test('the shipped chapters build without errors and line up across languages', (
   assert.deepEqual(errors, []);
   assert.ok(chapters.some((c) => c.id === 'demo' && c.lang === 'en'));
   assert.ok(chapters.some((c) => c.id === 'demo' && c.lang === 'zh'));
+});
+
+test("the service worker's manifest hashes every file of the build but itself and KaTeX's .woff/.ttf, and its version follows any file", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-sw-'));
+  try {
+    const put = (f, text) => { fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true }); fs.writeFileSync(path.join(dir, f), text); };
+    put('index.html', '<!doctype html>');
+    put('assets/main.js', 'main');
+    put('katex/fonts/KaTeX_Main-Regular.woff2', 'w2');
+    put('katex/fonts/KaTeX_Main-Regular.woff', 'w1');
+    put('katex/fonts/KaTeX_Main-Regular.ttf', 'ttf');
+    const first = writeServiceWorker(dir);
+    const sha = (text) => crypto.createHash('sha256').update(text).digest('hex').slice(0, 16);
+    assert.deepEqual(first.files, { 'assets/main.js': sha('main'), 'index.html': sha('<!doctype html>'), 'katex/fonts/KaTeX_Main-Regular.woff2': sha('w2') });
+    const sw = fs.readFileSync(path.join(dir, 'sw.js'), 'utf8');
+    assert.deepEqual(JSON.parse(sw.match(/^const PRECACHE = (.*);$/m)[1]), first);
+    assert.match(sw, /addEventListener\('fetch'/);
+    assert.equal(writeServiceWorker(dir).version, first.version, 'sw.js itself is not in the manifest');
+    put('assets/main.js', 'main, edited');
+    assert.notEqual(writeServiceWorker(dir).version, first.version);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('toIpynb produces nbformat 4.5 that validates against the schema', () => {

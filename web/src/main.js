@@ -80,6 +80,16 @@ async function showChapter(params) {
   if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
 }
 
+// The service worker (web/src/sw.js) keeps a copy of the site for reading offline. It registers once the
+// page has loaded, so that its downloads do not compete with the page's own.
+function keepForOffline() {
+  navigator.serviceWorker.register('sw.js').catch((e) => console.warn(`Tensorpad: this page will not open offline (${e.message})`));
+}
+if ('serviceWorker' in navigator && window.isSecureContext) {
+  if (document.readyState === 'complete') keepForOffline();
+  else addEventListener('load', keepForOffline, { once: true });
+}
+
 const params = new URLSearchParams(location.search);
 (params.get('chapter') ? showChapter(params) : showIndex(params)).catch((e) => {
   app.replaceChildren(h('main', { id: 'main' }, h('p', { role: 'alert', class: 'notice notice-warning', text: String(e.message) })));
