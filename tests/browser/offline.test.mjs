@@ -1,32 +1,37 @@
-// Offline: a chapter read once opens again with the server gone, runs its cells (on the pthreads core, the
-// page still crossOriginIsolated) and checks an exercise, in both languages, from the service worker's
-// copy (web/src/sw.js). A new build replaces the copy, downloading only the files that changed.
-// The site is a copy of web/dist in a temporary folder, so the test can change a file and re-write sw.js.
+// Offline: a chapter read once opens again with the server gone (or behind a proxy answering 502), runs
+// its cells on the pthreads core, the page still crossOriginIsolated, and checks an exercise, in both
+// languages, from the service worker's copy (web/src/sw.js). Two sites on one origin keep their own
+// copies. A new build replaces the copy, downloading only what changed; an install that fails keeps the
+// old copy and what it verified. The origin serves two copies of web/dist, at /a/ and /b/, in a temporary
+// folder, so the tests can change a file and re-write sw.js.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { dist, launch, openPage, waitForState } from './helpers.mjs';
+import { dist, launch, openPage, typeInto, waitForState } from './helpers.mjs';
 import { createServer } from '../../web/server.mjs';
 import { writeServiceWorker } from '../../web/build.mjs';
 
-let site, server, port, browser, context;
+let root, server, serve, port = 0, browser, context;
+const base = () => `http://127.0.0.1:${port}/`;
+const scope = (site) => `${base()}${site}/`;
 
-async function serverUp() {
+async function serverUp(handler = serve) {
+  server.removeAllListeners('request');
+  server.on('request', handler);
   await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
   port = server.address().port;
 }
 async function serverDown() {
   await new Promise((resolve) => { server.close(resolve); server.closeAllConnections(); });
 }
-const base = () => `http://127.0.0.1:${port}/`;
 
 before(async () => {
-  site = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-offline-'));
-  fs.cpSync(dist, site, { recursive: true });
-  server = createServer(site);
-  port = 0;
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-offline-'));
+  for (const site of ['a', 'b']) fs.cpSync(dist, path.join(root, site), { recursive: true });
+  server = createServer(root);
+  serve = server.listeners('request')[0];
   await serverUp();
   browser = await launch();
   context = await browser.newContext({ serviceWorkers: 'allow' });
@@ -34,65 +39,66 @@ before(async () => {
 after(async () => {
   await browser?.close();
   if (server.listening) await serverDown();
-  fs.rmSync(site, { recursive: true, force: true });
+  fs.rmSync(root, { recursive: true, force: true });
 });
 
-/** Polls pageFunction(arg) in the page until it returns a truthy value, for at most 30 s. */
-async function pollInPage(page, pageFunction, arg) {
+/** Waits until the service worker controls the page and the site's copy (of version, if given) is complete: all its copies then. */
+async function waitForCopy(page, scopeUrl, version) {
   const deadline = Date.now() + 30000;
   for (;;) {
-    const value = await page.evaluate(pageFunction, arg);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${pageFunction.name}`);
+    const controlled = await page.evaluate(() => Boolean(navigator.serviceWorker.controller));
+    const copies = await page.evaluate(copiesOf, scopeUrl);
+    if (controlled && Object.keys(copies).some((n) => copies[n].complete && (!version || n === `tensorpad ${scopeUrl} ${version}`))) return copies;
+    if (Date.now() > deadline) throw new Error(`no complete copy of ${scopeUrl} ${version ?? ''}: ${JSON.stringify(copies)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
-/** The service worker controls the page and its copy is complete (the manifest is written last): the copy's names. */
-async function completeCopies() {
-  if (!navigator.serviceWorker.controller) return null;
-  const names = (await caches.keys()).filter((n) => n.startsWith('tensorpad-'));
-  for (const name of names) if (await (await caches.open(name)).match('__tensorpad-manifest__.json')) return names;
-  return null;
+/** The names of a site's copies (in the page), each with its number of entries and whether it is complete (has its manifest). */
+async function copiesOf(scopeUrl) {
+  const out = {};
+  for (const name of (await caches.keys()).filter((n) => n.startsWith(`tensorpad ${scopeUrl} `))) {
+    const cache = await caches.open(name);
+    out[name] = { entries: (await cache.keys()).length, complete: Boolean(await cache.match(new URL('__tensorpad-manifest__.json', scopeUrl).href)) };
+  }
+  return out;
 }
-const waitForCopy = (page) => pollInPage(page, completeCopies);
 
-async function runFirstCell(page) {
+const manifestOf = (site) => JSON.parse(fs.readFileSync(path.join(root, site, 'sw.js'), 'utf8').match(/^const PRECACHE = (.*);$/m)[1]);
+
+async function coreOfACell(page) {
   await page.locator('[data-testid=kernel-status]').filter({ hasText: /Ready|就绪/ }).waitFor({ timeout: 30000 });
-  const first = page.locator('[data-testid=cell]').first();
-  const id = await first.getAttribute('data-cell-id');
-  await first.locator('.cm-content').click();
+  const id = await page.locator('[data-testid=cell]').first().getAttribute('data-cell-id');
+  await typeInto(page, id, 'tp.coreFlavor');
   await page.keyboard.press('Control+Enter');
   await waitForState(page, id);
-  assert.equal(await first.getAttribute('data-state'), 'done', await first.innerText());
+  return page.locator(`[data-testid=cell][data-cell-id="${id}"] [data-testid=cell-output]`).innerText();
 }
 
-test('a chapter read once opens, runs its cells and checks an exercise with the server gone', async () => {
+test('with the server gone, a chapter read once opens in both languages, runs cells on the pthreads core and checks an exercise; another site on the origin keeps its copy', async () => {
   const { page, log } = await openPage(context, base());
-  await page.goto(`${base()}?chapter=linear-algebra&lang=en`);
-  await page.locator('[data-testid=cell] .cm-editor').first().waitFor();
-  const names = await waitForCopy(page);
-  assert.equal(names.length, 1, `one copy: ${names}`);
-  const kept = await page.evaluate(async (name) => (await (await caches.open(name)).keys()).length, names[0]);
-  const manifest = JSON.parse(fs.readFileSync(path.join(site, 'sw.js'), 'utf8').match(/^const PRECACHE = (.*);$/m)[1]);
-  assert.equal(kept, Object.keys(manifest.files).length + 1, 'every file of the build is kept, and the manifest');
+  await page.goto(`${scope('a')}?chapter=linear-algebra&lang=en`);
+  const copies = await waitForCopy(page, scope('a'));
+  assert.deepEqual(Object.values(copies), [{ entries: Object.keys(manifestOf('a').files).length + 1, complete: true }],
+    'one copy, of every file of the build, and the manifest');
+  await page.goto(`${scope('b')}?chapter=demo&lang=en`);
+  await waitForCopy(page, scope('b'));
+  assert.equal(Object.keys(await page.evaluate(copiesOf, scope('a'))).length, 1, "the second site's install leaves the first site's copy alone");
 
   await serverDown();
-  const gone = await fetch(`${base()}index.html`).then(() => 'answered', () => 'failed');
-  assert.equal(gone, 'failed', 'the server is really gone');
-
+  assert.equal(await fetch(`${base()}a/index.html`).then(() => 'answered', () => 'failed'), 'failed', 'the server is really gone');
   for (const lang of ['en', 'zh']) {
-    await page.goto(`${base()}?chapter=linear-algebra&lang=${lang}`);
+    await page.goto(`${scope('a')}?chapter=linear-algebra&lang=${lang}`);
     await page.locator('[data-testid=cell] .cm-editor').first().waitFor();
     assert.match(await page.locator('h1').textContent(), lang === 'en' ? /Linear algebra/ : /线性代数/);
     assert.ok(await page.locator('.katex').count() > 10, 'formulas are there');
-    assert.equal(await page.evaluate(() => crossOriginIsolated), true, 'the copy keeps COOP/COEP, so the pthreads core runs');
-    await runFirstCell(page);
+    assert.equal(await page.evaluate(() => crossOriginIsolated), true, "the copy keeps the page's COOP/COEP");
+    assert.match(await coreOfACell(page), /web-mt/, 'cells run, on the pthreads core');
     const fonts = await page.evaluate(async () => (await document.fonts.load('16px KaTeX_Main', 'x')).length
       + (await document.fonts.load('16px "Tensorpad CJK"', '矩阵')).length);
     assert.equal(fonts, 2, 'KaTeX and CJK fonts load from the copy');
   }
-  // An exercise's check runs in a judge worker that loads the exercise's cases: all from the copy.
+  // A check runs in a judge worker (its URL carries ?tp=) that loads the exercise's cases.
   const block = page.locator('[data-testid=exercise][data-exercise-id="lora-params"]');
   await block.locator('.cm-content').click();
   await page.keyboard.press('Control+A');
@@ -105,36 +111,81 @@ test('a chapter read once opens, runs its cells and checks an exercise with the 
     return !el.hasAttribute('aria-busy') && el.querySelector('[data-testid=judge-verdict]').dataset.verdict;
   }, null, { timeout: 60000 });
   assert.equal(await block.locator('[data-testid=judge-verdict]').getAttribute('data-verdict'), 'pass', await block.innerText());
+  await page.goto(`${scope('b')}?chapter=demo&lang=en`);
+  assert.equal(await page.locator('h1').textContent(), 'A tour of the notebook', 'the other site opens offline too');
   assert.deepEqual(log.errors, [], 'no console error offline');
   await page.close();
 });
 
-test('a new build replaces the copy and downloads only the files that changed', async () => {
+test('behind a proxy that answers 502 for a stopped server, the page comes from the copy', async () => {
+  await serverUp((req, res) => res.writeHead(502, { 'Content-Type': 'text/plain' }).end('502 Bad Gateway'));
+  const { page } = await openPage(context, base());
+  await page.goto(`${scope('a')}?chapter=demo&lang=zh`);
+  assert.equal(await page.locator('h1').textContent(), '笔记本导览');
+  await page.close();
+  await serverDown();
+});
+
+test('a new build replaces the copy, downloading only changed files and the page and worker scripts; a failed install keeps the old copy and what it verified', async () => {
   await serverUp();
   const { page } = await openPage(context, base());
-  await page.goto(`${base()}?chapter=demo&lang=en`);
-  await page.locator('[data-testid=cell] .cm-editor').first().waitFor();
+  await page.goto(`${scope('a')}?chapter=demo&lang=en`);
   await page.locator('[data-testid=kernel-status]').filter({ hasText: 'Ready' }).waitFor({ timeout: 30000 });
   await page.waitForLoadState('networkidle');
-  const [oldCopy] = await waitForCopy(page);
+  const [oldCopy] = Object.keys(await waitForCopy(page, scope('a')));
+  const fetchedDuring = async (action) => {
+    const before = { ...server.stats.byPath };
+    await action();
+    // Site a's files only: the browser checks site b's sw.js for updates when it likes.
+    return Object.keys(server.stats.byPath).filter((p) => p.startsWith('/a/') && server.stats.byPath[p] !== before[p]).sort();
+  };
+  const update = () => page.evaluate(async () => (await navigator.serviceWorker.ready).update());
+  const ALWAYS = ['/a/index.html', '/a/judge-worker.js', '/a/mt/tensorpad_core.worker.js', '/a/sw.js', '/a/worker.js'];
 
-  // An author changes the demo chapter's title and rebuilds: one file changes, and sw.js with it.
-  const file = path.join(site, 'chapters', 'demo', 'en.json');
-  const chapter = JSON.parse(fs.readFileSync(file, 'utf8'));
-  chapter.title = 'A tour of the notebook, second edition';
-  fs.writeFileSync(file, JSON.stringify(chapter));
-  const { version } = writeServiceWorker(site);
-  const requestsBefore = { ...server.stats.byPath };
-  await page.evaluate(async () => (await navigator.serviceWorker.ready).update());
-  await pollInPage(page, async function onlyTheNewCopy(v) {
-    return JSON.stringify((await caches.keys()).filter((n) => n.startsWith('tensorpad-'))) === JSON.stringify([`tensorpad-${v}`]);
-  }, version);
-  const fetched = Object.keys(server.stats.byPath).filter((p) => server.stats.byPath[p] !== requestsBefore[p]).sort();
-  assert.deepEqual(fetched, ['/chapters/demo/en.json', '/sw.js'], `the update fetched ${fetched}`);
-  assert.notEqual(oldCopy, `tensorpad-${version}`);
+  // An author changes the demo chapter's titles and deploys, but the Chinese file is caught mid-copy.
+  const file = (lang) => path.join(root, 'a', 'chapters', 'demo', `${lang}.json`);
+  const retitle = (lang, title) => JSON.stringify({ ...JSON.parse(fs.readFileSync(file(lang), 'utf8')), title });
+  fs.writeFileSync(file('en'), retitle('en', 'A tour of the notebook, second edition'));
+  const zhText = retitle('zh', '笔记本导览（第二版）');
+  fs.writeFileSync(file('zh'), zhText);
+  const { version } = writeServiceWorker(path.join(root, 'a'));
+  fs.writeFileSync(file('zh'), zhText.slice(0, zhText.length / 2));
+  const failure = page.evaluate(() => new Promise((resolve) => {
+    navigator.serviceWorker.addEventListener('message', (e) => resolve(e.data), { once: true });
+    setTimeout(() => resolve({ type: 'no message in 30 s' }), 30000);
+  }));
+  const fetchedByFailedInstall = await fetchedDuring(async () => {
+    await update();
+    await failure;
+  });
+  assert.deepEqual(fetchedByFailedInstall, ['/a/chapters/demo/en.json', '/a/chapters/demo/zh.json', ...ALWAYS].sort(),
+    'the install fetched the changed files and the page and worker scripts (for their headers), and nothing else');
+  const { type, message } = await failure;
+  assert.equal(type, 'tensorpad-offline-failed');
+  assert.match(message, /1 file\(s\) failed \(chapters\/demo\/zh\.json is not the file of this build/);
+  const afterFailure = await page.evaluate(copiesOf, scope('a'));
+  assert.equal(afterFailure[oldCopy].complete, true, 'the old copy is kept');
+  assert.equal(afterFailure[`tensorpad ${scope('a')} ${version}`].complete, false);
+
+  // The deploy completes; the browser tries again, and downloads only the file it could not verify.
+  fs.writeFileSync(file('zh'), zhText);
+  const fetched = await fetchedDuring(async () => {
+    await update();
+    await waitForCopy(page, scope('a'), version);
+  });
+  assert.deepEqual(fetched, ['/a/chapters/demo/zh.json', '/a/sw.js'], `the retry fetched ${fetched}`);
+  const after = await page.evaluate(copiesOf, scope('a'));
+  assert.deepEqual(Object.keys(after).sort(), [oldCopy, `tensorpad ${scope('a')} ${version}`].sort(), 'the new copy, and the one before it for pages still open');
+
+  // A chunk the deploy removed is still there for a page loaded before it, from the copy.
+  const chunk = Object.keys(manifestOf('a').files).find((f) => /^assets\/chunk-/.test(f));
+  fs.rmSync(path.join(root, 'a', chunk));
+  assert.equal(await page.evaluate((f) => fetch(f).then((r) => r.status), chunk), 200);
 
   await serverDown();
   await page.reload();
   assert.equal(await page.locator('h1').textContent(), 'A tour of the notebook, second edition', 'the copy is of the new build');
+  await page.goto(`${scope('a')}?chapter=demo&lang=zh`);
+  assert.equal(await page.locator('h1').textContent(), '笔记本导览（第二版）');
   await page.close();
 });

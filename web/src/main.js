@@ -84,6 +84,9 @@ async function showChapter(params) {
 // page has loaded, so that its downloads do not compete with the page's own.
 function keepForOffline() {
   navigator.serviceWorker.register('sw.js').catch((e) => console.warn(`Tensorpad: this page will not open offline (${e.message})`));
+  navigator.serviceWorker.addEventListener('message', (e) => {
+    if (e.data?.type === 'tensorpad-offline-failed') console.warn(e.data.message);
+  });
 }
 if ('serviceWorker' in navigator && window.isSecureContext) {
   if (document.readyState === 'complete') keepForOffline();
