@@ -8,9 +8,9 @@
 // - A Web Lock that the worker takes at start and holds for life: the page's request for the same lock
 //   is granted the moment the worker ends, even mid-run (where no ping can be answered).
 // - Where there are no Web Locks (an insecure context), pings: while nothing is outstanding the page
-//   pings every heartbeatMs, and no pong within 3 heartbeats means the worker is gone. A run sent to an
-//   idle worker is preceded by a ping, so a worker that died idle cannot leave that run waiting. A ping
-//   is never sent while a cell or a request runs (a long computation is not a dead worker).
+//   pings every heartbeatMs, and no pong within 3 heartbeats means the worker is gone. A run or a request
+//   sent to an idle worker is preceded by a ping, so a worker that died idle cannot leave it waiting. A
+//   ping is never sent while a cell or a request runs (a long computation is not a dead worker).
 import { MSG } from '../runtime/protocol.js';
 
 export class Kernel {
@@ -157,6 +157,9 @@ export class Kernel {
 
   #request(msg) {
     const reqId = this.nextId++;
+    // As for a run: a worker that died idle must not leave a widget's request (and, with it outstanding,
+    // every later ping) waiting forever.
+    this.#ping();
     return new Promise((resolve, reject) => {
       this.requests.set(reqId, { resolve, reject });
       this.worker.postMessage({ ...msg, reqId });
