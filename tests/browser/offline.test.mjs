@@ -117,7 +117,7 @@ test('with the server gone, a chapter read once opens in both languages, runs ce
   await page.close();
 });
 
-test('on a network that never answers, or behind a proxy answering 502 for a stopped server, the site comes from the copy, and a path it does not have gets the proxy's answer', async () => {
+test('on a network that never answers, or behind a proxy answering 502 for a stopped server, the site comes from the copy, and a path it does not have gets the proxy answer', async () => {
   // Online again first: the server's answers end the copy-first spell that the previous test's failures began.
   await serverUp();
   const online = await openPage(context, base());
