@@ -5,7 +5,6 @@
 // so a new build shows at once. The copy answers only when the server cannot: the request fails, a proxy
 // in front of a stopped server answers 5xx, nothing has come back after NETWORK_WAIT_MS, or a file the
 // page asks for is gone (404) because a deploy replaced the build a page still open was loaded from.
-// Once the server has failed, the copy answers first, until the server answers again or for COPY_FIRST_MS.
 //
 // web/build.mjs writes PRECACHE above this text: { version, files: { "path": "sha256 prefix" } }. A new
 // build changes this file, so the browser installs it. The install copies the files whose hash is
@@ -22,10 +21,6 @@ const COPY = COPY_PREFIX + PRECACHE.version;
 const MANIFEST = '__tensorpad-manifest__.json';
 const HASH_HEADER = 'x-tensorpad-hash';
 const NETWORK_WAIT_MS = 5000;
-// After the server failed to answer, the copy answers first for a while: with a stalled network, each
-// request of a page load would otherwise wait NETWORK_WAIT_MS in turn.
-const COPY_FIRST_MS = 15000;
-let copyFirstUntil = 0;
 const ALWAYS_DOWNLOAD = /^(index\.html|([^/]+\/)*[^/]*worker[^/]*\.js)$/;
 const scoped = (file) => new URL(file, SCOPE).href;
 
@@ -38,14 +33,6 @@ self.addEventListener('fetch', (event) => {
 });
 
 async function networkThenCopy(request) {
-  if (Date.now() < copyFirstUntil) {
-    const copied = await fromCopy(request);
-    if (copied) {
-      // Still asked, so that the network first again as soon as the server answers.
-      fetch(request).then((r) => { if (r.status < 500) copyFirstUntil = 0; }, () => {});
-      return copied;
-    }
-  }
   const network = fetch(request);
   let response;
   try {
@@ -53,7 +40,6 @@ async function networkThenCopy(request) {
     // short, never a large download.
     response = await Promise.race([network, new Promise((_, reject) => setTimeout(reject, NETWORK_WAIT_MS, new Error('no answer yet')))]);
   } catch {
-    copyFirstUntil = Date.now() + COPY_FIRST_MS;
     const copied = await fromCopy(request);
     if (copied) {
       network.catch(() => {});
@@ -61,7 +47,6 @@ async function networkThenCopy(request) {
     }
     response = await network;  // not in the copy: wait for the network, or fail as without us
   }
-  if (response.status >= 500) copyFirstUntil = Date.now() + COPY_FIRST_MS;
   const gone = response.status === 404 && request.mode !== 'navigate';
   if (response.status >= 500 || gone) return (await fromCopy(request)) ?? response;
   return response;
