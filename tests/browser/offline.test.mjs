@@ -118,7 +118,7 @@ test('with the server gone, a chapter read once opens in both languages, runs ce
 });
 
 test('on a network that never answers, or behind a proxy answering 502 for a stopped server, the site comes from the copy, and a path it does not have gets the proxy answer', async () => {
-  // A network that accepts and then says nothing: each request waits 5 s, then the copy answers.
+  // A network that accepts and then says nothing: after 5 s the copy answers the page, then the rest of it first.
   await serverUp(() => {});
   const stalled = await openPage(context, base());
   const t0 = Date.now();

@@ -5,6 +5,7 @@
 // so a new build shows at once. The copy answers only when the server cannot: the request fails, a proxy
 // in front of a stopped server answers 5xx, nothing has come back after NETWORK_WAIT_MS, or a file the
 // page asks for is gone (404) because a deploy replaced the build a page still open was loaded from.
+// A page (or worker) whose own document (or script) the copy answered takes the rest from it first.
 //
 // web/build.mjs writes PRECACHE above this text: { version, files: { "path": "sha256 prefix" } }. A new
 // build changes this file, so the browser installs it. The install copies the files whose hash is
@@ -29,9 +30,28 @@ self.addEventListener('activate', (event) => event.waitUntil(dropOldCopies().the
 self.addEventListener('fetch', (event) => {
   const request = event.request;
   if (request.method !== 'GET' || !request.url.startsWith(SCOPE)) return;
-  event.respondWith(networkThenCopy(request));
+  event.respondWith(answer(event));
 });
 
+// Pages and workers whose own document or script came from the copy (the server had failed them): the
+// copy answers their requests first, so that on a stalled network a page load does not wait
+// NETWORK_WAIT_MS for each of its requests in turn. A reload asks the network first again.
+const copyFirst = new Set();
+
+async function answer({ request, clientId, resultingClientId }) {
+  const follows = (copied) => {
+    if (copied && resultingClientId) copyFirst.add(resultingClientId);
+    return copied;
+  };
+  if (copyFirst.has(clientId)) {
+    const copied = await fromCopy(request);
+    if (copied) return follows(copied);
+  }
+  const { response, copied } = await networkThenCopy(request);
+  return copied ? follows(copied) : response;
+}
+
+/** The server's answer, or the copy's ({copied}) when the server cannot give one. */
 async function networkThenCopy(request) {
   const network = fetch(request);
   let response;
@@ -43,13 +63,16 @@ async function networkThenCopy(request) {
     const copied = await fromCopy(request);
     if (copied) {
       network.catch(() => {});
-      return copied;
+      return { copied };
     }
     response = await network;  // not in the copy: wait for the network, or fail as without us
   }
   const gone = response.status === 404 && request.mode !== 'navigate';
-  if (response.status >= 500 || gone) return (await fromCopy(request)) ?? response;
-  return response;
+  if (response.status >= 500 || gone) {
+    const copied = await fromCopy(request);
+    if (copied) return { copied };
+  }
+  return { response };
 }
 
 /** This site's copies: the current one first, then the others, newest first. */
