@@ -149,6 +149,7 @@ function indexHtml() {
 <meta name="referrer" content="no-referrer">
 <title>Tensorpad</title>
 <link rel="icon" href="data:,">
+<script src="assets/theme-boot.js"></script>
 <link rel="stylesheet" href="assets/style.css">
 <link rel="stylesheet" href="katex/katex.min.css">
 <link rel="preload" href="chapters/index.json" as="fetch" crossorigin="anonymous">
@@ -243,6 +244,8 @@ export async function build({ quiet = false, check = false, chaptersDir } = {}) 
   fs.copyFileSync(path.join(katexDist, 'katex.min.css'), path.join(dist, 'katex', 'katex.min.css'));
   copyDir(path.join(katexDist, 'fonts'), path.join(dist, 'katex', 'fonts'));
   fs.copyFileSync(path.join(web, 'src', 'style.css'), path.join(dist, 'assets', 'style.css'));
+  // A classic script run before the first paint (it picks the colour theme), copied as written.
+  fs.copyFileSync(path.join(web, 'src', 'theme-boot.js'), path.join(dist, 'assets', 'theme-boot.js'));
   copyDir(path.join(web, 'fonts'), path.join(dist, 'fonts'), (f) => f.endsWith('.woff2') || f.startsWith('LICENSE'));
   fs.writeFileSync(path.join(dist, 'index.html'), indexHtml());
 

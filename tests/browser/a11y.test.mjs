@@ -12,8 +12,8 @@ useSiteAndBrowser((s, b) => { srv = s; browser = b; });
 
 const url = (chapter, lang) => `${srv.base}?chapter=${chapter}&lang=${lang}`;
 
-async function withPage(fn, { viewport = { width: 1280, height: 900 }, reducedMotion } = {}) {
-  const context = await browser.newContext({ viewport, reducedMotion });
+async function withPage(fn, { viewport = { width: 1280, height: 900 }, reducedMotion, colorScheme } = {}) {
+  const context = await browser.newContext({ viewport, reducedMotion, colorScheme });
   const { page, log } = await openPage(context, srv.base);
   try {
     await fn(page, log);
@@ -301,6 +301,64 @@ test('code tokens, masked attention tokens, graph colours and the focus ring mee
     assert.equal(ring.style, 'solid');
     for (const r of ring.ratios) assert.ok(r >= 3, `the focus ring is ${r.toFixed(2)}:1`);
   });
+});
+
+test('in the dark theme every text of a chapter, code tokens, verdicts and the focus ring meet their contrast minimums', async () => {
+  await withPage(async (page) => {
+    await page.addInitScript(CONTRAST);
+    await page.goto(url('linear-algebra', 'en'));
+    await ready(page);
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark', 'a reader whose system is dark gets the dark theme');
+    // Output of every kind (text, tables, plots, errors) and a failed verdict with its cases.
+    await page.click('[data-testid=run-all]');
+    await waitIdle(page, 120000);
+    const first = await page.locator('[data-testid=cell]').first().getAttribute('data-cell-id');
+    await typeInto(page, first, "// a comment\nconst s = `t ${1}`, re = /a+/g, n = 4.5, k = null; class K {}\nthrow new Error('boom')");
+    await page.keyboard.press('Control+Enter');
+    await waitForState(page, first, ['error']);
+    const exercise = page.locator('[data-testid=exercise]').first();
+    await exercise.locator('[data-testid=judge-button]').click();
+    await exercise.locator('[data-testid=judge-case]').first().waitFor();
+    await page.locator('[data-testid=run-all]').focus();
+
+    const low = await page.evaluate(() => {
+      const { parse, ratio, background } = globalThis.__contrast;
+      const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden' && !el.closest('.sr-only, .judge-sr, svg');
+      const found = [];
+      for (const el of document.querySelectorAll('body *')) {
+        const text = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join('').trim();
+        if (!text || !shown(el)) continue;
+        const r = ratio(parse(getComputedStyle(el).color), background(el));
+        if (r < 4.5) found.push(`${el.tagName.toLowerCase()}.${el.className} "${text.slice(0, 30)}" ${r.toFixed(2)}:1`);
+      }
+      return { found, checked: document.querySelectorAll('body *').length };
+    });
+    assert.deepEqual(low.found, [], 'text below 4.5:1 on its background');
+
+    const verdict = await exercise.evaluate((el) => {
+      const { parse, ratio, background } = globalThis.__contrast;
+      return [...el.querySelectorAll('.judge-verdict, .judge-mark')].map((e) => ratio(parse(getComputedStyle(e).color), background(e)));
+    });
+    assert.ok(verdict.length >= 2 && verdict.every((r) => r >= 4.5), `verdict colours ${verdict.map((r) => r.toFixed(2))}`);
+
+    const tokens = await cell(page, first).locator('.cm-line span').evaluateAll((spans) => {
+      const { parse, ratio, background } = globalThis.__contrast;
+      return spans.filter((s) => s.textContent.trim()).map((s) => ({ text: s.textContent, color: getComputedStyle(s).color, ratio: ratio(parse(getComputedStyle(s).color), background(s)) }));
+    });
+    assert.ok(new Set(tokens.map((t) => t.color)).size >= 6, 'several token colours were drawn');
+    assert.deepEqual(tokens.filter((t) => t.ratio < 4.5).map((t) => `${t.text} ${t.ratio.toFixed(2)}:1`), [], 'token colours below 4.5:1 on the editor background');
+
+    await page.keyboard.press('Tab');
+    const ring = await page.evaluate(() => {
+      const { parse, ratio } = globalThis.__contrast;
+      const cs = getComputedStyle(document.activeElement);
+      const root = getComputedStyle(document.documentElement);
+      const colour = (name) => { const probe = document.createElement('i'); probe.style.color = root.getPropertyValue(name); document.body.append(probe); const c = parse(getComputedStyle(probe).color); probe.remove(); return c; };
+      return { style: cs.outlineStyle, ratios: ['--bg', '--panel', '--code-bg', '--info-bg', '--warn-bg', '--error-bg'].map((v) => `${v} ${ratio(parse(cs.outlineColor), colour(v)).toFixed(2)}`) };
+    });
+    assert.equal(ring.style, 'solid');
+    for (const r of ring.ratios) assert.ok(Number(r.split(' ')[1]) >= 3, `the focus ring on ${r}:1`);
+  }, { colorScheme: 'dark' });
 });
 
 test('cells and outputs are not landmarks or live regions; one status announces the result of what the reader ran', async () => {

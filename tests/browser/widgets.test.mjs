@@ -196,7 +196,7 @@ test('rank-image: rank 32 has a smaller error than rank 1, both as tp computes t
   assert.equal(await W('rank-image').getAttribute('data-k'), '30');
   assert.equal(await slider.inputValue(), '30');
   assert.equal(await bars.nth(29).getAttribute('fill'), '#0072b2', 'bar 30 is kept');
-  assert.equal(await bars.nth(30).getAttribute('fill'), '#c9ced6', 'bar 31 is not');
+  assert.equal(await bars.nth(30).getAttribute('fill'), '#80868b', 'bar 31 is not');
   await interact('rank-image', () => bars.last().click());
   assert.equal(await W('rank-image').getAttribute('data-k'), '32');
   // Mouse: a click on the slider's track.

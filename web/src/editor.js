@@ -8,12 +8,36 @@ import { closeBrackets, closeBracketsKeymap } from '@codemirror/autocomplete';
 import { javascript } from '@codemirror/lang-javascript';
 import { headerHeight } from './dom.js';
 
-// CodeMirror's default token colours, with the three that read below 4.5:1 on the editor's background
-// (#fafafa, and its active line) darkened: template strings, regexps and escapes (#e40, 3.7:1), type
-// names (#085, 4.2:1) and invalid tokens (#f00, 3.8:1). Every colour is now at least 5:1.
-const DARKER = { '#e40': '#b03a00', '#085': '#006d46', '#f00': '#c00' };
-const highlightStyle = HighlightStyle.define(defaultHighlightStyle.specs.map((spec) => (
-  DARKER[spec.color] ? { ...spec, color: DARKER[spec.color] } : spec)));
+// CodeMirror's default token styles, each colour replaced by a page variable (web/src/style.css) so the
+// editor follows the page's light or dark theme without being reconfigured. The light values are
+// CodeMirror's own, except three that read below 4.5:1 on the editor's background (#fafafa, and its
+// active line): template strings, regexps and escapes (#e40, 3.7:1), type names (#085, 4.2:1) and
+// invalid tokens (#f00, 3.8:1), darkened. Every colour is at least 5:1 in both themes.
+const TOKEN_VARS = {
+  '#404740': 'meta', '#708': 'keyword', '#219': 'atom', '#164': 'literal', '#a11': 'string', '#e40': 'regexp',
+  '#00f': 'definition', '#30a': 'local', '#085': 'type', '#167': 'class', '#256': 'special', '#00c': 'property',
+  '#940': 'comment', '#f00': 'invalid',
+};
+const highlightStyle = HighlightStyle.define(defaultHighlightStyle.specs.map((spec) => {
+  if (!spec.color) return spec;
+  if (!TOKEN_VARS[spec.color]) throw new Error(`editor: CodeMirror's token colour ${spec.color} has no page variable`);
+  return { ...spec, color: `var(--tok-${TOKEN_VARS[spec.color]})` };
+}));
+
+// CodeMirror's own chrome (cursor, selection, active line, gutters, bracket match) in the page's colours:
+// its base theme only knows one light and one dark look, chosen when an editor is created.
+const chrome = EditorView.theme({
+  '&': { color: 'var(--fg)', backgroundColor: 'var(--code-bg)' },
+  '.cm-content': { caretColor: 'var(--fg)' },
+  '.cm-cursor, .cm-dropCursor': { borderLeftColor: 'var(--fg)' },
+  '.cm-selectionBackground': { backgroundColor: 'var(--selection)' },
+  '&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground': { backgroundColor: 'var(--selection-focused)' },
+  '.cm-activeLine': { backgroundColor: 'var(--active-line)' },
+  '.cm-gutters': { backgroundColor: 'var(--panel)', color: 'var(--muted)', borderRight: '1px solid var(--border)' },
+  '.cm-activeLineGutter': { backgroundColor: 'var(--active-line)' },
+  '&.cm-focused .cm-matchingBracket': { backgroundColor: 'color-mix(in srgb, var(--c-green) 30%, transparent)' },
+  '&.cm-focused .cm-nonmatchingBracket': { backgroundColor: 'color-mix(in srgb, var(--c-red) 30%, transparent)' },
+});
 
 // The cursor does not blink for readers who ask for less motion.
 const reducedMotion = () => globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
@@ -39,6 +63,7 @@ export function createEditor(parent, { doc = '', label = 'Code', onChange = () =
         drawSelection({ cursorBlinkRate: reducedMotion() ? 0 : 1200 }),
         indentOnInput(),
         syntaxHighlighting(highlightStyle, { fallback: true }),
+        chrome,
         bracketMatching(),
         closeBrackets(),
         highlightActiveLine(),

@@ -3,6 +3,7 @@ import { Notebook, startKernel } from './notebook.js';
 import { h, trackStickyHeader } from './dom.js';
 import { t, LANGS } from './i18n.js';
 import { loadLang, saveLang } from './storage.js';
+import { themeMenu } from './theme.js';
 
 const app = document.getElementById('app');
 
@@ -35,7 +36,8 @@ async function showIndex(params) {
     h('header', { class: 'chapter-header' },
       h('nav', { class: 'topnav', 'aria-label': 'Tensorpad' },
         h('span', { class: 'brand', text: 'Tensorpad' }),
-        h('a', { href: `./?lang=${other}`, class: 'lang-switch', 'data-testid': 'lang-switch', lang: other, hreflang: other, title: t(lang, 'otherLangLabel') }, t(lang, 'otherLang'))),
+        h('span', { class: 'topnav-end' }, themeMenu(lang),
+          h('a', { href: `./?lang=${other}`, class: 'lang-switch', 'data-testid': 'lang-switch', lang: other, hreflang: other, title: t(lang, 'otherLangLabel') }, t(lang, 'otherLang')))),
       h('h1', { text: t(lang, 'chapters') })),
     h('main', { id: 'main', tabindex: '-1' },
       chapters.length

@@ -10,6 +10,7 @@ import { createEditor, setDoc } from './editor.js';
 import { toIpynb, chapterToMarkdown } from '../runtime/export.js';
 import { h, download, trackStickyHeader } from './dom.js';
 import { t } from './i18n.js';
+import { themeMenu } from './theme.js';
 
 /** Starts the cell worker. The liveness ping's period: tests shorten it (globalThis.__TENSORPAD_HEARTBEAT_MS__, set before load). */
 export function startKernel(workerUrl) {
@@ -68,7 +69,8 @@ export class Notebook {
     const header = h('header', { class: 'chapter-header' },
       h('nav', { class: 'topnav', 'aria-label': 'Tensorpad' },
         h('a', { href: `./?lang=${this.lang}`, class: 'home-link' }, `← ${L('back')}`),
-        otherLangHref ? h('a', { href: otherLangHref, class: 'lang-switch', 'data-testid': 'lang-switch', hreflang: this.lang === 'zh' ? 'en' : 'zh', lang: this.lang === 'zh' ? 'en' : 'zh', title: L('otherLangLabel'), onclick: (e) => this.#switchLang(e, otherLangHref) }, L('otherLang')) : null),
+        h('span', { class: 'topnav-end' }, themeMenu(this.lang),
+          otherLangHref ? h('a', { href: otherLangHref, class: 'lang-switch', 'data-testid': 'lang-switch', hreflang: this.lang === 'zh' ? 'en' : 'zh', lang: this.lang === 'zh' ? 'en' : 'zh', title: L('otherLangLabel'), onclick: (e) => this.#switchLang(e, otherLangHref) }, L('otherLang')) : null)),
       h('h1', { text: this.chapter.title }),
       toolbar);
     const main = h('main', { id: 'main', class: 'chapter', tabindex: '-1' });

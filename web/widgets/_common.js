@@ -6,14 +6,22 @@ export { h };
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
-/** s('line', { x1, y1 }, ...children) → an SVG element. */
+/**
+ * s('line', { x1, y1 }, ...children) → an SVG element. A value var(--name, fallback) (a theme colour, see C)
+ * becomes a style property, since presentation attributes do not accept var(); the fallback, the light
+ * value, is also written as the attribute, for whatever reads the SVG without the page's CSS.
+ */
 export function s(tag, attrs = {}, ...children) {
   const el = document.createElementNS(SVG_NS, tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === null || v === false) continue;
     if (k === 'text') el.textContent = v;
     else if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
-    else el.setAttribute(k, String(v));
+    else if (typeof v === 'string' && v.startsWith('var(')) {
+      el.style.setProperty(k, v);
+      const fallback = /^var\(--[\w-]+,\s*([^()]+)\)$/.exec(v)?.[1];
+      if (fallback) el.setAttribute(k, fallback);
+    } else el.setAttribute(k, String(v));
   }
   for (const c of children.flat()) if (c) el.append(c);
   return el;
@@ -32,8 +40,48 @@ export function fmt(x, digits = 3) {
 }
 export const pct = (x, digits = 1) => `${fmt(100 * x, digits)}%`;
 
+/**
+ * The figures' colours: the page's theme variables (web/src/style.css), or the widgets' own (STYLE below),
+ * each with its light value as fallback. For SVG through s(), for HTML in a style attribute.
+ */
+export const C = {
+  blue: 'var(--c-blue, #0072b2)', vermillion: 'var(--c-vermillion, #d55e00)', green: 'var(--c-green, #009e73)',
+  pink: 'var(--c-pink, #cc79a7)', orange: 'var(--c-orange, #e69f00)', amber: 'var(--c-amber, #b06f00)',
+  sky: 'var(--c-sky, #56b4e9)', red: 'var(--c-red, #c5221f)', greenDark: 'var(--c-green-dark, #188038)',
+  grey: 'var(--c-grey, #80868b)', moved: 'var(--c-moved, #2a5cae)',
+  grid: 'var(--grid, #e3e5e8)', gridFaint: 'var(--tpw-grid-faint, #eceef1)', gridStrong: 'var(--grid-strong, #80868b)',
+  axis: 'var(--axis, #555)', highlight: 'var(--info-bg, #e8f0fe)',
+  // The widgets' own (STYLE): σ bars not kept (rank-image); attention-flow's bar tracks and masked cells, their
+  // edges, the value cells' edges and the mixed vector's.
+  barOff: 'var(--tpw-bar-off, #80868b)', track: 'var(--tpw-track, #f1f3f4)', trackEdge: 'var(--tpw-track-edge, #dadce0)',
+  cellEdge: 'var(--tpw-cell-edge, #80868b)', cEdge: 'var(--tpw-c-edge, #333)',
+};
+
 /** The series colours (Okabe-Ito: distinguishable with the common colour-vision deficiencies). */
-export const COLORS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9'];
+export const COLORS = [C.blue, C.vermillion, C.green, C.pink, C.orange, C.sky];
+
+let colorParser = null;
+/**
+ * The colour of the CSS variable `name` as computed on `el`, as [r, g, b] (0–255): for colours computed in
+ * JS, which do not follow the theme by themselves (redraw them in onThemeChange). A 2-D canvas context
+ * reads any CSS colour syntax and gives it back as #rrggbb.
+ */
+export function themeRGB(el, name) {
+  colorParser ??= document.createElement('canvas').getContext('2d');
+  colorParser.fillStyle = '#000';
+  colorParser.fillStyle = getComputedStyle(el).getPropertyValue(name).trim();
+  const hex = colorParser.fillStyle;
+  return [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+}
+
+/**
+ * Calls redraw() after each change of the page's theme (<html data-theme>, announced by the event
+ * tensorpad-themechange), until the widget is unmounted (ctx.signal). Only what is drawn with resolved
+ * colours needs it: var() colours follow by themselves.
+ */
+export function onThemeChange(ctx, redraw) {
+  addEventListener('tensorpad-themechange', () => redraw(), { signal: ctx.signal });
+}
 
 /**
  * Records one finished update of the widget whose root is given, begun at t0 (performance.now() time):
@@ -161,7 +209,19 @@ export function ticks(lo, hi, n = 5) {
 
 const STYLE = `
 .tpw { font-size: .92rem; }
+/* The widgets' own figure colours (the page's are in web/src/style.css): light on .tpw, dark below. σ bars not
+   kept and value-cell edges 3.4:1 on the light panel (#f5f6f8), 3.1:1 on the dark one (#212429), the mixed
+   vector's edges 7.0:1 in dark; flows opaque enough that the thinnest is 3.4:1 (light) and 3.7:1 (dark); heat
+   cells light (or dark) enough for the numbers on them to read at 5.2:1 or more; grid, tracks and their edges
+   faint in both (tests/browser/widgets-colours.test.mjs lists what may be faint, and why). */
+.tpw { --tpw-grid-faint: #eceef1; --tpw-bar-off: #80868b; --tpw-track: #f1f3f4; --tpw-track-edge: #dadce0;
+  --tpw-cell-edge: #80868b; --tpw-c-edge: #333; --tpw-flow-opacity: .8;
+  --tpw-heat-0: #ffffff; --tpw-heat-pos: #5b8fd3; --tpw-heat-neg: #ff6937; }
+:root[data-theme=dark] .tpw { --tpw-grid-faint: var(--grid); --tpw-bar-off: #6b7078; --tpw-track: #2a2e34; --tpw-track-edge: #454b54;
+  --tpw-cell-edge: #6b7078; --tpw-c-edge: #a9aeb6; --tpw-flow-opacity: .7;
+  --tpw-heat-0: #2a2e34; --tpw-heat-pos: #1d5fa8; --tpw-heat-neg: #a3401f; }
 .tpw svg { display: block; max-width: 100%; height: auto; touch-action: none; user-select: none; }
+/* Every label of a figure is in the text colour: this rule wins over a text's fill attribute. */
 .tpw svg text { font-family: inherit; fill: var(--fg, #1a1a1a); }
 .tpw .tpw-row { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; margin: .35rem 0; }
 .tpw .tpw-row input[type=range] { flex: 1 1 12rem; min-width: 8rem; }
@@ -177,6 +237,8 @@ const STYLE = `
 .tpw input[aria-invalid=true] { outline: 2px solid var(--error, #c5221f); outline-offset: 0; background: var(--error-bg, #fdecea); }
 .tpw .tpw-invalid { color: var(--error, #c5221f); font-size: .85rem; margin: .25rem 0; }
 .tpw .tpw-handle { cursor: grab; }
+/* The ring around a handle's dot: a rule, not a style attribute, so that the focus ring below wins. */
+.tpw .tpw-handle .tpw-ring { stroke: var(--handle-ring, #fff); stroke-width: 2; }
 .tpw .tpw-handle:focus { outline: none; }
 .tpw .tpw-handle:focus-visible circle, .tpw .tpw-handle:focus circle { stroke: var(--focus, #b35900); stroke-width: 4; }
 .tpw .tpw-plot:focus-visible { outline: 3px solid var(--focus, #b35900); }

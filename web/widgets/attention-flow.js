@@ -5,10 +5,9 @@
 // into the mixed vector c = Σ_j a_j v_j with a thickness proportional to a_j. The scores and values are
 // illustrative (hand-chosen, not from a trained model); the softmax, the mask and the mixing are
 // tp.nn.scaledDotProductAttention in the worker.
-import { h, s, pick, fmt, latest, recordUpdate, errorLine, rangeControl, COLORS, root as widgetRoot } from './_common.js';
+import { h, s, pick, fmt, latest, recordUpdate, errorLine, rangeControl, C, COLORS, themeRGB, onThemeChange, root as widgetRoot } from './_common.js';
 
 const TOKENS = ['Alice', 'dropped', 'the', 'glass', 'because', 'she'];
-const MUTED = '#555'; // masked rows' text: 6.6:1 on the bars' grey
 // Illustrative scores q_i·k_j (row i = query). Entries above the diagonal are never used: the causal
 // mask removes them before the softmax. "she" scores "Alice" highest: it looks for whom it refers to.
 const SCORES = [
@@ -91,9 +90,14 @@ export function mount(container, ctx) {
 
   // Column geometry: token | bar of a_j | value cells | flows | c cells.
   const X_TOK = 8, X_BAR = 86, BAR_W = 150, X_VAL = 290, CELL = 24, X_C = 500, C_CELL = 30;
+  // The value cells' heat ramp: from the theme's neutral at 0 towards its blue (v ≥ 3) or red (v ≤ −3). The
+  // three colours are read from CSS at each draw (a computed colour does not follow the theme by itself).
+  let heat = null;
   const cellFill = (v) => {
     const t = Math.max(-1, Math.min(1, v / 3));
-    const [r, g, b] = t >= 0 ? [255 - 200 * t, 255 - 140 * t, 255 - 60 * t] : [255, 255 + 150 * t, 255 + 200 * t];
+    const [zero, pos, neg] = heat;
+    const end = t >= 0 ? pos : neg;
+    const [r, g, b] = zero.map((z, i) => z + (end[i] - z) * Math.abs(t));
     return `rgb(${r | 0},${g | 0},${b | 0})`;
   };
 
@@ -104,33 +108,34 @@ export function mount(container, ctx) {
       s('text', { x: X_VAL, y: 16, 'font-size': 12, text: T.value }),
       s('text', { x: X_C - 10, y: 16, 'font-size': 12, text: T.mixed }));
     if (!res) return;
+    heat = ['--tpw-heat-0', '--tpw-heat-pos', '--tpw-heat-neg'].map((name) => themeRGB(el, name));
     const w = res.weights[shown];
     const c = res.mixed[shown];
     const cy = TOP + shown * ROW + ROW / 2;
     for (let j = 0; j < n; j++) {
       const y = TOP + j * ROW;
       const future = j > shown;
-      // A masked (future) row is dimmed by dashed outlines and italic grey text that still reads at 4.5:1.
+      // A masked (future) row is marked by dashed outlines and italic text.
       const g = s('g', { 'data-token': j, 'data-weight': w[j], 'data-masked': future ? 'true' : null, 'font-style': future ? 'italic' : null });
       const dash = future ? '3 2' : null;
-      if (j === shown) g.append(s('rect', { x: 2, y: y + 2, width: X_VAL - 8, height: ROW - 4, fill: '#e8f0fe', rx: 4 }));
-      g.append(s('text', { x: X_TOK, y: y + ROW / 2 + 5, 'font-size': 14, 'font-weight': j === shown ? 700 : 400, fill: future ? MUTED : undefined, lang: english, text: TOKENS[j] }));
-      g.append(s('rect', { x: X_BAR, y: y + 8, width: BAR_W, height: ROW - 16, fill: '#f1f3f4', stroke: future ? '#80868b' : '#dadce0', 'stroke-dasharray': dash }));
+      if (j === shown) g.append(s('rect', { x: 2, y: y + 2, width: X_VAL - 8, height: ROW - 4, fill: C.highlight, rx: 4 }));
+      g.append(s('text', { x: X_TOK, y: y + ROW / 2 + 5, 'font-size': 14, 'font-weight': j === shown ? 700 : 400, lang: english, text: TOKENS[j] }));
+      g.append(s('rect', { x: X_BAR, y: y + 8, width: BAR_W, height: ROW - 16, fill: C.track, stroke: future ? C.grey : C.trackEdge, 'stroke-dasharray': dash }));
       if (future) {
-        g.append(s('text', { x: X_BAR + 6, y: y + ROW / 2 + 4, 'font-size': 11, fill: MUTED, text: `${T.masked}: 0` }));
+        g.append(s('text', { x: X_BAR + 6, y: y + ROW / 2 + 4, 'font-size': 11, text: `${T.masked}: 0` }));
       } else {
         g.append(s('rect', { x: X_BAR, y: y + 8, width: BAR_W * w[j], height: ROW - 16, fill: COLORS[0] }),
           s('text', { x: X_BAR + BAR_W + 6, y: y + ROW / 2 + 4, 'font-size': 12, text: fmt(w[j], 3) }));
       }
-      VALUES[j].forEach((v, d) => g.append(s('rect', { x: X_VAL + d * CELL, y: y + 6, width: CELL - 2, height: ROW - 12, fill: future ? '#f1f3f4' : cellFill(v), stroke: future ? '#80868b' : '#bbb', 'stroke-dasharray': dash }),
-        s('text', { x: X_VAL + d * CELL + CELL / 2 - 1, y: y + ROW / 2 + 4, 'font-size': 9, 'text-anchor': 'middle', fill: future ? MUTED : undefined, text: fmt(v, 1) })));
+      VALUES[j].forEach((v, d) => g.append(s('rect', { x: X_VAL + d * CELL, y: y + 6, width: CELL - 2, height: ROW - 12, fill: future ? C.track : cellFill(v), stroke: future ? C.grey : C.cellEdge, 'stroke-dasharray': dash, 'data-value': v }),
+        s('text', { x: X_VAL + d * CELL + CELL / 2 - 1, y: y + ROW / 2 + 4, 'font-size': 9, 'text-anchor': 'middle', text: fmt(v, 1) })));
       if (!future && w[j] > 0) {
         const x0 = X_VAL + 3 * CELL + 2, y0 = y + ROW / 2, x1 = X_C - 4;
-        g.append(s('path', { d: `M${x0},${y0} C${(x0 + x1) / 2},${y0} ${(x0 + x1) / 2},${cy} ${x1},${cy}`, fill: 'none', stroke: COLORS[0], 'stroke-opacity': 0.55, 'stroke-width': Math.max(0.5, 18 * w[j]) }));
+        g.append(s('path', { d: `M${x0},${y0} C${(x0 + x1) / 2},${y0} ${(x0 + x1) / 2},${cy} ${x1},${cy}`, fill: 'none', stroke: COLORS[0], 'stroke-opacity': 'var(--tpw-flow-opacity, .8)', 'stroke-width': Math.max(0.5, 18 * w[j]) }));
       }
       svg.append(g);
     }
-    c.forEach((v, d) => svg.append(s('rect', { x: X_C + d * C_CELL, y: cy - ROW / 2 + 5, width: C_CELL - 2, height: ROW - 10, fill: cellFill(v), stroke: '#333' }),
+    c.forEach((v, d) => svg.append(s('rect', { x: X_C + d * C_CELL, y: cy - ROW / 2 + 5, width: C_CELL - 2, height: ROW - 10, fill: cellFill(v), stroke: C.cEdge, 'data-value': v }),
       s('text', { x: X_C + d * C_CELL + C_CELL / 2 - 1, y: cy + 4, 'font-size': 10, 'text-anchor': 'middle', text: fmt(v, 2) })));
   }
 
@@ -181,6 +186,7 @@ export function mount(container, ctx) {
   el.append(h('p', { class: 'tpw-note', text: T.title }), h('p', { class: 'tpw-note', 'data-testid': 'attention-flow-illustrative' }, h('b', { text: T.illustrative })),
     group, svg, sumOut, scale.row, h('details', {}, h('summary', { text: T.table }), table), err.el);
   render();
+  onThemeChange(ctx, draw);
   update(1);
   return { destroy() { container.innerHTML = ''; } };
 }

@@ -3,7 +3,7 @@
 // shows the projection of a onto the direction of b, its signed length a·b/‖b‖, the cosine of the angle
 // and the score a·b = (projection length)·‖b‖. Every number (and the foot of the projection) comes from
 // tp in the worker. With name=…, the pair is written to the cells' scope as { a, b }.
-import { h, s, pick, fmt, latest, errorLine, draggable, arrowKeys, root as widgetRoot } from './_common.js';
+import { h, s, pick, fmt, latest, errorLine, draggable, arrowKeys, C, root as widgetRoot } from './_common.js';
 
 const UNIT = 40;
 const HALF = 180;
@@ -28,7 +28,7 @@ const TEXT = {
     handleA: 'Tip of vector a; drag it or use the arrow keys (Shift for steps of 1)',
     handleB: 'Tip of vector b; drag it or use the arrow keys (Shift for steps of 1)',
     svg: 'Vectors a (blue) and b (orange), the projection of a onto the line of b (green) and the dropped perpendicular (dashed)',
-    legend: [['a', '#0072b2'], ['b', '#d55e00'], ['projection of a on b', '#009e73']],
+    legend: [['a', C.blue], ['b', C.vermillion], ['projection of a on b', C.green]],
     proj: 'projection length a·b / ‖b‖', cos: 'cosine', score: 'score a·b',
     orth: 'a ⟂ b: the score is 0', same: 'same direction', opposite: 'opposite directions', zero: 'b is the zero vector: no direction to project on',
   },
@@ -37,7 +37,7 @@ const TEXT = {
     handleA: '向量 a 的终点；可拖动，或用方向键（按住 Shift 步长为 1）',
     handleB: '向量 b 的终点；可拖动，或用方向键（按住 Shift 步长为 1）',
     svg: '向量 a（蓝）和 b（橙），a 在 b 所在直线上的投影（绿）与垂线（虚线）',
-    legend: [['a', '#0072b2'], ['b', '#d55e00'], ['a 在 b 上的投影', '#009e73']],
+    legend: [['a', C.blue], ['b', C.vermillion], ['a 在 b 上的投影', C.green]],
     proj: '投影长度 a·b / ‖b‖', cos: '余弦', score: '分数 a·b',
     orth: 'a ⟂ b：分数为 0', same: '方向相同', opposite: '方向相反', zero: 'b 是零向量：没有可投影的方向',
   },
@@ -58,22 +58,22 @@ export function mount(container, ctx) {
   let res = null;
 
   const svg = s('svg', { viewBox: `${-HALF} ${-HALF} ${2 * HALF} ${2 * HALF}`, width: 2 * HALF, height: 2 * HALF, role: 'img', 'aria-label': T.svg, 'data-testid': 'dot-projection-svg' });
-  const defs = s('defs', {}, ...[['a', '#0072b2'], ['b', '#d55e00'], ['p', '#009e73']].map(([id, fill]) =>
+  const defs = s('defs', {}, ...[['a', C.blue], ['b', C.vermillion], ['p', C.green]].map(([id, fill]) =>
     s('marker', { id: `${ctx.id}-m${id}`, viewBox: '0 0 10 10', refX: 8, refY: 5, markerWidth: 14, markerHeight: 14, markerUnits: 'userSpaceOnUse', orient: 'auto-start-reverse' }, s('path', { d: 'M0,0 L10,5 L0,10 z', fill }))));
   const grid = s('g');
-  for (let k = -4; k <= 4; k++) grid.append(s('line', { x1: k * UNIT, y1: -HALF, x2: k * UNIT, y2: HALF, stroke: k ? '#eceef1' : '#9aa0a6' }), s('line', { x1: -HALF, y1: k * UNIT, x2: HALF, y2: k * UNIT, stroke: k ? '#eceef1' : '#9aa0a6' }));
-  const lineB = s('line', { stroke: '#d55e00', 'stroke-opacity': 0.35, 'stroke-dasharray': '2 4' });
-  const perp = s('line', { stroke: '#555', 'stroke-dasharray': '5 4' });
-  const projV = s('line', { stroke: '#009e73', 'stroke-width': 5, 'stroke-opacity': 0.8, 'marker-end': `url(#${ctx.id}-mp)` });
-  const vecA = s('line', { stroke: '#0072b2', 'stroke-width': 3, 'marker-end': `url(#${ctx.id}-ma)` });
-  const vecB = s('line', { stroke: '#d55e00', 'stroke-width': 3, 'marker-end': `url(#${ctx.id}-mb)` });
-  const arc = s('path', { fill: 'none', stroke: '#555' });
-  const labA = s('text', { 'font-size': 15, 'font-weight': 700, fill: '#0072b2', text: 'a' });
-  const labB = s('text', { 'font-size': 15, 'font-weight': 700, fill: '#d55e00', text: 'b' });
+  for (let k = -4; k <= 4; k++) grid.append(s('line', { x1: k * UNIT, y1: -HALF, x2: k * UNIT, y2: HALF, stroke: k ? C.gridFaint : C.gridStrong }), s('line', { x1: -HALF, y1: k * UNIT, x2: HALF, y2: k * UNIT, stroke: k ? C.gridFaint : C.gridStrong }));
+  const lineB = s('line', { stroke: C.vermillion, 'stroke-opacity': 0.35, 'stroke-dasharray': '2 4' });
+  const perp = s('line', { stroke: C.axis, 'stroke-dasharray': '5 4' });
+  const projV = s('line', { stroke: C.green, 'stroke-width': 5, 'marker-end': `url(#${ctx.id}-mp)` });
+  const vecA = s('line', { stroke: C.blue, 'stroke-width': 3, 'marker-end': `url(#${ctx.id}-ma)` });
+  const vecB = s('line', { stroke: C.vermillion, 'stroke-width': 3, 'marker-end': `url(#${ctx.id}-mb)` });
+  const arc = s('path', { fill: 'none', stroke: C.axis });
+  const labA = s('text', { 'font-size': 15, 'font-weight': 700, text: 'a' });
+  const labB = s('text', { 'font-size': 15, 'font-weight': 700, text: 'b' });
   const handle = (label, color, testid) => s('g', { class: 'tpw-handle', tabindex: 0, role: 'slider', 'aria-label': label, 'aria-valuemin': -4.4, 'aria-valuemax': 4.4, 'data-testid': testid },
-    s('circle', { r: 14, fill: 'transparent' }), s('circle', { r: 7, fill: color, stroke: '#fff', 'stroke-width': 2 }));
-  const hA = handle(T.handleA, '#0072b2', 'dot-projection-handle-a');
-  const hB = handle(T.handleB, '#d55e00', 'dot-projection-handle-b');
+    s('circle', { r: 14, fill: 'transparent' }), s('circle', { r: 7, fill: color, class: 'tpw-ring' }));
+  const hA = handle(T.handleA, C.blue, 'dot-projection-handle-a');
+  const hB = handle(T.handleB, C.vermillion, 'dot-projection-handle-b');
   svg.append(defs, grid, lineB, perp, projV, arc, vecA, vecB, labA, labB, hA, hB);
   const out = h('div', { class: 'tpw-readout', 'aria-live': 'polite', 'data-testid': 'dot-projection-readout' });
 

@@ -7,7 +7,7 @@
 // standard deviation, as the chapter compares them. The 90% point is marked and ranks 32/128/512 are read
 // out; a rank slider (or hovering the plot) reads any rank. The SVD, the cumulative sum and the 90% count
 // run in the worker (tp.linalg.svdvals, cumsum, sign), once per matrix: moving the slider only redraws.
-import { h, s, pick, pct, latest, recordUpdate, errorLine, rangeControl, ticks, COLORS, root as widgetRoot } from './_common.js';
+import { h, s, pick, pct, latest, recordUpdate, errorLine, rangeControl, ticks, C, COLORS, root as widgetRoot } from './_common.js';
 
 // The chapter's matrix (Qwen3-0.6B gate_proj's shape) first, then a smaller one that computes quickly.
 const SIZES = [[3072, 1024], [768, 256]];
@@ -114,7 +114,7 @@ export function mount(container, ctx) {
   // The curves of the random matrices, by choice: switching back to one draws it without the worker.
   const curves = new Map();
   let compareLegend = null;
-  const qwenLegend = h('span', { 'data-legend': 'source', hidden: true }, h('span', { 'aria-hidden': 'true', style: 'color:#555;margin-right:.3em' }, '◆'), T.qwen);
+  const qwenLegend = h('span', { 'data-legend': 'source', hidden: true }, h('span', { 'aria-hidden': 'true', style: `color:${C.axis};margin-right:.3em` }, '◆'), T.qwen);
 
   const select = h('select', { id: `${ctx.id}-src`, 'data-testid': 'energy-curve-source' });
   const refresh = h('button', { type: 'button', class: 'btn btn-small', 'data-testid': 'energy-curve-refresh' }, T.refresh);
@@ -162,14 +162,14 @@ export function mount(container, ctx) {
     const g = curvesLayer;
     g.replaceChildren();
     for (const v of [0, 0.25, 0.5, 0.75, 0.9, 1]) {
-      g.append(s('line', { x1: L, x2: W - R, y1: yOf(v), y2: yOf(v), stroke: v === 0.9 ? '#c5221f' : '#e3e5e8', 'stroke-dasharray': v === 0.9 ? '5 4' : undefined }),
-        s('text', { x: L - 6, y: yOf(v) + 4, 'text-anchor': 'end', 'font-size': 11, fill: v === 0.9 ? '#c5221f' : undefined, text: v === 0.9 ? '90%' : pct(v, 0) }));
+      g.append(s('line', { x1: L, x2: W - R, y1: yOf(v), y2: yOf(v), stroke: v === 0.9 ? C.red : C.grid, 'stroke-dasharray': v === 0.9 ? '5 4' : undefined }),
+        s('text', { x: L - 6, y: yOf(v) + 4, 'text-anchor': 'end', 'font-size': 11, text: v === 0.9 ? '90%' : pct(v, 0) }));
     }
-    g.append(s('line', { x1: L, x2: W - R, y1: H - B, y2: H - B, stroke: '#555' }), s('line', { x1: L, x2: L, y1: TOP, y2: H - B, stroke: '#555' }),
+    g.append(s('line', { x1: L, x2: W - R, y1: H - B, y2: H - B, stroke: C.axis }), s('line', { x1: L, x2: L, y1: TOP, y2: H - B, stroke: C.axis }),
       s('text', { x: (L + W - R) / 2, y: H - 6, 'text-anchor': 'middle', 'font-size': 12, text: T.x }));
     if (!data) return;
     for (const t of ticks(1, kmax(), 6)) {
-      g.append(s('line', { x1: xOf(t), x2: xOf(t), y1: H - B, y2: H - B + 4, stroke: '#555' }),
+      g.append(s('line', { x1: xOf(t), x2: xOf(t), y1: H - B, y2: H - B + 4, stroke: C.axis }),
         s('text', { x: xOf(t), y: H - B + 16, 'text-anchor': 'middle', 'font-size': 11, text: String(t) }));
     }
     for (const [c, color] of series().reverse()) { // this matrix drawn last, on top
@@ -182,11 +182,11 @@ export function mount(container, ctx) {
       g.append(s('line', { x1: xOf(c.k90), x2: xOf(c.k90), y1: yOf(0.9), y2: H - B, stroke: color, 'stroke-dasharray': '3 3' }),
         s('circle', { cx: xOf(c.k90), cy: yOf(0.9), r: 4, fill: color }));
     }
-    g.append(s('text', { x: Math.min(xOf(data.main.k90) + 6, W - 150), y: yOf(0.9) + 16, 'font-size': 11, fill: COLORS[0], text: `k = ${data.main.k90}` }));
+    g.append(s('text', { x: Math.min(xOf(data.main.k90) + 6, W - 150), y: yOf(0.9) + 16, 'font-size': 11, text: `k = ${data.main.k90}` }));
     if (qwenShape()) {
       for (const m of MARKS) {
         const x = xOf(m), y = yOf(SOURCE_QWEN[m]);
-        g.append(s('path', { d: `M${x},${y - 5} L${x + 5},${y} L${x},${y + 5} L${x - 5},${y} z`, fill: '#555' }, s('title', { text: `${T.qwen}: ${pct(SOURCE_QWEN[m])}` })));
+        g.append(s('path', { d: `M${x},${y - 5} L${x + 5},${y} L${x},${y + 5} L${x - 5},${y} z`, fill: C.axis }, s('title', { text: `${T.qwen}: ${pct(SOURCE_QWEN[m])}` })));
       }
     }
   }
@@ -194,7 +194,7 @@ export function mount(container, ctx) {
   function drawCursor() {
     cursorLayer.replaceChildren();
     if (!data) return;
-    cursorLayer.append(s('line', { x1: xOf(k), x2: xOf(k), y1: TOP, y2: H - B, stroke: '#555', 'stroke-dasharray': '2 3' }));
+    cursorLayer.append(s('line', { x1: xOf(k), x2: xOf(k), y1: TOP, y2: H - B, stroke: C.axis, 'stroke-dasharray': '2 3' }));
     for (const [c, color] of series()) cursorLayer.append(s('circle', { cx: xOf(k), cy: yOf(c.e[k - 1]), r: 4, fill: color }));
   }
 

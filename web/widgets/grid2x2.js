@@ -4,7 +4,7 @@
 // the determinant and the real eigenvectors. det, trace and the eigenvectors come from tp in the worker
 // (tp.linalg.det, and the null space of M − λI from tp.linalg.svd). The matrix is written to the cells'
 // scope as `name` (default M), a nested array [[a, b], [c, d]].
-import { h, s, pick, fmt, latest, errorLine, draggable, arrowKeys, root as widgetRoot } from './_common.js';
+import { h, s, pick, fmt, latest, errorLine, draggable, arrowKeys, C, root as widgetRoot } from './_common.js';
 
 const UNIT = 36; // pixels per unit; the view shows about ±5 units
 const HALF = 190;
@@ -141,28 +141,28 @@ export function mount(container, ctx) {
   const svg = s('svg', { viewBox: `${-HALF} ${-HALF} ${2 * HALF} ${2 * HALF}`, width: 2 * HALF, height: 2 * HALF, role: 'img', 'aria-label': T.svg, 'data-testid': 'grid2x2-svg' });
   const clipId = `${ctx.id}-clip`;
   svg.append(s('defs', {}, s('clipPath', { id: clipId }, s('rect', { x: -HALF, y: -HALF, width: 2 * HALF, height: 2 * HALF })),
-    ...[['red', '#c5221f'], ['green', '#188038'], ['orange', '#b06f00']].map(([c, fill]) => s('marker', { id: `${ctx.id}-arrow-${c}`, viewBox: '0 0 10 10', refX: 8, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' },
+    ...[['red', C.red], ['green', C.greenDark], ['orange', C.amber]].map(([c, fill]) => s('marker', { id: `${ctx.id}-arrow-${c}`, viewBox: '0 0 10 10', refX: 8, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto-start-reverse' },
       s('path', { d: 'M0,0 L10,5 L0,10 z', fill })))));
   const base = s('g', { 'clip-path': `url(#${clipId})` });
   for (let k = -RANGE; k <= RANGE; k++) {
-    base.append(s('line', { x1: k * UNIT, y1: -HALF, x2: k * UNIT, y2: HALF, stroke: '#e3e5e8', 'stroke-width': 1 }),
-      s('line', { x1: -HALF, y1: k * UNIT, x2: HALF, y2: k * UNIT, stroke: '#e3e5e8', 'stroke-width': 1 }));
+    base.append(s('line', { x1: k * UNIT, y1: -HALF, x2: k * UNIT, y2: HALF, stroke: C.grid, 'stroke-width': 1 }),
+      s('line', { x1: -HALF, y1: k * UNIT, x2: HALF, y2: k * UNIT, stroke: C.grid, 'stroke-width': 1 }));
   }
-  base.append(s('line', { x1: -HALF, y1: 0, x2: HALF, y2: 0, stroke: '#9aa0a6' }), s('line', { x1: 0, y1: -HALF, x2: 0, y2: HALF, stroke: '#9aa0a6' }));
+  base.append(s('line', { x1: -HALF, y1: 0, x2: HALF, y2: 0, stroke: C.gridStrong }), s('line', { x1: 0, y1: -HALF, x2: 0, y2: HALF, stroke: C.gridStrong }));
   const moved = s('g', { 'clip-path': `url(#${clipId})` });
   const eigLayer = s('g', { 'clip-path': `url(#${clipId})` });
-  const square = s('polygon', { fill: '#e69f00', 'fill-opacity': 0.35, stroke: '#b06f00', 'stroke-width': 1.5 });
+  const square = s('polygon', { fill: C.orange, 'fill-opacity': 0.35, stroke: C.amber, 'stroke-width': 1.5 });
   // A turn arrow from î towards ĵ: it turns the other way when the orientation flips (det < 0).
-  const turn = s('path', { fill: 'none', stroke: '#b06f00', 'stroke-width': 1.5, 'marker-end': `url(#${ctx.id}-arrow-orange)` });
-  const vecI = s('line', { stroke: '#c5221f', 'stroke-width': 3, 'marker-end': `url(#${ctx.id}-arrow-red)` });
-  const vecJ = s('line', { stroke: '#188038', 'stroke-width': 3, 'marker-end': `url(#${ctx.id}-arrow-green)` });
+  const turn = s('path', { fill: 'none', stroke: C.amber, 'stroke-width': 1.5, 'marker-end': `url(#${ctx.id}-arrow-orange)` });
+  const vecI = s('line', { stroke: C.red, 'stroke-width': 3, 'marker-end': `url(#${ctx.id}-arrow-red)` });
+  const vecJ = s('line', { stroke: C.greenDark, 'stroke-width': 3, 'marker-end': `url(#${ctx.id}-arrow-green)` });
   const handle = (label, color, testid) => {
     const g = s('g', { class: 'tpw-handle', tabindex: 0, role: 'slider', 'aria-label': label, 'aria-valuemin': -5, 'aria-valuemax': 5, 'data-testid': testid },
-      s('circle', { r: 14, fill: 'transparent' }), s('circle', { r: 7, fill: color, stroke: '#fff', 'stroke-width': 2 }));
+      s('circle', { r: 14, fill: 'transparent' }), s('circle', { r: 7, fill: color, class: 'tpw-ring' }));
     return g;
   };
-  const hI = handle(T.handleI, '#c5221f', 'grid2x2-handle-i');
-  const hJ = handle(T.handleJ, '#188038', 'grid2x2-handle-j');
+  const hI = handle(T.handleI, C.red, 'grid2x2-handle-i');
+  const hJ = handle(T.handleJ, C.greenDark, 'grid2x2-handle-j');
   const labI = s('text', { 'font-size': 14, 'font-weight': 600, text: 'î' });
   const labJ = s('text', { 'font-size': 14, 'font-weight': 600, text: 'ĵ' });
   svg.append(base, moved, square, turn, eigLayer, vecI, vecJ, labI, labJ, hI, hJ);
@@ -177,8 +177,8 @@ export function mount(container, ctx) {
       const w = k === 0 ? 1.6 : 0.9;
       const [x1, y1] = px(m, k, -RANGE), [x2, y2] = px(m, k, RANGE);
       const [x3, y3] = px(m, -RANGE, k), [x4, y4] = px(m, RANGE, k);
-      moved.append(s('line', { x1, y1, x2, y2, stroke: '#4a7fd4', 'stroke-width': w, 'stroke-opacity': 0.7 }),
-        s('line', { x1: x3, y1: y3, x2: x4, y2: y4, stroke: '#4a7fd4', 'stroke-width': w, 'stroke-opacity': 0.7 }));
+      moved.append(s('line', { x1, y1, x2, y2, stroke: C.moved, 'stroke-width': w, 'stroke-opacity': 0.7 }),
+        s('line', { x1: x3, y1: y3, x2: x4, y2: y4, stroke: C.moved, 'stroke-width': w, 'stroke-opacity': 0.7 }));
     }
     square.setAttribute('points', [[0, 0], [1, 0], [1, 1], [0, 1]].map(([x, y]) => px(m, x, y).join(',')).join(' '));
     const [ax, ay] = px(m, 0.45, 0), [bx, by] = px(m, 0.45, 0.45), [qx, qy] = px(m, 0, 0.45);
@@ -206,9 +206,9 @@ export function mount(container, ctx) {
     for (const e of info.eig) {
       const vs = e.every ? [] : e.vectors;
       for (const [x, y] of vs) {
-        eigLayer.append(s('line', { x1: -x * L, y1: y * L, x2: x * L, y2: -y * L, stroke: '#009e73', 'stroke-width': 2, 'stroke-dasharray': '6 4' }));
+        eigLayer.append(s('line', { x1: -x * L, y1: y * L, x2: x * L, y2: -y * L, stroke: C.green, 'stroke-width': 2, 'stroke-dasharray': '6 4' }));
         const t = 3.2 * UNIT;
-        eigLayer.append(s('text', { x: x * t + 6, y: -y * t - 6, 'font-size': 12, fill: '#00704f', text: `λ=${fmt(e.lambda, 2)}` }));
+        eigLayer.append(s('text', { x: x * t + 6, y: -y * t - 6, 'font-size': 12, text: `λ=${fmt(e.lambda, 2)}` }));
       }
     }
   }

@@ -5,7 +5,7 @@
 // (a click on a bar chooses its k). The SVD, the product U_k diag(S_k) V_kᵀ and the norms
 // run in the worker (tp.linalg.svd once, then one small product per move). The rank is written to the
 // cells' scope as `name` (default rank).
-import { h, s, pick, fmt, pct, latest, errorLine, rangeControl, root as widgetRoot } from './_common.js';
+import { h, s, pick, fmt, pct, latest, errorLine, rangeControl, C, root as widgetRoot } from './_common.js';
 
 const ROWS = 96;
 const COLS = 128;
@@ -123,7 +123,7 @@ export function mount(container, ctx) {
     const hi = Math.log10(sigma[0] || 1), lo = Math.log10(Math.max(sigma[n - 1], 1e-6 * (sigma[0] || 1))) - 0.3;
     for (let i = 0; i < n; i++) {
       const bh = Math.max(1, ((H - 2 * PAD - 12) * (Math.log10(Math.max(sigma[i], 1e-30)) - lo)) / (hi - lo));
-      const r = s('rect', { x: PAD + i * bw + 1, y: H - PAD - bh, width: Math.max(1, bw - 2), height: bh, fill: i < k ? '#0072b2' : '#c9ced6' });
+      const r = s('rect', { x: PAD + i * bw + 1, y: H - PAD - bh, width: Math.max(1, bw - 2), height: bh, fill: i < k ? C.blue : C.barOff });
       r.style.cursor = 'pointer';
       r.dataset.k = String(i + 1);
       r.addEventListener('click', () => setK(i + 1));

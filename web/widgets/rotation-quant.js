@@ -5,14 +5,14 @@
 // and after the chosen rotation (none, random orthogonal, block Hadamard with 128-wide blocks), with
 // max|x| / median|x| and the W8A8 and W4A4 relative errors of the product. Rotations, fake quantization,
 // products and errors run in the worker (tp.linalg.randomOrthogonal/fwht, tp.quant.fakeQuant/relError).
-import { h, s, pick, fmt, latest, errorLine, COLORS, root as widgetRoot } from './_common.js';
+import { h, s, pick, fmt, latest, errorLine, C, COLORS, root as widgetRoot } from './_common.js';
 
 const ROTATIONS = ['none', 'random', 'hadamard'];
 const DIMS = [256, 512, 1024];
 const TOKENS = 256;
 const OUT = 256;
 const BLOCK = 128;
-const GREY = '#80868b'; // the "before" bars and their swatch: 3.4:1 on the widget's panel
+const GREY = C.grey; // the "before" bars and their swatch: 3.4:1 on the widget's panel (5.0:1 in dark)
 
 // Runs in the worker; X, W, XWᵀ and each rotation's result are kept between calls.
 export function rotate(tp, { rotation, tokens, dim, out, block, seed }) {
@@ -103,7 +103,7 @@ export function mount(container, ctx) {
     const yOf = (v) => TOP + (H - TOP - B) * (1 - v / top);
     const bw = (W - L - R) / dim;
     for (let v = 0; v <= top; v += top > 40 ? 10 : 5) {
-      svg.append(s('line', { x1: L, x2: W - R, y1: yOf(v), y2: yOf(v), stroke: '#eceef1' }), s('text', { x: L - 5, y: yOf(v) + 4, 'text-anchor': 'end', 'font-size': 10, text: String(v) }));
+      svg.append(s('line', { x1: L, x2: W - R, y1: yOf(v), y2: yOf(v), stroke: C.gridFaint }), s('text', { x: L - 5, y: yOf(v) + 4, 'text-anchor': 'end', 'font-size': 10, text: String(v) }));
     }
     const path = (vals) => {
       let d = '';
@@ -115,9 +115,9 @@ export function mount(container, ctx) {
     if (rotated) svg.append(s('path', { d: path(cur.channels), stroke: COLORS[0], 'stroke-width': Math.max(0.6, bw * 0.9), fill: 'none', 'stroke-opacity': 0.9 }));
     // The legend: a swatch in each series' own colour before its name.
     const swatch = (fill, label) => [s('tspan', { fill, text: ' ▮ ' }), s('tspan', { text: label })];
-    svg.append(s('line', { x1: L, x2: W - R, y1: H - B, y2: H - B, stroke: '#555' }),
+    svg.append(s('line', { x1: L, x2: W - R, y1: H - B, y2: H - B, stroke: C.axis }),
       s('text', { x: (L + W - R) / 2, y: H - 8, 'text-anchor': 'middle', 'font-size': 11, text: `${T.channel} (0 … ${dim - 1})` }),
-      s('text', { x: W - R, y: TOP + 12, 'text-anchor': 'end', 'font-size': 11, fill: '#555', 'data-testid': 'rotation-quant-legend' },
+      s('text', { x: W - R, y: TOP + 12, 'text-anchor': 'end', 'font-size': 11, 'data-testid': 'rotation-quant-legend' },
         s('tspan', { text: `${T.mag}:` }), ...swatch(GREY, T.before), ...(rotated ? [s('tspan', { text: ',' }), ...swatch(COLORS[0], T.after)] : [])));
   }
 

@@ -4,7 +4,7 @@
 // quarter-circle fall) and a smooth kernel matrix exp(−(x_i − x_j)² / 2ℓ²) (faster than exponential, down
 // to float32 precision). A control sets n; hovering or the arrow keys read σ_i/σ_1 at one index.
 // The matrices are built and decomposed in the worker (tp.randn, broadcasting ops, tp.linalg.svdvals).
-import { h, s, pick, fmt, latest, errorLine, ticks, COLORS, root as widgetRoot } from './_common.js';
+import { h, s, pick, fmt, latest, errorLine, ticks, C, COLORS, root as widgetRoot } from './_common.js';
 
 const SIZES = [64, 128, 256, 512];
 const FLOOR = 1e-8; // float32 SVD cannot resolve σ_i/σ_1 much below ~1e-7; the axis stops here
@@ -73,15 +73,15 @@ export function mount(container, ctx) {
     svg.replaceChildren();
     for (let e = 0; e >= Math.log10(FLOOR); e -= 2) {
       const y = yOf(10 ** e);
-      svg.append(s('line', { x1: L, x2: W - R, y1: y, y2: y, stroke: '#e3e5e8' }),
+      svg.append(s('line', { x1: L, x2: W - R, y1: y, y2: y, stroke: C.grid }),
         s('text', { x: L - 6, y: y + 4, 'text-anchor': 'end', 'font-size': 11, text: e === 0 ? '1' : `1e${e}` }));
     }
     for (const t of ticks(1, n, 6)) {
       const x = xOf(t);
-      svg.append(s('line', { x1: x, x2: x, y1: H - B, y2: H - B + 4, stroke: '#555' }),
+      svg.append(s('line', { x1: x, x2: x, y1: H - B, y2: H - B + 4, stroke: C.axis }),
         s('text', { x, y: H - B + 16, 'text-anchor': 'middle', 'font-size': 11, text: String(t) }));
     }
-    svg.append(s('line', { x1: L, x2: W - R, y1: H - B, y2: H - B, stroke: '#555' }), s('line', { x1: L, x2: L, y1: TOP, y2: H - B, stroke: '#555' }),
+    svg.append(s('line', { x1: L, x2: W - R, y1: H - B, y2: H - B, stroke: C.axis }), s('line', { x1: L, x2: L, y1: TOP, y2: H - B, stroke: C.axis }),
       s('text', { x: (L + W - R) / 2, y: H - 6, 'text-anchor': 'middle', 'font-size': 12, text: T.x }),
       s('text', { x: 14, y: (TOP + H - B) / 2, 'text-anchor': 'middle', 'font-size': 12, transform: `rotate(-90 14 ${(TOP + H - B) / 2})`, text: T.y }));
     if (!data) return;
@@ -93,7 +93,7 @@ export function mount(container, ctx) {
     });
     if (cursor) {
       const x = xOf(cursor);
-      svg.append(s('line', { x1: x, x2: x, y1: TOP, y2: H - B, stroke: '#555', 'stroke-dasharray': '3 3' }));
+      svg.append(s('line', { x1: x, x2: x, y1: TOP, y2: H - B, stroke: C.axis, 'stroke-dasharray': '3 3' }));
       keys.forEach((k, c) => svg.append(s('circle', { cx: x, cy: yOf(data[k][cursor - 1]), r: 4, fill: COLORS[c] })));
     }
     const hit = s('rect', { x: L, y: TOP, width: W - L - R, height: H - TOP - B, fill: 'transparent' });

@@ -1,0 +1,133 @@
+// The colour theme in Chromium (built site): the system's preference by default, set before the first
+// paint; the header's menu overrides it, is remembered, reaches other tabs, and restyles the page (the
+// editor's tokens included) without a reload. Contrast in the dark theme: a11y.test.mjs and
+// widgets-dark.test.mjs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useSiteAndBrowser, openPage, cell } from './helpers.mjs';
+
+let srv, browser;
+useSiteAndBrowser((s, b) => { srv = s; browser = b; });
+
+const url = (chapter, lang) => `${srv.base}?chapter=${chapter}&lang=${lang}`;
+
+async function withContext(fn, options = {}) {
+  const context = await browser.newContext(options);
+  try {
+    await fn(context);
+  } finally {
+    await context.close();
+  }
+}
+
+// What the page shows: its theme attribute, the page background and a keyword's colour in a cell.
+const look = (page) => page.evaluate(() => ({
+  theme: document.documentElement.dataset.theme,
+  background: getComputedStyle(document.documentElement).backgroundColor,
+  keyword: (() => {
+    const span = [...document.querySelectorAll('[data-testid=cell] .cm-line span')].find((s) => s.textContent === 'const');
+    return span ? getComputedStyle(span).color : null;
+  })(),
+  menu: document.querySelector('[data-testid=theme-select]')?.value ?? null,
+}));
+
+const LIGHT_BG = 'rgb(255, 255, 255)';
+const DARK_BG = 'rgb(23, 25, 28)';
+
+test('a reader whose system is dark gets the dark theme before the page script runs, and one whose system is light the light one', async () => {
+  for (const [colorScheme, theme, background] of [['dark', 'dark', DARK_BG], ['light', 'light', LIGHT_BG]]) {
+    await withContext(async (context) => {
+      const { page } = await openPage(context, srv.base);
+      // The page script fails to arrive: what the reader sees is the shell alone.
+      await page.route('**/assets/main.js', (route) => route.abort());
+      await page.goto(url('demo', 'en'), { waitUntil: 'domcontentloaded' });
+      const first = await page.evaluate(() => ({ theme: document.documentElement.dataset.theme, background: getComputedStyle(document.documentElement).backgroundColor, text: document.querySelector('.loading')?.textContent }));
+      assert.deepEqual(first, { theme, background, text: 'Loading… 加载中…' }, colorScheme);
+    }, { colorScheme });
+  }
+});
+
+test('choosing Light in the header turns a dark page light at once, the editor included, and the choice holds after a reload', async () => {
+  await withContext(async (context) => {
+    const { page, log } = await openPage(context, srv.base);
+    await page.goto(url('demo', 'en'));
+    await cell(page, 'c1').locator('.cm-line').first().waitFor();
+    const dark = await look(page);
+    assert.equal(dark.theme, 'dark');
+    assert.equal(dark.background, DARK_BG);
+    assert.equal(dark.menu, 'auto');
+    await page.evaluate(() => { globalThis.themeChanges = 0; addEventListener('tensorpad-themechange', () => globalThis.themeChanges++); });
+
+    await page.selectOption('[data-testid=theme-select]', 'light');
+    const light = await look(page);
+    assert.equal(light.theme, 'light');
+    assert.equal(light.background, LIGHT_BG);
+    assert.notEqual(light.keyword, dark.keyword, 'a keyword changes colour without a reload');
+    assert.equal(light.keyword, 'rgb(119, 0, 136)', "CodeMirror's keyword colour, #708");
+    assert.equal(await page.evaluate(() => globalThis.themeChanges), 1, 'widgets hear one tensorpad-themechange');
+
+    await page.reload();
+    await cell(page, 'c1').locator('.cm-line').first().waitFor();
+    assert.deepEqual(await look(page), { ...light, menu: 'light' });
+
+    // Back to the system's choice.
+    await page.selectOption('[data-testid=theme-select]', 'auto');
+    assert.equal((await look(page)).theme, 'dark');
+    await page.reload();
+    await page.locator('[data-testid=theme-select]').waitFor();
+    assert.equal((await look(page)).menu, 'auto');
+    assert.deepEqual(log.errors, []);
+  }, { colorScheme: 'dark' });
+});
+
+test('on Auto the page follows the system when it changes; a chosen theme does not', async () => {
+  await withContext(async (context) => {
+    const { page } = await openPage(context, srv.base);
+    await page.goto(url('demo', 'zh'));
+    await page.locator('[data-testid=theme-select]').waitFor();
+    assert.equal((await look(page)).theme, 'light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    assert.equal((await look(page)).background, DARK_BG);
+
+    await page.selectOption('[data-testid=theme-select]', 'light');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    assert.equal((await look(page)).theme, 'light');
+    // The menu speaks the page's language.
+    assert.deepEqual(await page.locator('[data-testid=theme-select] option').allTextContents(), ['跟随系统', '浅色', '深色']);
+    assert.equal(await page.locator('[data-testid=theme-select]').getAttribute('aria-label'), '配色');
+  }, { colorScheme: 'light' });
+});
+
+test('a theme chosen in one tab reaches the other open tabs and their menus', async () => {
+  await withContext(async (context) => {
+    const { page: a } = await openPage(context, srv.base);
+    const { page: b } = await openPage(context, srv.base);
+    await a.goto(url('demo', 'en'));
+    await b.goto(srv.base);
+    await a.locator('[data-testid=theme-select]').waitFor();
+    await b.locator('[data-testid=theme-select]').waitFor();
+    assert.equal((await look(b)).theme, 'light');
+    await a.selectOption('[data-testid=theme-select]', 'dark');
+    await b.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    assert.equal((await look(b)).menu, 'dark');
+  }, { colorScheme: 'light' });
+});
+
+test('with storage blocked the chosen theme still holds for the page, and nothing throws', async () => {
+  await withContext(async (context) => {
+    const { page, log } = await openPage(context, srv.base);
+    await page.addInitScript(() => {
+      Object.defineProperty(window, 'localStorage', { get() { throw new DOMException('blocked', 'SecurityError'); } });
+    });
+    await page.goto(url('demo', 'en'));
+    await page.locator('[data-testid=theme-select]').waitFor();
+    await page.selectOption('[data-testid=theme-select]', 'dark');
+    assert.equal((await look(page)).theme, 'dark');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.emulateMedia({ colorScheme: 'light' });
+    assert.equal((await look(page)).theme, 'dark', 'a system change does not undo the unsaved choice');
+    assert.deepEqual(log.errors.filter((e) => !/storage|localStorage/i.test(e)), []);
+  }, { colorScheme: 'light' });
+});
