@@ -13,6 +13,19 @@ export function hashSource(text) {
   return (h >>> 0).toString(16).padStart(8, '0');
 }
 
+// The reader's saved work lives in best-effort storage (as does the offline copy of the site, which
+// shares the origin's quota), and a browser may clear it under storage pressure. Once the reader has
+// saved something, the page asks once for the origin's storage to be kept. Chromium and Safari decide
+// without asking anyone; Firefox asks the reader, which is why this waits for the reader's own first save.
+let keepAsked = false;
+function askToKeepStorage() {
+  if (keepAsked) return;
+  keepAsked = true;
+  const api = globalThis.navigator?.storage;
+  if (typeof api?.persist !== 'function') return;
+  Promise.resolve(api.persisted?.()).then((kept) => kept || api.persist()).catch(() => { /* a refusal changes nothing */ });
+}
+
 function storage() {
   try {
     return globalThis.localStorage ?? null;
@@ -131,6 +144,7 @@ export class ChapterStore {
       ls.setItem(this.key, JSON.stringify(merged));
       this.data = merged;
       this.pending = [];
+      askToKeepStorage();
       return true;
     } catch (e) {
       this.notify('full', e);
