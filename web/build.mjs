@@ -59,9 +59,9 @@ export function loadChapters({ chaptersDir = path.join(web, 'chapters'), widgets
     for (const lang of LANGS) {
       const file = path.join(dir, `${lang}.md`);
       if (!fs.existsSync(file)) continue;
-      const { meta, blocks, errors: errs } = parseChapter(fs.readFileSync(file, 'utf8'), { file: rel(file), dirId: id, lang, widgets, exercises, md });
+      const { meta, blocks, toc, errors: errs } = parseChapter(fs.readFileSync(file, 'utf8'), { file: rel(file), dirId: id, lang, widgets, exercises, md });
       errors.push(...errs);
-      chapters.push({ id, lang, title: meta.title, order: meta.order, blocks });
+      chapters.push({ id, lang, title: meta.title, order: meta.order, toc, blocks });
       entry.order = meta.order;
       entry.titles[lang] = meta.title;
       entry.langs.push(lang);
@@ -82,6 +82,9 @@ export function loadChapters({ chaptersDir = path.join(web, 'chapters'), widgets
       const names = (c) => JSON.stringify(collectBlocks(c.blocks, type).map((x) => x.id ?? x.name));
       if (names(a) !== names(b)) errors.push({ file: zhFile, line: 1, message: `${type}s differ from en.md (${names(b)} vs ${names(a)}): both languages need the same ${type}s in the same order` });
     }
+    // The contents too: a reader's progress per section is counted alike in both languages.
+    const outline = (c) => JSON.stringify(c.toc.map((e) => [e.level, ...e.exercises]));
+    if (outline(a) !== outline(b)) errors.push({ file: zhFile, line: 1, message: `headings differ from en.md (levels and the exercises under each: ${outline(b)} vs ${outline(a)}): both languages need the same headings, at the same levels, over the same exercises` });
     if (a.order !== b.order) errors.push({ file: zhFile, line: 1, message: `order ${b.order} differs from en.md's ${a.order}` });
   }
   index.sort((x, y) => x.order - y.order || x.id.localeCompare(y.id));

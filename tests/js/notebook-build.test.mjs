@@ -8,7 +8,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
-import { parseChapter } from '../../web/tools/chapter.mjs';
+import { parseChapter, slug } from '../../web/tools/chapter.mjs';
 import crypto from 'node:crypto';
 import { loadChapters, writeServiceWorker } from '../../web/build.mjs';
 import { toIpynb, chapterToMarkdown } from '../../web/runtime/export.js';
@@ -38,6 +38,25 @@ test('headings render one level down (the title is the h1), and each block says 
   const inner = r.blocks[4].children;
   assert.match(inner[0].html, /<h4[ >]/, 'a heading never skips a level: #### under an h3 is an h4');
   assert.equal(inner[1].subLevel, 5);
+});
+
+test('the contents list the headings of the chapter text with unique ids, and the exercises under each', () => {
+  const r = parse('# Part one\n\nText.\n\n## Why divide by $\\sqrt{d_k}$\n\n:::exercise ex1\n\n## Why divide by $d$\n\n:::details Answer\n## Hidden\n:::\n\n# Part one\n\n:::exercise ex1\n', {
+    exercises: new Map([['ex1', { title: { en: 'Ex one' }, statement: { en: '## Own heading\nFind $x$.' } }]]),
+  });
+  assert.deepEqual(r.errors, []);
+  assert.deepEqual(r.toc.map(({ level, id, exercises }) => [level, id, exercises]), [
+    [2, 'sec-part-one', []],
+    [3, 'sec-why-divide-by', ['ex1']],
+    [3, 'sec-why-divide-by-2', []],
+    [2, 'sec-part-one-2', ['ex1']],
+  ], 'formulas leave the id, a repeated title gets -2, headings inside details and exercise statements are not listed');
+  assert.match(r.toc[1].html, /^Why divide by <span class="katex">/, 'an entry shows its formula');
+  assert.match(r.blocks[0].html, /<h2 id="sec-part-one">Part one<\/h2>/);
+  assert.match(r.blocks[0].html, /<h3 id="sec-why-divide-by">/);
+  assert.doesNotMatch(r.blocks.find((b) => b.type === 'exercise').statementHtml, /id=/);
+  assert.equal(slug('从 token id 到向量：SVD'), 'sec-从-token-id-到向量-svd', 'letters of any script are kept');
+  assert.equal(slug('$$x$$'), 'sec-section');
 });
 
 test('display math in \\[…\\] and $$…$$ renders', () => {
@@ -125,7 +144,7 @@ test('unclosed front matter is one error, not one per line after it', () => {
   assert.deepEqual(lines(r), ['x/en.md:1: front matter opened here is not closed by a line "---"']);
 });
 
-test('both languages of a chapter must place the same exercises and widgets and share its order', () => {
+test('both languages of a chapter must place the same exercises, widgets and headings and share its order', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-chapters-'));
   fs.mkdirSync(path.join(dir, 'two'));
   fs.writeFileSync(path.join(dir, 'two', 'en.md'), '---\nid: two\ntitle: Two\norder: 1\n---\n\n:::exercise lora-params\n');
@@ -134,6 +153,11 @@ test('both languages of a chapter must place the same exercises and widgets and 
   assert.equal(r.status, 1);
   assert.match(r.stderr, /two\/zh\.md:1: exercises differ from en\.md \(\["matmul-cost"\] vs \["lora-params"\]\)/);
   assert.match(r.stderr, /two\/zh\.md:1: order 2 differs from en\.md's 1/);
+  fs.writeFileSync(path.join(dir, 'two', 'en.md'), '---\nid: two\ntitle: Two\norder: 1\n---\n\n# A\n\n## B\n\n:::exercise lora-params\n');
+  fs.writeFileSync(path.join(dir, 'two', 'zh.md'), '---\nid: two\ntitle: 二\norder: 1\n---\n\n# 甲\n\n:::exercise lora-params\n\n## 乙\n');
+  const h = spawnSync(process.execPath, [path.join(root, 'web/build.mjs'), '--check', '--chapters', dir], { encoding: 'utf8' });
+  assert.equal(h.status, 1);
+  assert.match(h.stderr, /two\/zh\.md:1: headings differ from en\.md \(levels and the exercises under each: \[\[2,"lora-params"\],\[3\]\] vs \[\[2\],\[3,"lora-params"\]\]\)/);
   fs.rmSync(dir, { recursive: true });
 });
 

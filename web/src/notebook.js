@@ -11,6 +11,7 @@ import { toIpynb, chapterToMarkdown } from '../runtime/export.js';
 import { h, download, trackStickyHeader } from './dom.js';
 import { t } from './i18n.js';
 import { themeMenu } from './theme.js';
+import { Contents } from './contents.js';
 
 /** Starts the cell worker. The liveness ping's period: tests shorten it (globalThis.__TENSORPAD_HEARTBEAT_MS__, set before load). */
 export function startKernel(workerUrl) {
@@ -39,6 +40,8 @@ export class Notebook {
     performance.mark?.('tensorpad:cells-rendered');
     this.store = new ChapterStore(chapter.id, (kind) => this.notice(this.L({ unavailable: 'storageUnavailable', corrupt: 'storageCorrupt', full: 'storageFull' }[kind]), { id: `storage-${kind}`, kind: 'warning' }));
     // The liveness ping's period; tests shorten it (globalThis.__TENSORPAD_HEARTBEAT_MS__, set before load).
+    this.contents?.refresh();
+    this.contents?.track();
     this.kernel = kernel ?? startKernel(workerUrl);
     this.kernel.attach((s, msg) => this.#kernelStatus(s, msg));
     this.#restoreEdits();
@@ -87,6 +90,10 @@ export class Notebook {
       main.append(el);
     });
     if (!this.weights) main.append((this.weights = panel(2)).el);
+    if (this.chapter.toc?.length) {
+      this.contents = new Contents(this.chapter.toc, { L, passed: (id) => this.store?.exercise(id)?.verdict === 'pass' });
+      main.prepend(this.contents.el);
+    }
     this.root.replaceChildren(header, this.notices, this.announcer, main);
     trackStickyHeader(header);
   }
@@ -132,7 +139,7 @@ export class Notebook {
       exercise: b.exercise,
       tpUrl: new URL('tp.js', document.baseURI).href,
       load: () => this.store.exercise(b.id),
-      save: (value) => this.store.setExercise(b.id, value),
+      save: (value) => { this.store.setExercise(b.id, value); this.contents?.refresh(); },
       createEditor: (parent, opts) => {
         const view = createEditor(parent, opts);
         return { view, getValue: () => view.state.doc.toString(), setValue: (text) => setDoc(view, text), focus: () => view.focus() };
@@ -232,6 +239,7 @@ export class Notebook {
   resetChapter() {
     if (!confirm(this.L('resetChapterConfirm'))) return;
     this.store.clearChapter();
+    this.contents?.refresh();
     for (const c of this.cells) this.resetCell(c);
   }
 

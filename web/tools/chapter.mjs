@@ -16,6 +16,13 @@ export function createMarkdown() {
     tokens[i].tag = `h${level}`;
     const close = tokens.slice(i + 1).find((t) => t.type === 'heading_close');
     if (close) close.tag = `h${level}`;
+    // A heading of the chapter's own text (env.toc) gets an id to link to and an entry in its contents.
+    if (env?.toc) {
+      const inline = tokens[i + 1];
+      const id = uniqueId(slug(inline.content), env.toc.ids);
+      tokens[i].attrSet('id', id);
+      env.toc.entries.push({ level, id, html: self.renderInline(inline.children, options, env), exercises: [] });
+    }
     return self.renderToken(tokens, i, options);
   };
   return md;
@@ -32,6 +39,20 @@ function headingLevel(written, env) {
     env.headings.last = level;
   }
   return level;
+}
+
+// A heading's id: its words, lower-case, joined by "-" (letters of any script kept, formulas dropped),
+// after "sec-" so that no heading can take an id the page uses itself (main, app, b3, …).
+export function slug(text) {
+  const words = text.replace(/\$\$?[^$]*\$\$?/g, ' ').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return `sec-${words.join('-') || 'section'}`;
+}
+
+function uniqueId(base, taken) {
+  let id = base;
+  for (let k = 2; taken.has(id); k++) id = `${base}-${k}`;
+  taken.add(id);
+  return id;
 }
 
 /** key=value key="value with spaces" flag → { key: 'value', flag: true } */
@@ -73,7 +94,7 @@ function parseFrontMatter(lines, error) {
 /**
  * parseChapter(text, { file, dirId, lang, widgets, exercises, md })
  *   widgets: Set of widget names; exercises: Map id → exercise.json object (or null if unreadable).
- * Returns { meta, blocks, errors }.
+ * Returns { meta, blocks, toc, errors }; toc: [{ level, id, html, exercises: [exercise ids] }].
  */
 export function parseChapter(text, { file, dirId, lang, widgets = new Set(), exercises = new Map(), md = createMarkdown() }) {
   const errors = [];
@@ -106,9 +127,12 @@ export function parseChapter(text, { file, dirId, lang, widgets = new Set(), exe
     }
   };
   const headings = { last: 1 }; // the chapter's title is the h1
+  // The contents: the headings of the chapter's own text outside :::details, in order, each with the
+  // exercises between it and the next heading.
+  const toc = { entries: [], ids: new Set() };
   const renderMarkdown = (text, at, { own = false } = {}) => {
     // An exercise's statement has headings of its own (if any): they do not move the chapter's.
-    const env = { errors: [], headings: own ? { last: headings.last + 1 } : headings };
+    const env = { errors: [], headings: own ? { last: headings.last + 1 } : headings, toc: own || stack.length > 1 ? null : toc };
     const htmlOut = md.render(text, env);
     reportMath(env, at);
     return htmlOut;
@@ -209,6 +233,7 @@ export function parseChapter(text, { file, dirId, lang, widgets = new Set(), exe
         }
         const pick = (v) => (v && typeof v === 'object' && !Array.isArray(v) ? v[lang] ?? v.en ?? Object.values(v)[0] : v);
         const statement = pick(ex.statement);
+        toc.entries.at(-1)?.exercises.push(id);
         push({
           type: 'exercise', id, line: n, raw: line,
           title: pick(ex.title) ?? id,
@@ -234,6 +259,6 @@ export function parseChapter(text, { file, dirId, lang, widgets = new Set(), exe
   }
   flush();
   for (const open of stack.slice(1)) error(open.line, ':::details is never closed by a line ":::"');
-  return { meta, blocks: root.children, errors };
+  return { meta, blocks: root.children, toc: toc.entries, errors };
 }
 

@@ -1,0 +1,133 @@
+// The chapter's contents in Chromium (built site): beside the text on a wide screen and folded above it
+// on a narrow one; a link brings its heading to just below the sticky header; the section being read is
+// marked; each part and section counts the reader's passed exercises, live and after a reload.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { root, useSiteAndBrowser, openPage } from './helpers.mjs';
+
+let srv, browser;
+useSiteAndBrowser((s, b) => { srv = s; browser = b; });
+
+const url = (chapter, lang) => `${srv.base}?chapter=${chapter}&lang=${lang}`;
+const built = (lang) => JSON.parse(fs.readFileSync(path.join(root, 'web', 'dist', 'chapters', 'linear-algebra', `${lang}.json`), 'utf8'));
+
+async function withPage(fn, { width = 1600, height = 900 } = {}) {
+  const context = await browser.newContext({ viewport: { width, height } });
+  const { page, log } = await openPage(context, srv.base);
+  try {
+    await fn(page);
+    assert.deepEqual(log.errors, [], 'no console error');
+  } finally {
+    await context.close();
+  }
+}
+
+const current = (page) => page.evaluate(() => [...document.querySelectorAll('[data-testid=toc-link][aria-current]')].map((a) => a.getAttribute('href')));
+const progress = (page, id) => page.locator(`[data-testid=toc-link][href="#${id}"] + [data-testid=toc-progress]`).evaluate((el) => ({
+  shown: el.firstChild?.textContent ?? '', spoken: el.querySelector('.sr-only')?.textContent ?? '', complete: el.dataset.complete, hidden: el.hidden,
+}));
+
+test('on a wide screen the contents sit open beside the text and list every heading of the chapter, with its formulas', async () => {
+  const toc = built('en').toc;
+  await withPage(async (page) => {
+    await page.goto(url('linear-algebra', 'en'));
+    const nav = page.getByRole('navigation', { name: 'Contents' });
+    await nav.waitFor();
+    assert.equal(await nav.locator('details').evaluate((d) => d.open), true);
+    const hrefs = await nav.locator('[data-testid=toc-link]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    assert.deepEqual(hrefs, toc.map((e) => `#${e.id}`));
+    assert.equal(await nav.locator('.katex').count() >= 2, true, 'formulas in titles are typeset');
+    const boxes = await page.evaluate(() => ({
+      nav: document.querySelector('[data-testid=contents]').getBoundingClientRect().toJSON(),
+      main: document.querySelector('main .prose').getBoundingClientRect().toJSON(),
+    }));
+    assert.ok(boxes.nav.right <= boxes.main.left, `beside the text, not over it: ${boxes.nav.right} ≤ ${boxes.main.left}`);
+    assert.ok(boxes.nav.left >= 0);
+    // It stays in view while the reader scrolls.
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight / 2));
+    const top = await page.evaluate(() => document.querySelector('[data-testid=contents]').getBoundingClientRect().top);
+    assert.ok(top >= 0 && top < 50, `fixed at the top: ${top}`);
+  });
+});
+
+test('a link brings its heading just below the sticky header, and the section being read is marked as the reader scrolls', async () => {
+  await withPage(async (page) => {
+    await page.goto(url('linear-algebra', 'en'));
+    await page.locator('[data-testid=contents]').waitFor();
+    assert.deepEqual(await current(page), [], 'above the first heading nothing is marked');
+    await page.locator('[data-testid=toc-link][href="#sec-broadcasting"]').click();
+    await page.waitForFunction(() => location.hash === '#sec-broadcasting');
+    await page.waitForFunction(() => document.querySelector('[aria-current]')?.getAttribute('href') === '#sec-broadcasting');
+    const place = await page.evaluate(() => ({
+      heading: document.getElementById('sec-broadcasting').getBoundingClientRect().top,
+      header: document.querySelector('.chapter-header').getBoundingClientRect().bottom,
+    }));
+    assert.ok(place.heading >= place.header && place.heading < place.header + 40, `heading at ${place.heading}, header ends at ${place.header}`);
+
+    // Scrolling down until a later section's heading passes under the header moves the mark there.
+    await page.evaluate(() => {
+      const h = document.getElementById('sec-svd-read-scale-write');
+      window.scrollBy(0, h.getBoundingClientRect().top - document.querySelector('.chapter-header').getBoundingClientRect().bottom + 4);
+    });
+    await page.waitForFunction(() => document.querySelector('[aria-current]')?.getAttribute('href') === '#sec-svd-read-scale-write');
+    assert.deepEqual(await current(page), ['#sec-svd-read-scale-write'], 'one section is marked at a time');
+    // The marked entry is in view in the contents' own scrolling list.
+    const seen = await page.evaluate(() => {
+      const nav = document.querySelector('[data-testid=contents]');
+      const a = nav.querySelector('[aria-current]').getBoundingClientRect();
+      const n = nav.getBoundingClientRect();
+      return a.top >= n.top && a.bottom <= n.bottom;
+    });
+    assert.ok(seen, 'the marked entry is visible');
+  }, { height: 720 });
+});
+
+test('passing an exercise counts in its section, its part and the chapter total, and the count survives a reload', async () => {
+  const id = 'shapes-axes';
+  const reference = fs.readFileSync(path.join(root, 'exercises', id, 'reference.js'), 'utf8');
+  const toc = built('en').toc;
+  const section = toc.find((e) => e.exercises.includes(id));
+  const part = toc.slice(0, toc.indexOf(section)).findLast((e) => e.level < section.level);
+  const partTotal = toc.slice(toc.indexOf(part), toc.findIndex((e, i) => i > toc.indexOf(part) && e.level <= part.level)).flatMap((e) => e.exercises).length;
+  const total = toc.flatMap((e) => e.exercises).length;
+  await withPage(async (page) => {
+    await page.goto(url('linear-algebra', 'en'));
+    const block = page.locator(`[data-testid=exercise][data-exercise-id="${id}"]`);
+    await block.locator('[data-testid=judge-button]').waitFor();
+    assert.deepEqual(await progress(page, section.id), { shown: `0/${section.exercises.length}`, spoken: `0 of ${section.exercises.length} exercises passed`, complete: 'false', hidden: false });
+    assert.equal(await page.locator('[data-testid=toc-total]').textContent(), `· 0/${total} exercises passed`);
+    assert.equal((await progress(page, toc[0].id)).hidden, true, 'a heading with no exercise under it shows no count');
+
+    await block.locator('.cm-content').click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+    await page.keyboard.insertText(reference);
+    await block.locator('[data-testid=judge-button]').click();
+    await page.waitForFunction((i) => document.querySelector(`[data-exercise-id="${i}"] [data-testid=judge-verdict]`)?.dataset.verdict === 'pass', id, { timeout: 60000 });
+    assert.deepEqual(await progress(page, section.id), { shown: `1/${section.exercises.length}`, spoken: `1 of ${section.exercises.length} exercises passed`, complete: String(section.exercises.length === 1), hidden: false });
+    assert.equal((await progress(page, part.id)).shown, `1/${partTotal}`);
+    assert.equal(await page.locator('[data-testid=toc-total]').textContent(), `· 1/${total} exercises passed`);
+
+    await page.reload();
+    await page.locator('[data-testid=contents]').waitFor();
+    assert.equal((await progress(page, section.id)).shown, `1/${section.exercises.length}`);
+    assert.equal(await page.locator('[data-testid=toc-total]').textContent(), `· 1/${total} exercises passed`);
+  });
+});
+
+test('on a narrow screen the contents are folded above the text, open on demand, and never widen the page; in Chinese they are 目录', async () => {
+  await withPage(async (page) => {
+    await page.goto(url('linear-algebra', 'zh'));
+    const nav = page.getByRole('navigation', { name: '目录' });
+    await nav.waitFor();
+    assert.equal(await nav.locator('details').evaluate((d) => d.open), false);
+    const before = await page.evaluate(() => [document.querySelector('[data-testid=contents]').getBoundingClientRect().bottom, document.querySelector('main .prose').getBoundingClientRect().top]);
+    assert.ok(before[0] <= before[1], 'above the text');
+    await nav.locator('summary').click();
+    assert.equal(await nav.locator('[data-testid=toc-link]').first().isVisible(), true);
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no sideways scrolling');
+    assert.match(await nav.locator('summary').textContent(), /^目录 · 已通过 0\/34$/);
+  }, { width: 360, height: 700 });
+});
