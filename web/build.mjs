@@ -64,6 +64,8 @@ export function loadChapters({ chaptersDir = path.join(web, 'chapters'), widgets
       chapters.push({ id, lang, title: meta.title, order: meta.order, toc, blocks });
       entry.order = meta.order;
       entry.titles[lang] = meta.title;
+      // The chapter list shows the reader's progress: which exercises count (the same in both languages).
+      entry.exercises = collectBlocks(blocks, 'exercise').map((b) => b.id);
       entry.langs.push(lang);
     }
     const unknown = fs.readdirSync(dir).filter((f) => f.endsWith('.md') && !LANGS.includes(f.slice(0, -3)));

@@ -84,7 +84,7 @@ test('a link brings its heading just below the sticky header, and the section be
   }, { height: 720 });
 });
 
-test('passing an exercise counts in its section, its part and the chapter total, and the count survives a reload', async () => {
+test('passing an exercise counts in its section, its part, the chapter total and the chapter list, and the count survives a reload', async () => {
   const id = 'shapes-axes';
   const reference = fs.readFileSync(path.join(root, 'exercises', id, 'reference.js'), 'utf8');
   const toc = built('en').toc;
@@ -114,6 +114,14 @@ test('passing an exercise counts in its section, its part and the chapter total,
     await page.locator('[data-testid=contents]').waitFor();
     assert.equal((await progress(page, section.id)).shown, `1/${section.exercises.length}`);
     assert.equal(await page.locator('[data-testid=toc-total]').textContent(), `· 1/${total} exercises passed`);
+
+    // The chapter list says it too, for chapters that have exercises.
+    await page.goto(`${srv.base}?lang=en`);
+    const item = page.locator('[data-testid=chapter-list] li').filter({ has: page.locator('a[data-chapter=linear-algebra]') });
+    assert.equal(await item.locator('[data-testid=chapter-progress]').textContent(), ` · 1 of ${total} exercises passed`);
+    const demo = page.locator('[data-testid=chapter-list] li').filter({ has: page.locator('a[data-chapter=demo]') });
+    const index = JSON.parse(fs.readFileSync(path.join(root, 'web', 'dist', 'chapters', 'index.json'), 'utf8'));
+    assert.equal(await demo.locator('[data-testid=chapter-progress]').count(), index.find((c) => c.id === 'demo').exercises.length ? 1 : 0);
   });
 });
 

@@ -2,7 +2,7 @@
 import { Notebook, startKernel } from './notebook.js';
 import { h, trackStickyHeader } from './dom.js';
 import { t, LANGS } from './i18n.js';
-import { loadLang, saveLang } from './storage.js';
+import { loadLang, saveLang, passedCount } from './storage.js';
 import { themeMenu } from './theme.js';
 
 const app = document.getElementById('app');
@@ -43,7 +43,9 @@ async function showIndex(params) {
       chapters.length
         ? h('ol', { class: 'chapter-list', 'data-testid': 'chapter-list' }, chapters.map((c) => {
           const l = c.langs.includes(lang) ? lang : c.langs[0];
-          return h('li', {}, h('a', { href: `./?chapter=${encodeURIComponent(c.id)}&lang=${l}`, 'data-chapter': c.id }, c.titles[l]));
+          const total = c.exercises?.length ?? 0;
+          return h('li', {}, h('a', { href: `./?chapter=${encodeURIComponent(c.id)}&lang=${l}`, 'data-chapter': c.id }, c.titles[l]),
+            total ? h('span', { class: 'chapter-progress', 'data-testid': 'chapter-progress' }, ' · ', t(lang, 'chapterProgress', { passed: passedCount(c.id, c.exercises), total })) : null);
         }))
         : h('p', { text: t(lang, 'noChapters') })));
   trackStickyHeader(app.querySelector('.chapter-header'));

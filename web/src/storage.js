@@ -48,6 +48,16 @@ export function saveLang(lang) {
   } catch { /* a language preference is not worth a notice */ }
 }
 
+/** How many of the given exercises of a chapter the reader has passed, from its saved entry (0 if none). */
+export function passedCount(chapterId, exerciseIds) {
+  try {
+    const d = JSON.parse(storage()?.getItem(`${PREFIX}chapter:${chapterId}`) ?? 'null');
+    return exerciseIds.filter((id) => d?.exercises?.[id]?.verdict === 'pass').length;
+  } catch {
+    return 0;
+  }
+}
+
 // Two tabs of one chapter share its entry. Each tab keeps the changes it made since its last write
 // (pending) and writes by re-reading the entry and applying them on top, so a tab never writes back its
 // stale copy of what another tab changed: edits of different cells and exercises from several tabs all
