@@ -347,6 +347,34 @@ test('in the dark theme every text of a chapter, code tokens, verdicts and the f
     });
     assert.ok(new Set(tokens.map((t) => t.color)).size >= 6, 'several token colours were drawn');
     assert.deepEqual(tokens.filter((t) => t.ratio < 4.5).map((t) => `${t.text} ${t.ratio.toFixed(2)}:1`), [], 'token colours below 4.5:1 on the editor background');
+    // Selected, on the cursor's line too: the active line lets the selection through, and every token
+    // colour keeps 4.5:1 on it.
+    const selected = await page.evaluate((colours) => {
+      const { parse, ratio, over } = globalThis.__contrast;
+      const root = getComputedStyle(document.documentElement);
+      const probe = (v) => { const i = document.createElement('i'); i.style.color = root.getPropertyValue(v); document.body.append(i); const c = parse(getComputedStyle(i).color); i.remove(); return c; };
+      const bg = probe('--code-bg');
+      const selection = over(probe('--selection-focused'), bg);
+      const active = probe('--active-line');
+      return { alpha: active[3], low: [...new Set(colours)].filter((c) => ratio(parse(c), over(active, selection)) < 4.5 || ratio(parse(c), selection) < 4.5) };
+    }, tokens.map((t) => t.color));
+    assert.ok(selected.alpha < 1, 'the active line is see-through');
+    assert.deepEqual(selected.low, [], 'token colours below 4.5:1 on the selection');
+
+    // An exercise's editor has the page's focus ring too, and a placeholder reads on its field.
+    await exercise.locator('.cm-content').focus();
+    const editorRing = await exercise.locator('.cm-editor').evaluate((el) => {
+      const { parse, ratio, background } = globalThis.__contrast;
+      const cs = getComputedStyle(el);
+      return { style: cs.outlineStyle, width: parseFloat(cs.outlineWidth), ratio: ratio(parse(cs.outlineColor), background(el)) };
+    });
+    assert.deepEqual({ style: editorRing.style, width: editorRing.width }, { style: 'solid', width: 3 });
+    assert.ok(editorRing.ratio >= 3, `the exercise editor's focus ring is ${editorRing.ratio.toFixed(2)}:1`);
+    const placeholders = await page.evaluate(() => {
+      const { parse, ratio } = globalThis.__contrast;
+      return [...document.querySelectorAll('input[placeholder]')].map((i) => ratio(parse(getComputedStyle(i, '::placeholder').color), parse(getComputedStyle(i).backgroundColor)));
+    });
+    assert.ok(placeholders.length >= 1 && placeholders.every((r) => r >= 4.5), `placeholders ${placeholders.map((r) => r.toFixed(2))}`);
 
     await page.keyboard.press('Tab');
     const ring = await page.evaluate(() => {

@@ -1,7 +1,7 @@
 // The colour theme in Chromium (built site): the system's preference by default, set before the first
 // paint; the header's menu overrides it, is remembered, reaches other tabs, and restyles the page (the
-// editor's tokens included) without a reload. Contrast in the dark theme: a11y.test.mjs and
-// widgets-dark.test.mjs.
+// editor's tokens included) without a reload; print takes the light colours. Contrast in the dark theme:
+// a11y.test.mjs and widgets-colours.test.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSiteAndBrowser, openPage, cell } from './helpers.mjs';
@@ -130,4 +130,26 @@ test('with storage blocked the chosen theme still holds for the page, and nothin
     assert.equal((await look(page)).theme, 'dark', 'a system change does not undo the unsaved choice');
     assert.deepEqual(log.errors.filter((e) => !/storage|localStorage/i.test(e)), []);
   }, { colorScheme: 'light' });
+});
+
+test('a page read in dark prints in the light colours, figures computed in JavaScript included', async () => {
+  await withContext(async (context) => {
+    const { page } = await openPage(context, srv.base);
+    await page.goto(url('demo', 'en'));
+    await page.waitForFunction(() => document.querySelector('[data-testid=widget-attention-flow]')?.dataset.state === 'ready', null, { timeout: 60000 });
+    const colours = () => page.evaluate(() => ({
+      fg: getComputedStyle(document.body).color,
+      background: getComputedStyle(document.documentElement).backgroundColor,
+      heat: [...document.querySelectorAll('[data-testid=attention-flow-svg] > rect')].map((r) => getComputedStyle(r).fill),
+    }));
+    const screen = await colours();
+    await page.emulateMedia({ media: 'print' });
+    await page.waitForFunction((before) => getComputedStyle(document.querySelector('[data-testid=attention-flow-svg] > rect')).fill !== before, screen.heat[0]);
+    const paper = await colours();
+    assert.equal(paper.fg, 'rgb(26, 26, 26)');
+    assert.equal(paper.background, LIGHT_BG);
+    await page.emulateMedia({ colorScheme: 'light', media: 'screen' });
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+    assert.deepEqual((await colours()).heat, paper.heat, 'the heat cells print as they show in light');
+  }, { colorScheme: 'dark' });
 });

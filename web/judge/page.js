@@ -44,11 +44,11 @@ function h(tag, attrs = {}, ...children) {
 // allows inline styles); the site's own rules for these classes take precedence by coming later, and
 // its colour variables (--ok, --error), when set, give the verdicts the page's theme.
 const STYLE = `
-.judge-verdict[data-verdict=pass] { color: var(--ok, #1a7f37); font-weight: 600; }
-.judge-verdict[data-verdict=fail], .judge-verdict[data-verdict=error] { color: var(--error, #cf222e); font-weight: 600; }
+.judge-verdict[data-verdict=pass] { color: var(--ok, #146c2e); font-weight: 600; }
+.judge-verdict[data-verdict=fail], .judge-verdict[data-verdict=error] { color: var(--error, #a50e0e); font-weight: 600; }
 .judge-cases { padding-left: 1.5em; }
-.judge-case.judge-pass .judge-mark { color: var(--ok, #1a7f37); }
-.judge-case.judge-fail .judge-mark, .judge-case.judge-error .judge-mark { color: var(--error, #cf222e); }
+.judge-case.judge-pass .judge-mark { color: var(--ok, #146c2e); }
+.judge-case.judge-fail .judge-mark, .judge-case.judge-error .judge-mark { color: var(--error, #a50e0e); }
 .judge-case pre { white-space: pre-wrap; margin: .2em 0 .4em; font-size: .85em; }
 .judge-output { opacity: .75; border-left: 2px solid currentColor; padding-left: .5em; }
 .judge-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }

@@ -28,10 +28,13 @@ const highlightStyle = HighlightStyle.define(defaultHighlightStyle.specs.map((sp
 // its base theme only knows one light and one dark look, chosen when an editor is created.
 const chrome = EditorView.theme({
   '&': { color: 'var(--fg)', backgroundColor: 'var(--code-bg)' },
+  // The page's focus ring, on cell and exercise editors alike (CodeMirror's own is a 1 px dotted line).
+  '&.cm-focused': { outline: '3px solid var(--focus)', outlineOffset: '-1px' },
   '.cm-content': { caretColor: 'var(--fg)' },
   '.cm-cursor, .cm-dropCursor': { borderLeftColor: 'var(--fg)' },
   '.cm-selectionBackground': { backgroundColor: 'var(--selection)' },
   '&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground': { backgroundColor: 'var(--selection-focused)' },
+  // See-through in both themes: the active line is drawn over the selection.
   '.cm-activeLine': { backgroundColor: 'var(--active-line)' },
   '.cm-gutters': { backgroundColor: 'var(--panel)', color: 'var(--muted)', borderRight: '1px solid var(--border)' },
   '.cm-activeLineGutter': { backgroundColor: 'var(--active-line)' },

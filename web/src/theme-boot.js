@@ -37,6 +37,9 @@
   }
   apply();
   if (system && system.addEventListener) system.addEventListener('change', apply);
+  // Print takes the light colours (style.css): what computes its colours in JavaScript redraws for it.
+  var print = window.matchMedia ? window.matchMedia('print') : null;
+  if (print && print.addEventListener) print.addEventListener('change', function () { window.dispatchEvent(new Event('tensorpad-themechange')); });
   // Another tab changed the choice.
   window.addEventListener('storage', function (e) { if (e.key === KEY) apply(); });
   window.tensorpadTheme = { KEY: KEY, choice: choice, choose: choose };

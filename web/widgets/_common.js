@@ -217,9 +217,11 @@ const STYLE = `
 .tpw { --tpw-grid-faint: #eceef1; --tpw-bar-off: #80868b; --tpw-track: #f1f3f4; --tpw-track-edge: #dadce0;
   --tpw-cell-edge: #80868b; --tpw-c-edge: #333; --tpw-flow-opacity: .8;
   --tpw-heat-0: #ffffff; --tpw-heat-pos: #5b8fd3; --tpw-heat-neg: #ff6937; }
+@media not print {
 :root[data-theme=dark] .tpw { --tpw-grid-faint: var(--grid); --tpw-bar-off: #6b7078; --tpw-track: #2a2e34; --tpw-track-edge: #454b54;
   --tpw-cell-edge: #6b7078; --tpw-c-edge: #a9aeb6; --tpw-flow-opacity: .7;
   --tpw-heat-0: #2a2e34; --tpw-heat-pos: #1d5fa8; --tpw-heat-neg: #a3401f; }
+}
 .tpw svg { display: block; max-width: 100%; height: auto; touch-action: none; user-select: none; }
 /* Every label of a figure is in the text colour: this rule wins over a text's fill attribute. */
 .tpw svg text { font-family: inherit; fill: var(--fg, #1a1a1a); }
