@@ -139,3 +139,29 @@ test('on a narrow screen the contents are folded above the text, open on demand,
     assert.match(await nav.locator('summary').textContent(), /^目录 · 已通过 0\/34$/);
   }, { width: 360, height: 700 });
 });
+
+test('where the contents are above the text, the Contents button in the header unfolds them and focuses the section being read; beside the text it is hidden', async () => {
+  await withPage(async (page) => {
+    await page.goto(url('linear-algebra', 'en'));
+    await page.locator('[data-testid=contents]').waitFor();
+    await page.evaluate(() => {
+      const h = document.getElementById('sec-broadcasting');
+      window.scrollBy(0, h.getBoundingClientRect().top - document.querySelector('.chapter-header').getBoundingClientRect().bottom + 4);
+    });
+    await page.waitForFunction(() => document.querySelector('[aria-current]')?.getAttribute('href') === '#sec-broadcasting');
+    await page.click('[data-testid=toc-open]');
+    assert.equal(await page.locator('[data-testid=contents] details').evaluate((d) => d.open), true);
+    const focus = await page.evaluate(() => ({
+      href: document.activeElement.getAttribute('href'),
+      top: document.activeElement.getBoundingClientRect().top,
+      header: document.querySelector('.chapter-header').getBoundingClientRect().bottom,
+    }));
+    assert.equal(focus.href, '#sec-broadcasting');
+    assert.ok(focus.top >= focus.header && focus.top < 900, `the focused entry is in view below the header: ${JSON.stringify(focus)}`);
+  }, { width: 1024, height: 900 });
+  await withPage(async (page) => {
+    await page.goto(url('linear-algebra', 'en'));
+    await page.locator('[data-testid=contents]').waitFor();
+    assert.equal(await page.locator('[data-testid=toc-open]').isVisible(), false);
+  });
+});

@@ -438,6 +438,8 @@ test('every action is reachable by keyboard; Shift+Enter runs and moves to the n
     await page.locator('[data-testid=kernel-status]').filter({ hasText: 'Ready' }).waitFor();
     await page.keyboard.press('Tab'); // skip link
     await page.keyboard.press('Tab'); // back to chapters
+    await page.keyboard.press('Tab'); // contents (the viewport has no room for them beside the text)
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), 'toc-open');
     await page.keyboard.press('Tab'); // colour theme
     assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), 'theme-select');
     await page.keyboard.press('Tab'); // language switch

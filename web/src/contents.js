@@ -30,6 +30,12 @@ export class Contents {
     this.current = null;
   }
 
+  /** Unfolds the contents and focuses the section being read (or the first): the header's Contents button. */
+  reveal() {
+    this.fold.open = true;
+    (this.links.get(this.current) ?? this.links.values().next().value)?.focus();
+  }
+
   /** Recounts the passed exercises of every part and section, and of the chapter. */
   refresh() {
     let passed = 0, total = 0;

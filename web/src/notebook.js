@@ -71,7 +71,9 @@ export class Notebook {
     this.notices = h('div', { class: 'notices', 'aria-live': 'polite' });
     const header = h('header', { class: 'chapter-header' },
       h('nav', { class: 'topnav', 'aria-label': 'Tensorpad' },
-        h('a', { href: `./?lang=${this.lang}`, class: 'home-link' }, `← ${L('back')}`),
+        h('span', { class: 'topnav-start' }, h('a', { href: `./?lang=${this.lang}`, class: 'home-link' }, `← ${L('back')}`),
+          // Where the contents are not beside the text (style.css), the sticky header reaches them from anywhere.
+          this.chapter.toc?.length ? button('toc-open', L('contents'), () => this.contents.reveal(), { class: 'btn btn-small toc-open' }) : null),
         h('span', { class: 'topnav-end' }, themeMenu(this.lang),
           otherLangHref ? h('a', { href: otherLangHref, class: 'lang-switch', 'data-testid': 'lang-switch', hreflang: this.lang === 'zh' ? 'en' : 'zh', lang: this.lang === 'zh' ? 'en' : 'zh', title: L('otherLangLabel'), onclick: (e) => this.#switchLang(e, otherLangHref) }, L('otherLang')) : null)),
       h('h1', { text: this.chapter.title }),
