@@ -28,6 +28,7 @@ const current = (page) => page.evaluate(() => [...document.querySelectorAll('[da
 const progress = (page, id) => page.locator(`[data-testid=toc-link][href="#${id}"] + [data-testid=toc-progress]`).evaluate((el) => ({
   shown: el.firstChild?.textContent ?? '', spoken: el.querySelector('.sr-only')?.textContent ?? '', complete: el.dataset.complete, hidden: el.hidden,
 }));
+const totals = (page) => page.locator('[data-testid=toc-total]').evaluate((el) => [el.firstChild.textContent, el.querySelector('.sr-only').textContent]);
 
 test('on a wide screen the contents sit open beside the text and list every heading of the chapter, with its formulas', async () => {
   const toc = built('en').toc;
@@ -96,8 +97,8 @@ test('passing an exercise counts in its section, its part, the chapter total and
     await page.goto(url('linear-algebra', 'en'));
     const block = page.locator(`[data-testid=exercise][data-exercise-id="${id}"]`);
     await block.locator('[data-testid=judge-button]').waitFor();
-    assert.deepEqual(await progress(page, section.id), { shown: `0/${section.exercises.length}`, spoken: `0 of ${section.exercises.length} exercises passed`, complete: 'false', hidden: false });
-    assert.equal(await page.locator('[data-testid=toc-total]').textContent(), `· 0/${total} exercises passed`);
+    assert.deepEqual(await progress(page, section.id), { shown: `0/${section.exercises.length}`, spoken: `exercises passed: 0 of ${section.exercises.length}`, complete: 'false', hidden: false });
+    assert.deepEqual(await totals(page), [` · 0/${total} passed`, `, exercises passed: 0 of ${total}`]);
     assert.equal((await progress(page, toc[0].id)).hidden, true, 'a heading with no exercise under it shows no count');
 
     await block.locator('.cm-content').click();
@@ -106,19 +107,20 @@ test('passing an exercise counts in its section, its part, the chapter total and
     await page.keyboard.insertText(reference);
     await block.locator('[data-testid=judge-button]').click();
     await page.waitForFunction((i) => document.querySelector(`[data-exercise-id="${i}"] [data-testid=judge-verdict]`)?.dataset.verdict === 'pass', id, { timeout: 60000 });
-    assert.deepEqual(await progress(page, section.id), { shown: `1/${section.exercises.length}`, spoken: `1 of ${section.exercises.length} exercises passed`, complete: String(section.exercises.length === 1), hidden: false });
+    const all = section.exercises.length === 1;
+    assert.deepEqual(await progress(page, section.id), { shown: `${all ? '✓ ' : ''}1/${section.exercises.length}`, spoken: `exercises passed: 1 of ${section.exercises.length}`, complete: String(all), hidden: false });
     assert.equal((await progress(page, part.id)).shown, `1/${partTotal}`);
-    assert.equal(await page.locator('[data-testid=toc-total]').textContent(), `· 1/${total} exercises passed`);
+    assert.deepEqual(await totals(page), [` · 1/${total} passed`, `, exercises passed: 1 of ${total}`]);
 
     await page.reload();
     await page.locator('[data-testid=contents]').waitFor();
-    assert.equal((await progress(page, section.id)).shown, `1/${section.exercises.length}`);
-    assert.equal(await page.locator('[data-testid=toc-total]').textContent(), `· 1/${total} exercises passed`);
+    assert.equal((await progress(page, section.id)).spoken, `exercises passed: 1 of ${section.exercises.length}`);
+    assert.deepEqual(await totals(page), [` · 1/${total} passed`, `, exercises passed: 1 of ${total}`]);
 
     // The chapter list says it too, for chapters that have exercises.
     await page.goto(`${srv.base}?lang=en`);
     const item = page.locator('[data-testid=chapter-list] li').filter({ has: page.locator('a[data-chapter=linear-algebra]') });
-    assert.equal(await item.locator('[data-testid=chapter-progress]').textContent(), ` · 1 of ${total} exercises passed`);
+    assert.equal(await item.locator('[data-testid=chapter-progress]').textContent(), ` · exercises passed: 1 of ${total}`);
     const demo = page.locator('[data-testid=chapter-list] li').filter({ has: page.locator('a[data-chapter=demo]') });
     const index = JSON.parse(fs.readFileSync(path.join(root, 'web', 'dist', 'chapters', 'index.json'), 'utf8'));
     assert.equal(await demo.locator('[data-testid=chapter-progress]').count(), index.find((c) => c.id === 'demo').exercises.length ? 1 : 0);
@@ -136,7 +138,8 @@ test('on a narrow screen the contents are folded above the text, open on demand,
     await nav.locator('summary').click();
     assert.equal(await nav.locator('[data-testid=toc-link]').first().isVisible(), true);
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no sideways scrolling');
-    assert.match(await nav.locator('summary').textContent(), /^目录 · 已通过 0\/34$/);
+    const total = built('zh').toc.flatMap((e) => e.exercises).length;
+    assert.deepEqual(await totals(page), [` · 已通过 0/${total}`, `, 已通过练习：0/${total}`]);
   }, { width: 360, height: 700 });
 });
 
@@ -164,4 +167,74 @@ test('where the contents are above the text, the Contents button in the header u
     await page.locator('[data-testid=contents]').waitFor();
     assert.equal(await page.locator('[data-testid=toc-open]').isVisible(), false);
   });
+});
+
+test('a link to a section lands on it once the page has settled, in English and in Chinese', async () => {
+  for (const [lang, id] of [['en', 'sec-broadcasting'], ['zh', built('zh').toc[5].id]]) {
+    await withPage(async (page) => {
+      await page.goto(`${url('linear-algebra', lang)}#${encodeURIComponent(id)}`);
+      // Cells, widgets and fonts render after the first scroll, and the page grows by thousands of pixels.
+      await page.waitForFunction(() => [...document.querySelectorAll('.tpw')].length > 0 && [...document.querySelectorAll('.tpw')].every((w) => w.dataset.state === 'ready'), null, { timeout: 60000 });
+      await page.waitForTimeout(1500);
+      const place = await page.evaluate((i) => ({
+        heading: document.getElementById(i).getBoundingClientRect().top,
+        header: document.querySelector('.chapter-header').getBoundingClientRect().bottom,
+        marked: document.querySelector('[aria-current]')?.getAttribute('href'),
+      }), id);
+      assert.ok(place.heading >= place.header && place.heading < place.header + 40, `${lang}: heading at ${place.heading}, header ends at ${place.header}`);
+      assert.equal(place.marked, `#${id}`);
+    });
+  }
+});
+
+test('at the end of the chapter its last section is marked, though its heading cannot scroll up to the header', async () => {
+  const toc = built('en').toc;
+  await withPage(async (page) => {
+    await page.goto(url('linear-algebra', 'en'));
+    await page.locator('[data-testid=contents]').waitFor();
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.waitForFunction((href) => document.querySelector('[aria-current]')?.getAttribute('href') === href, `#${toc.at(-1).id}`);
+  });
+});
+
+test('with a larger font the contents beside the text stay on screen and off the text', async () => {
+  await withPage(async (page) => {
+    await page.goto(url('linear-algebra', 'en'));
+    await page.addStyleTag({ content: 'html { font-size: 24px; }' });
+    const boxes = await page.evaluate(() => ({
+      nav: document.querySelector('[data-testid=contents]').getBoundingClientRect().toJSON(),
+      main: document.querySelector('main .prose').getBoundingClientRect().toJSON(),
+    }));
+    assert.ok(boxes.nav.left >= 0 && boxes.nav.right <= boxes.main.left, JSON.stringify(boxes));
+  }, { width: 1440 });
+});
+
+test('a pass or a reset of the chapter in one tab updates the counts in the other, and a reset restores the starters', async () => {
+  const id = 'shapes-axes';
+  const reference = fs.readFileSync(path.join(root, 'exercises', id, 'reference.js'), 'utf8');
+  const context = await browser.newContext({ viewport: { width: 1600, height: 900 } });
+  try {
+    const { page: a } = await openPage(context, srv.base);
+    const { page: b } = await openPage(context, srv.base);
+    await a.goto(url('linear-algebra', 'en'));
+    await b.goto(url('linear-algebra', 'en'));
+    const block = a.locator(`[data-testid=exercise][data-exercise-id="${id}"]`);
+    await block.locator('[data-testid=judge-button]').waitFor();
+    await b.locator('[data-testid=toc-total]').waitFor();
+    await block.locator('.cm-content').click();
+    await a.keyboard.press('Control+A');
+    await a.keyboard.press('Delete');
+    await a.keyboard.insertText(reference);
+    await block.locator('[data-testid=judge-button]').click();
+    await b.waitForFunction(() => document.querySelector('[data-testid=toc-total] .sr-only').textContent.startsWith(', exercises passed: 1 of'), null, { timeout: 60000 });
+
+    a.on('dialog', (d) => d.accept());
+    await Promise.all([a.waitForEvent('load'), a.click('[data-testid=reset-chapter]')]);
+    await b.waitForFunction(() => document.querySelector('[data-testid=toc-total] .sr-only').textContent.startsWith(', exercises passed: 0 of'));
+    await a.locator(`[data-exercise-id="${id}"] [data-testid=judge-button]`).waitFor();
+    assert.equal(await a.locator(`[data-exercise-id="${id}"] [data-testid=judge-verdict]`).evaluate((el) => el.dataset.verdict ?? ''), '', 'no verdict after a reset');
+    assert.match(await a.locator(`[data-exercise-id="${id}"] .cm-content`).textContent(), /TODO/, 'the starter code is back');
+  } finally {
+    await context.close();
+  }
 });

@@ -56,7 +56,9 @@ test('the contents list the headings of the chapter text with unique ids, and th
   assert.match(r.blocks[0].html, /<h3 id="sec-why-divide-by">/);
   assert.doesNotMatch(r.blocks.find((b) => b.type === 'exercise').statementHtml, /id=/);
   assert.equal(slug('从 token id 到向量：SVD'), 'sec-从-token-id-到向量-svd', 'letters of any script are kept');
-  assert.equal(slug('$$x$$'), 'sec-section');
+  assert.equal(slug(''), 'sec-section');
+  const math = parse('# Why divide by \\(\\sqrt{d_k}\\)\n\n# Costs $5 and $6 per token\n');
+  assert.deepEqual(math.toc.map((e) => e.id), ['sec-why-divide-by', 'sec-costs-5-and-6-per-token'], 'formulas of any delimiter are left out, dollar amounts kept');
 });
 
 test('display math in \\[…\\] and $$…$$ renders', () => {

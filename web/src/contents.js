@@ -1,32 +1,38 @@
 // The chapter's contents: its parts and sections, each linking to its heading, the one being read
 // marked (aria-current), and how many of each one's exercises the reader has passed. Beside the text
-// where the screen is wide enough, folded at the top of the chapter where it is not (style.css).
-//   new Contents(toc, { L, passed }) → .el; toc from the chapter build: [{ level, id, html, exercises }];
-//   passed(exerciseId) → boolean. refresh() recounts; track() follows the reader's scrolling.
+// where the screen is wide enough, folded above it where it is not (style.css).
+//   new Contents(toc, { L, passed, exercises }) → .el; toc from the chapter build: [{ level, id, html,
+//   exercises }]; passed(exerciseId) → boolean; exercises: every exercise of the chapter (the total).
+//   refresh() recounts; track() follows the reader's scrolling; reveal() unfolds and focuses.
 import { h, headerHeight } from './dom.js';
 
-const SIDE = '(min-width: 1440px)'; // as in style.css: room for the contents beside the 860 px column
+// The width from which style.css puts the contents beside the 860 px column (its @media rule says why).
+const SIDE = '(min-width: 1440px)';
 
 export class Contents {
-  constructor(toc, { L, passed }) {
+  constructor(toc, { L, passed, exercises }) {
     this.L = L;
     this.passed = passed;
+    this.exercises = exercises;
     this.entries = groupParts(toc);
     this.links = new Map();
-    this.summary = h('summary', { class: 'toc-title' }, L('contents'), ' ', h('span', { class: 'toc-total', 'data-testid': 'toc-total' }));
+    this.total = h('span', { class: 'toc-total', 'data-testid': 'toc-total' });
     const item = (e) => {
       const link = h('a', { href: `#${e.id}`, html: e.html, 'data-testid': 'toc-link' });
       this.links.set(e.id, link);
       e.badge = h('span', { class: 'toc-progress', 'data-testid': 'toc-progress', hidden: true });
-      return h('li', { 'data-level': e.level }, link, e.badge,
-        e.children.length ? h('ol', {}, e.children.map(item)) : null);
+      return h('li', {}, link, e.badge, e.children.length ? h('ol', {}, e.children.map(item)) : null);
     };
-    this.fold = h('details', { class: 'toc-fold' }, this.summary, h('ol', { class: 'toc-list' }, this.entries.map(item)));
+    this.fold = h('details', { class: 'toc-fold' }, h('summary', { class: 'toc-title' }, L('contents'), this.total),
+      h('ol', { class: 'toc-list' }, this.entries.map(item)));
     this.el = h('nav', { class: 'toc', 'aria-label': L('contents'), 'data-testid': 'contents' }, this.fold);
     // Open beside the text, folded above it; a reader's own folding is kept until the width class changes.
     const side = globalThis.matchMedia?.(SIDE);
     this.fold.open = !!side?.matches;
-    side?.addEventListener('change', (e) => { this.fold.open = e.matches; });
+    side?.addEventListener('change', (e) => {
+      this.fold.open = e.matches;
+      this.#keepInView();
+    });
     this.current = null;
   }
 
@@ -38,59 +44,66 @@ export class Contents {
 
   /** Recounts the passed exercises of every part and section, and of the chapter. */
   refresh() {
-    let passed = 0, total = 0;
+    // "2/3" (✓ when all) for the eye; words for a screen reader.
+    const show = (el, done, all) => el.replaceChildren(
+      h('span', { 'aria-hidden': 'true' }, `${done === all ? '✓ ' : ''}${done}/${all}`),
+      h('span', { class: 'sr-only' }, this.L('exercisesPassed', { passed: done, total: all })));
     const count = (e) => {
       const ids = [e, ...e.children].flatMap((x) => x.exercises);
       const done = ids.filter((id) => this.passed(id)).length;
       e.badge.hidden = ids.length === 0;
       e.badge.dataset.complete = String(ids.length > 0 && done === ids.length);
-      // "2/3" for the eye; the words for a screen reader.
-      e.badge.replaceChildren(h('span', { 'aria-hidden': 'true' }, `${done}/${ids.length}`),
-        h('span', { class: 'sr-only' }, this.L('tocProgress', { passed: done, total: ids.length })));
+      show(e.badge, done, ids.length);
       e.children.forEach(count);
-      return [done, ids.length];
     };
-    for (const e of this.entries) {
-      const [d, n] = count(e);
-      passed += d;
-      total += n;
-    }
-    this.summary.lastChild.textContent = total ? this.L('tocTotal', { passed, total }) : '';
+    this.entries.forEach(count);
+    const done = this.exercises.filter((id) => this.passed(id)).length;
+    this.total.hidden = this.exercises.length === 0;
+    this.total.replaceChildren(h('span', { 'aria-hidden': 'true' }, ` · ${this.L('passedOf', { passed: done, total: this.exercises.length })}`),
+      h('span', { class: 'sr-only' }, `, ${this.L('exercisesPassed', { passed: done, total: this.exercises.length })}`));
   }
 
-  /** Marks the section whose heading was last scrolled past (below the sticky header) as it changes. */
+  /** Marks the section being read as the reader scrolls: the one whose heading was last scrolled past
+   *  (below the sticky header), or at the very end of the page the last one in view. */
   track() {
+    if (this.tracking) return;
+    this.tracking = true;
     const headings = [...this.links.keys()].map((id) => document.getElementById(id)).filter(Boolean);
     let pending = false;
     const update = () => {
       pending = false;
       const line = headerHeight() + 16;
+      const end = window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2;
       let at = null;
       for (const el of headings) {
-        if (el.getBoundingClientRect().top > line) break;
+        const top = el.getBoundingClientRect().top;
+        if (top > (end ? window.innerHeight : line)) break;
         at = el.id;
       }
       if (at === this.current) return;
       this.links.get(this.current)?.removeAttribute('aria-current');
       this.current = at;
-      const link = this.links.get(at);
-      if (!link) return;
-      link.setAttribute('aria-current', 'location');
-      // Beside the text the contents scroll on their own: keep the marked section in their view.
-      const nav = this.el;
-      if (nav.scrollHeight > nav.clientHeight) {
-        const top = link.offsetTop - nav.clientHeight / 3;
-        if (link.offsetTop < nav.scrollTop || link.offsetTop > nav.scrollTop + nav.clientHeight - 24) nav.scrollTop = Math.max(0, top);
-      }
+      this.links.get(at)?.setAttribute('aria-current', 'location');
+      this.#keepInView();
     };
     addEventListener('scroll', () => {
       if (!pending) { pending = true; requestAnimationFrame(update); }
     }, { passive: true });
     update();
   }
+
+  // Beside the text the contents scroll on their own: keep the marked section in their view.
+  #keepInView() {
+    const link = this.links.get(this.current);
+    const nav = this.el;
+    if (!link || nav.scrollHeight <= nav.clientHeight) return;
+    if (link.offsetTop < nav.scrollTop || link.offsetTop > nav.scrollTop + nav.clientHeight - 24) {
+      nav.scrollTop = Math.max(0, link.offsetTop - nav.clientHeight / 3);
+    }
+  }
 }
 
-// The flat list of headings as parts (the first level used) with their sections.
+// The flat list of headings as parts (the first level used) with everything below a part as its sections.
 function groupParts(toc) {
   const top = Math.min(...toc.map((e) => e.level));
   const out = [];

@@ -45,7 +45,7 @@ async function showIndex(params) {
           const l = c.langs.includes(lang) ? lang : c.langs[0];
           const total = c.exercises?.length ?? 0;
           return h('li', {}, h('a', { href: `./?chapter=${encodeURIComponent(c.id)}&lang=${l}`, 'data-chapter': c.id }, c.titles[l]),
-            total ? h('span', { class: 'chapter-progress', 'data-testid': 'chapter-progress' }, ' · ', t(lang, 'chapterProgress', { passed: passedCount(c.id, c.exercises), total })) : null);
+            total ? h('span', { class: 'chapter-progress', 'data-testid': 'chapter-progress' }, ' · ', t(lang, 'exercisesPassed', { passed: passedCount(c.id, c.exercises), total })) : null);
         }))
         : h('p', { text: t(lang, 'noChapters') })));
   trackStickyHeader(app.querySelector('.chapter-header'));
@@ -81,7 +81,29 @@ async function showChapter(params) {
     otherLangHref: other ? `./?chapter=${encodeURIComponent(id)}&lang=${other}` : null,
   });
   globalThis.tensorpad = { notebook };
-  if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
+  if (location.hash) holdInView(document.getElementById(decodeURIComponent(location.hash.slice(1))));
+}
+
+// A link to a place in the chapter (#sec-…, or the #b… the language switch carries): cells, widgets and
+// fonts render after the first scroll and push the place down, so it is scrolled back into view as the
+// page grows, until the reader scrolls, clicks or types, or the page has been still for a second.
+function holdInView(target) {
+  if (!target) return;
+  const main = document.querySelector('main') ?? document.body;
+  let idle;
+  const observer = new ResizeObserver(() => {
+    target.scrollIntoView();
+    clearTimeout(idle);
+    idle = setTimeout(stop, 1000);
+  });
+  const stop = () => {
+    observer.disconnect();
+    clearTimeout(idle);
+    for (const type of ['wheel', 'touchstart', 'keydown', 'pointerdown']) removeEventListener(type, stop, true);
+  };
+  for (const type of ['wheel', 'touchstart', 'keydown', 'pointerdown']) addEventListener(type, stop, { capture: true, passive: true });
+  target.scrollIntoView();
+  observer.observe(main);
 }
 
 // The service worker (web/src/sw.js) keeps a copy of the site for reading offline. It registers once the
@@ -98,6 +120,11 @@ if ('serviceWorker' in navigator && window.isSecureContext) {
 }
 
 const params = new URLSearchParams(location.search);
+if (!params.get('chapter')) {
+  // The counts of passed exercises change in another tab, or are stale when the back/forward cache restores the page.
+  addEventListener('storage', (e) => { if (e.key?.startsWith('tensorpad:v1:chapter:')) showIndex(params); });
+  addEventListener('pageshow', (e) => { if (e.persisted) showIndex(params); });
+}
 (params.get('chapter') ? showChapter(params) : showIndex(params)).catch((e) => {
   app.replaceChildren(h('main', { id: 'main' }, h('p', { role: 'alert', class: 'notice notice-warning', text: String(e.message) })));
 });

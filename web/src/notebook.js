@@ -39,9 +39,11 @@ export class Notebook {
     this.#render(otherLangHref);
     performance.mark?.('tensorpad:cells-rendered');
     this.store = new ChapterStore(chapter.id, (kind) => this.notice(this.L({ unavailable: 'storageUnavailable', corrupt: 'storageCorrupt', full: 'storageFull' }[kind]), { id: `storage-${kind}`, kind: 'warning' }));
-    // The liveness ping's period; tests shorten it (globalThis.__TENSORPAD_HEARTBEAT_MS__, set before load).
     this.contents?.refresh();
     this.contents?.track();
+    // Another tab passed (or reset) an exercise of this chapter.
+    addEventListener('storage', (e) => { if (e.key === this.store.key) this.contents?.refresh(); });
+    // The liveness ping's period; tests shorten it (globalThis.__TENSORPAD_HEARTBEAT_MS__, set before load).
     this.kernel = kernel ?? startKernel(workerUrl);
     this.kernel.attach((s, msg) => this.#kernelStatus(s, msg));
     this.#restoreEdits();
@@ -92,11 +94,12 @@ export class Notebook {
       main.append(el);
     });
     if (!this.weights) main.append((this.weights = panel(2)).el);
+    // Before <main>, so that "Skip to content" skips them too.
     if (this.chapter.toc?.length) {
-      this.contents = new Contents(this.chapter.toc, { L, passed: (id) => this.store?.exercise(id)?.verdict === 'pass' });
-      main.prepend(this.contents.el);
+      const exercises = exerciseIds(this.chapter.blocks);
+      this.contents = new Contents(this.chapter.toc, { L, exercises, passed: (id) => this.store?.exercise(id)?.verdict === 'pass' });
     }
-    this.root.replaceChildren(header, this.notices, this.announcer, main);
+    this.root.replaceChildren(...[header, this.notices, this.announcer, this.contents?.el, main].filter(Boolean));
     trackStickyHeader(header);
   }
 
@@ -141,7 +144,11 @@ export class Notebook {
       exercise: b.exercise,
       tpUrl: new URL('tp.js', document.baseURI).href,
       load: () => this.store.exercise(b.id),
-      save: (value) => { this.store.setExercise(b.id, value); this.contents?.refresh(); },
+      save: (value) => {
+        const before = this.store.exercise(b.id)?.verdict;
+        this.store.setExercise(b.id, value);
+        if (value?.verdict !== before) this.contents?.refresh();
+      },
       createEditor: (parent, opts) => {
         const view = createEditor(parent, opts);
         return { view, getValue: () => view.state.doc.toString(), setValue: (text) => setDoc(view, text), focus: () => view.focus() };
@@ -241,8 +248,8 @@ export class Notebook {
   resetChapter() {
     if (!confirm(this.L('resetChapterConfirm'))) return;
     this.store.clearChapter();
-    this.contents?.refresh();
-    for (const c of this.cells) this.resetCell(c);
+    // Exercise blocks keep their attempt in memory and would save it again: the page starts afresh.
+    location.reload();
   }
 
   // ---- running ---------------------------------------------------------------------------------
@@ -454,4 +461,9 @@ export class Notebook {
   downloadMarkdown() {
     download(`${this.chapter.id}.${this.lang}.md`, chapterToMarkdown(this.chapter, this.#sources()), 'text/markdown');
   }
+}
+
+/** The ids of a chapter's exercises, in order, those inside :::details included. */
+function exerciseIds(blocks) {
+  return blocks.flatMap((b) => (b.type === 'exercise' ? [b.id] : b.type === 'details' ? exerciseIds(b.children) : []));
 }

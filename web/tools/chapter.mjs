@@ -19,7 +19,8 @@ export function createMarkdown() {
     // A heading of the chapter's own text (env.toc) gets an id to link to and an entry in its contents.
     if (env?.toc) {
       const inline = tokens[i + 1];
-      const id = uniqueId(slug(inline.content), env.toc.ids);
+      const words = inline.children.filter((t) => t.type === 'text' || t.type === 'code_inline').map((t) => t.content).join(' ');
+      const id = uniqueId(slug(words), env.toc.ids);
       tokens[i].attrSet('id', id);
       env.toc.entries.push({ level, id, html: self.renderInline(inline.children, options, env), exercises: [] });
     }
@@ -41,10 +42,11 @@ function headingLevel(written, env) {
   return level;
 }
 
-// A heading's id: its words, lower-case, joined by "-" (letters of any script kept, formulas dropped),
-// after "sec-" so that no heading can take an id the page uses itself (main, app, b3, …).
+// A heading's id: the words of its text (its formulas are left out by the caller), lower-case, joined by
+// "-" (letters of any script kept), after "sec-" so that no heading can take an id the page uses itself
+// (main, app, b3, …).
 export function slug(text) {
-  const words = text.replace(/\$\$?[^$]*\$\$?/g, ' ').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   return `sec-${words.join('-') || 'section'}`;
 }
 
