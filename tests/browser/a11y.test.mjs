@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSiteAndBrowser, openPage, cell, typeInto, waitForState, waitIdle } from './helpers.mjs';
+import { CONTRAST } from './contrast.mjs';
 import { u8, safetensorsBytes } from '../fixtures/safetensors-bytes.mjs';
 
 let srv, browser;
@@ -48,30 +49,6 @@ const active = (page) => page.evaluate(() => ({
   row: document.activeElement.closest('[data-testid=weights-row]')?.dataset.name ?? null,
 }));
 
-// WCAG's contrast ratio, in the page: colours as computed, backgrounds composed up the ancestors.
-const CONTRAST = () => {
-  const parse = (s) => {
-    const m = /rgba?\(([^)]+)\)/.exec(s);
-    if (!m) return null;
-    const p = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
-    return [p[0], p[1], p[2], p[3] ?? 1];
-  };
-  const lin = (c) => { c /= 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
-  const lum = ([r, g, b]) => 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
-  const over = (top, bottom) => [0, 1, 2].map((i) => top[i] * top[3] + bottom[i] * (1 - top[3])).concat(1);
-  const ratio = (a, b) => { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
-  const background = (el) => {
-    const layers = [];
-    for (let e = el; e && e.nodeType === 1; e = e.parentElement) {
-      const c = parse(getComputedStyle(e).backgroundColor);
-      if (c && c[3] > 0) layers.push(c);
-      if (c && c[3] === 1) break;
-    }
-    return layers.reverse().reduce((bg, c) => over(c, bg), [255, 255, 255, 1]);
-  };
-  const hex = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16)).concat(1);
-  globalThis.__contrast = { parse, ratio, background, over, hex };
-};
 
 test('zoomed to 400% the chapter header scrolls away instead of covering the page; at normal size it sticks', async () => {
   await withPage(async (page) => {

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { root, useSiteAndBrowser, openPage } from './helpers.mjs';
+import { CONTRAST } from './contrast.mjs';
 
 let srv, browser;
 useSiteAndBrowser((s, b) => { srv = s; browser = b; });
@@ -31,28 +32,9 @@ const FAINT = [
 // Colours of the light theme that must not show in dark (fills, strokes, text and backgrounds).
 const LIGHT_ONLY = ['#e3e5e8', '#eceef1', '#f1f3f4', '#e8f0fe', '#dadce0', '#c9ced6', '#bbbbbb', '#ffffff', '#555555', '#333333'];
 
-// WCAG's contrast ratio and what a mark or a label sits on, in the page (as in a11y.test.mjs).
-const CONTRAST = () => {
-  const parse = (s) => {
-    const m = /rgba?\(([^)]+)\)/.exec(s);
-    if (!m) return null;
-    const p = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
-    return [p[0], p[1], p[2], p[3] ?? 1];
-  };
-  const lin = (c) => { c /= 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
-  const lum = ([r, g, b]) => 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
-  const over = (top, bottom) => [0, 1, 2].map((i) => top[i] * top[3] + bottom[i] * (1 - top[3])).concat(1);
-  const ratio = (a, b) => { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
-  const background = (el) => {
-    const layers = [];
-    for (let e = el; e && e.nodeType === 1; e = e.parentElement) {
-      const c = parse(getComputedStyle(e).backgroundColor);
-      if (c && c[3] > 0) layers.push(c);
-      if (c && c[3] === 1) break;
-    }
-    return layers.reverse().reduce((bg, c) => over(c, bg), [255, 255, 255, 1]);
-  };
-  const hex = (c) => `#${c.slice(0, 3).map((v) => Math.round(v).toString(16).padStart(2, '0')).join('')}`;
+// What a mark or a label sits on, and their contrast, in the page (after CONTRAST from ./contrast.mjs).
+const FIGURES = () => {
+  const { parse, over, ratio, background, toHex: hex } = globalThis.__contrast;
   // A mark's colour with its opacity (fill-opacity or stroke-opacity, and `opacity` up to the widget).
   const paint = (e, prop, widget) => {
     const cs = getComputedStyle(e);
@@ -151,6 +133,7 @@ async function withPage(fn, { dark }) {
   const { page, log } = await openPage(context, srv.base);
   try {
     await page.addInitScript(CONTRAST);
+    await page.addInitScript(FIGURES);
     await fn(page);
     assert.deepEqual(log.errors, [], 'no console error');
   } finally {
