@@ -40,6 +40,7 @@ test('on a wide screen the contents sit open beside the text and list every head
     const hrefs = await nav.locator('[data-testid=toc-link]').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
     assert.deepEqual(hrefs, toc.map((e) => `#${e.id}`));
     assert.equal(await nav.locator('.katex').count() >= 2, true, 'formulas in titles are typeset');
+    assert.equal(await nav.getByRole('link', { name: 'Why divide by \\sqrt{d_k}' }).count(), 1, 'a title with a formula keeps it in its accessible name');
     const boxes = await page.evaluate(() => ({
       nav: document.querySelector('[data-testid=contents]').getBoundingClientRect().toJSON(),
       main: document.querySelector('main .prose').getBoundingClientRect().toJSON(),

@@ -52,6 +52,8 @@ test('the contents list the headings of the chapter text with unique ids, and th
     [2, 'sec-part-one-2', ['ex1']],
   ], 'formulas leave the id, a repeated title gets -2, headings inside details and exercise statements are not listed');
   assert.match(r.toc[1].html, /^Why divide by <span class="katex">/, 'an entry shows its formula');
+  assert.equal(r.toc[1].label, 'Why divide by \\sqrt{d_k}', 'and names it in words a link can carry');
+  assert.equal(r.toc[0].label, undefined);
   assert.match(r.blocks[0].html, /<h2 id="sec-part-one">Part one<\/h2>/);
   assert.match(r.blocks[0].html, /<h3 id="sec-why-divide-by">/);
   assert.doesNotMatch(r.blocks.find((b) => b.type === 'exercise').statementHtml, /id=/);

@@ -18,7 +18,7 @@ export class Contents {
     this.links = new Map();
     this.total = h('span', { class: 'toc-total', 'data-testid': 'toc-total' });
     const item = (e) => {
-      const link = h('a', { href: `#${e.id}`, html: e.html, 'data-testid': 'toc-link' });
+      const link = h('a', { href: `#${e.id}`, html: e.html, 'aria-label': e.label, 'data-testid': 'toc-link' });
       this.links.set(e.id, link);
       e.badge = h('span', { class: 'toc-progress', 'data-testid': 'toc-progress', hidden: true });
       return h('li', {}, link, e.badge, e.children.length ? h('ol', {}, e.children.map(item)) : null);

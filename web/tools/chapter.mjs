@@ -22,7 +22,11 @@ export function createMarkdown() {
       const words = inline.children.filter((t) => t.type === 'text' || t.type === 'code_inline').map((t) => t.content).join(' ');
       const id = uniqueId(slug(words), env.toc.ids);
       tokens[i].attrSet('id', id);
-      env.toc.entries.push({ level, id, html: self.renderInline(inline.children, options, env), exercises: [] });
+      // A title with a formula also gets a plain-text label (the formula as its TeX): a link's accessible
+      // name leaves out KaTeX's MathML.
+      const math = inline.children.some((t) => t.type === 'math_inline');
+      const label = math ? inline.children.map((t) => (t.type === 'math_inline' ? t.content : t.content ?? '')).join('').replace(/\s+/g, ' ').trim() : undefined;
+      env.toc.entries.push({ level, id, html: self.renderInline(inline.children, options, env), label, exercises: [] });
     }
     return self.renderToken(tokens, i, options);
   };
@@ -96,7 +100,8 @@ function parseFrontMatter(lines, error) {
 /**
  * parseChapter(text, { file, dirId, lang, widgets, exercises, md })
  *   widgets: Set of widget names; exercises: Map id → exercise.json object (or null if unreadable).
- * Returns { meta, blocks, toc, errors }; toc: [{ level, id, html, exercises: [exercise ids] }].
+ * Returns { meta, blocks, toc, errors }; toc: [{ level, id, html, label? (a title with a formula, as text),
+ *   exercises: [exercise ids] }].
  */
 export function parseChapter(text, { file, dirId, lang, widgets = new Set(), exercises = new Map(), md = createMarkdown() }) {
   const errors = [];
