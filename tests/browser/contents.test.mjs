@@ -210,15 +210,19 @@ test('with a larger font the contents beside the text stay on screen and off the
   }, { width: 1440 });
 });
 
-test('a pass or a reset of the chapter in one tab updates the counts in the other, and a reset restores the starters', async () => {
+test('a pass or a reset of the chapter in one tab updates the counts in the others and in the chapter list, and a reset restores the starters', async () => {
   const id = 'shapes-axes';
   const reference = fs.readFileSync(path.join(root, 'exercises', id, 'reference.js'), 'utf8');
   const context = await browser.newContext({ viewport: { width: 1600, height: 900 } });
   try {
     const { page: a } = await openPage(context, srv.base);
     const { page: b } = await openPage(context, srv.base);
+    const { page: list } = await openPage(context, srv.base);
     await a.goto(url('linear-algebra', 'en'));
     await b.goto(url('linear-algebra', 'en'));
+    await list.goto(`${srv.base}?lang=en`);
+    const listed = list.locator('[data-testid=chapter-list] li').filter({ has: list.locator('a[data-chapter=linear-algebra]') }).locator('[data-testid=chapter-progress]');
+    assert.match(await listed.textContent(), /exercises passed: 0 of/);
     const block = a.locator(`[data-testid=exercise][data-exercise-id="${id}"]`);
     await block.locator('[data-testid=judge-button]').waitFor();
     await b.locator('[data-testid=toc-total]').waitFor();
@@ -228,6 +232,7 @@ test('a pass or a reset of the chapter in one tab updates the counts in the othe
     await a.keyboard.insertText(reference);
     await block.locator('[data-testid=judge-button]').click();
     await b.waitForFunction(() => document.querySelector('[data-testid=toc-total] .sr-only').textContent.startsWith(', exercises passed: 1 of'), null, { timeout: 60000 });
+    await list.waitForFunction(() => /exercises passed: 1 of/.test(document.querySelector('a[data-chapter=linear-algebra]').parentElement.textContent));
 
     a.on('dialog', (d) => d.accept());
     await Promise.all([a.waitForEvent('load'), a.click('[data-testid=reset-chapter]')]);

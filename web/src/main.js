@@ -43,13 +43,19 @@ async function showIndex(params) {
       chapters.length
         ? h('ol', { class: 'chapter-list', 'data-testid': 'chapter-list' }, chapters.map((c) => {
           const l = c.langs.includes(lang) ? lang : c.langs[0];
-          const total = c.exercises?.length ?? 0;
-          return h('li', {}, h('a', { href: `./?chapter=${encodeURIComponent(c.id)}&lang=${l}`, 'data-chapter': c.id }, c.titles[l]),
-            total ? h('span', { class: 'chapter-progress', 'data-testid': 'chapter-progress' }, ' · ', t(lang, 'exercisesPassed', { passed: passedCount(c.id, c.exercises), total })) : null);
+          const progress = c.exercises?.length ? h('span', { class: 'chapter-progress', 'data-testid': 'chapter-progress' }) : null;
+          if (progress) counts.push(() => progress.replaceChildren(' · ', t(lang, 'exercisesPassed', { passed: passedCount(c.id, c.exercises), total: c.exercises.length })));
+          return h('li', {}, h('a', { href: `./?chapter=${encodeURIComponent(c.id)}&lang=${l}`, 'data-chapter': c.id }, c.titles[l]), progress);
         }))
         : h('p', { text: t(lang, 'noChapters') })));
   trackStickyHeader(app.querySelector('.chapter-header'));
+  refreshCounts();
 }
+
+// The chapter list's counts of passed exercises: written when the list is drawn, and again when another
+// tab changes them or the back/forward cache restores the page.
+const counts = [];
+const refreshCounts = () => counts.forEach((write) => write());
 
 async function showChapter(params) {
   const id = params.get('chapter');
@@ -121,9 +127,8 @@ if ('serviceWorker' in navigator && window.isSecureContext) {
 
 const params = new URLSearchParams(location.search);
 if (!params.get('chapter')) {
-  // The counts of passed exercises change in another tab, or are stale when the back/forward cache restores the page.
-  addEventListener('storage', (e) => { if (e.key?.startsWith('tensorpad:v1:chapter:')) showIndex(params); });
-  addEventListener('pageshow', (e) => { if (e.persisted) showIndex(params); });
+  addEventListener('storage', (e) => { if (e.key?.startsWith('tensorpad:v1:chapter:')) refreshCounts(); });
+  addEventListener('pageshow', (e) => { if (e.persisted) refreshCounts(); });
 }
 (params.get('chapter') ? showChapter(params) : showIndex(params)).catch((e) => {
   app.replaceChildren(h('main', { id: 'main' }, h('p', { role: 'alert', class: 'notice notice-warning', text: String(e.message) })));
