@@ -153,3 +153,20 @@ test('a page read in dark prints in the light colours, figures computed in JavaS
     assert.deepEqual((await colours()).heat, paper.heat, 'the heat cells print as they show in light');
   }, { colorScheme: 'dark' });
 });
+
+test('a printed chapter leaves out the controls and the contents, and keeps the text, cells and figures', async () => {
+  await withContext(async (context) => {
+    const { page } = await openPage(context, srv.base);
+    await page.goto(url('demo', 'en'));
+    await page.locator('[data-testid=contents]').waitFor();
+    await page.emulateMedia({ media: 'print' });
+    const shown = await page.evaluate(() => Object.fromEntries(['.toolbar', '.topnav', '[data-testid=contents]', '[data-testid=cell-run]', 'h1', 'main .prose', '.cm-content', '.tpw svg']
+      .map((sel) => [sel, getComputedStyle(document.querySelector(sel)).display !== 'none'])));
+    assert.deepEqual(shown, {
+      '.toolbar': false, '.topnav': false, '[data-testid=contents]': false, '[data-testid=cell-run]': false,
+      h1: true, 'main .prose': true, '.cm-content': true, '.tpw svg': true,
+    });
+    const pdf = await page.pdf({ format: 'A4' });
+    assert.ok(pdf.length > 50000, `a PDF of ${pdf.length} bytes`);
+  }, { colorScheme: 'light' });
+});
