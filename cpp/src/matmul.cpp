@@ -1,4 +1,6 @@
 // matmul with torch's rules (1-D, 2-D, batched with broadcast batch dims) and outer, on the packed GEMM.
+#include <algorithm>
+
 #include "tensorpad/gemm.hpp"
 #include "tensorpad/ops.hpp"
 
@@ -17,6 +19,12 @@ Tensor matmul(const Tensor& a_in, const Tensor& b_in) {
     fail("matmul", "shapes ", shape_str(a_in.shape()), " and ", shape_str(b_in.shape()), " do not align (", k,
          " != ", kb, ")");
   const Shape batch_a(a.shape().begin(), a.shape().end() - 2), batch_b(b.shape().begin(), b.shape().end() - 2);
+  for (size_t i = 1; i <= std::min(batch_a.size(), batch_b.size()); ++i) {
+    const int64_t da = batch_a[batch_a.size() - i], db = batch_b[batch_b.size() - i];
+    if (da != db && da != 1 && db != 1)
+      fail("matmul", "shapes ", shape_str(a_in.shape()), " and ", shape_str(b_in.shape()),
+           " have batch dims that do not broadcast (", da, " vs ", db, ")");
+  }
   const Shape batch = broadcast_shapes("matmul", batch_a, batch_b);
 
   Shape full_a = batch, full_b = batch, out_shape = batch;

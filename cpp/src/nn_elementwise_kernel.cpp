@@ -37,9 +37,8 @@ void rms_norm_f32(int64_t rows, int64_t d, const float* x, const float* weight, 
     double ms = 0;
     for (int64_t j = 0; j < d; ++j) ms += double(xr[j]) * xr[j];
     ms /= double(d);
-    const double denom = std::sqrt(ms + double(eps));
-    // An all-zero row with eps = 0 has no scale: return it unchanged rather than 0/0.
-    const double inv = denom > 0 ? 1.0 / denom : 0.0;
+    // An all-zero row with eps = 0 gives 0 * inf = NaN, as torch's x * rsqrt(mean(x^2) + eps) does.
+    const double inv = 1.0 / std::sqrt(ms + double(eps));
     for (int64_t j = 0; j < d; ++j) {
       double v = xr[j] * inv;
       if (weight) v *= weight[j];

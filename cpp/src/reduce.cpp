@@ -121,8 +121,9 @@ Tensor reduce_pnorm(const Tensor& x, double p, const std::vector<int64_t>& dims,
 
 Tensor reduce_all(ReduceOp op, const Tensor& x) {
   const char* name = reduce_name(op);
-  if (x.numel() == 0 && (op == ReduceOp::Amax || op == ReduceOp::Amin || op == ReduceOp::Median))
+  if (x.numel() == 0 && (op == ReduceOp::Amax || op == ReduceOp::Amin))
     fail(name, "cannot reduce an empty tensor of shape ", shape_str(x.shape()));
+  if (x.numel() == 0 && op == ReduceOp::Median) return Tensor::scalar(std::numeric_limits<float>::quiet_NaN());  // torch
   const Tensor c = x.contiguous();
   return Tensor::scalar(reduce_line(op, c.data(), c.numel(), 1));
 }

@@ -10,7 +10,8 @@ namespace tp {
 
 Tensor eye(int64_t n, int64_t m) {
   if (m < 0) m = n;
-  if (n < 0) fail("eye", "size must be non-negative, got ", n);
+  if (n < 0 || m < 0) fail("eye", "sizes must be non-negative, got ", n, " x ", m);
+  checked_numel("eye", {n, m});
   Tensor t = Tensor::zeros({n, m});
   for (int64_t i = 0; i < std::min(n, m); ++i) t.data()[i * m + i] = 1.f;
   return t;
@@ -148,13 +149,18 @@ void copy_into(Tensor dst, const Tensor& src) {
 
 Tensor cat(const std::vector<Tensor>& xs, int64_t dim) {
   if (xs.empty()) fail("cat", "expected a non-empty list of tensors");
-  const Tensor& first = xs[0];
-  if (first.dim() == 0) fail("cat", "zero-dimensional tensors cannot be concatenated");
+  for (size_t i = 0; i < xs.size(); ++i)
+    if (xs[i].dim() == 0) fail("cat", "zero-dimensional tensors cannot be concatenated (tensor ", i, ")");
+  // torch's legacy rule: a 1-d empty tensor (shape [0]) joins anything, as nothing.
+  const auto skipped = [](const Tensor& x) { return x.dim() == 1 && x.numel() == 0; };
+  const auto kept = std::find_if(xs.begin(), xs.end(), [&](const Tensor& x) { return !skipped(x); });
+  const Tensor& first = kept == xs.end() ? xs[0] : *kept;
   const size_t d = size_t(wrap_dim("cat", dim, first.dim()));
   Shape shape = first.shape();
   shape[d] = 0;
   for (size_t i = 0; i < xs.size(); ++i) {
     const Tensor& x = xs[i];
+    if (skipped(x) && &x != &first) continue;
     bool ok = x.dim() == first.dim();
     for (size_t k = 0; ok && k < shape.size(); ++k) ok = k == d || x.shape()[k] == first.shape()[k];
     if (!ok)
@@ -165,6 +171,7 @@ Tensor cat(const std::vector<Tensor>& xs, int64_t dim) {
   Tensor out = Tensor::empty(shape);
   int64_t at = 0;
   for (const Tensor& x : xs) {
+    if (skipped(x) && &x != &first) continue;
     copy_into(narrow(out, int64_t(d), at, x.shape()[d]), x);
     at += x.shape()[d];
   }

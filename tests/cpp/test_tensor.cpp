@@ -83,7 +83,7 @@ TEST_CASE("matmul refuses shapes that do not align, with the message readers see
   CHECK(error_of([] { tp::matmul(Tensor::zeros({4, 3}), Tensor::zeros({4, 5})); }) ==
         "matmul: shapes [4, 3] and [4, 5] do not align (3 != 4)");
   CHECK(error_of([] { tp::matmul(Tensor::zeros({2, 4, 3}), Tensor::zeros({3, 3, 5})); }) ==
-        "matmul: shapes [2] and [3] do not broadcast (2 vs 3 in dim -1)");
+        "matmul: shapes [2, 4, 3] and [3, 3, 5] have batch dims that do not broadcast (2 vs 3)");
 }
 
 TEST_CASE("absurd or negative shapes are refused before any allocation") {
@@ -140,6 +140,15 @@ TEST_CASE("norms of (3, 4) are 7, 5 and 4 for ord 1, 2 and inf") {
   CHECK(tp::vector_norm(v, 1, {}, false).item() == 7.f);
   CHECK(tp::vector_norm(v, 2, {}, false).item() == 5.f);
   CHECK(tp::vector_norm(v, INFINITY, {}, false).item() == 4.f);
+}
+
+TEST_CASE("the median of an empty tensor is NaN, and cat skips 1-d empty tensors, as torch") {
+  CHECK(std::isnan(tp::reduce_all(tp::ReduceOp::Median, Tensor::zeros({0})).data()[0]));
+  CHECK(error_of([] { tp::reduce_all(tp::ReduceOp::Amax, Tensor::zeros({0})); }) ==
+        "amax: cannot reduce an empty tensor of shape [0]");
+  const Tensor c = tp::cat({Tensor::zeros({0}), iota({2, 2}), Tensor::zeros({0})}, 1);
+  REQUIRE(c.shape() == Shape{2, 2});
+  CHECK(c.data()[3] == 3.f);
 }
 
 TEST_CASE("vector norms sum in double: entries of 1e25 and 1e-30 keep their norms, where float squares overflow or vanish") {

@@ -283,7 +283,7 @@ function malformedCalls() {
   }
   calls.push(['cumsum(null)', () => good().cumsum(null)]);
   calls.push(['median over a dim list', () => good().median([0, 1])]);
-  calls.push(['median of empty', () => tp.zeros([0]).median()]);
+  calls.push(['median of an empty dim', () => tp.zeros([2, 0]).median(1)]);
   calls.push(['tensor dtype int8', () => tp.tensor([1], { dtype: 'int8' })]);
   calls.push(['item of many', () => good().item()]);
   calls.push(['matmul of scalars', () => tp.matmul(tp.tensor(1), tp.tensor(2))]);
@@ -475,6 +475,80 @@ test('an empty dim list reduces every dim, as torch (not none, as numpy); median
     assert.equal(tp.tensor(3).sum([]).item(), 3);
     assert.throws(() => x.median([]), { message: 'median: reduces one dim or all of them, not a list of dims' });
   });
+});
+
+test('a 0-d tensor reduces over a dim list of 0 or -1, as over the single dim, as torch', () => {
+  tp.tidy(() => {
+    const s = tp.tensor(3);
+    assert.deepEqual([s.sum([0]).shape, s.sum([0]).item()], [[], 3]);
+    assert.deepEqual(s.amax([-1], { keepdim: true }).shape, []);
+    assert.throws(() => s.sum([0, -1]), { message: 'sum: dim list [0, -1] repeats a dim' });
+    assert.throws(() => s.sum([1]), { message: 'sum: dim 1 is out of range for a 0-d tensor' });
+  });
+});
+
+test('amax over a dim list with an empty dim names the shape the caller passed', () => {
+  tp.tidy(() => {
+    assert.throws(() => tp.zeros([3, 0]).amax([0, 1]), { message: 'amax: cannot reduce dim 1 of size 0 (shape [3, 0])' });
+    assert.deepEqual(tp.zeros([3, 0]).sum([0, 1]).item(), 0);
+  });
+});
+
+test('the median of an empty tensor is NaN, as torch; along an empty dim it is an error', () => {
+  tp.tidy(() => {
+    assert.ok(Number.isNaN(tp.zeros([0]).median().item()));
+    const kept = tp.zeros([3, 0]).median(undefined, { keepdim: true });
+    assert.deepEqual(kept.shape, [1, 1]);
+    assert.ok(Number.isNaN(kept.item()));
+    assert.throws(() => tp.zeros([3, 0]).median(1), { message: /^median: cannot reduce dim 1 of size 0/ });
+  });
+});
+
+test("Tensor.norm follows torch.norm: a number p over every element (a matrix flattened), a dim or a dim list; 'fro' is p = 2", () => {
+  tp.tidy(() => {
+    const A = tp.tensor([[1, -2], [3, 4]]);
+    assertClose(A.norm(2), tp.tensor(Math.sqrt(30)));
+    assert.equal(A.norm(1).item(), 10);
+    assert.equal(A.norm(Infinity).item(), 4);
+    assertClose(A.norm(2, [0, 1]), tp.tensor(Math.sqrt(30)));
+    assertClose(A.norm('fro', 1), tp.tensor([Math.sqrt(5), 5]));
+    assertClose(A.norm(1, [1, 0], { keepdim: true }), tp.tensor([[10]]));
+    // Over dims 0 and 2 of a [2, 3, 2] tensor of ones: four ones per entry of dim 1.
+    assertClose(tp.ones([2, 3, 2]).norm(2, [0, -1]), tp.tensor([2, 2, 2]));
+    assert.deepEqual(tp.ones([2, 3, 2]).norm(1, [0, 2], { keepdim: true }).shape, [1, 3, 1]);
+    assert.throws(() => A.norm(2, [0, 0]), { message: 'norm: dim 0 appears twice in the dims to reduce' });
+    assert.throws(() => A.norm('fro', [0, 1, 0]), { message: "norm: 'fro' takes at most two dims, got [0, 1, 0]" });
+  });
+});
+
+test('isclose and allclose take infinite tolerances, as torch; negative or NaN ones are refused', () => {
+  tp.tidy(() => {
+    const a = tp.tensor([1, 2, 3]);
+    assert.equal(tp.allclose(a, a.mul(100), { atol: Infinity }), true);
+    assert.deepEqual(tp.isclose(a, a.mul(100), { rtol: Infinity }).toArray(), [1, 1, 1]);
+    assert.throws(() => tp.allclose(a, a, { atol: -1 }), { message: /^allclose: rtol and atol must be non-negative/ });
+  });
+});
+
+test('cat skips 1-d empty tensors, as torch does for shape [0]; other empty shapes must match', () => {
+  tp.tidy(() => {
+    assert.deepEqual(tp.cat([tp.ones([2, 2]), tp.zeros([0])]).toArray(), [[1, 1], [1, 1]]);
+    assert.deepEqual(tp.cat([tp.zeros([0]), tp.ones([1, 2]), tp.zeros([0])], 1).toArray(), [[1, 1]]);
+    assert.deepEqual(tp.cat([tp.zeros([0]), tp.zeros([0])]).shape, [0]);
+    assert.throws(() => tp.cat([tp.ones([2, 2]), tp.zeros([0, 3])]), { message: /^cat: tensor 1 has shape \[0, 3\]/ });
+    assert.throws(() => tp.cat([tp.zeros([0]), tp.tensor(1)]), { message: 'cat: zero-dimensional tensors cannot be concatenated (tensor 1)' });
+  });
+});
+
+test('errors name the op called: eye too large, tensor() and applyRope of a disposed tensor, matmul batch dims', () => {
+  const d = tp.ones([2, 2]);
+  d.dispose();
+  assert.throws(() => tp.eye(100000), { message: /^eye: shape \[100000, 100000\] is too large/ });
+  assert.throws(() => tp.tensor(d), { message: 'tensor: this tensor was disposed (use after dispose)' });
+  assert.throws(() => tp.tensor(d, { shape: [4] }), { message: 'tensor: this tensor was disposed (use after dispose)' });
+  assert.throws(() => tp.nn.applyRope(d), { message: 'nn.applyRope: this tensor was disposed (use after dispose)' });
+  tp.tidy(() => assert.throws(() => tp.zeros([2, 2, 3]).matmul(tp.zeros([3, 3, 2])),
+    { message: 'matmul: shapes [2, 2, 3] and [3, 3, 2] have batch dims that do not broadcast (2 vs 3)' }));
 });
 
 test('squeeze(0) and squeeze(-1) of a 0-d tensor return it, as torch; other dims are out of range', () => {

@@ -229,7 +229,23 @@ test("linalg.norm with a matrix ord ('fro' too) and no dim gives one norm per ma
     const all = tp.linalg.norm(A);
     assert.deepEqual(all.shape, []);
     assert.ok(Math.abs(all.item() - Math.sqrt(25 + 100 + 225)) <= 1e-5 * all.item());
-    assert.throws(() => tp.linalg.norm(A, 'fro', 0), { message: /^linalg\.norm: ord "fro" is a matrix norm over the last two dims and takes no dim/ });
+    assert.throws(() => tp.linalg.norm(A, 'fro', 0), { message: /^linalg\.norm: ord "fro" is a matrix norm: give it two dims/ });
+  });
+});
+
+test('linalg.norm with two dims takes the matrix norm over those dims, as torch.linalg.norm; without ord, the 2-norm over them', () => {
+  tp.tidy(() => {
+    // B[:, j, :] is j+1 times [[3, 0], [0, 4]] laid out over dims 0 and 2: norms j+1 times 5 (fro), 7 (nuc), 4 (2).
+    const B = tp.tensor([[[3, 6, 9], [0, 0, 0]], [[0, 0, 0], [4, 8, 12]]]).permute([0, 2, 1]);
+    assert.deepEqual(B.shape, [2, 3, 2]);
+    assertClose(tp.linalg.norm(B, 'fro', [0, 2]), [5, 10, 15]);
+    assertClose(tp.linalg.norm(B, 'nuc', [0, 2]), [7, 14, 21]);
+    assertClose(tp.linalg.norm(B, 2, [2, 0]), [4, 8, 12]);
+    assertClose(tp.linalg.norm(B, undefined, [0, 2]), [5, 10, 15]);
+    assert.deepEqual(tp.linalg.norm(B, 'nuc', [0, -1], { keepdim: true }).shape, [1, 3, 1]);
+    assert.throws(() => tp.linalg.norm(B, 2, [1, -2]), { message: 'linalg.norm: dims [1, -2] name the same dim twice' });
+    assert.throws(() => tp.linalg.norm(B, 2, [0, 3]), { message: 'linalg.norm: dim 3 is out of range for a 3-d tensor' });
+    assert.throws(() => tp.linalg.norm(B, undefined, [0, 1, 2]), { message: /^linalg\.norm: dim must be one dim or a pair of dims, got \[0, 1, 2\]/ });
   });
 });
 

@@ -182,6 +182,27 @@ test('multiHeadAttention equals the sum over heads of C^(r) W_O^(r)', () => {
   });
 });
 
+test('rmsNorm with eps 0 makes an all-zero row NaN (0 times 1/0), as torch, and layerNorm a constant row', () => {
+  tp.tidy(() => {
+    const y = tp.nn.rmsNorm(tp.tensor([[0, 0], [3, 4]]), { eps: 0 }).toArray();
+    assert.ok(y[0].every(Number.isNaN));
+    assert.ok(y[1].every(Number.isFinite));
+    assert.ok(tp.nn.layerNorm(tp.tensor([[2, 2]]), { eps: 0 }).toArray()[0].every(Number.isNaN));
+  });
+});
+
+test('a missing tensor operand of attention or a norm is refused under the op, not taken for a disposed tensor', () => {
+  tp.tidy(() => {
+    const K = tp.ones([2, 3]);
+    const missing = (what) => `${what}: cannot make a tensor from undefined; pass a number, a (nested) array or a typed array`;
+    assert.throws(() => tp.nn.scaledDotProductAttention(undefined, K, K), { message: missing('nn.scaledDotProductAttention') });
+    assert.throws(() => tp.nn.scaledDotProductAttention(K, K), { message: missing('nn.scaledDotProductAttention') });
+    assert.throws(() => tp.nn.layerNorm(), { message: missing('nn.layerNorm') });
+    assert.throws(() => tp.nn.rmsNorm(null), { message: /^nn\.rmsNorm: cannot make a tensor from null/ });
+    assert.deepEqual(tp.nn.layerNorm(K, { weight: null, bias: undefined }).shape, [2, 3]);
+  });
+});
+
 test('rmsNorm of (3, 4, 0) is (3√3/5, 4√3/5, 0), unchanged by scaling; layerNorm gives mean 0, variance 1', () => {
   tp.tidy(() => {
     const r3 = Math.sqrt(3);

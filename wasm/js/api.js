@@ -332,14 +332,18 @@ export function createApi(core, { finalizers = true } = {}) {
       return wrap(core.reduce(REDUCE[op], id, dim, keepdim), op);
     }
     // Several dims: reduce one at a time keeping dims, then drop them.
-    const n = x.ndim;
+    const shape = x._shape(op), n = shape.length;
+    const span = Math.max(n, 1);  // as torch, a 0-d tensor takes dim 0 or -1
     const dims = dim.map((d) => {
       checkInt(op, 'dim', d);
-      if (d < -n || d >= n) fail(op, `dim ${d} is out of range for a ${n}-d tensor`);
-      return d < 0 ? d + n : d;
+      if (d < -span || d >= span) fail(op, `dim ${d} is out of range for a ${n}-d tensor`);
+      return d < 0 ? d + span : d;
     });
     if (new Set(dims).size !== dims.length) fail(op, `dim list [${dim.join(', ')}] repeats a dim`);
-    if (dims.length === 0) return x.clone(); // a 0-d tensor's every dim
+    if (n === 0) return wrap(core.reduce(REDUCE[op], id, 0, keepdim), op);
+    const empty = dims.find((d) => shape[d] === 0);
+    if (empty !== undefined && (op === 'amax' || op === 'amin'))
+      fail(op, `cannot reduce dim ${empty} of size 0 (shape [${shape.join(', ')}])`);
     let r = x;
     try {
       for (const d of dims) {
@@ -366,8 +370,9 @@ export function createApi(core, { finalizers = true } = {}) {
     checkInt('softmax', 'dim', dim);
     return withHandles('softmax', [x], (ix) => wrap(core.softmax(ix, dim)));
   }
-  // torch.norm's rules: 'fro' (the default) over all elements, a number over one dim or all of them.
-  // keepdim without a dim keeps every dim as 1. op names the caller (tp.linalg.norm's vector norms).
+  // torch.norm's rules: a vector norm of ord p (2 for 'fro', the default) over a dim, a list of dims,
+  // or, with none, every element (a matrix flattened). keepdim keeps the reduced dims as 1. op names the
+  // caller (tp.linalg.norm's vector norms).
   function norm(x, ord, dim, opts, op = 'norm') {
     const { keepdim = false } = options(op, opts, ['keepdim']);
     checkBool(op, 'keepdim', keepdim);
@@ -378,17 +383,30 @@ export function createApi(core, { finalizers = true } = {}) {
         return keepdim ? tidyReshape(r, shape.map(() => 1)) : r;
       };
       if (ord === undefined || ord === null) ord = 'fro';
+      const dims = dim === undefined || dim === null ? [] : Array.isArray(dim) ? dim : [dim];
+      dims.forEach((d) => checkInt(op, 'dim', d));
       if (ord === 'fro') {
-        if (dim !== undefined && dim !== null) fail(op, "'fro' is taken over all elements here; pass ord 2 with a dim for a vector norm");
-        return all(2);
+        if (dims.length > 2) fail(op, `'fro' takes at most two dims, got [${dims.join(', ')}]`);
+        ord = 2;
       }
       if (typeof ord !== 'number' || Number.isNaN(ord)) fail(op, `ord must be 1, 2, Infinity, -Infinity, a number or 'fro', got ${describe(ord)}`);
-      if (dim === undefined || dim === null) {
-        if (shape.length >= 2) fail(op, `a matrix norm of ord ${ord} needs tp.linalg.matrixNorm; pass a dim for a vector norm`);
-        return all(ord);
-      }
-      checkInt(op, 'dim', dim);
-      return wrap(core.vectorNorm(ix, ord, [dim], keepdim));
+      if (dims.length === 0) return all(ord);
+      if (dims.length === 1) return wrap(core.vectorNorm(ix, ord, dims, keepdim));
+      // Several dims, as torch's vector_norm: those dims moved last and flattened into one.
+      const n = shape.length;
+      const wrapped = dims.map((d) => {
+        if (d < -n || d >= n) fail(op, `dim ${d} is out of range for a ${n}-d tensor`);
+        return d < 0 ? d + n : d;
+      });
+      const twice = dims.find((d, i) => wrapped.indexOf(wrapped[i]) !== i);
+      if (twice !== undefined) fail(op, `dim ${twice} appears twice in the dims to reduce`);
+      const rest = shape.map((_, d) => d).filter((d) => !wrapped.includes(d));
+      const count = wrapped.reduce((p, d) => p * shape[d], 1);
+      return tp.tidy(() => {
+        const flat = wrap(core.permute(ix, [...rest, ...wrapped])).reshape([...rest.map((d) => shape[d]), count]);
+        const r = wrap(core.vectorNorm(flat._id(op), ord, [-1], false));
+        return keepdim ? r.reshape(shape.map((s, d) => (wrapped.includes(d) ? 1 : s))) : r;
+      });
     }, ['norm', 'alloc', 'empty']));
   }
   // isclose/allclose's options, checked once for both.
@@ -475,7 +493,10 @@ export function createApi(core, { finalizers = true } = {}) {
     const { shape, dtype = 'float32' } = options(op, opts, ['shape', 'dtype']);
     if (dtype !== 'float32') fail(op, `dtype ${describe(dtype)} is not supported: tensors are float32`);
     if (shape !== undefined && shape !== null) checkShape(op, shape, { allowInfer: data instanceof Tensor });
-    if (data instanceof Tensor) return shape ? data.reshape(shape) : data.clone();
+    if (data instanceof Tensor) {
+      data._id(op);  // a disposed tensor is refused under this op's name
+      return shape ? data.reshape(shape) : data.clone();
+    }
     if (typeof data === 'number' || typeof data === 'boolean') {
       if (shape && shape.length) fail(op, `a single number cannot fill shape [${shape.join(', ')}]; use tp.full`);
       return fromValues(op, [], [Number(data)]);

@@ -16,6 +16,8 @@
 //                                 -Infinity) without dim: one norm per matrix, as matrixNorm. Without ord: the
 //                                 2-norm of all elements, A flattened (torch and numpy alike; for a batch that
 //                                 is one number, not (*)). A 1-d A or an ord with a dim: the core's vector norm.
+//                                 dim a pair [d0, d1] with an ord: the matrix norm over those two dims; without
+//                                 ord, the 2-norm over a list of dims.
 //                                 keepdim keeps the reduced dims as 1 (all of them when no dim is given).
 //   tp.linalg.matrixNorm(A, ord = 'fro', {keepdim})  → (*), or (*, 1, 1) with keepdim
 //   tp.linalg.matrixRank(A, {tol}) → a number (a tensor of counts for a batch); default tol σ1·max(m,n)·eps32
@@ -58,12 +60,34 @@ export function installLinalg(tp, rt) {
     });
   }
 
+  // A matrix norm over two given dims (torch.linalg.norm with a 2-tuple dim): those dims moved last.
+  function matrixNormOver(A, ord, dims, opts, op) {
+    const { keepdim = false } = options(op, opts, ['keepdim']);
+    checkBool(op, 'keepdim', keepdim);
+    return tp.tidy(() => {
+      const T = A instanceof Tensor ? A : tp.tensor(A, undefined, op);
+      const shape = T._shape(op), n = shape.length;
+      const [d0, d1] = dims.map((d) => {
+        checkInt(op, 'dim', d);
+        if (d < -n || d >= n) fail(op, `dim ${d} is out of range for a ${n}-d tensor`);
+        return d < 0 ? d + n : d;
+      });
+      if (d0 === d1) fail(op, `dims [${dims.join(', ')}] name the same dim twice`);
+      const rest = shape.map((_, d) => d).filter((d) => d !== d0 && d !== d1);
+      const r = matrixNorm(T.permute([...rest, d0, d1]), ord, undefined, op);
+      return keepdim ? r.reshape(shape.map((s, d) => (d === d0 || d === d1 ? 1 : s))) : r;
+    });
+  }
+
   function norm(A, ord, dim, opts) {
     const op = 'linalg.norm';
     const noDim = dim === undefined || dim === null, noOrd = ord === undefined || ord === null;
+    if (Array.isArray(dim) && dim.length > 2)
+      fail(op, `dim must be one dim or a pair of dims, got [${dim.join(', ')}] (x.norm(p, dims) takes a vector norm over any list)`);
+    if (Array.isArray(dim) && dim.length === 2 && !noOrd) return matrixNormOver(A, ord, dim, opts, op);
     const ndim = A instanceof Tensor ? A._shape(op).length : Array.isArray(A) && Array.isArray(A[0]) ? 2 : 1;
     if (typeof ord === 'string' && !noDim)
-      fail(op, `ord ${describe(ord)} is a matrix norm over the last two dims and takes no dim; pass ord 2 with a dim for a vector norm`);
+      fail(op, `ord ${describe(ord)} is a matrix norm: give it two dims (e.g. [-2, -1]) or none; pass ord 2 with a dim for a vector norm`);
     if (ndim >= 2 && noDim && !noOrd) return matrixNorm(A, ord, opts, op);
     if (ord === 'nuc') fail(op, "ord 'nuc' needs a matrix (at least 2-d)");
     if (!vectorNorm) fail(op, 'vector norms are not available');

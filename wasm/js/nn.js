@@ -47,12 +47,14 @@ export function installNn(tp, rt) {
     if (Number.isNaN(checkNumber(op, name, v))) fail(op, `${name} must be a number, got NaN`);
     return v;
   };
-  // Runs fn with handles for the given operands; optional operands (undefined/null) become handle 0.
-  function withOptional(op, args, fn) {
-    const present = args.filter((a) => a !== undefined && a !== null);
+  // Runs fn with handles for the given operands. The first `required` must be given (a missing one is
+  // refused as any non-tensor is); a later one left out (undefined/null) becomes handle 0.
+  function withOptional(op, required, args, fn) {
+    const absent = (a, i) => i >= required && (a === undefined || a === null);
+    const present = args.filter((a, i) => !absent(a, i));
     return withHandles(op, present, (...ids) => {
-      let i = 0;
-      return fn(...args.map((a) => (a === undefined || a === null ? 0 : ids[i++])));
+      let n = 0;
+      return fn(...args.map((a, i) => (absent(a, i) ? 0 : ids[n++])));
     });
   }
   function number(op, r) {
@@ -87,7 +89,7 @@ export function installNn(tp, rt) {
     checkBool(op, 'returnWeights', returnWeights);
     checkBool(op, 'enableGqa', enableGqa);
     const s = optNumber(op, 'scale', scale);
-    return withOptional(op, [Q, K, V, attentionMask(op, mask)], (q, k, v, m) => {
+    return withOptional(op, 3, [Q, K, V, attentionMask(op, mask)], (q, k, v, m) => {
       const r = core.nnAttention(q, k, v, m, s, causal, returnWeights, enableGqa);
       check();
       const output = wrap(r[0]);
@@ -112,13 +114,13 @@ export function installNn(tp, rt) {
     const op = 'nn.layerNorm';
     const o = options(op, opts, ['weight', 'bias', 'eps']);
     const eps = optNumber(op, 'eps', o.eps);
-    return withOptional(op, [x, o.weight, o.bias], (ix, w, b) => wrap(core.nnLayerNorm(ix, w, b, eps)));
+    return withOptional(op, 1, [x, o.weight, o.bias], (ix, w, b) => wrap(core.nnLayerNorm(ix, w, b, eps)));
   }
   function rmsNorm(x, opts) {
     const op = 'nn.rmsNorm';
     const o = options(op, opts, ['weight', 'eps']);
     const eps = optNumber(op, 'eps', o.eps);
-    return withOptional(op, [x, o.weight], (ix, w) => wrap(core.nnRmsNorm(ix, w, eps)));
+    return withOptional(op, 1, [x, o.weight], (ix, w) => wrap(core.nnRmsNorm(ix, w, eps)));
   }
   function gelu(x, opts) {
     const op = 'nn.gelu';
@@ -144,7 +146,7 @@ export function installNn(tp, rt) {
     let pos = positions;
     // No positions: the rows are tokens 0, 1, ..., n-1 (n = x.shape[-2], or 1 for a single vector).
     if (pos === undefined || pos === null) {
-      const s = x instanceof Tensor ? x.shape : [];
+      const s = x instanceof Tensor ? x._shape(op) : [];
       pos = Array.from({ length: s.length >= 2 ? s[s.length - 2] : 1 }, (_, i) => i);
     }
     if (pos instanceof Tensor) {

@@ -54,7 +54,8 @@ Tensor outer(const Tensor& a, const Tensor& b);   // a is (m), b is (n), out is 
 // ---- comparison and norms ----------------------------------------------------------------------------
 Tensor isclose(const Tensor& a, const Tensor& b, double rtol, double atol);  // 1 where |a-b| <= atol + rtol*|b|
 bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol);
-// Vector norm over one dim (dim given) or all elements: ord 1, 2, inf, -inf, or "fro" (= 2 over all).
+// Vector norm over one dim (dims = {d}) or all elements (dims empty): any ord but NaN; 0 counts non-zeros.
+// Several dims are moved last and flattened by the JS API (torch.norm's dim lists) before they get here.
 Tensor vector_norm(const Tensor& x, double ord, const std::vector<int64_t>& dims, bool keepdim);
 
 }  // namespace tp
