@@ -8,7 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import esbuild from 'esbuild';
+import { parse as parseJs } from 'acorn';
 import { parseChapter, createMarkdown } from './tools/chapter.mjs';
+import { EXERCISES_DIR, listExerciseIds, loadExercise } from './judge/exercises.js';
 
 const web = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(web);
@@ -29,25 +31,53 @@ function listWidgets() {
   return new Map(fs.readdirSync(dir).filter((f) => f.endsWith('.js') && !f.startsWith('_')).map((f) => [f.slice(0, -3), path.join(dir, f)]));
 }
 
-function listExercises(errors) {
-  const dir = path.join(root, 'exercises');
-  const map = new Map();
-  if (!fs.existsSync(dir)) return map;
-  for (const id of fs.readdirSync(dir)) {
-    const file = path.join(dir, id, 'exercise.json');
-    if (!fs.existsSync(file)) continue;
+// Every exercise, validated as `tensorpad check` validates it first (schema, ids, examples, sources that
+// parse), so a site never ships an exercise the page cannot show. A broken one maps to null: the chapter
+// that places it is not told again that it does not exist.
+// The props a widget's directive may set: its `export const props = ['name', ...]`, read without running
+// the module (it needs a DOM). A widget that does not parse, or declares no props, is an author error.
+function widgetProps(widgets, errors) {
+  const props = new Map();
+  for (const [name, file] of widgets) {
+    let ast;
     try {
-      map.set(id, JSON.parse(fs.readFileSync(file, 'utf8')));
+      ast = parseJs(fs.readFileSync(file, 'utf8'), { ecmaVersion: 'latest', sourceType: 'module', locations: true });
     } catch (e) {
-      errors.push({ file: rel(file), line: 1, message: `invalid JSON: ${e.message}` });
+      errors.push({ file: rel(file), line: e.loc?.line ?? 1, message: `does not parse: ${e.message.replace(/ \(\d+:\d+\)$/, '')}` });
+      props.set(name, null);
+      continue;
+    }
+    const decl = ast.body.flatMap((n) => (n.type === 'ExportNamedDeclaration' && n.declaration?.type === 'VariableDeclaration' ? n.declaration.declarations : []))
+      .find((d) => d.id.name === 'props');
+    const list = decl?.init?.type === 'ArrayExpression' && decl.init.elements.every((e) => e?.type === 'Literal' && typeof e.value === 'string')
+      ? decl.init.elements.map((e) => e.value) : null;
+    if (!list) errors.push({ file: rel(file), line: decl?.loc?.start.line ?? 1, message: "declares no props: add `export const props = ['name', ...]`, the keys its :::widget directive may set (a list of strings)" });
+    props.set(name, list);
+  }
+  return props;
+}
+
+function listExercises(errors, dir = EXERCISES_DIR) {
+  const map = new Map();
+  for (const id of listExerciseIds(dir)) {
+    try {
+      const { dir: _, ...json } = loadExercise(id, dir);
+      map.set(id, json);
+    } catch (e) {
+      if (e.name !== 'ExerciseError') throw e;
+      map.set(id, null);
+      const [, file, line = '1'] = /^(.*?)(?::(\d+):\d+)?$/.exec(e.file);
+      errors.push({ file, line: Number(line), message: e.message.slice(e.file.length + 2) });
     }
   }
   return map;
 }
 
-/** Parses every chapter; returns { chapters, index, errors }. Exported for tests. */
-export function loadChapters({ chaptersDir = path.join(web, 'chapters'), widgets = new Set(listWidgets().keys()), exercises } = {}) {
+/** Parses every chapter; returns { chapters, index, errors }. Exported for tests. widgets: a Set of names, or a
+ *  Map name → the props its directive may set (null: unchecked); by default the widgets of web/widgets. */
+export function loadChapters({ chaptersDir = path.join(web, 'chapters'), widgets, exercises } = {}) {
   const errors = [];
+  widgets ??= widgetProps(listWidgets(), errors);
   exercises ??= listExercises(errors);
   const md = createMarkdown();
   const chapters = [];
@@ -71,22 +101,45 @@ export function loadChapters({ chaptersDir = path.join(web, 'chapters'), widgets
     const unknown = fs.readdirSync(dir).filter((f) => f.endsWith('.md') && !LANGS.includes(f.slice(0, -3)));
     for (const f of unknown) errors.push({ file: rel(path.join(dir, f)), line: 1, message: `unknown language "${f.slice(0, -3)}" (expected ${LANGS.join(' or ')})` });
     if (entry.langs.length) index.push(entry);
+    const missing = entry.langs.length ? LANGS.filter((l) => !entry.langs.includes(l)) : [];
+    for (const l of missing) {
+      errors.push({ file: rel(path.join(dir, `${entry.langs[0]}.md`)), line: 1,
+        message: `chapter "${id}" has no ${l}.md: every chapter is written in ${LANGS.join(' and ')}, with the same cells, exercises and headings` });
+    }
   }
   // Cells must line up across languages, so a reader switching language lands on the same cell.
   for (const e of index) {
     const [a, b] = e.langs.map((l) => chapters.find((c) => c.id === e.id && c.lang === l));
     if (!b) continue;
     const zhFile = rel(path.join(chaptersDir, e.id, 'zh.md'));
-    const ids = (c) => JSON.stringify(collectCells(c.blocks).map((x) => x.id));
-    if (ids(a) !== ids(b)) errors.push({ file: zhFile, line: 1, message: `cells differ from en.md (${ids(b)} vs ${ids(a)}): both languages need the same cells in the same order` });
+    // The first place the two differ, at its line in zh.md, with en.md's line for the same item.
+    const mismatch = (what, xs, ys, key, rule) => {
+      const k = xs.findIndex((x, i) => i >= ys.length || key(x) !== key(ys[i]));
+      if (k < 0 && xs.length === ys.length) return;
+      const at = k < 0 ? xs.length : k;
+      const show = (item, file) => (item ? `${key(item)} (${file}:${item.line})` : `nothing (the end of ${file})`);
+      errors.push({ file: zhFile, line: xs[at]?.line ?? xs.at(-1)?.line ?? 1,
+        message: `${what} ${at + 1} differs: zh.md has ${show(xs[at], 'zh.md')} where en.md has ${show(ys[at], 'en.md')}: ${rule}` });
+    };
+    mismatch('cell', collectCells(b.blocks), collectCells(a.blocks), (x) => `cell ${JSON.stringify(x.id ?? '(no id)')}`,
+      'both languages need the same cells in the same order');
     // Exercises and widgets too: attempts are saved per exercise, whichever language the reader uses.
     for (const type of ['exercise', 'widget']) {
-      const names = (c) => JSON.stringify(collectBlocks(c.blocks, type).map((x) => x.id ?? x.name));
-      if (names(a) !== names(b)) errors.push({ file: zhFile, line: 1, message: `${type}s differ from en.md (${names(b)} vs ${names(a)}): both languages need the same ${type}s in the same order` });
+      mismatch(type, collectBlocks(b.blocks, type), collectBlocks(a.blocks, type), (x) => `${type} ${JSON.stringify(x.id ?? x.name)}`,
+        `both languages need the same ${type}s in the same order`);
     }
-    // The contents too: a reader's progress per section is counted alike in both languages.
-    const outline = (c) => JSON.stringify(c.toc.map((e) => [e.level, ...e.exercises]));
-    if (outline(a) !== outline(b)) errors.push({ file: zhFile, line: 1, message: `headings differ from en.md (levels and the exercises under each: ${outline(b)} vs ${outline(a)}): both languages need the same headings, at the same levels, over the same exercises` });
+    // The contents too: a reader's progress per section is counted alike in both languages. Headings are
+    // shown as written (a level-2 heading of the page is "#"), with the exercises placed under each.
+    const heading = (t) => `"${'#'.repeat(Math.max(1, t.level - 1))} ${t.label ?? t.html.replace(/<[^>]*>/g, '')}"` +
+      (t.exercises.length ? ` over ${t.exercises.join(', ')}` : '');
+    const outline = (c) => c.toc.map((t) => ({ ...t, key: `${t.level} ${t.exercises.join(' ')}`, line: undefined }));
+    const [ta, tb] = [outline(a), outline(b)];
+    const k = tb.findIndex((t, i) => i >= ta.length || t.key !== ta[i].key);
+    if (k >= 0 || ta.length !== tb.length) {
+      const at = k < 0 ? tb.length : k;
+      errors.push({ file: zhFile, line: 1, message: `heading ${at + 1} differs: zh.md has ${tb[at] ? heading(tb[at]) : 'no more headings'} ` +
+        `where en.md has ${ta[at] ? heading(ta[at]) : 'no more headings'}: both languages need the same headings, at the same levels, over the same exercises` });
+    }
     if (a.order !== b.order) errors.push({ file: zhFile, line: 1, message: `order ${b.order} differs from en.md's ${a.order}` });
   }
   index.sort((x, y) => x.order - y.order || x.id.localeCompare(y.id));
@@ -194,7 +247,7 @@ export function writeServiceWorker(dir = dist) {
 export async function build({ quiet = false, check = false, chaptersDir } = {}) {
   const t0 = performance.now();
   const widgets = listWidgets();
-  const { chapters, index, errors } = loadChapters({ chaptersDir, widgets: new Set(widgets.keys()) });
+  const { chapters, index, errors } = loadChapters({ chaptersDir });
   if (errors.length) {
     const err = new Error(errors.map((e) => `${e.file}:${e.line}: ${e.message}`).join('\n'));
     err.authorErrors = errors;
@@ -272,7 +325,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const args = process.argv.slice(2);
   const at = args.indexOf('--chapters');
   build({ check: args.includes('--check'), chaptersDir: at >= 0 ? path.resolve(args[at + 1]) : undefined }).catch((e) => {
-    console.error(e.authorErrors ? `web/build: ${e.authorErrors.length} error(s) in chapters:\n${e.message}` : `web/build: ${e.stack ?? e.message}`);
+    console.error(e.authorErrors ? `web/build: ${e.authorErrors.length} author error(s):\n${e.message}` : `web/build: ${e.stack ?? e.message}`);
     process.exit(1);
   });
 }

@@ -1,7 +1,8 @@
 // The chapter's exercises beyond the judge's first five (issue 11), through the real judge: references
 // pass for several seeds, starters fail, hidden cases follow the seed, and the mistakes learners make
 // fail with a message that points at the mistake. Last, every exercise in exercises/ is placed in a
-// chapter (any web/chapters/*/), in both of its languages, and has both statements.
+// chapter (any web/chapters/*/), in both of its languages, has both statements, and has a suite here or in
+// judge-exercises.test.mjs with at least two wrong solutions.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, existsSync, mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeExercise } from './exercise-suite.mjs';
+import { parse } from 'acorn';
 import { exerciseDirectives } from '../../web/judge/chapter-order.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -275,6 +277,27 @@ describe('every exercise is placed in a chapter', () => {
       'linear-algebra: zh.md places lora-params but en.md lora-params, lora-params',
       'norms: zh.md places nothing but en.md frob-norm',
     ]);
+  });
+
+  // The WRONG tables of the two suites' files, read as code (importing a test file would run its tests):
+  // exercise id → the distinct solution files judged wrong.
+  const wrongFiles = () => {
+    const tables = ['exercises-more.test.mjs', 'judge-exercises.test.mjs'].map((f) => {
+      const ast = parse(readFileSync(join(ROOT, 'tests/js', f), 'utf8'), { ecmaVersion: 'latest', sourceType: 'module' });
+      const decl = ast.body.flatMap((n) => (n.type === 'VariableDeclaration' ? n.declarations : [])).find((d) => d.id.name === 'WRONG');
+      return decl.init.properties.map((p) => [p.key.value ?? p.key.name, new Set(p.value.elements.map((e) => e.elements[0].value))]);
+    });
+    return new Map(tables.flat());
+  };
+
+  test('every exercise has a suite with at least two wrong solutions, each a file of tests/js/solutions/<id>/', () => {
+    const wrong = wrongFiles();
+    assert.ok(wrong.size >= 24);
+    for (const id of ids) {
+      const files = [...(wrong.get(id) ?? [])];
+      assert.ok(files.length >= 2, `${id}: ${files.length} wrong solution(s) in the WRONG tables of tests/js/*exercises*.test.mjs; at least 2 are needed`);
+      for (const f of files) assert.ok(existsSync(join(ROOT, 'tests/js/solutions', id, f)), `${id}: tests/js/solutions/${id}/${f} is missing`);
+    }
   });
 
   test('every exercise has a title and a statement in both languages, and a section', () => {

@@ -108,6 +108,16 @@ describe('tensorpad check: what the reference returns against functions[].return
   });
 });
 
+describe('tensorpad check: sources that do not parse', () => {
+  test('a syntax error in reference.js or cases.js is named by file, line and column, in the first check', async () => {
+    const ref = await failing(({ write }) => write('reference.js', 'export function frobNorm(A) {\n  return A.square().sum(.sqrt().item();\n}\n'));
+    assert.equal(ref.f.length, 1, ref.text);
+    assert.match(ref.text, /^frob-norm: exercise\.json validates; reference\.js and cases\.js parse and import nothing — \S*frob-norm\/reference\.js:2:25: does not parse: Unexpected token$/);
+    const cases = await failing(replace('cases.js', 'export function generate', 'export function generate('));
+    assert.match(cases.text, /frob-norm\/cases\.js:\d+:\d+: does not parse: /);
+  });
+});
+
 describe('tensorpad check: determinism', () => {
   test('Math.random in reference.js is blamed on the reference, at the first case it changes, and at its line', async () => {
     const { text } = await failing(({ write }) => write('reference.js', 'export function frobNorm(A) {\n  const noise = 1e-3 * Math.random();\n  return A.square().sum().sqrt().item() + noise;\n}\n'));
@@ -202,8 +212,8 @@ describe('tensorpad list and check with one broken exercise among good ones', ()
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stdout, /^✓ frob-norm: starter code fails/m);
     assert.match(r.stdout, /^✓ lora-params: starter code fails/m);
-    assert.match(r.stdout, /^✗ my-broken: exercise\.json validates — .*my-broken\/exercise\.json: field `statement\.zh` is missing$/m);
-    assert.match(r.stdout, /^✗ bad-json: exercise\.json validates — .*bad-json\/exercise\.json:9:3: is not valid JSON/m);
+    assert.match(r.stdout, /^✗ my-broken: exercise\.json validates; reference\.js and cases\.js parse and import nothing — .*my-broken\/exercise\.json: field `statement\.zh` is missing$/m);
+    assert.match(r.stdout, /^✗ bad-json: exercise\.json validates; reference\.js and cases\.js parse and import nothing — .*bad-json\/exercise\.json:9:3: is not valid JSON/m);
     assert.match(r.stdout, /^\d+ passed, 2 failed$/m);
   });
 

@@ -41,15 +41,15 @@ test('headings render one level down (the title is the h1), and each block says 
 });
 
 test('the contents list the headings of the chapter text with unique ids, and the exercises under each', () => {
-  const r = parse('# Part one\n\nText.\n\n## Why divide by $\\sqrt{d_k}$\n\n:::exercise ex1\n\n## Why divide by $d$\n\n:::details Answer\n## Hidden\n:::\n\n# Part one\n\n:::exercise ex1\n', {
-    exercises: new Map([['ex1', { title: { en: 'Ex one' }, statement: { en: '## Own heading\nFind $x$.' } }]]),
+  const r = parse('# Part one\n\nText.\n\n## Why divide by $\\sqrt{d_k}$\n\n:::exercise ex1\n\n## Why divide by $d$\n\n:::details Answer\n## Hidden\n:::\n\n# Part one\n\n:::exercise ex2\n', {
+    exercises: new Map(['ex1', 'ex2'].map((id) => [id, { title: { en: 'Ex one' }, statement: { en: '## Own heading\nFind $x$.' } }])),
   });
   assert.deepEqual(r.errors, []);
   assert.deepEqual(r.toc.map(({ level, id, exercises }) => [level, id, exercises]), [
     [2, 'sec-part-one', []],
     [3, 'sec-why-divide-by', ['ex1']],
     [3, 'sec-why-divide-by-2', []],
-    [2, 'sec-part-one-2', ['ex1']],
+    [2, 'sec-part-one-2', ['ex2']],
   ], 'formulas leave the id, a repeated title gets -2, headings inside details and exercise statements are not listed');
   assert.match(r.toc[1].html, /^Why divide by <span class="katex">/, 'an entry shows its formula');
   assert.equal(r.toc[1].label, 'Why divide by \\sqrt{d_k}', 'and names it in words a link can carry');
@@ -155,13 +155,20 @@ test('both languages of a chapter must place the same exercises, widgets and hea
   fs.writeFileSync(path.join(dir, 'two', 'zh.md'), '---\nid: two\ntitle: 二\norder: 2\n---\n\n:::exercise matmul-cost\n');
   const r = spawnSync(process.execPath, [path.join(root, 'web/build.mjs'), '--check', '--chapters', dir], { encoding: 'utf8' });
   assert.equal(r.status, 1);
-  assert.match(r.stderr, /two\/zh\.md:1: exercises differ from en\.md \(\["matmul-cost"\] vs \["lora-params"\]\)/);
+  assert.match(r.stderr, /two\/zh\.md:7: exercise 1 differs: zh\.md has exercise "matmul-cost" \(zh\.md:7\) where en\.md has exercise "lora-params" \(en\.md:7\)/);
   assert.match(r.stderr, /two\/zh\.md:1: order 2 differs from en\.md's 1/);
   fs.writeFileSync(path.join(dir, 'two', 'en.md'), '---\nid: two\ntitle: Two\norder: 1\n---\n\n# A\n\n## B\n\n:::exercise lora-params\n');
   fs.writeFileSync(path.join(dir, 'two', 'zh.md'), '---\nid: two\ntitle: 二\norder: 1\n---\n\n# 甲\n\n:::exercise lora-params\n\n## 乙\n');
   const h = spawnSync(process.execPath, [path.join(root, 'web/build.mjs'), '--check', '--chapters', dir], { encoding: 'utf8' });
   assert.equal(h.status, 1);
-  assert.match(h.stderr, /two\/zh\.md:1: headings differ from en\.md \(levels and the exercises under each: \[\[2,"lora-params"\],\[3\]\] vs \[\[2\],\[3,"lora-params"\]\]\)/);
+  assert.match(h.stderr, /two\/zh\.md:1: heading 1 differs: zh\.md has "# 甲" over lora-params where en\.md has "# A": both languages need the same headings/);
+  fs.writeFileSync(path.join(dir, 'two', 'zh.md'), '---\nid: two\ntitle: 二\norder: 1\n---\n\n# 甲\n\n## 乙\n\n:::exercise lora-params\n\n## 丙\n');
+  const more = spawnSync(process.execPath, [path.join(root, 'web/build.mjs'), '--check', '--chapters', dir], { encoding: 'utf8' });
+  assert.match(more.stderr, /two\/zh\.md:1: heading 3 differs: zh\.md has "## 丙" where en\.md has no more headings/);
+  fs.rmSync(path.join(dir, 'two', 'zh.md'));
+  const alone = spawnSync(process.execPath, [path.join(root, 'web/build.mjs'), '--check', '--chapters', dir], { encoding: 'utf8' });
+  assert.equal(alone.status, 1);
+  assert.match(alone.stderr, /two\/en\.md:1: chapter "two" has no zh\.md: every chapter is written in en and zh/);
   fs.rmSync(dir, { recursive: true });
 });
 
@@ -233,4 +240,47 @@ test('chapterToMarkdown round-trips through the parser with edits applied', () =
   const cells = (bs) => bs.flatMap((b) => (b.type === 'cell' ? [b.source] : b.type === 'details' ? cells(b.children) : []));
   assert.equal(cells(again.blocks)[0], 'const A = 1;');
   assert.equal(cells(again.blocks).length, cells(demo.blocks).length);
+});
+
+test('a widget directive may set only the props its widget declares, with closed quotes', () => {
+  const widgets = new Map([['slider', ['name', 'label', 'min']]]);
+  const r = parse(':::widget slider nam=t10 min=1\n\n:::widget slider name=t label="T x 10\n', { widgets });
+  assert.deepEqual(lines(r), [
+    't/en.md:6: widget "slider" takes no prop "nam" (did you mean name?); its props: name, label, min',
+    't/en.md:8: the value of "label" opens a quote (") that the line never closes',
+  ]);
+  assert.deepEqual(lines(parse(':::widget slider name=t label="T x 10" min=2\n', { widgets })), []);
+});
+
+test('placing one exercise twice in a chapter is an error at the second place', () => {
+  assert.deepEqual(lines(parse(':::exercise ex1\n\ntext\n\n:::exercise ex1\n')),
+    ["t/en.md:10: exercise \"ex1\" is already placed on line 6: a reader's attempt is kept once per exercise"]);
+});
+
+test('the build validates exercises as tensorpad check first does, and every widget parses and declares its props', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-author-build-'));
+  try {
+    const exercises = path.join(dir, 'exercises');
+    fs.cpSync(path.join(root, 'tests/js/fixtures-exercises/frob-norm'), path.join(exercises, 'frob-norm'), { recursive: true });
+    fs.cpSync(path.join(root, 'tests/js/fixtures-exercises/frob-norm'), path.join(exercises, 'no-functions'), { recursive: true });
+    const json = JSON.parse(fs.readFileSync(path.join(exercises, 'no-functions', 'exercise.json'), 'utf8'));
+    json.id = 'no-functions';
+    delete json.functions;
+    fs.writeFileSync(path.join(exercises, 'no-functions', 'exercise.json'), JSON.stringify(json, null, 2));
+    fs.writeFileSync(path.join(exercises, 'frob-norm', 'reference.js'), 'export function frobNorm(A) {\n  return A.square(;\n}\n');
+    const chapters = path.join(dir, 'chapters', 'c');
+    fs.mkdirSync(chapters, { recursive: true });
+    for (const [lang, title] of [['en', 'C'], ['zh', '丙']])
+      fs.writeFileSync(path.join(chapters, `${lang}.md`), `---\nid: c\ntitle: ${title}\norder: 1\n---\n\n:::exercise no-functions\n\n:::exercise frob-norm\n`);
+    const r = spawnSync(process.execPath, [path.join(root, 'web/build.mjs'), '--check', '--chapters', path.join(dir, 'chapters')],
+      { encoding: 'utf8', env: { ...process.env, TENSORPAD_EXERCISES: exercises } });
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stderr, /no-functions\/exercise\.json:1: field `functions` is missing/);
+    assert.match(r.stderr, /frob-norm\/reference\.js:2: does not parse: Unexpected token/);
+    assert.doesNotMatch(r.stderr, /unknown exercise|has no en title/, 'a broken exercise is reported once, by its own file');
+  } finally {
+    fs.rmSync(dir, { recursive: true });
+  }
+  const { errors } = loadChapters({ chaptersDir: path.join(root, 'web/chapters') });
+  assert.deepEqual(errors, [], 'the shipped widgets parse and declare their props');
 });

@@ -6,7 +6,7 @@
 //   dist/judge/<id>/cases.js
 import fs from 'node:fs';
 import path from 'node:path';
-import { listExerciseIds } from './exercises.js';
+import { EXERCISES_DIR, listExerciseIds } from './exercises.js';
 
 export default async function judgeBuildHook({ esbuild, root, web, dist, common }) {
   await esbuild.build({
@@ -14,7 +14,7 @@ export default async function judgeBuildHook({ esbuild, root, web, dist, common 
     entryPoints: { 'judge-worker': path.join(web, 'judge', 'web-worker.js') },
     outdir: dist,
   });
-  const exercisesDir = path.join(root, 'exercises');
+  const exercisesDir = EXERCISES_DIR;  // TENSORPAD_EXERCISES moves it, as for the CLI
   for (const id of listExerciseIds(exercisesDir)) {
     const out = path.join(dist, 'judge', id);
     fs.mkdirSync(out, { recursive: true });

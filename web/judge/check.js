@@ -1,6 +1,6 @@
 // `tensorpad check`: what every exercise must satisfy before it ships.
 //   checkExercise(id, opts) → Promise<[{ name, ok, message, skipped? }]>
-// - exercise.json validates; reference.js and cases.js are self-contained (the page loads them from Blob URLs)
+// - exercise.json validates; reference.js and cases.js parse and are self-contained (the page loads them from Blob URLs)
 //   and call nothing that differs from run to run (Math.random, clocks, crypto)
 // - mistakes name the exercise's functions, each with a fn and a hint (a string or { en, zh } with both written)
 // - cases generate and the reference answers each (a broken argument or a throw is named once, with its
@@ -182,7 +182,7 @@ function oracleReason(exercise, err) {
 export async function checkExercise(id, { seeds = [1, 2], tpModule, root } = {}) {
   const results = [];
   let exercise;
-  const loaded = await step(results, `${id}: exercise.json validates`, () => {
+  const loaded = await step(results, `${id}: exercise.json validates; reference.js and cases.js parse and import nothing`, () => {
     exercise = loadExercise(id, root);
     selfContained(exercise.dir, 'reference.js');
     selfContained(exercise.dir, 'cases.js');

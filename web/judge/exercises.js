@@ -1,6 +1,6 @@
 // Loading exercises from disk (Node): exercise.json validated against schema.js with ajv, plus the
-// checks a schema cannot express (a bilingual starter holds the same code in both languages). Errors
-// name the file and the field.
+// checks a schema cannot express (a bilingual starter holds the same code in both languages), and
+// reference.js and cases.js parsed. Errors name the file and the field, or the file, line and column.
 //   loadExercise(id, root?)  → exercise ({ ...exercise.json, dir })
 //   loadExercises(root?)     → [exercise]
 //   bundleExercises(root?)   → JSON-serializable { exercises: [{ ...exercise.json, sources: { reference, cases } }] }
@@ -10,7 +10,7 @@ import { readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
-import { tokenizer } from 'acorn';
+import { parse, tokenizer } from 'acorn';
 import { exerciseSchema } from './schema.js';
 
 // TENSORPAD_EXERCISES points the CLI (and everything else) at another folder of exercises, as tests do.
@@ -93,7 +93,14 @@ export function loadExercise(id, root = EXERCISES_DIR) {
   });
   if (typeof json.starter === 'object') checkStarterCode(file, json.starter);
   for (const f of ['reference.js', 'cases.js']) {
-    if (!existsSync(join(dir, f))) throw new ExerciseError(relative(process.cwd(), join(dir, f)), null, 'is missing');
+    const source = join(dir, f), shown = relative(process.cwd(), source) || source;
+    if (!existsSync(source)) throw new ExerciseError(shown, null, 'is missing');
+    try {
+      parse(readFileSync(source, 'utf8'), { ecmaVersion: 'latest', sourceType: 'module' });
+    } catch (err) {
+      if (!err.loc) throw err;
+      throw new ExerciseError(`${shown}:${err.loc.line}:${err.loc.column + 1}`, null, `does not parse: ${err.message.replace(/ \(\d+:\d+\)$/, '')}`);
+    }
   }
   return { ...json, dir };
 }

@@ -62,11 +62,18 @@ function uniqueId(base, taken) {
 }
 
 /** key=value key="value with spaces" flag → { key: 'value', flag: true } */
-export function parseAttrs(text) {
+// key=value key="with spaces" flag → { key: 'value', ..., flag: true }; onError hears of an unclosed quote.
+export function parseAttrs(text, onError = () => {}) {
   const attrs = {};
   const re = /([A-Za-z_][\w-]*)(?:=("([^"]*)"|'([^']*)'|\S+))?/g;
   let m;
-  while ((m = re.exec(text))) attrs[m[1]] = m[2] === undefined ? true : (m[3] ?? m[4] ?? m[2]);
+  while ((m = re.exec(text))) {
+    if (m[3] === undefined && m[4] === undefined && /^["']/.test(m[2] ?? '')) {
+      onError(`the value of "${m[1]}" opens a quote (${m[2][0]}) that the line never closes`);
+      break;
+    }
+    attrs[m[1]] = m[2] === undefined ? true : (m[3] ?? m[4] ?? m[2]);
+  }
   return attrs;
 }
 
@@ -137,6 +144,7 @@ export function parseChapter(text, { file, dirId, lang, widgets = new Set(), exe
   // The contents: the headings of the chapter's own text outside :::details, in order, each with the
   // exercises between it and the next heading.
   const toc = { entries: [], ids: new Set() };
+  const placed = new Map();  // exercise id → the line that places it
   const renderMarkdown = (text, at, { own = false } = {}) => {
     // An exercise's statement has headings of its own (if any): they do not move the chapter's.
     const env = { errors: [], headings: own ? { last: headings.last + 1 } : headings, toc: own || stack.length > 1 ? null : toc };
@@ -223,8 +231,14 @@ export function parseChapter(text, { file, dirId, lang, widgets = new Set(), exe
       case 'widget': {
         const [wname, ...restArgs] = arg.trim().split(/\s+/);
         if (!wname) error(n, ':::widget needs a name, e.g. ":::widget slider"');
-        else if (!widgets.has(wname)) error(n, `unknown widget "${wname}" (known: ${[...widgets].sort().join(', ') || 'none'})`);
-        push({ type: 'widget', name: wname, props: parseAttrs(restArgs.join(' ')), line: n, raw: line });
+        else if (!widgets.has(wname)) error(n, `unknown widget "${wname}" (known: ${[...widgets.keys()].sort().join(', ') || 'none'})`);
+        const props = parseAttrs(restArgs.join(' '), (message) => error(n, message));
+        const takes = widgets instanceof Map ? widgets.get(wname) : null;
+        for (const key of takes ? Object.keys(props).filter((k) => !takes.includes(k)) : []) {
+          const near = takes.find((t) => t.toLowerCase() === key.toLowerCase() || t.startsWith(key) || key.startsWith(t));
+          error(n, `widget "${wname}" takes no prop "${key}"${near ? ` (did you mean ${near}?)` : ''}; its props: ${takes.join(', ') || 'none'}`);
+        }
+        push({ type: 'widget', name: wname, props, line: n, raw: line });
         break;
       }
       case 'exercise': {
@@ -232,7 +246,10 @@ export function parseChapter(text, { file, dirId, lang, widgets = new Set(), exe
         if (!id) { error(n, ':::exercise needs an exercise id, e.g. ":::exercise lora-params"'); break; }
         if (/\s/.test(id)) { error(n, `:::exercise takes one exercise id, got "${id}"`); break; }
         if (!exercises.has(id)) { error(n, `unknown exercise "${id}" (no exercises/${id}/exercise.json)`); break; }
-        const ex = exercises.get(id) ?? {};
+        if (placed.has(id)) error(n, `exercise "${id}" is already placed on line ${placed.get(id)}: a reader's attempt is kept once per exercise`);
+        else placed.set(id, n);
+        if (exercises.get(id) === null) break;  // invalid: its own error says why
+        const ex = exercises.get(id);
         for (const field of ['title', 'statement']) {
           if (typeof ex[field]?.[lang] !== 'string' || !ex[field][lang].trim()) {
             error(n, `exercise "${id}" has no ${lang} ${field} (exercises/${id}/exercise.json "${field}": {"${lang}": ...})`);

@@ -7,6 +7,9 @@
 // tp.nn.scaledDotProductAttention in the worker.
 import { h, s, pick, fmt, latest, recordUpdate, errorLine, rangeControl, C, COLORS, themeRGB, onThemeChange, root as widgetRoot } from './_common.js';
 
+// The keys a :::widget directive may set (web/build.mjs refuses others).
+export const props = ['query'];
+
 const TOKENS = ['Alice', 'dropped', 'the', 'glass', 'because', 'she'];
 // Illustrative scores q_i·k_j (row i = query). Entries above the diagonal are never used: the causal
 // mask removes them before the softmax. "she" scores "Alice" highest: it looks for whom it refers to.

@@ -5,6 +5,9 @@
 // tp in the worker. With name=…, the pair is written to the cells' scope as { a, b }.
 import { h, s, pick, fmt, latest, errorLine, draggable, arrowKeys, C, root as widgetRoot } from './_common.js';
 
+// The keys a :::widget directive may set (web/build.mjs refuses others).
+export const props = ['a', 'b', 'name'];
+
 const UNIT = 40;
 const HALF = 180;
 

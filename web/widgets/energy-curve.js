@@ -9,6 +9,9 @@
 // run in the worker (tp.linalg.svdvals, cumsum, sign), once per matrix: moving the slider only redraws.
 import { h, s, pick, pct, latest, recordUpdate, errorLine, rangeControl, ticks, C, COLORS, root as widgetRoot } from './_common.js';
 
+// The keys a :::widget directive may set (web/build.mjs refuses others).
+export const props = ['source', 'size'];
+
 // The chapter's matrix (Qwen3-0.6B gate_proj's shape) first, then a smaller one that computes quickly.
 const SIZES = [[3072, 1024], [768, 256]];
 const [REF_M, REF_N] = SIZES[0];

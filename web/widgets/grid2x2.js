@@ -6,6 +6,9 @@
 // scope as `name` (default M), a nested array [[a, b], [c, d]].
 import { h, s, pick, fmt, latest, errorLine, draggable, arrowKeys, C, root as widgetRoot } from './_common.js';
 
+// The keys a :::widget directive may set (web/build.mjs refuses others).
+export const props = ['name', 'matrix', 'value'];
+
 const UNIT = 36; // pixels per unit; the view shows about ±5 units
 const HALF = 190;
 const RANGE = 6; // grid lines −6..6, long enough to cross the view under moderate stretching

@@ -7,6 +7,9 @@
 // cells' scope as `name` (default rank).
 import { h, s, pick, fmt, pct, latest, errorLine, rangeControl, C, root as widgetRoot } from './_common.js';
 
+// The keys a :::widget directive may set (web/build.mjs refuses others).
+export const props = ['name', 'max', 'value'];
+
 const ROWS = 96;
 const COLS = 128;
 const ZOOM = 2;

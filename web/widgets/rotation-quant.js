@@ -7,6 +7,9 @@
 // products and errors run in the worker (tp.linalg.randomOrthogonal/fwht, tp.quant.fakeQuant/relError).
 import { h, s, pick, fmt, latest, errorLine, C, COLORS, root as widgetRoot } from './_common.js';
 
+// The keys a :::widget directive may set (web/build.mjs refuses others).
+export const props = ['dim', 'rotation'];
+
 const ROTATIONS = ['none', 'random', 'hadamard'];
 const DIMS = [256, 512, 1024];
 const TOKENS = 256;

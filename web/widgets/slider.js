@@ -2,6 +2,10 @@
 // Also a minimal example of the widget API (see web/chapters/FORMAT.md):
 //   :::widget slider name=k min=1 max=10 step=1 value=3 label="Rank k"
 // With show=norm it also asks tp, in the worker, for the norm of [1..value] (exercising ctx.compute).
+
+// The keys a :::widget directive may set (web/build.mjs refuses others).
+export const props = ['name', 'label', 'min', 'max', 'step', 'value', 'show'];
+
 export function mount(container, ctx) {
   const { name = 'x', label = name } = ctx.props;
   const min = Number(ctx.props.min ?? 0), max = Number(ctx.props.max ?? 10), step = Number(ctx.props.step ?? 1);

@@ -6,6 +6,9 @@
 // The matrices are built and decomposed in the worker (tp.randn, broadcasting ops, tp.linalg.svdvals).
 import { h, s, pick, fmt, latest, errorLine, ticks, C, COLORS, root as widgetRoot } from './_common.js';
 
+// The keys a :::widget directive may set (web/build.mjs refuses others).
+export const props = ['size'];
+
 const SIZES = [64, 128, 256, 512];
 const FLOOR = 1e-8; // float32 SVD cannot resolve σ_i/σ_1 much below ~1e-7; the axis stops here
 
