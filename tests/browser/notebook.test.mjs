@@ -498,3 +498,69 @@ test('Restart clears every name; re-running the cells above brings them back', a
     await page.waitForFunction(() => document.querySelector('[data-cell-id=c7] [data-testid=cell-output]').textContent.trim() === '[2, 2]');
   });
 });
+
+test('a print shows while its cell is still running, and stays when the cell is interrupted', async () => {
+  await withPage(async (page) => {
+    await page.goto(url('en'));
+    await page.locator('[data-testid=kernel-status]').filter({ hasText: 'Ready' }).waitFor();
+    await typeInto(page, 'c1', 'print("start");\nwhile (true) {}');
+    await page.keyboard.press('Control+Enter');
+    await page.waitForFunction(() => document.querySelector('[data-cell-id=c1] [data-testid=cell-output]')?.textContent.includes('start'), null, { timeout: 5000 });
+    assert.equal(await cell(page, 'c1').getAttribute('data-state'), 'running');
+    await page.click('[data-testid=interrupt]');
+    await waitForState(page, 'c1', ['error'], 2000);
+    const out = await cell(page, 'c1').locator('[data-testid=cell-output]').textContent();
+    assert.match(out, /^start\n?Interrupted: /);
+  });
+});
+
+test('a name another cell defines, used before that cell ran, gets a hint naming the cell', async () => {
+  await withPage(async (page) => {
+    await page.goto(url('en'));
+    await page.locator('[data-testid=kernel-status]').filter({ hasText: 'Ready' }).waitFor();
+    await cell(page, 'c2').locator('[data-testid=cell-run]').click();
+    await waitForState(page, 'c2', ['error']);
+    assert.match(await cell(page, 'c2').locator('[data-testid=cell-error]').textContent(), /^ReferenceError: A is not defined/);
+    assert.equal(await cell(page, 'c2').locator('[data-testid=cell-hint]').textContent(),
+      'A is defined by cell 1: run that cell first (the cells share one scope, which Interrupt and Restart empty), or Run all.');
+    // A name no cell defines gets no hint.
+    await typeInto(page, 'c2', 'nowhereDefined + 1');
+    await page.keyboard.press('Control+Enter');
+    await waitForState(page, 'c2', ['error']);
+    assert.equal(await cell(page, 'c2').locator('[data-testid=cell-hint]').count(), 0);
+  });
+});
+
+test('Run all that stops at a failing cell says so in the status line; Shift+Enter on a Run button moves on', async () => {
+  await withPage(async (page) => {
+    await page.goto(url('en'));
+    await page.locator('[data-testid=kernel-status]').filter({ hasText: 'Ready' }).waitFor();
+    await typeInto(page, 'c2', 'throw new Error("stop here")');
+    await page.click('[data-testid=run-all]');
+    await waitForState(page, 'c2', ['error']);
+    await page.locator('[data-testid=kernel-status]').filter({ hasText: /^Stopped at cell 2, which failed; \d+ cells after it did not run$/ }).waitFor({ timeout: 5000 });
+    assert.equal(await cell(page, 'c3').getAttribute('data-state'), 'idle');
+    await cell(page, 'c1').locator('[data-testid=cell-run]').focus();
+    await page.keyboard.press('Shift+Enter');
+    await waitForState(page, 'c1', ['done']);
+    assert.ok(await cell(page, 'c2').evaluate((el) => el.contains(document.activeElement)), 'focus moved to the next cell');
+  });
+});
+
+test('running out of tensor memory offers a Restart, which frees every tensor', async () => {
+  await withPage(async (page) => {
+    await page.goto(url('en'));
+    await page.locator('[data-testid=kernel-status]').filter({ hasText: 'Ready' }).waitFor();
+    await typeInto(page, 'c1', 'globalThis.keep = [];\nfor (let i = 0; i < 100000; i++) keep.push(tp.zeros([1024, 1024]));');
+    await page.keyboard.press('Control+Enter');
+    await waitForState(page, 'c1', ['error'], 60000);
+    assert.match(await cell(page, 'c1').locator('[data-testid=cell-error]').textContent(), /live tensors hold \d+ MB/);
+    const notice = page.locator('[data-testid=notice]').filter({ hasText: 'The tensor engine is out of memory' });
+    await notice.getByRole('button', { name: 'Restart' }).click();
+    await page.locator('[data-testid=kernel-status]').filter({ hasText: 'Ready' }).waitFor();
+    await typeInto(page, 'c1', 'tp.memory().tensors');
+    await page.keyboard.press('Control+Enter');
+    await waitForState(page, 'c1', ['done']);
+    assert.equal((await cell(page, 'c1').locator('[data-testid=cell-output]').textContent()).trim(), '0');
+  });
+});

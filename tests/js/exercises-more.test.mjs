@@ -25,6 +25,7 @@ const WRONG = {
     ['no-stretch.js', /off by one: the last axis is -1, not 0/],
     ['hardcoded.js', /hidden \d+: broadcastShape\(a=\[[\d, ]+\], b=\[[\d, ]+\]\) — /],
     ['leftmost-conflict.js', /this is the leftmost conflict; scan from the last axis leftwards/],
+    ['never-conflict.js', /this reports no conflict \(0\) where the shapes cannot broadcast/],
   ],
   'strides-offset': [
     ['column-major.js', /column-major \(Fortran\) strides/],
@@ -133,6 +134,7 @@ const WRONG = {
     ['no-sqrt.js', /the square root is missing: divide by √\(mean\(x²\) \+ ε\)/],
     ['centred.js', /RMSNorm does not subtract the mean/],
     ['centred.js', /this is the length √\(Σ x²\); the root MEAN square divides by H first/],
+    ['keepdim.js', /the reduced axis is kept \(keepdim: true\): rms gives one number per token/],
   ],
   'grad-clip': [
     ['per-tensor.js', /adds the norms of the tensors/],

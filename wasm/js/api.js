@@ -51,13 +51,13 @@ export function createApi(core, { finalizers = true } = {}) {
     return m;
   }
   // What an out-of-memory error adds: tensors are freed by dispose, tidy or (only between tasks, never
-  // inside a running loop) the garbage collector, so a loop that drops its results runs out of heap.
+  // inside a running loop, and at a time of its choosing) the garbage collector, so a loop that drops its results runs out of heap.
   function memoryAdvice() {
     const { tensors, bytes } = liveMemory();
     const mb = (bytes / 2 ** 20).toFixed(bytes < 2 ** 20 ? 2 : 0);
     return ` (${tensors} live tensors hold ${mb} MB; the garbage collector frees unreachable tensors only ` +
-      'after the running code returns, so free them as you go: t.dispose(), or tp.tidy(() => ...), which ' +
-      'frees every tensor the function creates and does not return)';
+      'some time after the running code returns, not at once, so free them as you go: t.dispose(), or ' +
+      'tp.tidy(() => ...), which frees every tensor the function creates and does not return)';
   }
   function checkInt(op, name, v, { min = -MAX_INDEX, max = MAX_INDEX } = {}) {
     if (typeof v !== 'number' || !Number.isInteger(v)) fail(op, `${name} must be an integer, got ${describe(v)}`);

@@ -21,11 +21,19 @@ export function serveKernel(port, loadTp) {
   const scope = createScope();
   let current = null;
   // Printed text is batched (a loop printing 1e5 lines sends a few messages, not 1e5) and capped per run.
+  // A print goes out at once when nothing went out in the last BATCH_MS, and so does a batch that old:
+  // a cell that prints, then computes for a long time (or loops forever), shows its text as it goes, not
+  // only when it ends (a timer cannot fire while the cell's code holds the thread).
   const MAX_TEXT = 200_000;
+  const BATCH_MS = 50;
   let pending = null;
   let printed = 0;
+  let lastPost = -Infinity;
   const flush = () => {
-    if (pending && current !== null) port.postMessage({ type: MSG.OUTPUT, runId: current, output: pending });
+    if (pending && current !== null) {
+      port.postMessage({ type: MSG.OUTPUT, runId: current, output: pending });
+      lastPost = performance.now();
+    }
     pending = null;
   };
   const emit = (output) => {
@@ -42,10 +50,10 @@ export function serveKernel(port, loadTp) {
     if (pending && pending.name !== name) flush();
     if (!pending) {
       pending = { kind: 'stream', name, text: '' };
-      setTimeout(flush, 50);
+      setTimeout(flush, BATCH_MS);
     }
     pending.text += text;
-    if (pending.text.length > 16_384) flush();
+    if (pending.text.length > 16_384 || performance.now() - lastPost >= BATCH_MS) flush();
   };
   const print = stream('stdout');
   Object.assign(globalThis, {

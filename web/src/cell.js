@@ -18,6 +18,12 @@ export class CellView {
     const L = (k, v) => t(lang, k, { n, ...v });
     this.countEl = h('span', { class: 'cell-count', 'aria-hidden': 'true', text: '[ ]' });
     this.runBtn = h('button', { type: 'button', class: 'btn btn-run', 'aria-label': L('runCell'), title: L('runCell'), 'data-testid': 'cell-run', onclick: () => hooks.onRun(this, { advance: false }) }, '▶ ', t(lang, 'run'));
+    // As its label says, and as in the editor: Shift+Enter on the button runs and moves on.
+    this.runBtn.addEventListener('keydown', (e) => {
+      if (e.key !== 'Enter' || !e.shiftKey || e.ctrlKey || e.metaKey || e.altKey) return;
+      e.preventDefault();
+      hooks.onRun(this, { advance: true });
+    });
     // The button hides itself once the cell is the author's again: focus goes on to the editor.
     this.resetBtn = h('button', { type: 'button', class: 'btn btn-reset', 'aria-label': L('resetCellLabel'), title: L('resetCellLabel'), 'data-testid': 'cell-reset', hidden: true, onclick: () => { hooks.onReset(this); this.focus(); } }, t(lang, 'resetCell'));
     // The state in words (not colour alone); not live: the notebook announces the result of a run once.
@@ -96,6 +102,11 @@ export class CellView {
       : '';
     this.outputEl.append(h('div', { class: 'cell-error', 'data-testid': 'cell-error' },
       h('strong', { text: `${error.name}: ` }), error.message, where));
+  }
+
+  /** A line under the error saying what to do about it. */
+  showHint(text) {
+    this.outputEl.append(h('div', { class: 'cell-hint', 'data-testid': 'cell-hint' }, text));
   }
 
   markRun() {

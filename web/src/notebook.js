@@ -13,6 +13,12 @@ import { t } from './i18n.js';
 import { themeMenu } from './theme.js';
 import { Contents } from './contents.js';
 
+// Whether a cell's source declares `name` at its top level (a hint, not a parse: the page has no parser).
+function declaresName(source, name) {
+  const n = name.replace(/[$]/g, '\\$&');
+  return new RegExp(`^(?:export\\s+)?(?:(?:const|let|var)\\s+(?:[^=;\\n]*[\\s,{\\[:])?${n}\\b|(?:async\\s+)?function\\s*\\*?\\s*${n}\\b|class\\s+${n}\\b)`, 'mu').test(source);
+}
+
 /** Starts the cell worker. The liveness ping's period: tests shorten it (globalThis.__TENSORPAD_HEARTBEAT_MS__, set before load). */
 export function startKernel(workerUrl) {
   performance.mark?.('tensorpad:worker-started');
@@ -282,6 +288,7 @@ export class Notebook {
     if (r.error) {
       cell.showError(r.error);
       cell.setState('error');
+      this.#explainError(cell, r.error);
       // A WASM abort leaves the engine unusable until a restart; say so and offer it.
       if (/^Aborted\(|RuntimeError: (unreachable|memory access out of bounds)/.test(`${r.error.name}: ${r.error.message}`) || /^Aborted\(/.test(r.error.message)) {
         this.notice(this.L('engineCrashed'), { id: 'crash', kind: 'warning', actions: [h('button', { type: 'button', class: 'btn', onclick: (e) => { e.target.closest('.notice').remove(); this.restart(); } }, this.L('restart'))] });
@@ -291,6 +298,18 @@ export class Notebook {
     cell.setState('done');
     this.#notifyWatchers(r.declared ?? []);
     return r;
+  }
+
+  // What a reader can do about two errors whose message alone does not say: a name another cell defines
+  // (that cell has not run since the scope was emptied, or runs later), and a full heap (a Restart frees
+  // every tensor; the garbage collector frees dropped ones only some time after the cell returns).
+  #explainError(cell, error) {
+    const missing = error.name === 'ReferenceError' && /^([\p{L}_$][\p{L}\p{N}_$]*) is not defined$/u.exec(error.message)?.[1];
+    const definer = missing && this.cells.find((c) => c !== cell && declaresName(c.source, missing));
+    if (definer) cell.showHint(this.L('definedIn', { name: missing, n: definer.n }));
+    if (/ live tensors hold /.test(error.message)) {
+      this.notice(this.L('outOfMemory'), { id: 'memory', kind: 'warning', actions: [h('button', { type: 'button', class: 'btn', onclick: (e) => { e.target.closest('.notice').remove(); this.restart(); } }, this.L('restart'))] });
+    }
   }
 
   #notifyWatchers(names) {
@@ -334,6 +353,8 @@ export class Notebook {
         const r = await this.#execute(cells[i]);
         if (r.error || r.interrupted) {
           for (const rest of cells.slice(i + 1)) rest.setState(rest.el.dataset.state);
+          // Said in the status line too, so a reader who scrolled away sees why the rest did not run.
+          if (r.error && !this.running) this.status.textContent = this.L('cellsStoppedShort', { cell: cells[i].n, left: cells.length - i - 1 });
           this.announce(r.error
             ? this.L('cellsStopped', { cell: cells[i].n, error: `${r.error.name}: ${r.error.message}` })
             : this.#resultText(cells[i], r));
