@@ -108,6 +108,28 @@ describe('tensorpad check: what the reference returns against functions[].return
   });
 });
 
+describe('tensorpad check: what exercise.json says against what renders and what the reference takes', () => {
+  test('a formula KaTeX cannot render, in a statement or a title, is named by field, language and line', async () => {
+    const { f, text } = await failing(({ json }) => json((j) => { j.statement.zh = '矩阵的范数。\n\n$\\frac{1}{2$ 是一半。'; j.title.en = 'The $\\sqrtt{2}$ norm'; }));
+    assert.equal(f.length, 1, text);
+    assert.match(text, /statement render \(Markdown and KaTeX\) in both languages — exercise\.json title\.en: KaTeX: Undefined control sequence: \\sqrtt/);
+    assert.match(text, /exercise\.json statement\.zh, line 3: KaTeX: /);
+  });
+
+  test('a misspelt field is named with the field it was meant to be; a ragged $tensor example by its place', async () => {
+    const typo = await failing(({ json }) => json((j) => { j.timelimitMs = j.timeLimitMs; delete j.timeLimitMs; }));
+    assert.match(typo.text, /field `timeLimitMs` is missing; also: field `timelimitMs` is not allowed \(unknown field; a typo\?\)$/);
+    const ragged = await failing(({ json }) => json((j) => { j.examples[0].args[0] = { $tensor: [[1, 2], [3]] }; }));
+    assert.match(ragged.text, /field `examples\[0\]\.args\[0\]\.\$tensor` is not a tensor: ragged array: element \[1\] has shape \[1\] but element \[0\] has shape \[2\]$/);
+  });
+
+  test('params that name fewer arguments than the reference takes are reported', async () => {
+    const { f, text } = await failing(({ json }) => json((j) => { j.functions[0].params = []; }));
+    assert.match(text, /reference\.js exports every function of exercise\.json, taking the params it names — frobNorm takes 1 parameter in reference\.js, but functions\[\]\.params names 0 \(none\)/);
+    assert.ok(f.length >= 1);
+  });
+});
+
 describe('tensorpad check: sources that do not parse', () => {
   test('a syntax error in reference.js or cases.js is named by file, line and column, in the first check', async () => {
     const ref = await failing(({ write }) => write('reference.js', 'export function frobNorm(A) {\n  return A.square().sum(.sqrt().item();\n}\n'));

@@ -1,7 +1,9 @@
 // `tensorpad check`: what every exercise must satisfy before it ships.
 //   checkExercise(id, opts) → Promise<[{ name, ok, message, skipped? }]>
-// - exercise.json validates; reference.js and cases.js parse and are self-contained (the page loads them from Blob URLs)
-//   and call nothing that differs from run to run (Math.random, clocks, crypto)
+// - exercise.json validates; reference.js and cases.js parse, are self-contained (the page loads them from
+//   Blob URLs) and call nothing that differs from run to run (Math.random, clocks, crypto)
+// - the title and statement render (KaTeX) in both languages; reference.js exports each function, taking no
+//   more arguments than its params name
 // - mistakes name the exercise's functions, each with a fn and a hint (a string or { en, zh } with both written)
 // - cases generate and the reference answers each (a broken argument or a throw is named once, with its
 //   case, and the checks that need cases are skipped)
@@ -23,6 +25,7 @@ import { nodeEnv, judgeSource } from './node-runner.js';
 import { compareValues } from './compare.js';
 import { caseTitle, describeValue, isTensorMarker } from './values.js';
 import { messages, localized, LANGS, DEFAULT_LANG } from './messages.js';
+import { createMarkdown } from '../tools/chapter.mjs';
 
 function selfContained(dir, file) {
   const ast = parse(readFileSync(join(dir, file), 'utf8'), { ecmaVersion: 'latest', sourceType: 'module' });
@@ -188,6 +191,35 @@ export async function checkExercise(id, { seeds = [1, 2], tpModule, root } = {})
     selfContained(exercise.dir, 'cases.js');
   });
   if (!loaded) return results;
+  await step(results, `${id}: the title and statement render (Markdown and KaTeX) in both languages`, () => {
+    const md = createMarkdown();
+    const problems = [];
+    for (const field of ['title', 'statement']) {
+      for (const lang of LANGS) {
+        const env = { errors: [] };
+        if (field === 'title') md.renderInline(exercise.title[lang], env);
+        else md.render(exercise.statement[lang], env);
+        for (const e of env.errors) {
+          const where = field === 'statement' && Number.isInteger(e.line) ? `, line ${e.line + 1}` : '';
+          problems.push(`exercise.json ${field}.${lang}${where}: ${e.message}`);
+        }
+      }
+    }
+    if (problems.length) throw new Error(problems.join('; '));
+  });
+  await step(results, `${id}: reference.js exports every function of exercise.json, taking the params it names`, async () => {
+    const reference = await import(pathToFileURL(join(exercise.dir, 'reference.js')).href);
+    const problems = [];
+    for (const f of exercise.functions) {
+      const fn = reference[f.name];
+      if (typeof fn !== 'function') problems.push(`reference.js exports no function ${f.name}`);
+      else if (fn.length > f.params.length) {
+        problems.push(`${f.name} takes ${fn.length} parameter${fn.length === 1 ? '' : 's'} in reference.js, but functions[].params names ${f.params.length} ` +
+          `(${f.params.join(', ') || 'none'}); case titles and the page name each argument by these`);
+      }
+    }
+    if (problems.length) throw new Error(problems.join('; '));
+  });
   await step(results, `${id}: no Math.random, Date.now, performance.now or crypto in cases.js and reference.js`, () => {
     const found = ['cases.js', 'reference.js'].flatMap((f) => unseededCalls(exercise.dir, f));
     if (found.length) {

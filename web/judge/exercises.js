@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
 import { parse, tokenizer } from 'acorn';
 import { exerciseSchema } from './schema.js';
+import { isTensorMarker, shapeOfNested } from './values.js';
 
 // TENSORPAD_EXERCISES points the CLI (and everything else) at another folder of exercises, as tests do.
 export const EXERCISES_DIR = process.env.TENSORPAD_EXERCISES ?? fileURLToPath(new URL('../../exercises/', import.meta.url));
@@ -46,14 +47,25 @@ function mostSpecific(errors) {
   return specific[0] ?? errors[0];
 }
 
-function schemaError(file, err) {
+function describeSchemaError(err) {
   const extra = err.params?.missingProperty ?? err.params?.additionalProperty;
   const field = fieldName(err.instancePath, extra) || '(root)';
   let message = err.message;
   if (err.keyword === 'required') message = 'is missing';
   if (err.keyword === 'additionalProperties') message = 'is not allowed (unknown field; a typo?)';
   if (err.keyword === 'enum') message = `must be one of ${err.params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
-  return new ExerciseError(file, field, message);
+  return { field, message };
+}
+
+// The most specific problem names the field; the others follow, so that a misspelt field is seen with
+// the field it was meant to be ("timeLimitMs is missing; also: timelimitMs is not allowed").
+function schemaError(file, errors) {
+  const first = mostSpecific(errors);
+  const { field, message } = describeSchemaError(first);
+  const alternatives = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
+  const others = [...new Set(errors.filter((e) => e !== first && !alternatives.has(e.instancePath))
+    .map((e) => { const d = describeSchemaError(e); return `field \`${d.field}\` ${d.message}`; }))].slice(0, 4);
+  return new ExerciseError(file, field, others.length ? `${message}; also: ${others.join('; ')}` : message);
 }
 
 export function listExerciseIds(root = EXERCISES_DIR) {
@@ -80,7 +92,7 @@ export function loadExercise(id, root = EXERCISES_DIR) {
     throw new ExerciseError(line ? `${file}:${line}:${column}` : file, null, `is not valid JSON: ${message}`);
   }
   const v = validator();
-  if (!v(json)) throw schemaError(file, mostSpecific(v.errors));
+  if (!v(json)) throw schemaError(file, v.errors);
   if (json.id !== id) throw new ExerciseError(file, 'id', `is "${json.id}" but the folder is "${id}"`);
   const names = json.functions.map((f) => f.name);
   names.forEach((n, i) => {
@@ -90,6 +102,11 @@ export function loadExercise(id, root = EXERCISES_DIR) {
     if (!names.includes(ex.fn)) {
       throw new ExerciseError(file, `examples[${i}].fn`, `is "${ex.fn}", not one of ${names.join(', ')}`);
     }
+    // A tensor written as { "$tensor": [...] } must be a rectangular array of numbers.
+    (ex.args ?? []).forEach((a, k) => {
+      const shape = isTensorMarker(a) && Array.isArray(a.$tensor) ? shapeOfNested(a.$tensor) : null;
+      if (shape?.error) throw new ExerciseError(file, `examples[${i}].args[${k}].$tensor`, `is not a tensor: ${shape.error}`);
+    });
   });
   if (typeof json.starter === 'object') checkStarterCode(file, json.starter);
   for (const f of ['reference.js', 'cases.js']) {
