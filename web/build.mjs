@@ -325,7 +325,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const args = process.argv.slice(2);
   const at = args.indexOf('--chapters');
   build({ check: args.includes('--check'), chaptersDir: at >= 0 ? path.resolve(args[at + 1]) : undefined }).catch((e) => {
-    console.error(e.authorErrors ? `web/build: ${e.authorErrors.length} author error(s):\n${e.message}` : `web/build: ${e.stack ?? e.message}`);
+    // esbuild's own errors name file:line already; anything else is a bug of the build, with its stack.
+    console.error(e.authorErrors ? `web/build: ${e.authorErrors.length} author error(s):\n${e.message}`
+      : Array.isArray(e.errors) ? `web/build: ${e.message}` : `web/build: ${e.stack ?? e.message}`);
     process.exit(1);
   });
 }

@@ -284,3 +284,12 @@ test('the build validates exercises as tensorpad check first does, and every wid
   const { errors } = loadChapters({ chaptersDir: path.join(root, 'web/chapters') });
   assert.deepEqual(errors, [], 'the shipped widgets parse and declare their props');
 });
+
+test('Chinese punctuation right after an inline formula is kept on its line with it', () => {
+  const r = parse('设 $x$；那么 $y$。而 $z$ 不变。\n', { lang: 'zh', file: 't/zh.md' });
+  assert.deepEqual(r.errors, []);
+  const html = r.blocks[0].html;
+  assert.match(html, /<span class="math-nobr"><span class="katex">.*?<\/span>；<\/span>那么/);
+  assert.match(html, /<span class="math-nobr"><span class="katex">.*?<\/span>。<\/span>而/);
+  assert.equal(html.split('math-nobr').length - 1, 2, 'a formula followed by a space is left alone');
+});

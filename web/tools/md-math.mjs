@@ -106,6 +106,15 @@ export default function mathPlugin(md) {
   md.inline.ruler.before('escape', 'math_inline', inlineMath);
   md.block.ruler.before('fence', 'math_block', blockMath, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
   md.core.ruler.after('inline', 'math_lines', markLines);
-  md.renderer.rules.math_inline = (tokens, i, _o, env) => render(tokens[i].content, tokens[i].meta.display, tokens[i].meta.line ?? 0, env);
+  // Chinese punctuation right after a formula stays on the formula's line: a browser may break between a
+  // formula (an inline block) and a full-width "；", which would start a line with it.
+  md.renderer.rules.math_inline = (tokens, i, _o, env) => {
+    const html = render(tokens[i].content, tokens[i].meta.display, tokens[i].meta.line ?? 0, env);
+    const next = tokens[i + 1];
+    const punct = !tokens[i].meta.display && next?.type === 'text' && /^[，。；：！？、）」』”’]/.exec(next.content)?.[0];
+    if (!punct) return html;
+    next.content = next.content.slice(punct.length);
+    return `<span class="math-nobr">${html}${punct}</span>`;
+  };
   md.renderer.rules.math_block = (tokens, i, _o, env) => `<div class="math-display">${render(tokens[i].content, true, tokens[i].map[0], env)}</div>\n`;
 }

@@ -223,6 +223,9 @@ const STYLE = `
   --tpw-heat-0: #2a2e34; --tpw-heat-pos: #1d5fa8; --tpw-heat-neg: #a3401f; }
 }
 .tpw svg { display: block; max-width: 100%; height: auto; touch-action: none; user-select: none; }
+/* A wide figure with text in it shrinks only so far on a phone (its 12px labels to about 10px), then scrolls. */
+.tpw .tpw-scroll { overflow-x: auto; }
+@media (max-width: 540px) { .tpw .tpw-scroll > svg { min-width: 500px; touch-action: pan-x pan-y; } }
 /* Every label of a figure is in the text colour: this rule wins over a text's fill attribute. */
 .tpw svg text { font-family: inherit; fill: var(--fg, #1a1a1a); }
 .tpw .tpw-row { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; margin: .35rem 0; }

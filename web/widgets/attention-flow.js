@@ -187,7 +187,7 @@ export function mount(container, ctx) {
   }
 
   el.append(h('p', { class: 'tpw-note', text: T.title }), h('p', { class: 'tpw-note', 'data-testid': 'attention-flow-illustrative' }, h('b', { text: T.illustrative })),
-    group, svg, sumOut, scale.row, h('details', {}, h('summary', { text: T.table }), table), err.el);
+    group, h('div', { class: 'tpw-scroll' }, svg), sumOut, scale.row, h('details', {}, h('summary', { text: T.table }), table), err.el);
   render();
   onThemeChange(ctx, draw);
   update(1);

@@ -185,7 +185,7 @@ export function mount(container, ctx) {
   note.textContent = T.synthetic(TOKENS, dim);
   el.append(h('p', { class: 'tpw-note', text: T.title }), note,
     h('div', { class: 'tpw-row' }, fieldset, h('label', { for: dimSelect.id, text: T.dim }), dimSelect),
-    status, svg, table, inv, err.el);
+    status, h('div', { class: 'tpw-scroll' }, svg), table, inv, err.el);
   choose(rotation);
   return { destroy() { container.innerHTML = ''; } };
 }
