@@ -31,9 +31,6 @@ function listWidgets() {
   return new Map(fs.readdirSync(dir).filter((f) => f.endsWith('.js') && !f.startsWith('_')).map((f) => [f.slice(0, -3), path.join(dir, f)]));
 }
 
-// Every exercise, validated as `tensorpad check` validates it first (schema, ids, examples, sources that
-// parse), so a site never ships an exercise the page cannot show. A broken one maps to null: the chapter
-// that places it is not told again that it does not exist.
 // The props a widget's directive may set: its `export const props = ['name', ...]`, read without running
 // the module (it needs a DOM). A widget that does not parse, or declares no props, is an author error.
 function widgetProps(widgets, errors) {
@@ -57,6 +54,9 @@ function widgetProps(widgets, errors) {
   return props;
 }
 
+// Every exercise, validated as `tensorpad check` validates it first (schema, ids, examples, sources that
+// parse), so a site never ships an exercise the page cannot show. A broken one maps to null: the chapter
+// that places it is not told again that it does not exist.
 function listExercises(errors, dir = EXERCISES_DIR) {
   const map = new Map();
   for (const id of listExerciseIds(dir)) {

@@ -127,6 +127,8 @@ describe('tensorpad check: what exercise.json says against what renders and what
     const { f, text } = await failing(({ json }) => json((j) => { j.functions[0].params = []; }));
     assert.match(text, /reference\.js exports every function of exercise\.json, taking the params it names — frobNorm takes 1 parameter in reference\.js, but functions\[\]\.params names 0 \(none\)/);
     assert.ok(f.length >= 1);
+    // Read from the code: a reference using the global tp at its top level (the judge's worker has it) passes.
+    assert.deepEqual(failed(await check(({ read, write }) => write('reference.js', `const ONE = tp.ones([1]);\n${read('reference.js')}`))), []);
   });
 });
 

@@ -243,9 +243,13 @@ test('linalg.norm with two dims takes the matrix norm over those dims, as torch.
     assertClose(tp.linalg.norm(B, 2, [2, 0]), [4, 8, 12]);
     assertClose(tp.linalg.norm(B, undefined, [0, 2]), [5, 10, 15]);
     assert.deepEqual(tp.linalg.norm(B, 'nuc', [0, -1], { keepdim: true }).shape, [1, 3, 1]);
-    assert.throws(() => tp.linalg.norm(B, 2, [1, -2]), { message: 'linalg.norm: dims [1, -2] name the same dim twice' });
-    assert.throws(() => tp.linalg.norm(B, 2, [0, 3]), { message: 'linalg.norm: dim 3 is out of range for a 3-d tensor' });
+    assert.throws(() => tp.linalg.norm(B, 2, [1, -2]), { message: 'linalg.norm: dim -2 appears twice in [1, -2]' });
+    assert.throws(() => tp.linalg.norm(B, 2, [0, 3]), { message: 'linalg.norm: dim 3 is out of range for a 3-d tensor (expected -3..2)' });
     assert.throws(() => tp.linalg.norm(B, undefined, [0, 1, 2]), { message: /^linalg\.norm: dim must be one dim or a pair of dims, got \[0, 1, 2\]/ });
+    // Nested arrays are read under the op's name; a 0-d tensor takes dim 0 or -1 once.
+    assert.throws(() => tp.linalg.norm([[1, 2], [3]], 2, [0, 1]), { message: /^linalg\.norm: ragged nested array/ });
+    assert.equal(tp.linalg.norm([[3, 0], [0, 4]], 'nuc', [0, 1]).item(), 7);
+    assert.throws(() => tp.tensor(3).norm(2, [0, -1]), { message: 'norm: dim -1 appears twice in [0, -1]' });
   });
 });
 

@@ -292,4 +292,8 @@ test('Chinese punctuation right after an inline formula is kept on its line with
   assert.match(html, /<span class="math-nobr"><span class="katex">.*?<\/span>；<\/span>那么/);
   assert.match(html, /<span class="math-nobr"><span class="katex">.*?<\/span>。<\/span>而/);
   assert.equal(html.split('math-nobr').length - 1, 2, 'a formula followed by a space is left alone');
+  // A heading is rendered twice (the page, the contents): both keep the mark.
+  const head = parse('# 设 $x$，求 $y$\n', { lang: 'zh', file: 't/zh.md' });
+  assert.match(head.blocks[0].html, /<h2 id="[^"]+">设 <span class="math-nobr">.*?，<\/span>求 /);
+  assert.match(head.toc[0].html, /^设 <span class="math-nobr">.*?，<\/span>求 /);
 });

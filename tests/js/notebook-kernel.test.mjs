@@ -62,14 +62,14 @@ test('print, console and display go to the running cell in order', async () => {
   assert.equal(outputs[2].name, 'stderr');
 });
 
-test('a print goes out at once, not held until the cell ends (a busy loop keeps timers from firing)', async () => {
-  const { outputs } = await run('print("first");\nconst until = Date.now() + 300;\nwhile (Date.now() < until) {}\nprint("second");');
-  assert.deepEqual(outputs.map((o) => o.text), ['first\n', 'second\n']);
+test('prints go out at once, not held until the cell ends (a busy loop keeps timers from firing)', async () => {
+  const { outputs } = await run('print("first");\nprint("second");\nconst until = Date.now() + 300;\nwhile (Date.now() < until) {}\nprint("third");');
+  assert.deepEqual(outputs.map((o) => o.text), ['first\n', 'second\n', 'third\n']);
 });
 
 test('a loop printing many lines sends few messages and is capped', async () => {
   const { outputs } = await run('for (let i = 0; i < 100000; i++) print(i);');
-  assert.ok(outputs.length < 30, `${outputs.length} messages`);
+  assert.ok(outputs.length < 100, `${outputs.length} messages`);
   assert.match(outputs.at(-1).text, /output truncated/);
 });
 

@@ -59,6 +59,19 @@ export function createApi(core, { finalizers = true } = {}) {
       'some time after the running code returns, not at once, so free them as you go: t.dispose(), or ' +
       'tp.tidy(() => ...), which frees every tensor the function creates and does not return)';
   }
+  // A list of dims → each wrapped to 0..ndim-1 as the core's wrap_dim does (a 0-d tensor takes 0 or -1, as
+  // torch), each an integer, none named twice.
+  function wrapDims(op, dims, ndim) {
+    const lo = ndim === 0 ? -1 : -ndim, hi = ndim === 0 ? 0 : ndim - 1;
+    const wrapped = dims.map((d) => {
+      checkInt(op, 'dim', d);
+      if (d < lo || d > hi) fail(op, `dim ${d} is out of range for a ${ndim}-d tensor (expected ${lo}..${hi})`);
+      return d < 0 ? d + Math.max(ndim, 1) : d;
+    });
+    const twice = dims.find((_, i) => wrapped.indexOf(wrapped[i]) !== i);
+    if (twice !== undefined) fail(op, `dim ${twice} appears twice in [${dims.join(', ')}]`);
+    return wrapped;
+  }
   function checkInt(op, name, v, { min = -MAX_INDEX, max = MAX_INDEX } = {}) {
     if (typeof v !== 'number' || !Number.isInteger(v)) fail(op, `${name} must be an integer, got ${describe(v)}`);
     if (v < min || v > max) fail(op, `${name} ${v} is out of range [${min}, ${max}]`);
@@ -333,13 +346,7 @@ export function createApi(core, { finalizers = true } = {}) {
     }
     // Several dims: reduce one at a time keeping dims, then drop them.
     const shape = x._shape(op), n = shape.length;
-    const span = Math.max(n, 1);  // as torch, a 0-d tensor takes dim 0 or -1
-    const dims = dim.map((d) => {
-      checkInt(op, 'dim', d);
-      if (d < -span || d >= span) fail(op, `dim ${d} is out of range for a ${n}-d tensor`);
-      return d < 0 ? d + span : d;
-    });
-    if (new Set(dims).size !== dims.length) fail(op, `dim list [${dim.join(', ')}] repeats a dim`);
+    const dims = wrapDims(op, dim, n);
     if (n === 0) return wrap(core.reduce(REDUCE[op], id, 0, keepdim), op);
     const empty = dims.find((d) => shape[d] === 0);
     if (empty !== undefined && (op === 'amax' || op === 'amin'))
@@ -393,13 +400,8 @@ export function createApi(core, { finalizers = true } = {}) {
       if (dims.length === 0) return all(ord);
       if (dims.length === 1) return wrap(core.vectorNorm(ix, ord, dims, keepdim));
       // Several dims, as torch's vector_norm: those dims moved last and flattened into one.
-      const n = shape.length;
-      const wrapped = dims.map((d) => {
-        if (d < -n || d >= n) fail(op, `dim ${d} is out of range for a ${n}-d tensor`);
-        return d < 0 ? d + n : d;
-      });
-      const twice = dims.find((d, i) => wrapped.indexOf(wrapped[i]) !== i);
-      if (twice !== undefined) fail(op, `dim ${twice} appears twice in the dims to reduce`);
+      const wrapped = wrapDims(op, dims, shape.length);
+      if (shape.length === 0) return wrap(core.vectorNorm(ix, ord, [0], keepdim));
       const rest = shape.map((_, d) => d).filter((d) => !wrapped.includes(d));
       const count = wrapped.reduce((p, d) => p * shape[d], 1);
       return tp.tidy(() => {
@@ -625,7 +627,7 @@ export function createApi(core, { finalizers = true } = {}) {
 
   // Namespaces from other files (linalg, nn, quant, io, ...) install themselves with these helpers.
   const addHandleType = (h) => handleTypes.push(h);
-  const rt = { core, wrap, check, withHandles, checkInt, checkNumber, checkShape, checkBool, seedOf, options, fail, describe, asOp,
+  const rt = { core, wrap, check, withHandles, wrapDims, checkInt, checkNumber, checkShape, checkBool, seedOf, options, fail, describe, asOp,
     Tensor, track, untrack, addHandleType, MAX_DIMS, finalizers };
   for (const install of extensions) install(tp, rt);
   return tp;

@@ -30,7 +30,7 @@ const MATRIX_ORDS = new Map([
 ]);
 
 export function installLinalg(tp, rt) {
-  const { core, wrap, check, withHandles, checkInt, checkNumber, checkBool, options, fail, describe, asOp, Tensor } = rt;
+  const { core, wrap, check, withHandles, wrapDims, checkInt, checkNumber, checkBool, options, fail, describe, asOp, Tensor } = rt;
   // The handles of a multi-output op become named tensors.
   const named = (ids, names) => {
     check();
@@ -64,19 +64,15 @@ export function installLinalg(tp, rt) {
   function matrixNormOver(A, ord, dims, opts, op) {
     const { keepdim = false } = options(op, opts, ['keepdim']);
     checkBool(op, 'keepdim', keepdim);
-    return tp.tidy(() => {
-      const T = A instanceof Tensor ? A : tp.tensor(A, undefined, op);
-      const shape = T._shape(op), n = shape.length;
-      const [d0, d1] = dims.map((d) => {
-        checkInt(op, 'dim', d);
-        if (d < -n || d >= n) fail(op, `dim ${d} is out of range for a ${n}-d tensor`);
-        return d < 0 ? d + n : d;
-      });
-      if (d0 === d1) fail(op, `dims [${dims.join(', ')}] name the same dim twice`);
+    return withHandles(op, [A], (a) => tp.tidy(() => {
+      const shape = core.shape(a);
+      check(op);
+      if (shape.length < 2) fail(op, `a matrix norm over dims [${dims.join(', ')}] needs at least 2 dims, got shape [${shape.join(', ')}]`);
+      const [d0, d1] = wrapDims(op, dims, shape.length);
       const rest = shape.map((_, d) => d).filter((d) => d !== d0 && d !== d1);
-      const r = matrixNorm(T.permute([...rest, d0, d1]), ord, undefined, op);
+      const r = matrixNorm(wrap(core.permute(a, [...rest, d0, d1])), ord, undefined, op);
       return keepdim ? r.reshape(shape.map((s, d) => (d === d0 || d === d1 ? 1 : s))) : r;
-    });
+    }));
   }
 
   function norm(A, ord, dim, opts) {

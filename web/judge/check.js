@@ -36,6 +36,26 @@ function selfContained(dir, file) {
   }
 }
 
+// The names a module exports → the number of parameters each function takes before its first default or
+// rest parameter (what fn.length says), or null for an export whose value the code does not show.
+function exportedArities(dir, file) {
+  const ast = parse(readFileSync(join(dir, file), 'utf8'), { ecmaVersion: 'latest', sourceType: 'module' });
+  const arity = (fn) => {
+    if (!fn || !/Function/.test(fn.type)) return null;
+    const k = fn.params.findIndex((p) => p.type === 'AssignmentPattern' || p.type === 'RestElement');
+    return k < 0 ? fn.params.length : k;
+  };
+  const out = new Map();
+  for (const node of ast.body) {
+    if (node.type !== 'ExportNamedDeclaration') continue;
+    const d = node.declaration;
+    if (d?.type === 'FunctionDeclaration') out.set(d.id.name, arity(d));
+    else if (d?.type === 'VariableDeclaration') for (const v of d.declarations) if (v.id.type === 'Identifier') out.set(v.id.name, arity(v.init));
+    for (const s of node.specifiers ?? []) out.set(s.exported.name ?? s.exported.value, null);
+  }
+  return out;
+}
+
 // Calls whose result differs from run to run (token sequences, so comments and strings do not count).
 const UNSEEDED = [['Math', '.', 'random', '('], ['Date', '.', 'now', '('], ['performance', '.', 'now', '('],
   ['crypto', '.', 'getRandomValues'], ['crypto', '.', 'randomUUID'], ['new', 'Date', '(', ')']];
@@ -207,14 +227,16 @@ export async function checkExercise(id, { seeds = [1, 2], tpModule, root } = {})
     }
     if (problems.length) throw new Error(problems.join('; '));
   });
-  await step(results, `${id}: reference.js exports every function of exercise.json, taking the params it names`, async () => {
-    const reference = await import(pathToFileURL(join(exercise.dir, 'reference.js')).href);
+  await step(results, `${id}: reference.js exports every function of exercise.json, taking the params it names`, () => {
+    // Read from the code, not run: reference.js may use the global tp at its top level, which only the
+    // judge's worker has.
+    const exported = exportedArities(exercise.dir, 'reference.js');
     const problems = [];
     for (const f of exercise.functions) {
-      const fn = reference[f.name];
-      if (typeof fn !== 'function') problems.push(`reference.js exports no function ${f.name}`);
-      else if (fn.length > f.params.length) {
-        problems.push(`${f.name} takes ${fn.length} parameter${fn.length === 1 ? '' : 's'} in reference.js, but functions[].params names ${f.params.length} ` +
+      if (!exported.has(f.name)) { problems.push(`reference.js exports no function ${f.name}`); continue; }
+      const arity = exported.get(f.name);  // null: exported another way, arity unknown
+      if (arity !== null && arity > f.params.length) {
+        problems.push(`${f.name} takes ${arity} parameter${arity === 1 ? '' : 's'} in reference.js, but functions[].params names ${f.params.length} ` +
           `(${f.params.join(', ') || 'none'}); case titles and the page name each argument by these`);
       }
     }

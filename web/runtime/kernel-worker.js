@@ -20,19 +20,21 @@ export function toTransferable(x, depth = 0) {
 export function serveKernel(port, loadTp) {
   const scope = createScope();
   let current = null;
-  // Printed text is batched (a loop printing 1e5 lines sends a few messages, not 1e5) and capped per run.
-  // A print goes out at once when nothing went out in the last BATCH_MS, and so does a batch that old:
-  // a cell that prints, then computes for a long time (or loops forever), shows its text as it goes, not
-  // only when it ends (a timer cannot fire while the cell's code holds the thread).
+  // Printed text goes out at once, up to BURST messages in each BATCH_MS window; beyond that rate it is
+  // batched (a loop printing 1e5 lines sends tens of messages, not 1e5), and it is capped per run. So a
+  // cell that prints, then computes for a long time (or loops forever), shows its text as it goes: a
+  // batch waits for a later print or for a timer, and no timer fires while the cell's code holds the thread.
   const MAX_TEXT = 200_000;
   const BATCH_MS = 50;
+  const BURST = 10;
   let pending = null;
   let printed = 0;
-  let lastPost = -Infinity;
+  let windowStart = -Infinity;
+  let sentInWindow = 0;
   const flush = () => {
     if (pending && current !== null) {
       port.postMessage({ type: MSG.OUTPUT, runId: current, output: pending });
-      lastPost = performance.now();
+      sentInWindow++;
     }
     pending = null;
   };
@@ -53,7 +55,12 @@ export function serveKernel(port, loadTp) {
       setTimeout(flush, BATCH_MS);
     }
     pending.text += text;
-    if (pending.text.length > 16_384 || performance.now() - lastPost >= BATCH_MS) flush();
+    const now = performance.now();
+    if (now - windowStart >= BATCH_MS) {
+      windowStart = now;
+      sentInWindow = 0;
+    }
+    if (sentInWindow < BURST || pending.text.length > 16_384) flush();
   };
   const print = stream('stdout');
   Object.assign(globalThis, {

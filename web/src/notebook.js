@@ -12,12 +12,7 @@ import { h, download, trackStickyHeader } from './dom.js';
 import { t } from './i18n.js';
 import { themeMenu } from './theme.js';
 import { Contents } from './contents.js';
-
-// Whether a cell's source declares `name` at its top level (a hint, not a parse: the page has no parser).
-function declaresName(source, name) {
-  const n = name.replace(/[$]/g, '\\$&');
-  return new RegExp(`^(?:export\\s+)?(?:(?:const|let|var)\\s+(?:[^=;\\n]*[\\s,{\\[:])?${n}\\b|(?:async\\s+)?function\\s*\\*?\\s*${n}\\b|class\\s+${n}\\b)`, 'mu').test(source);
-}
+import { declaresName } from './declares.js';
 
 /** Starts the cell worker. The liveness ping's period: tests shorten it (globalThis.__TENSORPAD_HEARTBEAT_MS__, set before load). */
 export function startKernel(workerUrl) {
@@ -304,7 +299,9 @@ export class Notebook {
   // (that cell has not run since the scope was emptied, or runs later), and a full heap (a Restart frees
   // every tensor; the garbage collector frees dropped ones only some time after the cell returns).
   #explainError(cell, error) {
-    const missing = error.name === 'ReferenceError' && /^([\p{L}_$][\p{L}\p{N}_$]*) is not defined$/u.exec(error.message)?.[1];
+    // "x is not defined" (V8, Firefox), "Can't find variable: x" (Safari).
+    const missing = error.name === 'ReferenceError' &&
+      /^(?:([\p{L}_$][\p{L}\p{N}_$]*) is not defined|Can't find variable: ([\p{L}_$][\p{L}\p{N}_$]*))$/u.exec(error.message)?.slice(1).find(Boolean);
     const definer = missing && this.cells.find((c) => c !== cell && declaresName(c.source, missing));
     if (definer) cell.showHint(this.L('definedIn', { name: missing, n: definer.n }));
     if (/ live tensors hold /.test(error.message)) {
@@ -354,7 +351,11 @@ export class Notebook {
         if (r.error || r.interrupted) {
           for (const rest of cells.slice(i + 1)) rest.setState(rest.el.dataset.state);
           // Said in the status line too, so a reader who scrolled away sees why the rest did not run.
-          if (r.error && !this.running) this.status.textContent = this.L('cellsStoppedShort', { cell: cells[i].n, left: cells.length - i - 1 });
+          const left = cells.length - i - 1;
+          if (r.error && !this.running) {
+            this.status.textContent = this.L('cellsStoppedShort', { cell: cells[i].n }) +
+              (left === 0 ? '' : left === 1 ? this.L('oneCellNotRun') : this.L('cellsNotRun', { left }));
+          }
           this.announce(r.error
             ? this.L('cellsStopped', { cell: cells[i].n, error: `${r.error.name}: ${r.error.message}` })
             : this.#resultText(cells[i], r));

@@ -61,8 +61,7 @@ function uniqueId(base, taken) {
   return id;
 }
 
-/** key=value key="value with spaces" flag → { key: 'value', flag: true } */
-// key=value key="with spaces" flag → { key: 'value', ..., flag: true }; onError hears of an unclosed quote.
+/** key=value key="with spaces" flag → { key: 'value', ..., flag: true }; onError hears of an unclosed quote. */
 export function parseAttrs(text, onError = () => {}) {
   const attrs = {};
   const re = /([A-Za-z_][\w-]*)(?:=("([^"]*)"|'([^']*)'|\S+))?/g;

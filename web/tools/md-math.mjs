@@ -107,14 +107,25 @@ export default function mathPlugin(md) {
   md.block.ruler.before('fence', 'math_block', blockMath, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
   md.core.ruler.after('inline', 'math_lines', markLines);
   // Chinese punctuation right after a formula stays on the formula's line: a browser may break between a
-  // formula (an inline block) and a full-width "；", which would start a line with it.
+  // formula (an inline block) and a full-width "；", which would start a line with it. The mark moves into
+  // the formula's token once, when the text is parsed: a heading's tokens are rendered twice (the page and
+  // the contents).
+  md.core.ruler.after('inline', 'math_cjk_punct', (state) => {
+    for (const block of state.tokens) {
+      const kids = block.type === 'inline' ? block.children ?? [] : [];
+      kids.forEach((t, i) => {
+        const next = kids[i + 1];
+        const punct = t.type === 'math_inline' && !t.meta.display && next?.type === 'text' && /^[，。；：！？、）」』”’]/.exec(next.content)?.[0];
+        if (!punct) return;
+        t.meta.after = punct;
+        next.content = next.content.slice(punct.length);
+      });
+    }
+  });
   md.renderer.rules.math_inline = (tokens, i, _o, env) => {
-    const html = render(tokens[i].content, tokens[i].meta.display, tokens[i].meta.line ?? 0, env);
-    const next = tokens[i + 1];
-    const punct = !tokens[i].meta.display && next?.type === 'text' && /^[，。；：！？、）」』”’]/.exec(next.content)?.[0];
-    if (!punct) return html;
-    next.content = next.content.slice(punct.length);
-    return `<span class="math-nobr">${html}${punct}</span>`;
+    const { content, meta } = tokens[i];
+    const html = render(content, meta.display, meta.line ?? 0, env);
+    return meta.after ? `<span class="math-nobr">${html}${meta.after}</span>` : html;
   };
   md.renderer.rules.math_block = (tokens, i, _o, env) => `<div class="math-display">${render(tokens[i].content, true, tokens[i].map[0], env)}</div>\n`;
 }
