@@ -17,9 +17,12 @@ export function generate({ rng, tensorArg }) {
     if (i % 3 === 0) cases.push({ fn: 'splitHeads', args: [tensorArg(nested(rng, [B, S, Nh * Dh])), Nh], label });
     if (i % 3 === 1) cases.push({ fn: 'mergeHeads', args: [tensorArg(nested(rng, [B, Nh, S, Dh]))], label });
     if (i % 3 === 2) {
-      const Sk = S + rng.int(1, 3);
-      cases.push({ fn: 'headScores', args: [tensorArg(nested(rng, [B, Nh, S, Dh])), tensorArg(nested(rng, [B, Nh, Sk, Dh]))],
-        label: `${label}, Sk=${Sk}` });
+      // S, Sk and Dh all differ, so a scale by √S or √Sk cannot pass for √Dh.
+      const Sq = S === Dh ? S + 1 : S;
+      let Sk = Sq + rng.int(1, 3);
+      if (Sk === Dh) Sk++;
+      cases.push({ fn: 'headScores', args: [tensorArg(nested(rng, [B, Nh, Sq, Dh])), tensorArg(nested(rng, [B, Nh, Sk, Dh]))],
+        label: `B=${B}, Nh=${Nh}, S=${Sq}, Dh=${Dh}, Sk=${Sk}` });
     }
   }
   return cases;
@@ -50,6 +53,12 @@ export const mistakes = {
     { hint: { en: 'this divides by √(Nh·Dh), the model width; each head is scaled by its own width √Dh',
               zh: '这里除以的是模型宽度 √(Nh·Dh)；每个头按自己的宽度 √Dh 缩放' },
       fn: (Q, K) => Q.matmul(K.transpose(-2, -1)).div(Math.sqrt(Q.shape[1] * Q.shape[3])) },
+    { hint: { en: 'this divides by √S, the number of queries; the scale is √Dh, the length of each head\'s vectors (the last axis)',
+              zh: '这里除以的是 √S（查询的个数）；缩放因子是 √Dh，即每个头的向量长度（最后一维）' },
+      fn: (Q, K) => Q.matmul(K.transpose(-2, -1)).div(Math.sqrt(Q.shape[2])) },
+    { hint: { en: 'this divides by √Sk, the number of keys; the scale is √Dh, the length of each head\'s vectors (the last axis)',
+              zh: '这里除以的是 √Sk（键的个数）；缩放因子是 √Dh，即每个头的向量长度（最后一维）' },
+      fn: (Q, K) => Q.matmul(K.transpose(-2, -1)).div(Math.sqrt(K.shape[2])) },
     { hint: { en: 'this divides by Dh; divide by √Dh',
               zh: '这里除以了 Dh；应除以 √Dh' },
       fn: (Q, K) => Q.matmul(K.transpose(-2, -1)).div(Q.shape[3]) },

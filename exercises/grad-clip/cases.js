@@ -45,6 +45,8 @@ export function generate({ rng, tensorArg }) {
 // ---- recognised mistakes (evaluated with tp in the oracle worker) ----
 const sq = (g) => g.square().sum().item();
 const total = (gs) => Math.sqrt(gs.reduce((s, g) => s + sq(g), 0));
+// The same with each tensor's mean square in place of its sum (a root-mean-square, not a norm).
+const rmsTotal = (gs) => Math.sqrt(gs.reduce((s, g) => s + sq(g) / g.numel, 0));
 export const mistakes = {
   globalNorm: [
     { hint: { en: 'this is the squared norm Σ g²: take the square root',
@@ -53,6 +55,9 @@ export const mistakes = {
     { hint: { en: 'this adds the norms of the tensors; the global norm is √(Σ of all squares) = √(Σ_p ‖g_p‖²)',
               zh: '这里把各张量的范数相加了；全局范数是所有元素平方和的平方根：√(Σ_p ‖g_p‖²)' },
       fn: (gs) => gs.reduce((s, g) => s + Math.sqrt(sq(g)), 0) },
+    { hint: { en: 'this averages the squares of each tensor (a mean, not a sum); the global norm sums every square: √(Σ_p Σ g²), larger than this',
+              zh: '这里对每个张量的平方取了平均（mean 而不是 sum）；全局范数要把所有平方加起来：√(Σ_p Σ g²)，比这个值大' },
+      fn: (gs) => rmsTotal(gs) },
     { hint: { en: 'this is the largest single norm; all gradients together form one vector: √(Σ_p ‖g_p‖²)',
               zh: '这是单个张量中最大的范数；所有梯度合起来看作一个向量：√(Σ_p ‖g_p‖²)' },
       fn: (gs) => Math.max(...gs.map((g) => Math.sqrt(sq(g)))) },
@@ -67,6 +72,9 @@ export const mistakes = {
     { hint: { en: 'small gradients are scaled UP: the factor is min(1, maxNorm / ‖g‖), so nothing changes when ‖g‖ ≤ maxNorm',
               zh: '小梯度被放大了：系数是 min(1, maxNorm / ‖g‖)，‖g‖ ≤ maxNorm 时应保持不变' },
       fn: (gs, i, maxNorm) => gs[i].mul(maxNorm / total(gs)) },
+    { hint: { en: 'the factor comes from a norm that averages the squares; use the global norm √(Σ_p Σ g²): the mean makes it too small, so the gradients are clipped too little or not at all',
+              zh: '系数来自对平方取平均的“范数”；应使用全局范数 √(Σ_p Σ g²)：取平均会让它偏小，于是梯度裁剪得太少，甚至没有裁剪' },
+      fn: (gs, i, maxNorm) => gs[i].mul(Math.min(1, maxNorm / rmsTotal(gs))) },
     { hint: { en: 'the factor uses the squared norm; divide maxNorm by √(Σ g²)',
               zh: '系数里用了范数的平方；应是 maxNorm 除以 √(Σ g²)' },
       fn: (gs, i, maxNorm) => gs[i].mul(Math.min(1, maxNorm / total(gs) ** 2)) },

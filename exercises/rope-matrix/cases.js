@@ -52,8 +52,8 @@ export const mistakes = {
     { hint: { en: 'the score depends on m − n; this uses m + n (q R_{m+n} kᵀ): rotate q by R_m and k by R_n separately',
               zh: '分数应只依赖 m − n；这里用的是 m + n（q R_{m+n} kᵀ）：q 用 R_m、k 用 R_n 分别旋转' },
       fn: (q, k, m, n, theta) => score(q, k, rope(m + n, q.shape[0], theta), tp.eye(q.shape[0])) },
-    { hint: { en: 'q and k are rotated the wrong way (the transposed blocks): use the same R_p as ropeMatrix, with rows (cos, sin), (−sin, cos)',
-              zh: 'q 和 k 的旋转方向反了（用了转置的块）：应使用与 ropeMatrix 相同的 R_p，两行分别为 (cos, sin)、(−sin, cos)' },
+    { hint: { en: 'this is q R_{n−m} kᵀ, the relative rotation the wrong way round (as with transposed blocks, or R_p q for column vectors): the score is (q R_m)(k R_n)ᵀ = q R_{m−n} kᵀ, with the R_p of ropeMatrix',
+              zh: '这是 q R_{n−m} kᵀ，相对旋转的方向反了（相当于用了转置的块，或按列向量写成 R_p q）：分数是 (q R_m)(k R_n)ᵀ = q R_{m−n} kᵀ，R_p 与 ropeMatrix 相同' },
       fn: (q, k, m, n, theta) => score(q, k, rope(m, q.shape[0], theta).T, rope(n, q.shape[0], theta).T) },
   ],
 };

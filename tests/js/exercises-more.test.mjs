@@ -53,6 +53,8 @@ const WRONG = {
     ['atol-only.js', /a square root is missing/],
     ['always-false.js', /this answers false, yet every element is within atol \+ rtol·\|b\|/],
     ['any-not-every.js', /this is true as soon as ONE element is close; allClose needs EVERY element/],
+    ['one-tolerance.js', /compares the largest difference with one tolerance, atol \+ rtol·max\|b\|/],
+    ['one-tolerance.js', /this sums absolute values \(the 1-norm\)/],
   ],
   'matmul-three-views': [
     ['off-by-one.js', /off by one: the sum runs over all k terms/],
@@ -71,6 +73,7 @@ const WRONG = {
     ['reshape-only.js', /reshape straight to \[B, S, Nh·Dh\] mixes tokens and heads/],
     ['model-width.js', /divides by √\(Nh·Dh\), the model width/],
     ['model-width.js', /reshape H as \[Nh, Dh\], not \[Dh, Nh\]/],
+    ['scale-by-queries.js', /this divides by √S, the number of queries; the scale is √Dh/],
   ],
   'multi-head-attention': [
     ['sqrt-d.js', /divided by √d, the model width; each head divides by √Dh/],
@@ -103,7 +106,7 @@ const WRONG = {
   ],
   'rope-matrix': [
     ['transposed-block.js', /the block is transposed \(this is R_\{−pos\}\)/],
-    ['transposed-block.js', /q and k are rotated the wrong way/],
+    ['transposed-block.js', /this is q R_{n−m} kᵀ, the relative rotation the wrong way round/],
     ['wrong-frequency.js', /frequency of pair i is θ\^\(−2i\/d\), not θ\^\(−i\/d\)/],
     ['wrong-frequency.js', /both vectors were rotated by the same position/],
   ],
@@ -142,6 +145,8 @@ const WRONG = {
     ['always-scale.js', /squared norm Σ g²: take the square root/],
     ['always-scale.js', /small gradients are scaled UP/],
     ['never-clips.js', /this returns grads\[i\] unchanged: when ‖g‖ > maxNorm/],
+    ['mean-squares.js', /this averages the squares of each tensor \(a mean, not a sum\)/],
+    ['mean-squares.js', /the factor comes from a norm that averages the squares/],
   ],
   'lora-merge': [
     ['no-scale.js', /the scaling α\/r is missing: W \+ \(α\/r\)·BA/],
@@ -161,6 +166,7 @@ const WRONG = {
     ['by-cosine.js', /divides by ‖u‖²/],
     ['by-cosine.js', /picks the largest cosine/],
     ['largest-magnitude.js', /this picks the largest \|q·k\|: a key pointing away from q/],
+    ['smallest-score.js', /this picks the smallest score q·k \(the key most opposite to q\)/],
   ],
   'linear-layer': [
     ['no-bias.js', /the bias is missing: add b to every token/],

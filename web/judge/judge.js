@@ -169,8 +169,11 @@ function runSolution(env, limits, module, functions, cases, lang) {
 // The known mistakes this answer reproduces on this case (a mistake that happens to give the right
 // answer on a case, or that threw there, tells nothing there), as hints in the reader's language.
 function matchingMistakes(c, got, tol, lang) {
+  // A mistake may answer a fraction where an integer is due (the best score in place of its index): the
+  // answer is matched to it as a number.
+  const asGiven = tol.kind === 'integer' ? { ...tol, kind: 'number' } : tol;
   return (c.mistakes || [])
-    .filter((m) => 'value' in m && !compareValues(m.value, c.expected, tol).pass && compareValues(got, m.value, tol).pass)
+    .filter((m) => 'value' in m && !compareValues(m.value, c.expected, tol).pass && compareValues(got, m.value, asGiven).pass)
     .map((m) => localized(m.hint, lang));
 }
 
