@@ -28,6 +28,18 @@ export function generate({ rng, tensorArg }) {
 // ---- recognised mistakes (evaluated with tp in the oracle worker) ----
 const N = (x, eps) => x.div(x.square().mean(-1, { keepdim: true }).add(eps).sqrt());
 const E = (x, eps) => x.div(x.square().mean(-1, { keepdim: true }).sqrt().add(eps));     // ε outside the root
+// Norms that are not the RMSNorm asked for: over the tokens (dim 0), centred (LayerNorm), by the length.
+const OVER_TOKENS = (x, eps) => x.div(x.square().mean(0, { keepdim: true }).add(eps).sqrt());
+const CENTRED = (x, eps) => N(x.sub(x.mean(-1, { keepdim: true })), eps);
+const BY_LENGTH = (x, eps) => x.div(x.square().sum(-1, { keepdim: true }).add(eps).sqrt());
+const WRONG_NORMS = [
+  [OVER_TOKENS, { en: 'the RMS is taken over the tokens (dim 0), one per feature; Norm scales each token\'s vector by its own RMS: mean over the last axis',
+                  zh: '这里沿 token 方向（dim 0）求 RMS，每个特征一个；Norm 应按每个 token 向量自己的 RMS 缩放：沿最后一维求均值' }],
+  [CENTRED, { en: 'this subtracts the mean (LayerNorm); the Norm here is RMSNorm, x / √(mean(x²) + ε), with no centring',
+              zh: '这里减去了均值（LayerNorm）；这里的 Norm 是 RMSNorm：x / √(mean(x²) + ε)，不减均值' }],
+  [BY_LENGTH, { en: 'this divides by √(Σ x² + ε), the length; RMSNorm averages the squares: √(mean(x²) + ε)',
+                zh: '这里除以的是长度 √(Σ x² + ε)；RMSNorm 要对平方取平均：√(mean(x²) + ε)' }],
+];
 export const mistakes = {
   preNormBlock: [
     { hint: { en: 'this is post-norm, Norm(H + HW); pre-norm normalizes the sublayer\'s INPUT: H + Norm(H)W',
@@ -45,6 +57,7 @@ export const mistakes = {
     { hint: { en: 'eps belongs inside the square root: Norm(x) = x / √(mean(x²) + ε), not x / (rms + ε)',
               zh: 'eps 应在根号里面：Norm(x) = x / √(mean(x²) + ε)，而不是 x / (rms + ε)' },
       fn: (H, W, eps) => H.add(E(H, eps).matmul(W)) },
+    ...WRONG_NORMS.map(([norm, hint]) => ({ hint, fn: (H, W, eps) => H.add(norm(H, eps).matmul(W)) })),
   ],
   postNormBlock: [
     { hint: { en: 'this is pre-norm, H + Norm(H)W; post-norm normalizes AFTER the residual addition: Norm(H + HW)',
@@ -59,5 +72,6 @@ export const mistakes = {
     { hint: { en: 'eps belongs inside the square root: Norm(x) = x / √(mean(x²) + ε), not x / (rms + ε)',
               zh: 'eps 应在根号里面：Norm(x) = x / √(mean(x²) + ε)，而不是 x / (rms + ε)' },
       fn: (H, W, eps) => E(H.add(H.matmul(W)), eps) },
+    ...WRONG_NORMS.map(([norm, hint]) => ({ hint, fn: (H, W, eps) => norm(H.add(H.matmul(W)), eps) })),
   ],
 };

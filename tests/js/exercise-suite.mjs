@@ -81,8 +81,8 @@ export function describeExercise(id, { wrong, correct = [], extra } = {}) {
           assert.ok(hintEn === hintZh || !zh.cases[i].message.includes(hintEn), `${c.name}: English hint in\n${zh.cases[i].message}`);
         }
         if (c.status !== 'pass') assert.match(zh.cases[i].message, /[\u4e00-\u9fff]/, `${c.name}: ${zh.cases[i].message}`);
-        // the case's title too: "隐藏用例 3（d=4，块大小 2）: f(…)", with no English word left
-        const title = zh.cases[i].name.slice(0, zh.cases[i].name.lastIndexOf(`: ${c.fn}(`));
+        // the case's title too: "隐藏用例 3（d=4，块大小 2）：f(…)", with no English word left
+        const title = zh.cases[i].name.slice(0, zh.cases[i].name.lastIndexOf(`：${c.fn}(`));
         assert.doesNotMatch(title, ENGLISH_WORDS, `${c.name} → ${title}`);
       });
     });

@@ -80,6 +80,8 @@ const WRONG = {
     ['sqrt-d.js', /averages the heads; the output is their sum/],
     ['no-wo.js', /W_O is missing/],
     ['no-wo.js', /uses only the first head/],
+    ['unscaled.js', /the scores are not scaled: divide each head's Qh Khᵀ by √Dh/],
+    ['unscaled.js', /head h's block of Wo starts at row h·Dh, not at row h/],
   ],
   'bilinear-rank': [
     ['transposed.js', /W_K W_Qᵀ, the transpose of the form/],
@@ -153,6 +155,7 @@ const WRONG = {
     ['no-scale.js', /the scaling α\/r is missing on the low-rank path/],
     ['delta-only.js', /only the update \(α\/r\)·BA/],
     ['delta-only.js', /the scale is α\/r, not α alone/],
+    ['output-size.js', /this divides by B\.shape\[0\], the output size d_out/],
   ],
   'power-growth': [
     ['off-by-one.js', /off by one: the list starts with ‖v‖/],
@@ -184,12 +187,14 @@ const WRONG = {
     ['swapped.js', /this is pre-norm, H \+ Norm\(H\)W; post-norm normalizes AFTER the residual addition/],
     ['no-residual.js', /the residual H is missing/],
     ['eps-outside-root.js', /eps belongs inside the square root: Norm\(x\) = x \/ √\(mean\(x²\) \+ ε\)/],
+    ['layer-norm.js', /this subtracts the mean \(LayerNorm\); the Norm here is RMSNorm/],
   ],
   'scaled-scores': [
     ['not-centred.js', /the mean is not subtracted/],
     ['not-centred.js', /the scores are divided by d; the scale is √d/],
     ['all-pairs.js', /takes every entry of QKᵀ \(all pairs\)/],
     ['all-pairs.js', /the softmax runs over the wrong axis/],
+    ['scale-by-keys.js', /this divides by √m, m the number of keys/],
   ],
   'embedding-logits': [
     ['off-by-one.js', /off by one: ids count from 0/],

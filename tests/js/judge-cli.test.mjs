@@ -160,7 +160,7 @@ describe('tensorpad judge', () => {
   test('--lang zh: the judge\'s messages, the hints and the summary in Chinese, with no English left', async () => {
     const r = await run('judge', 'lora-params', SOL('lora-params', 'product.js'), '--lang', 'zh');
     assert.equal(r.code, 1);
-    assert.ok(r.lines.some((l) => /^✗ 隐藏用例 \d+: loraParams\(dOut=\d+, dIn=\d+, r=\d+\) — 值：得到 \d+，期望 \d+（绝对误差/.test(l)), r.stdout);
+    assert.ok(r.lines.some((l) => /^✗ 隐藏用例 \d+：loraParams\(dOut=\d+, dIn=\d+, r=\d+\) — 值：得到 \d+，期望 \d+（绝对误差/.test(l)), r.stdout);
     assert.ok(r.lines.some((l) => l === '    提示：这是 r·dOut·dIn：B（dOut×r）和 A（r×dIn）是两个独立的矩阵，参数量应相加：r·dOut + r·dIn'));
     assert.doesNotMatch(r.stdout, /\b(value|got|want|hint|error|allowed|hidden|passed|failed)\b|this is r·dOut·dIn/);
     assert.match(r.lines.at(-1), /^0 通过，15 未通过$/);

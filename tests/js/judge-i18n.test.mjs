@@ -81,7 +81,7 @@ describe('judge(…, { lang: "zh" })', () => {
       assert.doesNotMatch(c.message, /\b(value|got|want|hint|or|error|allowed)\b/, c.message);
       for (const h of Object.values(mistakes).flat()) assert.ok(!c.message.includes(h.hint.en), c.message);
     }
-    assert.ok(r.cases.some((c) => c.name.startsWith('隐藏用例 1: loraParams(')), r.cases.map((c) => c.name).join('\n'));
+    assert.ok(r.cases.some((c) => c.name.startsWith('隐藏用例 1：loraParams(')), r.cases.map((c) => c.name).join('\n'));
     assert.equal(formatText(r).split('\n').at(-1), `${r.passed} 通过，${r.failed} 未通过`);
   });
 
