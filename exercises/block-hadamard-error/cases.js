@@ -55,6 +55,9 @@ export const mistakes = {
       fn: (d, b) => (b !== d ? blocks(d, b, 1 / Math.sqrt(d)) : null) },
   ],
   w4a4Error: [
+    { hint: { en: 'the arguments of relError are swapped: relError(approx, exact) measures against the exact product XWᵀ',
+              zh: 'relError 的两个参数反了：relError(approx, exact) 以精确乘积 XWᵀ 为基准' },
+      fn: (X, W, b) => { const Q = blocks(X.shape[1], b); return tp.quant.relError(X.matmul(W.T), fq(X.matmul(Q), true).matmul(fq(W.matmul(Q), true).T)); } },
     { hint: { en: 'only X is rotated: rotate both operands, (XQ)(WQ)ᵀ = XWᵀ',
               zh: '只旋转了 X：两个操作数都要旋转，(XQ)(WQ)ᵀ = XWᵀ' },
       fn: (X, W, b) => err(X, W, blocks(X.shape[1], b), tp.eye(X.shape[1])) },

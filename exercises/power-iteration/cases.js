@@ -28,6 +28,14 @@ export const mistakes = {
     { hint: { en: 'this is σ1², the top eigenvalue of AᵀA (‖AᵀAx‖ for a unit x): take its square root, or use ‖Ax‖',
               zh: '这是 σ1²，即 AᵀA 的最大特征值（单位向量 x 的 ‖AᵀAx‖）：要开平方，或改用 ‖Ax‖' },
       fn: (A) => s1(A) ** 2 },
+    { hint: { en: 'this iterates x ← Ax, which finds A\'s largest eigenvalue in size, not σ1; iterate with AᵀA (x ← AᵀAx), then take ‖A v1‖',
+              zh: '这里迭代的是 x ← Ax，求出的是 A 绝对值最大的特征值，而不是 σ1；应该用 AᵀA 迭代（x ← AᵀAx），再取 ‖A v1‖' },
+      fn: (A) => {
+        if (A.shape[0] !== A.shape[1]) return null;
+        let x = tp.tensor(Array.from({ length: A.shape[1] }, (_, i) => 1 + 0.37 * Math.sin(1 + 2.1 * i)));
+        for (let it = 0; it < 300; it++) { const y = A.matmul(x); x = y.div(tp.linalg.norm(y).item()); }
+        return tp.linalg.norm(A.matmul(x)).item();
+      } },
     { hint: { en: 'this is the Frobenius norm √(Σ σ_i²); the spectral norm is the largest singular value alone',
               zh: '这是 Frobenius 范数 √(Σ σ_i²)；谱范数只是最大的那个奇异值' },
       fn: (A) => tp.linalg.norm(A).item() },

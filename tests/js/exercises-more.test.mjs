@@ -45,6 +45,7 @@ const WRONG = {
     ['no-sqrt.js', /sum over the tokens; divide by S/],
     ['wrong-axis.js', /expected shape \[\d, \d\], got \[\d, \d\]\n\s*hint: wrong axis: this reduces over S/],
     ['wrong-axis.js', /S = H\b.*— value at .*\n\s*hint: wrong axis: this averages over H/],
+    ['divide-by-h.js', /this sums over the tokens but divides by H/],
   ],
   'allclose-by-hand': [
     ['uses-result.js', /relative part uses \|a\| \(the result\); it must use \|b\|/],
@@ -127,6 +128,7 @@ const WRONG = {
     ['full-matrix.js', /compares with the first projection only/],
     ['no-factor-two.js', /the factor 2 is missing/],
     ['no-factor-two.js', /this is inverted/],
+    ['total-not-extra.js', /this is the whole cost relative to the projections, 1 \+ the overhead/],
   ],
   layernorm: [
     ['unbiased.js', /unbiased variance \(÷ \(H − 1\)\); LayerNorm divides by H/],
