@@ -286,7 +286,7 @@ export class Notebook {
       this.#explainError(cell, r.error);
       // A WASM abort leaves the engine unusable until a restart; say so and offer it.
       if (/^Aborted\(|RuntimeError: (unreachable|memory access out of bounds)/.test(`${r.error.name}: ${r.error.message}`) || /^Aborted\(/.test(r.error.message)) {
-        this.notice(this.L('engineCrashed'), { id: 'crash', kind: 'warning', actions: [h('button', { type: 'button', class: 'btn', onclick: (e) => { e.target.closest('.notice').remove(); this.restart(); } }, this.L('restart'))] });
+        this.#offerRestart('engineCrashed', 'crash');
       }
       return r;
     }
@@ -305,8 +305,14 @@ export class Notebook {
     const definer = missing && this.cells.find((c) => c !== cell && declaresName(c.source, missing));
     if (definer) cell.showHint(this.L('definedIn', { name: missing, n: definer.n }));
     if (/ live tensors hold /.test(error.message)) {
-      this.notice(this.L('outOfMemory'), { id: 'memory', kind: 'warning', actions: [h('button', { type: 'button', class: 'btn', onclick: (e) => { e.target.closest('.notice').remove(); this.restart(); } }, this.L('restart'))] });
+      this.#offerRestart('outOfMemory', 'memory');
     }
+  }
+
+  /** A warning (the i18n key `message`) with a Restart button, which also closes it. */
+  #offerRestart(message, id) {
+    const button = h('button', { type: 'button', class: 'btn', onclick: (e) => { e.target.closest('.notice').remove(); this.restart(); } }, this.L('restart'));
+    this.notice(this.L(message), { id, kind: 'warning', actions: [button] });
   }
 
   #notifyWatchers(names) {
