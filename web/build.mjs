@@ -112,34 +112,30 @@ export function loadChapters({ chaptersDir = path.join(web, 'chapters'), widgets
     const [a, b] = e.langs.map((l) => chapters.find((c) => c.id === e.id && c.lang === l));
     if (!b) continue;
     const zhFile = rel(path.join(chaptersDir, e.id, 'zh.md'));
-    // The first place the two differ, at its line in zh.md, with en.md's line for the same item.
-    const mismatch = (what, xs, ys, key, rule) => {
+    // The first item where zh.md's list differs from en.md's (by key), at its line in zh.md when it has one.
+    const mismatch = (what, xs, ys, { key, show, rule }) => {
       const k = xs.findIndex((x, i) => i >= ys.length || key(x) !== key(ys[i]));
       if (k < 0 && xs.length === ys.length) return;
       const at = k < 0 ? xs.length : k;
-      const show = (item, file) => (item ? `${key(item)} (${file}:${item.line})` : `nothing (the end of ${file})`);
       errors.push({ file: zhFile, line: xs[at]?.line ?? xs.at(-1)?.line ?? 1,
         message: `${what} ${at + 1} differs: zh.md has ${show(xs[at], 'zh.md')} where en.md has ${show(ys[at], 'en.md')}: ${rule}` });
     };
-    mismatch('cell', collectCells(b.blocks), collectCells(a.blocks), (x) => `cell ${JSON.stringify(x.id ?? '(no id)')}`,
-      'both languages need the same cells in the same order');
-    // Exercises and widgets too: attempts are saved per exercise, whichever language the reader uses.
-    for (const type of ['exercise', 'widget']) {
-      mismatch(type, collectBlocks(b.blocks, type), collectBlocks(a.blocks, type), (x) => `${type} ${JSON.stringify(x.id ?? x.name)}`,
-        `both languages need the same ${type}s in the same order`);
+    // Cells, exercises and widgets: attempts are saved per cell and exercise, whichever language the reader uses.
+    for (const type of ['cell', 'exercise', 'widget']) {
+      const name = (x) => `${type} ${JSON.stringify(x.id ?? x.name ?? '(no id)')}`;
+      mismatch(type, collectBlocks(b.blocks, type), collectBlocks(a.blocks, type), {
+        key: name, show: (x, file) => (x ? `${name(x)} (${file}:${x.line})` : `nothing (the end of ${file})`),
+        rule: `both languages need the same ${type}s in the same order`,
+      });
     }
     // The contents too: a reader's progress per section is counted alike in both languages. Headings are
     // shown as written (a level-2 heading of the page is "#"), with the exercises placed under each.
-    const heading = (t) => `"${'#'.repeat(Math.max(1, t.level - 1))} ${t.label ?? t.html.replace(/<[^>]*>/g, '')}"` +
-      (t.exercises.length ? ` over ${t.exercises.join(', ')}` : '');
-    const outline = (c) => c.toc.map((t) => ({ ...t, key: `${t.level} ${t.exercises.join(' ')}`, line: undefined }));
-    const [ta, tb] = [outline(a), outline(b)];
-    const k = tb.findIndex((t, i) => i >= ta.length || t.key !== ta[i].key);
-    if (k >= 0 || ta.length !== tb.length) {
-      const at = k < 0 ? tb.length : k;
-      errors.push({ file: zhFile, line: 1, message: `heading ${at + 1} differs: zh.md has ${tb[at] ? heading(tb[at]) : 'no more headings'} ` +
-        `where en.md has ${ta[at] ? heading(ta[at]) : 'no more headings'}: both languages need the same headings, at the same levels, over the same exercises` });
-    }
+    mismatch('heading', b.toc, a.toc, {
+      key: (t) => `${t.level} ${t.exercises.join(' ')}`,
+      show: (t) => (t ? `"${'#'.repeat(Math.max(1, t.level - 1))} ${t.label ?? t.html.replace(/<[^>]*>/g, '')}"` +
+        (t.exercises.length ? ` over ${t.exercises.join(', ')}` : '') : 'no more headings'),
+      rule: 'both languages need the same headings, at the same levels, over the same exercises',
+    });
     if (a.order !== b.order) errors.push({ file: zhFile, line: 1, message: `order ${b.order} differs from en.md's ${a.order}` });
   }
   index.sort((x, y) => x.order - y.order || x.id.localeCompare(y.id));
@@ -153,7 +149,6 @@ function collectBlocks(blocks, type, out = []) {
   }
   return out;
 }
-const collectCells = (blocks) => collectBlocks(blocks, 'cell');
 
 function virtualModules(widgets) {
   const judgePage = path.join(web, 'judge', 'page.js');

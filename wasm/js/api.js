@@ -400,8 +400,7 @@ export function createApi(core, { finalizers = true } = {}) {
       if (dims.length === 0) return all(ord);
       if (dims.length === 1) return wrap(core.vectorNorm(ix, ord, dims, keepdim));
       // Several dims, as torch's vector_norm: those dims moved last and flattened into one.
-      const wrapped = wrapDims(op, dims, shape.length);
-      if (shape.length === 0) return wrap(core.vectorNorm(ix, ord, [0], keepdim));
+      const wrapped = wrapDims(op, dims, shape.length);  // on a 0-d tensor, two dims always repeat one
       const rest = shape.map((_, d) => d).filter((d) => !wrapped.includes(d));
       const count = wrapped.reduce((p, d) => p * shape[d], 1);
       return tp.tidy(() => {

@@ -27,8 +27,10 @@ import { caseTitle, describeValue, isTensorMarker } from './values.js';
 import { messages, localized, LANGS, DEFAULT_LANG } from './messages.js';
 import { createMarkdown } from '../tools/chapter.mjs';
 
+const moduleAst = (dir, file) => parse(readFileSync(join(dir, file), 'utf8'), { ecmaVersion: 'latest', sourceType: 'module' });
+
 function selfContained(dir, file) {
-  const ast = parse(readFileSync(join(dir, file), 'utf8'), { ecmaVersion: 'latest', sourceType: 'module' });
+  const ast = moduleAst(dir, file);
   const imports = ast.body.filter((n) => n.type === 'ImportDeclaration' || (n.type.startsWith('Export') && n.source));
   if (imports.length) {
     throw new Error(`${file} imports "${imports[0].source.value}"; it must be self-contained ` +
@@ -39,7 +41,7 @@ function selfContained(dir, file) {
 // The names a module exports → the number of parameters each function takes before its first default or
 // rest parameter (what fn.length says), or null for an export whose value the code does not show.
 function exportedArities(dir, file) {
-  const ast = parse(readFileSync(join(dir, file), 'utf8'), { ecmaVersion: 'latest', sourceType: 'module' });
+  const ast = moduleAst(dir, file);
   const arity = (fn) => {
     if (!fn || !/Function/.test(fn.type)) return null;
     const k = fn.params.findIndex((p) => p.type === 'AssignmentPattern' || p.type === 'RestElement');

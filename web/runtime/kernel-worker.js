@@ -50,10 +50,8 @@ export function serveKernel(port, loadTp) {
     printed += text.length;
     if (printed > MAX_TEXT) text += `… output truncated after ${MAX_TEXT} characters\n`;
     if (pending && pending.name !== name) flush();
-    if (!pending) {
-      pending = { kind: 'stream', name, text: '' };
-      setTimeout(flush, BATCH_MS);
-    }
+    const waiting = pending !== null;
+    pending ??= { kind: 'stream', name, text: '' };
     pending.text += text;
     const now = performance.now();
     if (now - windowStart >= BATCH_MS) {
@@ -61,6 +59,7 @@ export function serveKernel(port, loadTp) {
       sentInWindow = 0;
     }
     if (sentInWindow < BURST || pending.text.length > 16_384) flush();
+    else if (!waiting) setTimeout(flush, BATCH_MS);  // the first line of a batch: it goes out by this timer at the latest
   };
   const print = stream('stdout');
   Object.assign(globalThis, {
