@@ -124,15 +124,20 @@ export class CellView {
     this.statusEl.textContent = t(this.lang, 'cell-stale');
   }
 
-  /** Shows the "author updated this cell" choice; choose(true) takes the author's version. Either
-   *  answer hides the notice, so focus moves on to the cell's editor. */
+  /** Shows the "author updated this cell" choice; choose(true) takes the author's version. */
   offerUpdate(choose) {
-    const answer = (takeAuthor) => { this.notice.hidden = true; choose(takeAuthor); this.focus(); };
+    this.offerChoice(t(this.lang, 'authorChanged'), [
+      ['cell-take-update', t(this.lang, 'useAuthor'), () => choose(true)],
+      ['cell-keep-edit', t(this.lang, 'keepMine'), () => choose(false)],
+    ]);
+  }
+
+  /** A question above the editor with one button per [testid, label, action]. Any answer hides it, so
+   *  focus moves on to the cell's editor. */
+  offerChoice(text, choices) {
+    const answer = (action) => { this.notice.hidden = true; action(); this.focus(); };
     this.notice.hidden = false;
-    this.notice.replaceChildren(
-      h('span', { text: t(this.lang, 'authorChanged') + ' ' }),
-      h('button', { type: 'button', class: 'btn', 'data-testid': 'cell-take-update', onclick: () => answer(true) }, t(this.lang, 'useAuthor')),
-      ' ',
-      h('button', { type: 'button', class: 'btn', 'data-testid': 'cell-keep-edit', onclick: () => answer(false) }, t(this.lang, 'keepMine')));
+    this.notice.replaceChildren(h('span', { text: text + ' ' }),
+      ...choices.flatMap(([testid, label, action], i) => [i ? ' ' : null, h('button', { type: 'button', class: 'btn', 'data-testid': testid, onclick: () => answer(action) }, label)]).filter(Boolean));
   }
 }

@@ -2,7 +2,7 @@
 // hosts widgets and exercises, and implements the toolbar (run all, interrupt, restart, exports).
 import { Kernel } from './kernel.js';
 import { CellView } from './cell.js';
-import { ChapterStore, hashSource } from './storage.js';
+import { ChapterStore, hashSource, passed } from './storage.js';
 import { mountWidget } from './widgets.js';
 import { WeightsPanel, weightsAnchor } from './weights.js';
 import { mountExercise } from 'tensorpad:exercise';
@@ -39,11 +39,9 @@ export class Notebook {
     this.L = (k, v) => t(lang, k, v);
     this.#render(otherLangHref);
     performance.mark?.('tensorpad:cells-rendered');
-    this.store = new ChapterStore(chapter.id, (kind) => this.notice(this.L({ unavailable: 'storageUnavailable', corrupt: 'storageCorrupt', full: 'storageFull' }[kind]), { id: `storage-${kind}`, kind: 'warning' }));
+    this.store = new ChapterStore(chapter.id, (kind) => this.#storageNotice(kind), { onRemote: (changes) => this.#remoteChanged(changes) });
     this.contents?.refresh();
     this.contents?.track();
-    // Another tab passed (or reset) an exercise of this chapter.
-    addEventListener('storage', (e) => { if (e.key === this.store.key) this.contents?.refresh(); });
     // The liveness ping's period; tests shorten it (globalThis.__TENSORPAD_HEARTBEAT_MS__, set before load).
     this.kernel = kernel ?? startKernel(workerUrl);
     this.kernel.attach((s, msg) => this.#kernelStatus(s, msg));
@@ -98,7 +96,7 @@ export class Notebook {
     // Before <main>, so that "Skip to content" skips them too.
     if (this.chapter.toc?.length) {
       const exercises = exerciseIds(this.chapter.blocks);
-      this.contents = new Contents(this.chapter.toc, { L, exercises, passed: (id) => this.store?.exercise(id)?.verdict === 'pass' });
+      this.contents = new Contents(this.chapter.toc, { L, exercises, passed: (id) => passed(this.store?.exercise(id)) });
     }
     this.root.replaceChildren(...[header, this.notices, this.announcer, this.contents?.el, main].filter(Boolean));
     trackStickyHeader(header);
@@ -209,6 +207,46 @@ export class Notebook {
 
   // ---- persistence -----------------------------------------------------------------------------
 
+  #storageNotice(kind) {
+    const key = { unavailable: 'storageUnavailable', corrupt: 'storageCorrupt', blocked: 'storageBlocked', newer: 'storageNewer', full: 'storageFull' }[kind];
+    const actions = [];
+    if (kind === 'blocked') {
+      // The reader keeps the unreadable text as a file, or lets it go: either way saving resumes.
+      const close = (e) => e.target.closest('.notice').remove();
+      actions.push(
+        h('button', { type: 'button', class: 'btn', 'data-testid': 'storage-download', onclick: (e) => { close(e); download(`${this.chapter.id}.unreadable.json`, this.store.saveUnreadable(), 'application/json'); } }, this.L('storageDownload')),
+        h('button', { type: 'button', class: 'btn', 'data-testid': 'storage-discard', onclick: (e) => { close(e); this.store.discardUnreadable(); } }, this.L('storageDiscard')));
+    }
+    this.notice(this.L(key), { id: `storage-${kind}`, kind: 'warning', actions });
+  }
+
+  // Another tab of this chapter saved: its cells are shown here too, except in a cell this tab's reader is
+  // editing (focused, or with an edit not yet written), which gets a choice instead of losing either text.
+  #remoteChanged({ cells, exercises }) {
+    for (const { lang, id, value, conflict } of cells) {
+      const cell = lang === this.lang && this.cells.find((c) => c.id === id);
+      if (!cell) continue;
+      const theirs = value?.source ?? cell.author;
+      if (theirs === cell.source) continue;
+      if (conflict || cell.el.contains(document.activeElement)) {
+        cell.offerChoice(this.L('otherTabChanged'), [
+          ['cell-use-other-tab', this.L('useOtherTab'), () => this.#showSaved(cell, theirs)],
+          ['cell-keep-this-tab', this.L('keepThisTab'), () => this.#edited(cell, cell.source, { force: true })],
+        ]);
+      } else {
+        this.#showSaved(cell, theirs);
+      }
+    }
+    if (exercises.length) this.contents?.refresh();
+  }
+
+  /** Puts text in a cell's editor without saving it again (it is what is stored). */
+  #showSaved(cell, text) {
+    this.restoring = true;
+    cell.source = text;
+    this.restoring = false;
+  }
+
   #restoreEdits() {
     const saved = this.store.allCells(this.lang);
     const ids = new Set(this.cells.map((c) => c.id));
@@ -232,8 +270,8 @@ export class Notebook {
     this.restoring = false;
   }
 
-  #edited(cell, text) {
-    if (this.restoring) return;
+  #edited(cell, text, { force = false } = {}) {
+    if (this.restoring && !force) return;
     if (text === cell.author) this.store.clearCell(this.lang, cell.id);
     else this.store.setCell(this.lang, cell.id, text, cell.hash);
   }

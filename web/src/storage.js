@@ -1,7 +1,10 @@
 // Saved reader state, in localStorage, one entry per chapter: edited cells (per language, each keyed to
 // a hash of the author's source it was edited from), exercise attempts, plus the preferred language.
-// Storage that is unavailable, full or corrupt yields a notice and defaults, never an exception.
+// Storage that is unavailable, full or corrupt yields a notice and defaults, never an exception; what
+// cannot be read is kept aside (never overwritten), and an entry written by a newer build is left alone.
 const PREFIX = 'tensorpad:v1:';
+/** The entry format this build reads and writes. A newer build that changes it raises it. */
+export const FORMAT = 1;
 
 /** FNV-1a, 32 bits, hex: a stable fingerprint of an author's cell source. */
 export function hashSource(text) {
@@ -51,73 +54,169 @@ export function saveLang(lang) {
 /** How many of the given exercises of a chapter the reader has passed, from its saved entry (0 if none). */
 export function passedCount(chapterId, exerciseIds) {
   try {
-    const d = JSON.parse(storage()?.getItem(`${PREFIX}chapter:${chapterId}`) ?? 'null');
-    return exerciseIds.filter((id) => d?.exercises?.[id]?.verdict === 'pass').length;
+    const { data } = readEntry(storage()?.getItem(`${PREFIX}chapter:${chapterId}`) ?? null);
+    return exerciseIds.filter((id) => passed(data?.exercises[id])).length;
   } catch {
     return 0;
   }
 }
 
+/** Whether a saved exercise attempt has passed at least once (its best verdict, or the last one). */
+export function passed(attempt) {
+  return attempt?.best === 'pass' || attempt?.verdict === 'pass';
+}
+
+const isRecord = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);
+const fresh = () => ({ v: FORMAT, cells: {}, exercises: {} });
+
+/**
+ * Reads an entry's text. Returns { data, status, dropped }: status is 'empty' (no entry), 'ok', 'partial'
+ * (some parts had the wrong shape and were left out: `dropped` names them), 'unreadable' (not an entry
+ * at all; data is fresh) or 'newer' (written by a newer build; data is what this build can read of it,
+ * or fresh). Never throws, whatever the text.
+ */
+export function readEntry(raw) {
+  if (raw == null) return { data: fresh(), status: 'empty', dropped: [] };
+  let d;
+  try {
+    d = JSON.parse(raw);
+  } catch {
+    return { data: fresh(), status: 'unreadable', dropped: ['entry'] };
+  }
+  if (!isRecord(d) || !Number.isInteger(d.v) || d.v < 1) return { data: fresh(), status: 'unreadable', dropped: ['entry'] };
+  const dropped = [];
+  const data = { ...d, v: d.v, cells: {}, exercises: {} };
+  if (d.cells !== undefined && !isRecord(d.cells)) dropped.push('cells');
+  for (const [lang, cells] of Object.entries(isRecord(d.cells) ? d.cells : {})) {
+    if (!isRecord(cells)) { dropped.push(`cells.${lang}`); continue; }
+    data.cells[lang] = {};
+    for (const [id, c] of Object.entries(cells)) {
+      if (isRecord(c) && typeof c.source === 'string' && (c.base === undefined || typeof c.base === 'string')) data.cells[lang][id] = c;
+      else dropped.push(`cells.${lang}.${id}`);
+    }
+  }
+  if (d.exercises !== undefined && !isRecord(d.exercises)) dropped.push('exercises');
+  for (const [id, e] of Object.entries(isRecord(d.exercises) ? d.exercises : {})) {
+    if (isRecord(e) && (e.code === undefined || typeof e.code === 'string')) data.exercises[id] = e;
+    else dropped.push(`exercises.${id}`);
+  }
+  if (d.v > FORMAT) return { data, status: 'newer', dropped };
+  return { data, status: dropped.length ? 'partial' : 'ok', dropped };
+}
+
 // Two tabs of one chapter share its entry. Each tab keeps the changes it made since its last write
 // (pending) and writes by re-reading the entry and applying them on top, so a tab never writes back its
 // stale copy of what another tab changed: edits of different cells and exercises from several tabs all
-// survive; for one cell, the last write wins.
+// survive; for one cell, the last write wins, and the other tab is told (onRemote) so it shows that text
+// or, where its reader is editing the same cell, warns.
+//
+// What cannot be read is never lost: before an entry with unreadable parts is written over, its text is
+// copied to `<key>:unreadable` (a list of the last few such texts). When that copy cannot be made (storage
+// full), the tab does not write at all until the reader has downloaded the text (saveUnreadable) or
+// discarded it. An entry from a newer build (its format number above FORMAT) is never written over.
 export class ChapterStore {
-  /** notify(kind, detail): kind is 'unavailable' | 'corrupt' | 'full'. */
-  constructor(chapterId, notify = () => {}) {
+  /**
+   * notify(kind, detail): kind is 'unavailable' | 'corrupt' (detail.dropped lists what was left out) |
+   * 'blocked' (corrupt, and no copy could be kept: nothing is saved until saveUnreadable/discardUnreadable) |
+   * 'newer' (nothing is saved) | 'full'.
+   * onRemote({ cells: [{ lang, id, value, conflict }], exercises: [ids] }): another tab changed these;
+   * value is the stored cell (null: back to the author's), conflict: this tab has unwritten changes to it.
+   */
+  constructor(chapterId, notify = () => {}, { onRemote = () => {} } = {}) {
     this.key = `${PREFIX}chapter:${chapterId}`;
+    this.asideKey = `${this.key}:unreadable`;
     this.notify = notify;
+    this.onRemote = onRemote;
     this.pending = []; // changes since the last write: {kind: 'cell', lang, id, value} | {kind: 'exercise', id, value} | {kind: 'reset'}
+    this.readOnly = false; // a newer build's entry
+    this.blocked = null; // the unreadable text that could not be kept aside
+    this.released = null; // unreadable text the reader downloaded or discarded: it may be written over
     this.data = this.#read();
     this.timer = null;
     // Another tab wrote: take its entry, with this tab's unwritten changes on top.
     globalThis.addEventListener?.('storage', (e) => {
-      if (e.key !== this.key) return;
-      const current = this.#parse(e.newValue);
-      if (current) this.data = this.#withPending(current);
+      if (e.key === this.key) this.#remote(e.newValue);
     });
   }
 
-  #fresh() {
-    return { v: 1, cells: {}, exercises: {} };
+  #remote(raw) {
+    const { data, status } = readEntry(raw);
+    if (status === 'unreadable') return; // written by no page of ours: the next flush keeps it aside
+    if (status === 'newer') {
+      this.readOnly = true;
+      this.notify('newer');
+      return;
+    }
+    const before = this.data;
+    this.data = this.#withPending(structuredClone(data));
+    const touched = new Set(this.pending.filter((c) => c.kind === 'cell').map((c) => `${c.lang}\u0000${c.id}`));
+    const cells = [];
+    for (const lang of new Set([...Object.keys(before.cells), ...Object.keys(data.cells)])) {
+      for (const id of new Set([...Object.keys(before.cells[lang] ?? {}), ...Object.keys(data.cells[lang] ?? {})])) {
+        const was = before.cells[lang]?.[id]?.source ?? null;
+        const now = data.cells[lang]?.[id] ?? null;
+        if (was !== (now?.source ?? null)) cells.push({ lang, id, value: now, conflict: touched.has(`${lang}\u0000${id}`) });
+      }
+    }
+    const exercises = [...new Set([...Object.keys(before.exercises), ...Object.keys(data.exercises)])]
+      .filter((id) => JSON.stringify(before.exercises[id]) !== JSON.stringify(data.exercises[id]));
+    if (cells.length || exercises.length) this.onRemote({ cells, exercises });
   }
 
-  /** The stored entry's text as chapter data, or null when it is not one. */
-  #parse(raw) {
-    if (raw == null) return this.#fresh();
+  /** Copies an unreadable entry's text aside (the last 5 kept); false when storage refused. */
+  #keepAside(ls, raw) {
     try {
-      const d = JSON.parse(raw);
-      const ok = d && typeof d === 'object' && d.v === 1 && d.cells && typeof d.cells === 'object' && d.exercises && typeof d.exercises === 'object';
-      return ok ? d : null;
+      let list;
+      try {
+        list = JSON.parse(ls.getItem(this.asideKey) ?? '[]');
+        if (!Array.isArray(list)) list = [{ raw: ls.getItem(this.asideKey) }];
+      } catch {
+        list = [{ raw: ls.getItem(this.asideKey) }];
+      }
+      if (list.some((e) => e?.raw === raw)) return true;
+      list.push({ at: new Date().toISOString(), raw });
+      ls.setItem(this.asideKey, JSON.stringify(list.slice(-5)));
+      return true;
     } catch {
-      return null;
+      return false;
     }
+  }
+
+  /** Reads the stored entry; keeps what it cannot read aside (or blocks writing); sets readOnly for a newer build's entry. */
+  #take(ls, raw, { quiet = false } = {}) {
+    const { data, status, dropped } = readEntry(raw);
+    if (status === 'newer') {
+      if (!this.readOnly && !quiet) this.notify('newer');
+      this.readOnly = true;
+    } else if ((status === 'unreadable' || status === 'partial') && raw !== this.released) {
+      if (this.#keepAside(ls, raw)) {
+        if (!quiet) this.notify('corrupt', { dropped });
+      } else {
+        this.blocked = raw;
+        this.notify('blocked', { dropped });
+      }
+    }
+    return data;
   }
 
   #read() {
     const ls = storage();
     if (!ls) {
       this.notify('unavailable');
-      return this.#fresh();
+      return fresh();
     }
     let raw;
     try {
       raw = ls.getItem(this.key);
     } catch (e) {
       this.notify('unavailable', e);
-      return this.#fresh();
+      return fresh();
     }
-    const d = this.#parse(raw);
-    if (d) return d;
-    this.notify('corrupt', new Error('unexpected shape'));
-    try {
-      ls.setItem(this.key + ':corrupt', raw);
-    } catch { /* keeping a copy is best effort */ }
-    return this.#fresh();
+    return this.#take(ls, raw);
   }
 
   #apply(data, change) {
-    if (change.kind === 'reset') return this.#fresh();
+    if (change.kind === 'reset') return { ...fresh(), v: data.v };
     if (change.kind === 'exercise') {
       data.exercises[change.id] = change.value;
     } else if (change.value === undefined) {
@@ -129,7 +228,7 @@ export class ChapterStore {
   }
 
   #withPending(data) {
-    return this.pending.reduce((d, change) => this.#apply(d, change), data);
+    return this.pending.reduce((d, change) => this.#apply(d, structuredClone(change)), data);
   }
 
   #change(change) {
@@ -138,17 +237,22 @@ export class ChapterStore {
   }
 
   /** Writes pending changes now, over what is stored (another tab's writes included); returns false
-   *  (after a notice) when storage refused. */
+   *  when nothing could be written (storage refused, an unreadable entry not yet kept, a newer build's entry). */
   flush() {
     clearTimeout(this.timer);
     this.timer = null;
     if (this.pending.length === 0) return true;
+    if (this.readOnly || this.blocked !== null) return false;
     const ls = storage();
     if (!ls) return false;
-    let stored = null;
+    let stored;
     try {
-      stored = this.#parse(ls.getItem(this.key));
-    } catch { /* unreadable now: this tab's copy is the best there is */ }
+      // Read again: another tab (or a newer build in one) may have written since.
+      stored = this.#take(ls, ls.getItem(this.key), { quiet: true });
+    } catch {
+      stored = null; // unreadable now: this tab's copy is the best there is
+    }
+    if (this.readOnly || this.blocked !== null) return false;
     const merged = this.#withPending(stored ?? this.data);
     try {
       ls.setItem(this.key, JSON.stringify(merged));
@@ -160,6 +264,20 @@ export class ChapterStore {
       this.notify('full', e);
       return false;
     }
+  }
+
+  /** The unreadable text that blocks saving, for the reader to download; then saving resumes. */
+  saveUnreadable() {
+    const raw = this.blocked;
+    this.discardUnreadable();
+    return raw;
+  }
+
+  /** Lets this tab write over the unreadable entry (the reader chose to discard it, or has a copy). */
+  discardUnreadable() {
+    this.released = this.blocked;
+    this.blocked = null;
+    this.#saveSoon();
   }
 
   /** Writes soon (typing saves at most every 200 ms); pagehide flushes. */
