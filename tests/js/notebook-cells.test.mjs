@@ -158,3 +158,19 @@ test('inspect prints nested values compactly', () => {
   assert.equal(inspect(c), '{ self: [Circular] }');
   assert.equal(inspect(new Float32Array([1, 2])), 'Float32Array(2) [1, 2]');
 });
+
+test('an error\'s column is the reader\'s column, not the rewritten code\'s', async () => {
+  const cases = [
+    // [cell, the text the error is at]
+    ['const a = 1; const b = null; b.x', 'x'],
+    ['let s = 0;\n  const o = undefined, p = 2;   o.foo()', 'foo'],
+    ['function f() { return 1 }\nconst q = 5; q()', 'q()'],
+    ['const z = 1; throw new Error("here")', 'new Error'],
+  ];
+  for (const [source, at] of cases) {
+    const r = await runCell(source, createScope(), { cellId: 'cols' });
+    assert.ok(r.error, source);
+    const line = source.split('\n')[r.error.line - 1];
+    assert.equal(r.error.column, line.lastIndexOf(at) + 1, `${JSON.stringify(source)}: column ${r.error.column} should point at "${at}"`);
+  }
+});

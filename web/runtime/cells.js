@@ -166,6 +166,7 @@ export function transformCell(source) {
   code += source.slice(pos);
   const prologue = `with (${SCOPE_PARAM}) {` + hoisted.map((n) => `${SCOPE_PARAM}.${n} = ${n};`).join('');
   const unique = [...new Set(declared)];
+  const column = columnMapper(source, edits, prologue.length);
   const last = body.at(-1);
   return {
     code: prologue + code + '\n}',
@@ -173,6 +174,41 @@ export function transformCell(source) {
     reads: [...identifiers(ast)].filter((n) => !unique.includes(n)),
     hasValue: !!last && last.type === 'ExpressionStatement' && !last.directive,
     prologueLength: prologue.length,
+    column,
+  };
+}
+
+// The rewrite keeps lines but moves columns (`const ` becomes `;(`, `return (` is inserted, the prologue
+// shares line 1): column(line, generatedColumn) → the 1-based column in the reader's text. A position
+// inside inserted text maps to where it was inserted.
+function columnMapper(source, edits, prologueLength) {
+  const lineStarts = [0];
+  for (let i = 0; i < source.length; i++) if (source.charCodeAt(i) === 10) lineStarts.push(i + 1);
+  const lineOf = (offset) => {
+    let lo = 0, hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (lineStarts[mid] <= offset) lo = mid; else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+  const byLine = new Map();
+  for (const [start, end, text] of edits) {
+    const line = lineOf(start);
+    if (!byLine.has(line)) byLine.set(line, []);
+    byLine.get(line).push({ col: start - lineStarts[line - 1], removed: end - start, inserted: text.length });
+  }
+  return (line, column) => {
+    if (!line || !column) return column;
+    let delta = line === 1 ? prologueLength : 0;
+    const g = column - 1;
+    for (const e of byLine.get(line) ?? []) {
+      const at = e.col + delta;
+      if (g < at) break;
+      if (g < at + e.inserted) return e.col + 1;
+      delta += e.inserted - e.removed;
+    }
+    return Math.max(1, g - delta + 1);
   };
 }
 
@@ -247,8 +283,7 @@ export async function runCell(source, scope, { cellId = 'anon' } = {}) {
     return { value, hasValue: t.hasValue, declared: t.declared, reads: t.reads };
   } catch (e) {
     const error = toCellError(e, file);
-    // The prologue shares the cell's first line; shift columns there back to the user's text.
-    if (error.file === file && error.line === 1 && error.column) error.column = Math.max(1, error.column - t.prologueLength);
+    if (error.file === file) error.column = t.column(error.line, error.column);
     return { error, declared: t.declared, reads: t.reads };
   }
 }
