@@ -31,9 +31,11 @@
 // Malformed files reject with a TensorpadError naming the problem ("io.openSafetensors: safetensors:
 // tensor 'w' has data_offsets [0, 800] outside the data section (400 bytes)"); the module stays usable.
 // No parsing here: the bytes go to the C++ readers (cpp/src/io_*.cpp) through wasm/bind_io.cpp.
+import { TensorpadError, fail, describe } from './errors.js';
+import { options } from './checks.js';
 
 // A random-access byte source: {size, read(start, end, op) → Promise<Uint8Array>, close()}.
-async function openSource(op, source, fail, describe) {
+async function openSource(op, source) {
   if (typeof Blob !== 'undefined' && source instanceof Blob) {
     return {
       size: source.size,
@@ -103,13 +105,13 @@ const WRITE_DTYPES = new Map([['F32', 'F32'], ['float32', 'F32'], ['F16', 'F16']
 const NPY_DTYPES = ['F32', 'F16', 'F64'], SAFETENSORS_DTYPES = ['F32', 'F16', 'BF16'];
 const quoted = (s) => `'${s.length > 60 ? s.slice(0, 60) + '…' : s}'`;
 
-export function installIo(tp, rt) {
-  const { core, wrap, fail, describe, Tensor } = rt;
+export function io(rt) {
+  const { core, wrap, Tensor } = rt;
 
   // Runs a core call and turns its pending error into a TensorpadError prefixed with the JS op.
   function call(op, fn) {
     const r = fn();
-    if (core.errorPending()) throw new tp.TensorpadError(`${op}: ${core.takeError()}`, { op });
+    if (core.errorPending()) throw new TensorpadError(`${op}: ${core.takeError()}`, { op });
     return r;
   }
 
@@ -198,7 +200,7 @@ export function installIo(tp, rt) {
 
   // Opens with fn, closing the source if opening fails.
   async function opening(op, source, fn) {
-    const file = await openSource(op, source, fail, describe);
+    const file = await openSource(op, source);
     try {
       return await fn(file);
     } catch (e) {
@@ -218,7 +220,7 @@ export function installIo(tp, rt) {
 
   async function loadNpy(source) {
     const op = 'io.loadNpy';
-    const file = await openSource(op, source, fail, describe);
+    const file = await openSource(op, source);
     try {
       return await npyRead(op, file, await npyHeader(op, file));
     } finally {
@@ -242,7 +244,7 @@ export function installIo(tp, rt) {
   function saveNpy(t, opts) {
     const op = 'io.saveNpy';
     if (!(t instanceof Tensor)) fail(op, `expects a Tensor, got ${describe(t)}`);
-    const { dtype = 'F32' } = rt.options(op, opts, ['dtype']);
+    const { dtype = 'F32' } = options(op, opts, ['dtype']);
     const dt = writeDtype(op, dtype, NPY_DTYPES, '',
       { BF16: 'has no .npy descr: numpy has no bfloat16 (use F32 or F16, or io.saveSafetensors)' });
     return call(op, () => core.ioSaveNpy(t._id(op), dt));
@@ -275,7 +277,7 @@ export function installIo(tp, rt) {
     if (!tensors || typeof tensors !== 'object' || Array.isArray(tensors) || tensors instanceof Tensor) {
       fail(op, `expects an object {name: tensor}, got ${describe(tensors)}`);
     }
-    const { metadata = {}, dtype } = rt.options(op, opts, ['metadata', 'dtype']);
+    const { metadata = {}, dtype } = options(op, opts, ['metadata', 'dtype']);
     if (!metadata || typeof metadata !== 'object' || Array.isArray(metadata)) {
       fail(op, `metadata must be an object of strings, got ${describe(metadata)}`);
     }
@@ -293,5 +295,5 @@ export function installIo(tp, rt) {
     return call(op, () => core.ioSaveSafetensors(names, ids, meta, dtypes));
   }
 
-  tp.io = { open, openSafetensors, loadNpy, saveNpy, saveSafetensors };
+  return { open, openSafetensors, loadNpy, saveNpy, saveSafetensors };
 }

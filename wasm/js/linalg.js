@@ -1,5 +1,6 @@
-// tp.linalg decompositions: svd, svdvals, qr, eigh, eigvalsh, det, inv, solve, matrix norms, matrixRank
-// and svdLowrank (cpp/include/tensorpad/linalg.hpp, bound in wasm/bind_linalg.cpp). No math here.
+// tp.linalg: decompositions (svd, svdvals, qr, eigh, eigvalsh, det, inv, solve), norms, matrixRank,
+// svdLowrank (cpp/include/tensorpad/linalg.hpp, bound in wasm/bind_linalg.cpp) and the rotations
+// hadamard, fwht, randomOrthogonal, blockDiag (cpp/include/tensorpad/nn.hpp, wasm/bind_nn.cpp). No math here.
 // Every op takes a matrix or a batch of matrices (*, m, n) — a Tensor or nested arrays — and works on
 // the last two dims, like torch.linalg.
 //
@@ -22,23 +23,26 @@
 //   tp.linalg.matrixNorm(A, ord = 'fro', {keepdim})  → (*), or (*, 1, 1) with keepdim
 //   tp.linalg.matrixRank(A, {tol}) → a number (a tensor of counts for a batch); default tol σ1·max(m,n)·eps32
 //   tp.linalg.svdLowrank(A, q = 6, {niter = 2, seed}) → {U (m,q), S (q), V (n,q)}, A ≈ U diag(S) Vᵀ
+//   tp.linalg.hadamard(n), tp.linalg.fwht(x, {block}), tp.linalg.randomOrthogonal(n, {seed}),
+//   tp.linalg.blockDiag(...mats)   (as torch.block_diag: a 0-d block is 1x1, a 1-d block one row)
 // Singular matrices in inv/solve, NaN or Inf anywhere, and non-convergence are TensorpadErrors.
+import { fail, describe, asOp } from './errors.js';
+import { checkInt, checkNumber, checkBool, options, wrapDims, seedOf } from './checks.js';
 
 const MATRIX_ORDS = new Map([
   ['fro', 'fro'], ['nuc', 'nuc'], [2, '2'], [-2, '-2'], [1, '1'], [-1, '-1'],
   [Infinity, 'inf'], [-Infinity, '-inf'],
 ]);
 
-export function installLinalg(tp, rt) {
-  const { core, wrap, check, withHandles, wrapDims, checkInt, checkNumber, checkBool, options, fail, describe, asOp, Tensor } = rt;
+// vectorNorm: the vector norm of reductions.js, which tp.linalg.norm uses for vectors and lists of dims.
+export function linalg(rt, { vectorNorm }) {
+  const { core, wrap, check, withHandles, tidy, Tensor } = rt;
   // The handles of a multi-output op become named tensors.
   const named = (ids, names) => {
     check();
     return Object.fromEntries(names.map((name, i) => [name, wrap(ids[i])]));
   };
   const unary = (op, fn) => (A) => withHandles(op, [A], (a) => wrap(fn(a)));
-
-  const vectorNorm = tp.linalg?.norm; // the core's norm (vectors, 'fro' over all elements)
 
   function matrixOrd(op, ord) {
     if (!MATRIX_ORDS.has(ord))
@@ -64,7 +68,7 @@ export function installLinalg(tp, rt) {
   function matrixNormOver(A, ord, dims, opts, op) {
     const { keepdim = false } = options(op, opts, ['keepdim']);
     checkBool(op, 'keepdim', keepdim);
-    return withHandles(op, [A], (a) => tp.tidy(() => {
+    return withHandles(op, [A], (a) => tidy(() => {
       const shape = core.shape(a);
       check(op);
       if (shape.length < 2) fail(op, `a matrix norm over dims [${dims.join(', ')}] needs at least 2 dims, got shape [${shape.join(', ')}]`);
@@ -86,7 +90,6 @@ export function installLinalg(tp, rt) {
       fail(op, `ord ${describe(ord)} is a matrix norm: give it two dims (e.g. [-2, -1]) or none; pass ord 2 with a dim for a vector norm`);
     if (ndim >= 2 && noDim && !noOrd) return matrixNorm(A, ord, opts, op);
     if (ord === 'nuc') fail(op, "ord 'nuc' needs a matrix (at least 2-d)");
-    if (!vectorNorm) fail(op, 'vector norms are not available');
     return vectorNorm(A, ord, dim, opts, op);
   }
 
@@ -118,11 +121,34 @@ export function installLinalg(tp, rt) {
     const o = options(op, opts, ['niter', 'seed']);
     const { niter = 2, seed } = o;
     checkInt(op, 'niter', niter, { min: 0, max: 1000 });
-    return withHandles(op, [A], (a) => named(core.linalgSvdLowrank(a, q, niter, ...rt.seedOf(op, seed)), ['U', 'S', 'V']));
+    return withHandles(op, [A], (a) => named(core.linalgSvdLowrank(a, q, niter, ...seedOf(op, seed)), ['U', 'S', 'V']));
   }
 
-  tp.linalg ??= {};
-  Object.assign(tp.linalg, {
+  const rotations = {
+    hadamard(n) {
+      checkInt('linalg.hadamard', 'n', n, { min: 0 });
+      return wrap(core.linalgHadamard(n), 'linalg.hadamard');
+    },
+    fwht(x, opts) {
+      const op = 'linalg.fwht';
+      const o = options(op, opts, ['block']);
+      const block = o.block === undefined ? 0 : checkInt(op, 'block', o.block, { min: 1 });
+      return withHandles(op, [x], (ix) => wrap(core.linalgFwht(ix, block)));
+    },
+    randomOrthogonal(n, opts) {
+      const op = 'linalg.randomOrthogonal';
+      checkInt(op, 'n', n, { min: 1 });
+      const o = options(op, opts, ['seed']);
+      return wrap(core.linalgRandomOrthogonal(n, ...seedOf(op, o.seed)), op);
+    },
+    blockDiag(...mats) {
+      const op = 'linalg.blockDiag';
+      if (mats.length === 1 && Array.isArray(mats[0]) && mats[0].some((m) => m instanceof Tensor)) mats = mats[0];
+      return withHandles(op, mats, (...ids) => wrap(core.linalgBlockDiag(ids)));
+    },
+  };
+
+  return {
     svd: (A) => withHandles('linalg.svd', [A], (a) => named(core.linalgSvd(a), ['U', 'S', 'Vh'])),
     svdvals: unary('linalg.svdvals', core.linalgSvdvals),
     qr: (A) => withHandles('linalg.qr', [A], (a) => named(core.linalgQr(a), ['Q', 'R'])),
@@ -135,5 +161,6 @@ export function installLinalg(tp, rt) {
     matrixNorm,
     matrixRank,
     svdLowrank,
-  });
+    ...rotations,
+  };
 }

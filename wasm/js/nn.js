@@ -1,5 +1,5 @@
-// tp.nn, tp.quant, tp.lora, tp.synth and the rotations of tp.linalg (hadamard, fwht, randomOrthogonal,
-// blockDiag): the LLM building blocks of cpp/include/tensorpad/nn.hpp and quant.hpp. No math here:
+// tp.nn: attention (scaled dot-product, multi-head with GQA), layerNorm, rmsNorm, relu, gelu, silu and
+// rotary position embeddings, the LLM building blocks of cpp/include/tensorpad/nn.hpp. No math here:
 // options are checked, tensors passed as handles, and the core does the work (wasm/bind_nn.cpp).
 //
 //   tp.nn.scaledDotProductAttention(Q, K, V, {causal, mask, scale, returnWeights, enableGqa})
@@ -24,29 +24,12 @@
 //       x[i] with x[i + dim/2] (permute the dims to compare with a checkpoint laid out that way).
 //   tp.nn.applyRope(x, positions, {theta})         x [..., n, dim], positions n numbers (array or 1-d tensor;
 //                                                  default 0..n-1)
-//   tp.linalg.hadamard(n), tp.linalg.fwht(x, {block}), tp.linalg.randomOrthogonal(n, {seed}),
-//   tp.linalg.blockDiag(...mats)   (as torch.block_diag: a 0-d block is 1x1, a 1-d block one row)
-//   tp.quant.fakeQuant(x, {bits = 8, perRow = false}), tp.quant.relError(approx, exact) → number
-//       Symmetric absmax: scale = max|x| / (2^(bits-1) - 1) over the tensor (perRow: over each row of the
-//       last dim), levels round(x / scale) half to even in -qmax..qmax, then times scale. NaN or Inf input
-//       is an error, as in quantize.
-//   tp.quant.quantize(x, {bits = 8, perRow = false}) → QuantizedTensor {q: Int8Array, scale: Float32Array,
-//       shape, bits, perRow, dequantize(), dispose()}; released by tp.tidy and tp.dispose as a tensor is,
-//       counted by tp.memory() as {quantized} (its bytes join {bytes})
-//   tp.quant.matmulInt8(qa, qb)   qa (m,k), qb (n,k) → (m,n) float = dequant(qa) dequant(qb)ᵀ, as x Wᵀ
-//   tp.lora.params(dOut, dIn, r) → number, tp.lora.merge(W, A, B, {alpha = r, r = A.shape[0]})
-//   tp.synth.activations({tokens = 512, dim = 1024, outliers = 6, outlierScale = 50, seed = 0})
+import { fail, describe } from './errors.js';
+import { checkInt, checkNumber, checkBool, options, optNumber, MAX_DIMS } from './checks.js';
 
-export function installNn(tp, rt) {
-  const { core, wrap, check, withHandles, checkInt, checkNumber, checkBool, options, fail, describe, Tensor, track, untrack, MAX_DIMS } = rt;
+export function nn(rt) {
+  const { core, wrap, check, withHandles, Tensor } = rt;
 
-  // An option left out travels to the core as NaN ("use the default"), so a NaN the caller passes must
-  // be refused here, not read as left out.
-  const optNumber = (op, name, v) => {
-    if (v === undefined || v === null) return NaN;
-    if (Number.isNaN(checkNumber(op, name, v))) fail(op, `${name} must be a number, got NaN`);
-    return v;
-  };
   // Runs fn with handles for the given operands. The first `required` must be given (a missing one is
   // refused as any non-tensor is); a later one left out (undefined/null) becomes handle 0.
   function withOptional(op, required, args, fn) {
@@ -57,12 +40,7 @@ export function installNn(tp, rt) {
       return fn(...args.map((a, i) => (absent(a, i) ? 0 : ids[n++])));
     });
   }
-  function number(op, r) {
-    check(op);
-    return r;
-  }
 
-  // ---- tp.nn ----------------------------------------------------------------------------------------
   // A mask of JS booleans is torch's boolean mask: true attends (0), false is excluded (-inf). Any other
   // mask (numbers, a tensor) is added to the scores as it is.
   function attentionMask(op, mask) {
@@ -160,8 +138,7 @@ export function installNn(tp, rt) {
     return withHandles(op, [x], (ix) => wrap(core.nnApplyRope(ix, pos, th)));
   }
 
-  tp.nn = {
-    ...(tp.nn ?? {}),
+  return {
     scaledDotProductAttention,
     multiHeadAttention,
     layerNorm,
@@ -171,148 +148,5 @@ export function installNn(tp, rt) {
     silu: (x) => withHandles('nn.silu', [x], (ix) => wrap(core.nnSilu(ix))),
     ropeMatrix,
     applyRope,
-  };
-
-  // ---- tp.linalg rotations ------------------------------------------------------------------------------
-  tp.linalg ??= {};
-  Object.assign(tp.linalg, {
-    hadamard(n) {
-      checkInt('linalg.hadamard', 'n', n, { min: 0 });
-      return wrap(core.linalgHadamard(n), 'linalg.hadamard');
-    },
-    fwht(x, opts) {
-      const op = 'linalg.fwht';
-      const o = options(op, opts, ['block']);
-      const block = o.block === undefined ? 0 : checkInt(op, 'block', o.block, { min: 1 });
-      return withHandles(op, [x], (ix) => wrap(core.linalgFwht(ix, block)));
-    },
-    randomOrthogonal(n, opts) {
-      const op = 'linalg.randomOrthogonal';
-      checkInt(op, 'n', n, { min: 1 });
-      const o = options(op, opts, ['seed']);
-      return wrap(core.linalgRandomOrthogonal(n, ...rt.seedOf(op, o.seed)), op);
-    },
-    blockDiag(...mats) {
-      const op = 'linalg.blockDiag';
-      if (mats.length === 1 && Array.isArray(mats[0]) && mats[0].some((m) => m instanceof Tensor)) mats = mats[0];
-      return withHandles(op, mats, (...ids) => wrap(core.linalgBlockDiag(ids)));
-    },
-  });
-
-  // ---- tp.quant ------------------------------------------------------------------------------------
-  const qRegistry = rt.finalizers ? new FinalizationRegistry((id) => core.quantRelease(id)) : null;
-  // int8 levels and their scale(s), kept in the WebAssembly heap for matmulInt8. A handle like a tensor:
-  // tidy scopes, tp.dispose and tp.memory know it (rt.addHandleType below).
-  class QuantizedTensor {
-    #id;
-    constructor(id, bits, perRow) {
-      this.#id = id;
-      this.bits = bits;
-      this.perRow = perRow;
-      this.shape = core.quantShape(id);
-      check();
-    }
-    _id(op) {
-      if (this.#id === 0) fail(op, 'this quantized tensor was disposed (use after dispose)');
-      return this.#id;
-    }
-    get isDisposed() { return this.#id === 0; }
-    /** The int8 levels, row-major (a copy). */
-    get q() { const r = core.quantLevels(this._id('quant.q')); check('quant.q'); return r; }
-    /** The scale per row (perRow) or the single scale, as a Float32Array. */
-    get scale() {
-      const t = wrap(core.quantScale(this._id('quant.scale')), 'quant.scale');
-      const s = t.data();
-      t.dispose();
-      return s;
-    }
-    dequantize() { return wrap(core.quantDequantize(this._id('quant.dequantize')), 'quant.dequantize'); }
-    dispose() {
-      if (this.#id === 0) return;
-      core.quantRelease(this.#id);
-      qRegistry?.unregister(this);
-      untrack(this);
-      this.#id = 0;
-    }
-    toString() { return `QuantizedTensor(int${this.bits}, shape [${this.shape.join(', ')}], ${this.perRow ? 'per row' : 'per tensor'})`; }
-  }
-  rt.addHandleType({
-    name: 'quantized',
-    type: QuantizedTensor,
-    memory: () => ({ count: core.quantLive(), bytes: core.quantLiveBytes() }),
-  });
-  function quantOpts(op, opts) {
-    const o = options(op, opts, ['bits', 'perRow']);
-    const { bits = 8, perRow = false } = o;
-    checkInt(op, 'bits', bits, { min: 2, max: 16 });
-    checkBool(op, 'perRow', perRow);
-    return { bits, perRow };
-  }
-  tp.quant = {
-    ...(tp.quant ?? {}),
-    QuantizedTensor,
-    fakeQuant(x, opts) {
-      const { bits, perRow } = quantOpts('quant.fakeQuant', opts);
-      return withHandles('quant.fakeQuant', [x], (ix) => wrap(core.quantFakeQuant(ix, bits, perRow)));
-    },
-    relError(approx, exact) {
-      return withHandles('quant.relError', [approx, exact], (a, e) => number('quant.relError', core.quantRelError(a, e)));
-    },
-    quantize(x, opts) {
-      const { bits, perRow } = quantOpts('quant.quantize', opts);
-      if (bits > 8) fail('quant.quantize', `bits must be <= 8 for int8 storage, got ${bits} (fakeQuant takes up to 16)`);
-      return withHandles('quant.quantize', [x], (ix) => {
-        const id = core.quantQuantize(ix, bits, perRow);
-        check();
-        const q = new QuantizedTensor(id, bits, perRow);
-        qRegistry?.register(q, id, q);
-        track(q);
-        return q;
-      });
-    },
-    matmulInt8(qa, qb) {
-      const op = 'quant.matmulInt8';
-      if (!(qa instanceof QuantizedTensor) || !(qb instanceof QuantizedTensor))
-        fail(op, `expects two QuantizedTensors from tp.quant.quantize, got ${describe(qa)} and ${describe(qb)}`);
-      return wrap(core.quantMatmulInt8(qa._id(op), qb._id(op)), op);
-    },
-  };
-
-  // ---- tp.lora, tp.synth ----------------------------------------------------------------------------------
-  tp.lora = {
-    params(dOut, dIn, r) {
-      const op = 'lora.params';
-      checkInt(op, 'dOut', dOut, { min: 1 });
-      checkInt(op, 'dIn', dIn, { min: 1 });
-      checkInt(op, 'r', r, { min: 1 });
-      return number(op, core.loraParams(dOut, dIn, r));
-    },
-    merge(W, A, B, opts) {
-      const op = 'lora.merge';
-      const o = options(op, opts, ['alpha', 'r']);
-      const alpha = optNumber(op, 'alpha', o.alpha);
-      const r = o.r === undefined || o.r === null ? NaN : checkInt(op, 'r', o.r, { min: 1 });
-      return withHandles(op, [W, A, B], (w, a, b) => wrap(core.loraMerge(w, a, b, alpha, r)));
-    },
-  };
-
-  tp.synth = {
-    ...(tp.synth ?? {}),
-    /**
-     * LLM-like activations (tokens, dim) with a few large outlier channels — synthetic, not from a model.
-     * Ordinary channel c: s_c·z with z ~ N(0,1) and s_c = exp(0.3·g_c); outlier channel k (k = 0..outliers-1,
-     * chosen by seed): ±m_k·(1 + 0.1 z) with m_k = outlierScale / (1 + 0.5 k), a fixed sign per channel.
-     */
-    activations(opts) {
-      const op = 'synth.activations';
-      const o = options(op, opts, ['tokens', 'dim', 'outliers', 'outlierScale', 'seed']);
-      const { tokens = 512, dim = 1024, outliers = 6, outlierScale = 50, seed = 0 } = o;
-      checkInt(op, 'tokens', tokens, { min: 1 });
-      checkInt(op, 'dim', dim, { min: 1 });
-      checkInt(op, 'outliers', outliers, { min: 0 });
-      checkNumber(op, 'outlierScale', outlierScale);
-      checkInt(op, 'seed', seed, { min: 0, max: Number.MAX_SAFE_INTEGER });
-      return wrap(core.synthActivations(tokens, dim, outliers, outlierScale, seed), op);
-    },
   };
 }

@@ -1,0 +1,124 @@
+// The runtime of one tp instance: the core's pending errors as TensorpadErrors, handles wrapped as
+// Tensors (and freed by dispose, tidy scopes or a FinalizationRegistry backstop), operands given as JS
+// data turned into temporary tensors, other handle types (tp.quant's) and the live-memory count.
+// Every namespace module receives this object (rt); api.js makes it and fills rt.ops, the op functions
+// the Tensor class's methods call.
+import { TensorpadError, fail, describe, renamed } from './errors.js';
+import { tensorClass } from './tensor.js';
+import { fromData } from './creation.js';
+
+// finalizers: false leaves tensors to dispose, tidy and the end of the instance. Node's judge workers
+// use it: Node 20 can abort (NodePlatform::ForIsolate check) when a worker that has pending
+// FinalizationRegistry cleanups is torn down, and those workers live for one judgement.
+export function createRuntime(core, { finalizers = true } = {}) {
+  const registry = finalizers ? new FinalizationRegistry((id) => core.release(id)) : null;
+  const scopes = []; // tidy scopes: each a Set of the tensors (and other handles) created inside it
+  // Handle types beyond Tensor (tp.quant's QuantizedTensor) that tidy, tp.dispose and tp.memory treat
+  // as they treat tensors; each {name, type, memory: () => ({count, bytes})}, added through
+  // rt.addHandleType by the namespace that owns it. Their objects join scopes through rt.track.
+  const handleTypes = [];
+  const isHandle = (v) => v instanceof rt.Tensor || handleTypes.some((h) => v instanceof h.type);
+  const track = (obj) => { if (scopes.length) scopes[scopes.length - 1].add(obj); };
+  const untrack = (obj) => { for (const s of scopes) s.delete(obj); };
+  const addHandleType = (h) => handleTypes.push(h);
+
+  // Throws the core's pending error, if any; given the op the user called, an error the core raised
+  // under a helper's name ("alloc: out of memory ...") is reported under that op.
+  function check(op) {
+    if (!core.errorPending()) return;
+    let message = core.takeError();
+    if (/out of memory/.test(message)) {
+      if (message.startsWith('out of memory')) message = `alloc: ${message}`; // std::bad_alloc names no op
+      message += memoryAdvice();
+    }
+    throw renamed(new TensorpadError(message), op);
+  }
+  // Live handles per type ({tensors, quantized}) and the bytes of the WASM heap they hold together.
+  function liveMemory() {
+    const m = { tensors: core.liveHandles(), bytes: core.liveBytes() };
+    for (const h of handleTypes) {
+      const { count, bytes } = h.memory();
+      m[h.name] = count;
+      m.bytes += bytes;
+    }
+    return m;
+  }
+  // What an out-of-memory error adds: tensors are freed by dispose, tidy or (only between tasks, never
+  // inside a running loop, and at a time of its choosing) the garbage collector, so a loop that drops its results runs out of heap.
+  function memoryAdvice() {
+    const { tensors, bytes } = liveMemory();
+    const mb = (bytes / 2 ** 20).toFixed(bytes < 2 ** 20 ? 2 : 0);
+    return ` (${tensors} live tensors hold ${mb} MB; the garbage collector frees unreachable tensors only ` +
+      'some time after the running code returns, not at once, so free them as you go: t.dispose(), or ' +
+      'tp.tidy(() => ...), which frees every tensor the function creates and does not return)';
+  }
+
+  function wrap(id, op) {
+    check(op);
+    const t = new rt.Tensor(id);
+    registry?.register(t, id, t);
+    track(t);
+    return t;
+  }
+  // Runs fn with handles for each argument: tensors pass through, numbers and arrays become
+  // temporary tensors that are released afterwards.
+  // Errors the core raises under a helper's name are reported under op.
+  function withHandles(op, args, fn) {
+    const temps = [];
+    try {
+      const ids = args.map((a) => {
+        if (a instanceof rt.Tensor) return a._id(op);
+        const t = fromData(rt, a, {}, op);
+        temps.push(t);
+        return t._id(op);
+      });
+      return fn(...ids);
+    } catch (e) {
+      throw renamed(e, op);
+    } finally {
+      for (const t of temps) t.dispose();
+    }
+  }
+
+  // tp.tidy: runs fn and disposes every handle created inside it except those it returns (in arrays
+  // and plain objects), which join the enclosing scope.
+  function tidy(fn) {
+    if (typeof fn !== 'function') fail('tidy', `expects a function, got ${describe(fn)}`);
+    const scope = new Set();
+    scopes.push(scope);
+    let result;
+    try {
+      result = fn();
+    } finally {
+      scopes.pop();
+      const keep = new Set();
+      const collect = (v) => {
+        if (isHandle(v)) keep.add(v);
+        else if (Array.isArray(v)) v.forEach(collect);
+        else if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) Object.values(v).forEach(collect);
+      };
+      collect(result);
+      for (const t of scope) if (!keep.has(t)) t.dispose();
+      // What survives belongs to the enclosing scope, if any.
+      if (scopes.length) for (const t of keep) if (scope.has(t)) scopes[scopes.length - 1].add(t);
+    }
+    if (result && typeof result.then === 'function') fail('tidy', 'fn must be synchronous (it returned a promise)');
+    return result;
+  }
+  // tp.dispose: every handle in the arguments, arrays and objects.
+  function dispose(...xs) {
+    const walk = (v) => {
+      if (isHandle(v)) v.dispose();
+      else if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+    };
+    xs.forEach(walk);
+  }
+
+  const rt = {
+    core, finalizers, registry, check, wrap, withHandles, track, untrack, addHandleType, liveMemory, tidy, dispose,
+    ops: {}, // filled by api.js
+  };
+  rt.Tensor = tensorClass(rt);
+  return rt;
+}

@@ -1,0 +1,167 @@
+// The Tensor class of one tp instance: a float32 tensor held in the core by an integer handle. Its
+// accessors, its conversions to JS (data, item, toArray, toString) and its views and reshapes call the
+// core directly; its math methods call the op functions of the other modules through rt.ops.
+import { fail } from './errors.js';
+import { checkInt, checkShape, shapeArgs, MAX_DIMS } from './checks.js';
+import { formatTensor } from './format.js';
+
+export function tensorClass(rt) {
+  const { core, wrap, check, registry, untrack, ops } = rt;
+  return class Tensor {
+    #id;
+    #shape = null;
+    constructor(id) {
+      this.#id = id;
+    }
+    _id(op = 'tensor') {
+      if (this.#id === 0) fail(op, 'this tensor was disposed (use after dispose)');
+      return this.#id;
+    }
+    get isDisposed() { return this.#id === 0; }
+    dispose() {
+      if (this.#id === 0) return;
+      core.release(this.#id);
+      registry?.unregister(this);
+      untrack(this);
+      this.#id = 0;
+    }
+
+    // The shape, read once; op names the caller in the error for a disposed tensor.
+    _shape(op = 'shape') {
+      if (!this.#shape) {
+        this.#shape = core.shape(this._id(op));
+        check(op);
+      }
+      return [...this.#shape];
+    }
+    get shape() { return this._shape('shape'); }
+    get dtype() { return 'float32'; }
+    get ndim() { return this._shape('ndim').length; }
+    dim() { return this._shape('dim').length; }
+    get numel() { return this._shape('numel').reduce((a, b) => a * b, 1); }
+    size(d) {
+      const s = this._shape('size');
+      if (d === undefined) return s;
+      checkInt('size', 'dim', d);
+      if (d < -s.length || d >= s.length) fail('size', `dim ${d} is out of range for a ${s.length}-d tensor`);
+      return s[d < 0 ? d + s.length : d];
+    }
+    stride() { const r = core.strides(this._id('stride')); check(); return r; }
+    isContiguous() { const r = core.isContiguous(this._id('isContiguous')); check(); return r; }
+
+    data() { const r = core.copyOut(this._id('data')); check(); return r; }
+    item() { const r = core.item(this._id('item')); check(); return r; }
+    toArray() {
+      this._id('toArray');
+      const shape = this._shape('toArray'), flat = this.data();
+      if (shape.length === 0) return flat[0];
+      const build = (d, base) => {
+        const n = shape[d], stride = shape.slice(d + 1).reduce((a, b) => a * b, 1);
+        const out = new Array(n);
+        for (let i = 0; i < n; i++) out[i] = d === shape.length - 1 ? flat[base + i] : build(d + 1, base + i * stride);
+        return out;
+      };
+      return build(0, 0);
+    }
+    toString() {
+      if (this.#id === 0) return 'tensor(<disposed>)';
+      return formatTensor(this.shape, this.data());
+    }
+    [Symbol.for('nodejs.util.inspect.custom')]() { return this.toString(); }
+
+    // elementwise
+    add(o) { return ops.binary('add', this, o); }
+    sub(o) { return ops.binary('sub', this, o); }
+    mul(o) { return ops.binary('mul', this, o); }
+    div(o) { return ops.binary('div', this, o); }
+    pow(o) { return ops.binary('pow', this, o); }
+    maximum(o) { return ops.binary('maximum', this, o); }
+    minimum(o) { return ops.binary('minimum', this, o); }
+    neg() { return ops.unary('neg', this); }
+    abs() { return ops.unary('abs', this); }
+    sqrt() { return ops.unary('sqrt', this); }
+    exp() { return ops.unary('exp', this); }
+    log() { return ops.unary('log', this); }
+    square() { return ops.unary('square', this); }
+    round() { return ops.unary('round', this); }
+    relu() { return ops.unary('relu', this); }
+    sign() { return ops.unary('sign', this); }
+    clamp(min, max) { return ops.clamp(this, min, max); }
+
+    // layout
+    get T() {
+      this._id('T');
+      const n = this._shape('T').length;
+      if (n < 2) return this.clone();
+      return this.permute([...Array(n).keys()].reverse());
+    }
+    transpose(d0 = -2, d1 = -1) {
+      checkInt('transpose', 'dim0', d0);
+      checkInt('transpose', 'dim1', d1);
+      return wrap(core.transpose(this._id('transpose'), d0, d1), 'transpose');
+    }
+    permute(...dims) {
+      dims = shapeArgs(dims);
+      dims.forEach((d) => checkInt('permute', 'dim', d));
+      return wrap(core.permute(this._id('permute'), dims), 'permute');
+    }
+    reshape(...shape) {
+      shape = checkShape('reshape', shapeArgs(shape), { allowInfer: true });
+      return wrap(core.reshape(this._id('reshape'), shape), 'reshape');
+    }
+    view(...shape) { return this.reshape(...shape); }
+    flatten() { return this.reshape([-1]); }
+    unsqueeze(d) {
+      checkInt('unsqueeze', 'dim', d);
+      const n = this._shape('unsqueeze').length;
+      if (n >= MAX_DIMS) fail('unsqueeze', `a ${n}-d tensor cannot gain a dim: at most ${MAX_DIMS} dims are supported`);
+      return wrap(core.unsqueeze(this._id('unsqueeze'), d), 'unsqueeze');
+    }
+    squeeze(d) {
+      const s = this._shape('squeeze');
+      if (d === undefined) return this.reshape(s.filter((n) => n !== 1));
+      checkInt('squeeze', 'dim', d);
+      if (s.length === 0 && (d === 0 || d === -1)) return this.clone(); // as torch: a 0-d tensor has dim 0 (and -1)
+      const k = d < 0 ? d + s.length : d;
+      if (k < 0 || k >= s.length) fail('squeeze', `dim ${d} is out of range for a ${s.length}-d tensor`);
+      return s[k] === 1 ? this.reshape(s.filter((_, i) => i !== k)) : this.clone();
+    }
+    // -1 keeps a dim's size, as in torch; new dims go in front.
+    expand(...shape) {
+      shape = checkShape('expand', shapeArgs(shape), { allowInfer: true });
+      const s = this._shape('expand'), lead = shape.length - s.length;
+      shape = shape.map((n, i) => {
+        if (n !== -1) return n;
+        if (i < lead) fail('expand', `-1 keeps a dim's size, but dim ${i} of [${shape.join(', ')}] is a new leading dim`);
+        return s[i - lead];
+      });
+      return wrap(core.expand(this._id('expand'), shape), 'expand');
+    }
+    select(dim, index) {
+      checkInt('select', 'dim', dim);
+      checkInt('select', 'index', index);
+      return wrap(core.select(this._id('select'), dim, index), 'select');
+    }
+    narrow(dim, start, length) {
+      checkInt('narrow', 'dim', dim);
+      checkInt('narrow', 'start', start);
+      checkInt('narrow', 'length', length);
+      return wrap(core.narrow(this._id('narrow'), dim, start, length), 'narrow');
+    }
+    contiguous() { return wrap(core.contiguous(this._id('contiguous')), 'contiguous'); }
+    clone() { return wrap(core.clone(this._id('clone')), 'clone'); }
+
+    // reductions
+    sum(dim, opts) { return ops.reduce('sum', this, dim, opts); }
+    mean(dim, opts) { return ops.reduce('mean', this, dim, opts); }
+    amax(dim, opts) { return ops.reduce('amax', this, dim, opts); }
+    amin(dim, opts) { return ops.reduce('amin', this, dim, opts); }
+    median(dim, opts) { return ops.reduce('median', this, dim, opts); }
+    cumsum(dim) { return ops.cumsum(this, dim); }
+    softmax(dim) { return ops.softmax(this, dim); }
+    norm(ord, dim, opts) { return ops.norm(this, ord, dim, opts); }
+
+    // products
+    matmul(b) { return ops.matmul(this, b); }
+  };
+}
