@@ -9,7 +9,7 @@ import path from 'node:path';
 import { dist, startServer, launch, openPage, waitIdle } from './helpers.mjs';
 
 const CHAPTER = 'linear-algebra';
-const WIDGETS = ['grid2x2', 'rank-image', 'sv-decay', 'attention-flow', 'dot-projection', 'energy-curve', 'rotation-quant'];
+const WIDGETS = ['grid2x2', 'rank-image', 'sv-decay', 'attention-flow', 'dot-projection', 'energy-curve', 'lora-paths', 'rotation-quant'];
 const EXERCISES = ['causal-attention', 'low-rank-approx', 'energy-curve', 'lora-params', 'rotation-error'];
 let srv, browser;
 
@@ -86,7 +86,6 @@ const CHECKS = {
     close(value(t, 'a2 b2ᵀ ='), [[14, 16], [28, 32]], 1e-4, 'second outer product');
     close(value(t, 'sum of outer products ='), [[19, 22], [43, 50]], 1e-4, 'AB as a sum of outer products');
   },
-  rank2: (t) => assert.equal(value(t, 'rank(M) ='), 2),
   'svd-2x2': (t) => {
     close(value(t, 'σ ='), [3 * Math.SQRT2, Math.SQRT2], 1e-3, 'singular values of [[3,3],[1,-1]]');
     close(value(t, 'channel 1 + channel 2 ='), [[3, 3], [1, -1]], 1e-3, 'the channels add up to A');
@@ -120,6 +119,41 @@ const CHECKS = {
     close(value(t, 'RMSNorm(10h) ='), [3 * Math.sqrt(3) / 5, 4 * Math.sqrt(3) / 5, 0], 1e-3, 'RMSNorm of 10·(3, 4, 0)');
   },
   spectral: (t) => close(value(t, '‖W‖₂ ='), 4, 1e-4, 'spectral norm of diag(4, 1, 0.25)'),
+  collapse: (t) => assert.match(t, /AB == BA for two random 3×3:\s+false/),
+  'solve-vs-inv': (t) => {
+    assert.match(t, /A A⁻¹ == I: true/);
+    // The table: solve's residual is smaller than inv's (backward stable against not).
+    const [solveRes, invRes] = [...t.matchAll(/(?:solve\(A, b\)|inv\(A\) @ b)\s+\S+\s+(\S+)/g)].map((m) => Number(m[1]));
+    assert.ok(solveRes < invRes, `residual of solve (${solveRes}) < residual of inv (${invRes})`);
+  },
+  'kv-cache-query': (t) => assert.match(t, /last row of the full QKᵀ: true/),
+  'shared-qk': (t) => {
+    const [alice, self, back] = [value(t, 'she→Alice'), value(t, 'she→she'), value(t, 'Alice→she')];
+    assert.ok(alice > self, `with a shared W, she→Alice (${alice}) can beat she→she (${self})`);
+    close(back, alice, 1e-3, 'a shared W makes the score symmetric');
+  },
+  'wo-two-heads': (t) => {
+    close(value(t, 'head 1 writes'), [[1, 2, 2, 2]], 1e-4, "head 1's part");
+    close(value(t, 'head 2 writes'), [[-1, 5, 3, -3]], 1e-4, "head 2's part");
+    close(value(t, 'concat @ W_O'), [[0, 7, 5, -1]], 1e-4, 'the fused output');
+  },
+  rank2: (t) => {
+    assert.equal(value(t, 'rank(M) ='), 2);
+    assert.equal(value(t, 'rank of a random 3×5 ='), 3);
+    assert.equal(value(t, 'rank of (5×2)(2×7) ='), 2);
+  },
+  'svd-lowrank': (t) => {
+    assert.ok(value(t, 'largest relative error in σ1..σ16:') < 1e-3, 'svdLowrank finds the top singular values');
+    const [, full, low] = /rank-16 error ‖A − A16‖\/‖A‖: full (\S+)\s+lowrank (\S+)/.exec(t) ?? [];
+    close(Number(low), Number(full), 1e-4, 'rank-16 errors of the two SVDs');
+  },
+  'rotation-cost': (t) => {
+    close(value(t, 'ratio'), 0.25, 1e-9, 'online rotation vs q, k, v');
+    assert.match(t, /\(Z Vᵀ\) Q == Z \(Qᵀ V\)ᵀ: true/);
+    assert.match(t, /RMSNorm\(xQ\) == RMSNorm\(x\) Q: true/);
+    assert.match(t, /with γ: RMSNorm_γ\(xQ\) == RMSNorm_γ\(x\) Q: false/);
+    assert.match(t, /== RMSNorm_γ\(x\) Wᵀ: true/);
+  },
   clip: (t) => close(value(t, 'new norm'), 1, 1e-4, 'clipped global norm'),
 };
 
@@ -129,13 +163,16 @@ for (const lang of (process.env.TP_LANGS ?? 'en,zh').split(',')) {
     const { page, log } = await openPage(context, srv.base);
     try {
       await page.goto(`${srv.base}?chapter=${CHAPTER}&lang=${lang}`);
-      await page.locator('[data-testid=cell] .cm-editor').first().waitFor();
+      // A long chapter on a loaded machine: the page may take a while to render, which is not what is tested.
+      await page.locator('[data-testid=cell] .cm-editor').first().waitFor({ timeout: 120000 });
       await page.locator('[data-testid=kernel-status]').filter({ hasText: lang === 'en' ? 'Ready' : '就绪' }).waitFor({ timeout: 30000 });
       const t0 = Date.now();
       await page.click('[data-testid=run-all]');
       await waitIdle(page, 120000);
       const seconds = (Date.now() - t0) / 1000;
 
+      // Answers inside :::details render only when open: open them all to read their cells' output.
+      await page.$$eval('main details', (ds) => ds.forEach((d) => { d.open = true; }));
       const cells = await page.$$eval('[data-testid=cell]', (els) => els.map((el) => ({
         id: el.dataset.cellId,
         state: el.dataset.state,
@@ -163,6 +200,41 @@ for (const lang of (process.env.TP_LANGS ?? 'en,zh').split(',')) {
       assert.deepEqual(log.errors, [], 'no console error');
       assert.deepEqual(log.foreign, [], 'no request leaves the origin');
       assert.ok(seconds < 60, `Run all took ${seconds.toFixed(1)} s (must be well under a minute)`);
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+// Every :::details (the self-test, the source's two questions) starts closed: its summary is visible, its
+// answer is not, until the reader opens it (mouse on the summary, or the keyboard: Enter on the focused
+// summary, the native <details> behaviour); the question itself stays outside.
+for (const lang of (process.env.TP_LANGS ?? 'en,zh').split(',')) {
+  test(`the ${lang} chapter's questions keep their answers hidden until opened`, async () => {
+    const context = await browser.newContext();
+    const { page } = await openPage(context, srv.base);
+    try {
+      await page.goto(`${srv.base}?chapter=${CHAPTER}&lang=${lang}`);
+      await page.locator('[data-testid=cell] .cm-editor').first().waitFor({ timeout: 120000 });
+      const details = page.locator('main details.details');
+      const n = await details.count();
+      assert.ok(n >= 3, `the self-test and the source's two questions are :::details blocks (found ${n})`);
+      for (let i = 0; i < n; i++) {
+        const d = details.nth(i);
+        const summary = d.locator(':scope > summary');
+        const answer = d.locator(':scope > :not(summary)').first();
+        assert.equal(await d.evaluate((el) => el.open), false, `details ${i + 1} starts closed`);
+        await summary.scrollIntoViewIfNeeded();
+        assert.ok(await summary.isVisible(), `details ${i + 1}: its summary is visible`);
+        assert.ok((await summary.innerText()).trim().length > 0, `details ${i + 1}: its summary has text`);
+        assert.ok(await answer.isHidden(), `details ${i + 1}: its answer is hidden before opening`);
+        if (i % 2) {
+          await summary.focus();
+          await page.keyboard.press('Enter');
+        } else await summary.click();
+        assert.equal(await d.evaluate((el) => el.open), true, `details ${i + 1} opens`);
+        assert.ok(await answer.isVisible(), `details ${i + 1}: its answer shows once opened`);
+      }
     } finally {
       await context.close();
     }

@@ -8,7 +8,7 @@ import { tokenizer } from 'acorn';
 import { loadChapters } from '../../web/build.mjs';
 
 const ID = 'linear-algebra';
-const WIDGETS = ['grid2x2', 'rank-image', 'sv-decay', 'attention-flow', 'dot-projection', 'energy-curve', 'rotation-quant'];
+const WIDGETS = ['grid2x2', 'rank-image', 'sv-decay', 'attention-flow', 'dot-projection', 'energy-curve', 'lora-paths', 'rotation-quant'];
 
 const { chapters, errors } = loadChapters();
 const chapter = (lang) => chapters.find((c) => c.id === ID && c.lang === lang);
@@ -48,7 +48,7 @@ test('both languages have the same cells in the same order, with the same code u
   en.forEach((c, i) => assert.deepEqual(tokens(zh[i].source), tokens(c.source), `cell "${c.id}" differs between en and zh beyond comments`));
 });
 
-test('both languages place the same widgets and exercises in the same order, and all seven widgets appear', () => {
+test('both languages place the same widgets and exercises in the same order, and all eight widgets appear', () => {
   const places = (lang) => flat(chapter(lang).blocks)
     .filter((b) => b.type === 'widget' || b.type === 'exercise' || b.type === 'cell')
     .map((b) => (b.type === 'cell' ? `cell:${b.id}` : `${b.type}:${b.type === 'widget' ? b.name : b.id}`));
@@ -76,4 +76,25 @@ test('Chinese prose has no line break between two Chinese characters (it would r
   const cjk = '[\\u3000-\\u303f\\u3400-\\u9fff\\uff00-\\uffef]';
   const breaks = prose.match(new RegExp(`${cjk}\\*{0,2}\\n[ \\t]*\\*{0,2}${cjk}`, 'g')) ?? [];
   assert.deepEqual(breaks, []);
+});
+
+test("the source page's two questions are posed with their answers (and the cells that check them) inside :::details", () => {
+  for (const lang of ['en', 'zh']) {
+    const details = flat(chapter(lang).blocks).filter((b) => b.type === 'details');
+    const holding = (cellId) => details.find((d) => d.children.some((c) => c.type === 'cell' && c.id === cellId));
+    for (const id of ['lora-count', 'rotation-cost']) assert.ok(holding(id), `${lang}: cell ${id} is inside a :::details answer`);
+    // The question itself is outside, just before the answer: the paragraph the details follows.
+    for (const id of ['lora-count', 'rotation-cost']) {
+      const blocks = chapter(lang).blocks, at = blocks.indexOf(holding(id));
+      assert.ok(at > 0 && blocks[at - 1].type === 'md' && /[?？]/.test(blocks[at - 1].html.replace(/<[^>]*>/g, '')),
+        `${lang}: a question precedes the answer holding ${id}`);
+    }
+  }
+});
+
+test('the SVD image widget keeps 1 to 24 singular values, the range of the source', () => {
+  for (const lang of ['en', 'zh']) {
+    const w = flat(chapter(lang).blocks).find((b) => b.type === 'widget' && b.name === 'rank-image');
+    assert.equal(w.props.max, '24');
+  }
 });
