@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import esbuild from 'esbuild';
 import { parse as parseJs } from 'acorn';
 import { parseChapter, createMarkdown } from './tools/chapter.mjs';
-import { EXERCISES_DIR, listExerciseIds, loadExercise } from './judge/exercises.js';
+import { EXERCISES_DIR, listExerciseIds, loadExercise } from './judge/node/exercises.js';
 
 const web = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(web);
@@ -151,7 +151,7 @@ function collectBlocks(blocks, type, out = []) {
 }
 
 function virtualModules(widgets) {
-  const judgePage = path.join(web, 'judge', 'page.js');
+  const judgePage = path.join(web, 'judge', 'page', 'exercise.js');
   return {
     name: 'tensorpad-virtual',
     setup(build) {
@@ -303,7 +303,7 @@ export async function build({ quiet = false, check = false, chaptersDir } = {}) 
   fs.writeFileSync(path.join(dist, 'index.html'), indexHtml());
 
   // A hook for the judge's own bundles (its isolated worker, exercise modules).
-  const hook = path.join(web, 'judge', 'build-hook.mjs');
+  const hook = path.join(web, 'judge', 'page', 'build-hook.mjs');
   if (fs.existsSync(hook)) await (await import(pathToFileURL(hook).href)).default({ esbuild, root, web, dist, common });
 
   // Last, so that its manifest covers every file written above.

@@ -1,7 +1,7 @@
 // The exercise block in Chromium: the same solution gets the same verdict (and the same counts) in the
 // page's Web Worker judge as in the CLI's worker_threads judge, in the page's language. The block is mounted by a small
-// harness page built here (web/judge/page.js + the notebook's editor + the judge worker from
-// web/judge/build-hook.mjs), served with the site's own server and CSP.
+// harness page built here (web/judge/page/exercise.js + the notebook's editor + the judge worker from
+// web/judge/page/build-hook.mjs), served with the site's own server and CSP.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -11,9 +11,9 @@ import { pathToFileURL } from 'node:url';
 import esbuild from 'esbuild';
 import { root, launch, openPage } from './helpers.mjs';
 import { createServer } from '../../web/server.mjs';
-import { loadExercise } from '../../web/judge/exercises.js';
-import { judgeFile } from '../../web/judge/node-runner.js';
-import { localized } from '../../web/judge/messages.js';
+import { loadExercise } from '../../web/judge/node/exercises.js';
+import { judgeFile } from '../../web/judge/node/runner.js';
+import { localized } from '../../web/judge/core/messages.js';
 
 const IDS = ['lora-params', 'low-rank-approx', 'causal-attention'];
 const SOL = (id, f) => path.join(root, 'tests/js/solutions', id, f);
@@ -33,12 +33,12 @@ async function buildHarness() {
   await esbuild.build({ ...common, entryPoints: { tp: path.join(root, 'wasm/js/browser.js') }, outdir: dir,
     external: ['module', 'fs', 'path', 'url', 'node:*', 'worker_threads', 'crypto'] });
   fs.copyFileSync(path.join(root, 'build/wasm/web/tensorpad_core.wasm'), path.join(dir, 'tensorpad_core.wasm'));
-  const hook = (await import(pathToFileURL(path.join(web, 'judge/build-hook.mjs')).href)).default;
+  const hook = (await import(pathToFileURL(path.join(web, 'judge/page/build-hook.mjs')).href)).default;
   await hook({ esbuild, root, web, dist: dir, common });
   const exercises = IDS.map((id) => { const { dir: _d, ...json } = loadExercise(id); return json; });
   const entry = path.join(dir, 'harness-entry.js');
   fs.writeFileSync(entry, `
-import { mountExercise } from ${JSON.stringify(path.join(web, 'judge/page.js'))};
+import { mountExercise } from ${JSON.stringify(path.join(web, 'judge/page/exercise.js'))};
 import { createEditor } from ${JSON.stringify(path.join(web, 'src/editor.js'))};
 const exercises = ${JSON.stringify(exercises)};
 const lang = new URLSearchParams(location.search).get('lang') ?? 'en';

@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { loadExercise } from '../../web/judge/exercises.js';
-import { judgeFile, judgeSource, nodeEnv } from '../../web/judge/node-runner.js';
-import { generateCases } from '../../web/judge/judge.js';
-import { localized } from '../../web/judge/messages.js';
+import { loadExercise } from '../../web/judge/node/exercises.js';
+import { judgeFile, judgeSource, nodeEnv } from '../../web/judge/node/runner.js';
+import { generateCases } from '../../web/judge/core/judge.js';
+import { localized } from '../../web/judge/core/messages.js';
 
 const SOLUTIONS = fileURLToPath(new URL('./solutions/', import.meta.url));
 // Words that only untranslated text would put in a Chinese case title (formulas and code names may stay).

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeExercise } from './exercise-suite.mjs';
 import { parse } from 'acorn';
-import { exerciseDirectives } from '../../web/judge/chapter-order.js';
+import { exerciseDirectives } from '../../web/judge/node/chapter-order.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LANGS = ['zh', 'en'];

@@ -7,11 +7,11 @@ import { mkdtempSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkExercise } from '../../web/judge/check.js';
-import { loadExercise, EXERCISES_DIR } from '../../web/judge/exercises.js';
-import { generateCases } from '../../web/judge/judge.js';
-import { nodeEnv, judgeSource } from '../../web/judge/node-runner.js';
-import { compareValues } from '../../web/judge/compare.js';
+import { checkExercise } from '../../web/judge/node/check.js';
+import { loadExercise, EXERCISES_DIR } from '../../web/judge/node/exercises.js';
+import { generateCases } from '../../web/judge/core/judge.js';
+import { nodeEnv, judgeSource } from '../../web/judge/node/runner.js';
+import { compareValues } from '../../web/judge/core/compare.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('./fixtures-exercises/', import.meta.url));
@@ -213,7 +213,7 @@ describe('tensorpad list and check with one broken exercise among good ones', ()
   writeFileSync(join(root, 'bad-json', 'exercise.json'),
     readFileSync(join(root, 'bad-json', 'exercise.json'), 'utf8').replace('"frob-norm"', '"bad-json"').replace('"easy",', '"easy"'));
   const run = (...args) => new Promise((resolve) => {
-    execFile(process.execPath, [join(ROOT, 'web/judge/cli.js'), ...args],
+    execFile(process.execPath, [join(ROOT, 'web/judge/node/cli.js'), ...args],
       { cwd: ROOT, timeout: 120000, env: { ...process.env, TENSORPAD_EXERCISES: root } },
       (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr }));
   });

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CLI = join(ROOT, 'web/judge/cli.js');
+const CLI = join(ROOT, 'web/judge/node/cli.js');
 const SOL = (id, file) => join(ROOT, 'tests/js/solutions', id, file);
 const REF = (id) => join(ROOT, 'exercises', id, 'reference.js');
 const SUMMARY = /^(\d+) passed, (\d+) failed$/;

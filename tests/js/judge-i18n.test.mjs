@@ -6,13 +6,13 @@ import { mkdtempSync, cpSync, readFileSync, writeFileSync, readdirSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { messages, localized, LANGS } from '../../web/judge/messages.js';
-import { compareValues } from '../../web/judge/compare.js';
-import { tensorArg, encodeResult } from '../../web/judge/values.js';
-import { inspectSolution } from '../../web/judge/source.js';
-import { loadExercise, loadExercises, EXERCISES_DIR } from '../../web/judge/exercises.js';
-import { judgeSource, judgeFile } from '../../web/judge/node-runner.js';
-import { formatText } from '../../web/judge/format.js';
+import { messages, localized, LANGS } from '../../web/judge/core/messages.js';
+import { compareValues } from '../../web/judge/core/compare.js';
+import { tensorArg, encodeResult } from '../../web/judge/core/values.js';
+import { inspectSolution } from '../../web/judge/core/source.js';
+import { loadExercise, loadExercises, EXERCISES_DIR } from '../../web/judge/node/exercises.js';
+import { judgeSource, judgeFile } from '../../web/judge/node/runner.js';
+import { formatText } from '../../web/judge/core/format.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SOL = (id, file) => join(ROOT, 'tests/js/solutions', id, file);

@@ -2,9 +2,9 @@
 // test takes about a second.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadExercise } from '../../web/judge/exercises.js';
-import { judgeSource, judgeFile } from '../../web/judge/node-runner.js';
-import { exitCodeOf } from '../../web/judge/judge.js';
+import { loadExercise } from '../../web/judge/node/exercises.js';
+import { judgeSource, judgeFile } from '../../web/judge/node/runner.js';
+import { exitCodeOf } from '../../web/judge/core/judge.js';
 import { mkdtempSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -119,8 +119,8 @@ describe('tensorpad check catches broken exercises', () => {
   // A copy of lora-params with one file changed, checked from a scratch root.
   async function checkBroken(edit) {
     const { cpSync, readFileSync } = await import('node:fs');
-    const { checkExercise } = await import('../../web/judge/check.js');
-    const { EXERCISES_DIR } = await import('../../web/judge/exercises.js');
+    const { checkExercise } = await import('../../web/judge/node/check.js');
+    const { EXERCISES_DIR } = await import('../../web/judge/node/exercises.js');
     const root = mkdtempSync(join(tmpdir(), 'tp-check-'));
     cpSync(join(EXERCISES_DIR, 'lora-params'), join(root, 'lora-params'), { recursive: true });
     const file = (f) => join(root, 'lora-params', f);

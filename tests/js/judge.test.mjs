@@ -5,13 +5,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compareValues } from '../../web/judge/compare.js';
-import { createRng } from '../../web/judge/rng.js';
+import { compareValues } from '../../web/judge/core/compare.js';
+import { createRng } from '../../web/judge/core/rng.js';
 import { init } from 'tensorpad';
-import { tensorArg, encodeResult, countUpTo } from '../../web/judge/values.js';
-import { inspectSolution } from '../../web/judge/source.js';
-import { loadExercise, loadExercises, bundleExercises, ExerciseError, EXERCISES_DIR } from '../../web/judge/exercises.js';
-import { formatText, toResultsJson } from '../../web/judge/format.js';
+import { tensorArg, encodeResult, countUpTo } from '../../web/judge/core/values.js';
+import { inspectSolution } from '../../web/judge/core/source.js';
+import { loadExercise, loadExercises, bundleExercises, ExerciseError, EXERCISES_DIR } from '../../web/judge/node/exercises.js';
+import { formatText, toResultsJson } from '../../web/judge/core/format.js';
 
 const T = (nested) => tensorArg(nested);
 

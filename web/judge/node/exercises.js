@@ -11,11 +11,11 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
 import { parse, tokenizer } from 'acorn';
-import { exerciseSchema } from './schema.js';
-import { isTensorMarker, shapeOfNested } from './values.js';
+import { exerciseSchema } from '../core/schema.js';
+import { isTensorMarker, shapeOfNested } from '../core/values.js';
 
 // TENSORPAD_EXERCISES points the CLI (and everything else) at another folder of exercises, as tests do.
-export const EXERCISES_DIR = process.env.TENSORPAD_EXERCISES ?? fileURLToPath(new URL('../../exercises/', import.meta.url));
+export const EXERCISES_DIR = process.env.TENSORPAD_EXERCISES ?? fileURLToPath(new URL('../../../exercises/', import.meta.url));
 
 export class ExerciseError extends Error {
   constructor(file, field, message) {

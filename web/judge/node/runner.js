@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join, basename, resolve, dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compiledCore } from 'tensorpad';
-import { judge } from './judge.js';
-import { DEFAULT_LIMITS } from './protocol.js';
+import { judge } from '../core/judge.js';
+import { DEFAULT_LIMITS } from '../core/protocol.js';
 
-const WORKER = new URL('./node-worker.js', import.meta.url);
+const WORKER = new URL('./worker.js', import.meta.url);
 let copies = 0;
 
 export function nodeEnv({ tpModule, memoryMb = DEFAULT_LIMITS.memoryMb } = {}) {

@@ -1,13 +1,13 @@
 // The exercise block of the notebook page: statement, an editor with the starter code, a Check button
 // and per-case results. The notebook (web/src/notebook.js) calls mountExercise(el, ctx) for each
-// `:::exercise <id>` directive; judging happens in judgeInWorker (browser.js), the same judge as the CLI,
+// `:::exercise <id>` directive; judging happens in judgeInWorker (runner.js), the same judge as the CLI,
 // which writes its messages (and the hints) in the page's language, as the starter code's comments are.
 //   ctx: { id, lang, title, statementHtml, exercise, tpUrl, load(), save(value), createEditor(parent, opts),
 //          assetUrl(path), t(key), headingLevel? (of the title: one below the section it sits in; 2 if not given) }
 // Saved attempt: { code, verdict, passed, failed, seed, at }.
 
-import { judgeInWorker, DEFAULT_SEED } from './browser.js';
-import { messages, localized, LANGS, DEFAULT_LANG } from './messages.js';
+import { judgeInWorker, DEFAULT_SEED } from './runner.js';
+import { messages, localized, LANGS, DEFAULT_LANG } from '../core/messages.js';
 
 const TEXT = {
   en: {

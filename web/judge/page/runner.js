@@ -7,11 +7,11 @@
 // in judge.js; result.status is the verdict (pass | fail | error) for data-verdict.
 // No memory limit here: browsers have no per-worker heap cap.
 
-import { judge, DEFAULT_SEED } from './judge.js';
-import { messages } from './messages.js';
+import { judge, DEFAULT_SEED } from '../core/judge.js';
+import { messages } from '../core/messages.js';
 
 export { DEFAULT_SEED };
-export { formatText, toResultsJson } from './format.js';
+export { formatText, toResultsJson } from '../core/format.js';
 
 const blobUrls = new WeakMap();
 
@@ -19,7 +19,7 @@ function blobUrl(text) {
   return URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
 }
 
-export function webEnv({ workerUrl = new URL('./web-worker.js', import.meta.url), tpUrl, lang } = {}) {
+export function webEnv({ workerUrl = new URL('./worker.js', import.meta.url), tpUrl, lang } = {}) {
   const M = messages(lang);
   const url = new URL(String(workerUrl), self.location.href);
   if (tpUrl) url.searchParams.set('tp', new URL(String(tpUrl), self.location.href).href);

@@ -43,7 +43,7 @@ const en = {
   declaredNotExported: (names) => `; ${names} is declared but not exported`,
   commonJs: '; module.exports is CommonJS, which the judge does not read: write `export function …`',
 
-  // running it (judge.js, worker-core.js, node-worker.js, browser.js)
+  // running it (judge.js, worker-core.js, node/worker.js, page/runner.js)
   caseName: (kind, n, label) => `${kind === 'example' ? 'example' : 'hidden'} ${n}${label ? ` (${label})` : ''}`,
   hint: 'hint: ',
   orHint: 'or: ',
@@ -95,7 +95,7 @@ const en = {
   anInstance: (name) => `an instance of ${name}`,
   badTensorMarker: 'a { $tensor } whose shape and data do not agree (make it with tensorArg(nested))',
 
-  // the terminal (cli.js) and the page (page.js)
+  // the terminal (node/cli.js) and the page (page/exercise.js)
   difficulty: { easy: 'easy', medium: 'medium', hard: 'hard' },
   listHeader: ['id', 'difficulty', 'title'],
 };

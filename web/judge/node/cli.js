@@ -12,10 +12,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { loadExercise, listExerciseIds, ExerciseError } from './exercises.js';
 import { exercisesInChapterOrder } from './chapter-order.js';
-import { judgeFile } from './node-runner.js';
-import { exitCodeOf, DEFAULT_SEED } from './judge.js';
-import { formatText, toResultsJson } from './format.js';
-import { messages, localized, DEFAULT_LANG } from './messages.js';
+import { judgeFile } from './runner.js';
+import { exitCodeOf, DEFAULT_SEED } from '../core/judge.js';
+import { formatText, toResultsJson } from '../core/format.js';
+import { messages, localized, DEFAULT_LANG } from '../core/messages.js';
 
 const USAGE = `usage:
   tensorpad judge <exercise-id> <solution.js> [--json] [--seed N] [--lang zh|en]

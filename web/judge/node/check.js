@@ -20,12 +20,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parse, tokenizer } from 'acorn';
 import { loadExercise } from './exercises.js';
-import { generateCases } from './judge.js';
-import { nodeEnv, judgeSource } from './node-runner.js';
-import { compareValues } from './compare.js';
-import { caseTitle, describeValue, isTensorMarker } from './values.js';
-import { messages, localized, LANGS, DEFAULT_LANG } from './messages.js';
-import { createMarkdown } from '../tools/chapter.mjs';
+import { generateCases } from '../core/judge.js';
+import { nodeEnv, judgeSource } from './runner.js';
+import { compareValues } from '../core/compare.js';
+import { caseTitle, describeValue, isTensorMarker } from '../core/values.js';
+import { messages, localized, LANGS, DEFAULT_LANG } from '../core/messages.js';
+import { createMarkdown } from '../../tools/chapter.mjs';
 
 const moduleAst = (dir, file) => parse(readFileSync(join(dir, file), 'utf8'), { ecmaVersion: 'latest', sourceType: 'module' });
 

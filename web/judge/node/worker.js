@@ -1,8 +1,8 @@
-// Entry of a judge worker under Node's worker_threads (see worker-core.js for what it does).
+// Entry of a judge worker under Node's worker_threads (see core/worker-core.js for what it does).
 import { parentPort, workerData } from 'node:worker_threads';
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
-import { startWorker } from './worker-core.js';
+import { startWorker } from '../core/worker-core.js';
 
 // A solution may not end the judge or write to its terminal: process.exit() becomes an error in
 // the case that called it, and writes to stdout/stderr become that case's output.

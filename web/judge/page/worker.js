@@ -1,9 +1,9 @@
-// Entry of a judge worker in the page (a module Web Worker; see worker-core.js for what it does).
+// Entry of a judge worker in the page (a module Web Worker; see core/worker-core.js for what it does).
 // tp is imported from the URL given as ?tp=… on this worker's URL (the page's tp.js bundle).
 // The learner's code is evaluated by the notebook's cell core, so the editor accepts exactly what a
 // cell accepts (plain top-level declarations, or an ES module with exports).
-import { startWorker } from './worker-core.js';
-import { createScope, runCell, toCellError, cellFileName } from '../runtime/cells.js';
+import { startWorker } from '../core/worker-core.js';
+import { createScope, runCell, toCellError, cellFileName } from '../../runtime/cells.js';
 
 const tpUrl = new URL(self.location.href).searchParams.get('tp');
 const FILE = cellFileName('solution');

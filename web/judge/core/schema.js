@@ -1,6 +1,6 @@
-// JSON schema of exercises/<id>/exercise.json (validated with ajv in exercises.js).
+// JSON schema of exercises/<id>/exercise.json (validated with ajv in node/exercises.js).
 // Text a reader sees is bilingual ({ zh, en }); the starter code may be one string for both languages or
-// { zh, en } with comments in each (exercises.js checks that the two hold the same code).
+// { zh, en } with comments in each (node/exercises.js checks that the two hold the same code).
 
 const bilingual = (what) => ({
   type: 'object',

@@ -1,5 +1,5 @@
 // What a judge worker does, independent of where it runs (worker_threads or a Web Worker).
-// The entry files (node-worker.js, web-worker.js) only provide the environment: messaging, module
+// The entry files (node/worker.js, page/worker.js) only provide the environment: messaging, module
 // loading, tp, and (Node) hardening against process.exit and raw writes to the terminal.
 // The messages it writes are in the language the judge asks for in 'solve' and 'check' (English before).
 

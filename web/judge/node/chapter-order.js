@@ -9,9 +9,9 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseChapter, createMarkdown } from '../tools/chapter.mjs';
+import { parseChapter, createMarkdown } from '../../tools/chapter.mjs';
 
-export const CHAPTERS_DIR = fileURLToPath(new URL('../chapters/', import.meta.url));
+export const CHAPTERS_DIR = fileURLToPath(new URL('../../chapters/', import.meta.url));
 
 // Every id counts as an exercise here: what is placed matters, not whether its folder is valid.
 const ANY_EXERCISE = { has: () => true, get: () => ({}) };
