@@ -14,6 +14,9 @@ const bilingual = (what) => ({
 // alike (a learner may return either), `integer` also requires a whole number from the learner.
 export const KINDS = ['number', 'integer', 'array', 'tensor', 'boolean'];
 
+// An API path a solution may be refused: tp.<name>[.<name>...] or Tensor.prototype.<method>.
+const apiPath = { type: 'string', pattern: '^(tp(\\.[A-Za-z_$][A-Za-z0-9_$]*)+|Tensor\\.prototype\\.[A-Za-z_$][A-Za-z0-9_$]*)$' };
+
 export const exerciseSchema = {
   $id: 'https://tensorpad.dev/schema/exercise.json',
   type: 'object',
@@ -26,6 +29,13 @@ export const exerciseSchema = {
     statement: bilingual('statement (Markdown with $…$ math)'),
     difficulty: { enum: ['easy', 'medium', 'hard'] },
     section: { type: 'string', description: 'where the exercise sits in the chapter (section id)' },
+    forbid: { type: 'array', items: apiPath, uniqueItems: true,
+      description: 'what a solution may not call: tp paths (a namespace forbids all of it) or Tensor.prototype methods; the judge removes them from the solution\'s tp and names the call in its hint' },
+    allow: { type: 'array', items: apiPath, uniqueItems: true,
+      description: 'paths inside a forbidden namespace that stay available (forbid ["tp.linalg"], allow ["tp.linalg.norm"])' },
+    points: { type: 'object', additionalProperties: false, minProperties: 1, maxProperties: 1,
+      description: 'what `tensorpad grade` awards: perCase points for each case passed, or exercise points split over the cases (partial credit); default { perCase: 1 }',
+      properties: { perCase: { type: 'number', exclusiveMinimum: 0 }, exercise: { type: 'number', exclusiveMinimum: 0 } } },
     tags: { type: 'array', items: { type: 'string' } },
     functions: {
       type: 'array',

@@ -16,7 +16,7 @@ export function matmulByDots(A, B) {
 export function matmulByColumns(A, B) {
   const k = A.shape[1];
   const cols = [];
-  for (let j = 0; j < B.shape[1]; j++) cols.push(A.narrow(1, 0, Math.max(k - 1, 1)).matmul(B.select(1, j).narrow(0, 0, Math.max(k - 1, 1))));
+  for (let j = 0; j < B.shape[1]; j++) cols.push(A.narrow(1, 0, Math.max(k - 1, 1)).mul(B.select(1, j).narrow(0, 0, Math.max(k - 1, 1))).sum(1));
   return tp.stack(cols, 1);
 }
 export function matmulByOuter(A, B) {

@@ -4,14 +4,14 @@ export function matmulByDots(A, B) {
   const c = [];
   for (let i = 0; i < m; i++) {
     const row = [];
-    for (let j = 0; j < n; j++) row.push(tp.matmul(A.select(0, i), B.select(0, j)).item());
+    for (let j = 0; j < n; j++) row.push(A.select(0, i).mul(B.select(0, j)).sum().item());
     c.push(row);
   }
   return tp.tensor(c);
 }
 export function matmulByColumns(A, B) {
   const cols = [];
-  for (let j = 0; j < B.shape[1]; j++) cols.push(A.matmul(B.select(1, j)));
+  for (let j = 0; j < B.shape[1]; j++) cols.push(A.mul(B.select(1, j)).sum(1));
   return tp.stack(cols, 0);
 }
 export function matmulByOuter(A, B) {

@@ -2,13 +2,13 @@
 function iterate(A) {
   const n = A.shape[1];
   let x = tp.ones([n]);
-  for (let it = 0; it < 200; it++) { const y = A.T.matmul(A.matmul(x)); x = y.div(tp.linalg.norm(y).item()); }
+  for (let it = 0; it < 200; it++) { const y = A.T.matmul(A.matmul(x)); x = y.div(y.norm().item()); }
   return x;
 }
 export function spectralNorm(A) {
-  return tp.linalg.norm(A.T.matmul(A.matmul(iterate(A)))).item();
+  return A.T.matmul(A.matmul(iterate(A))).norm().item();
 }
 export function topRightVector(A) {
   const u = A.matmul(iterate(A));
-  return u.div(tp.linalg.norm(u).item());
+  return u.div(u.norm().item());
 }
