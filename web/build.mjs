@@ -239,7 +239,7 @@ export function writeServiceWorker(dir = dist) {
   return { version, files };
 }
 
-export async function build({ quiet = false, check = false, chaptersDir } = {}) {
+export async function build({ quiet = false, check = false, chaptersDir, publicCases = 'all' } = {}) {
   const t0 = performance.now();
   const widgets = listWidgets();
   const { chapters, index, errors } = loadChapters({ chaptersDir });
@@ -304,7 +304,7 @@ export async function build({ quiet = false, check = false, chaptersDir } = {}) 
 
   // A hook for the judge's own bundles (its isolated worker, exercise modules).
   const hook = path.join(web, 'judge', 'page', 'build-hook.mjs');
-  if (fs.existsSync(hook)) await (await import(pathToFileURL(hook).href)).default({ esbuild, root, web, dist, common });
+  if (fs.existsSync(hook)) await (await import(pathToFileURL(hook).href)).default({ esbuild, root, web, dist, common, publicCases });
 
   // Last, so that its manifest covers every file written above.
   writeServiceWorker(dist);
@@ -319,7 +319,9 @@ export async function build({ quiet = false, check = false, chaptersDir } = {}) 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const args = process.argv.slice(2);
   const at = args.indexOf('--chapters');
-  build({ check: args.includes('--check'), chaptersDir: at >= 0 ? path.resolve(args[at + 1]) : undefined }).catch((e) => {
+  const pc = args.indexOf('--public-cases');   // all (default) | examples: see web/judge/page/build-hook.mjs
+  build({ check: args.includes('--check'), chaptersDir: at >= 0 ? path.resolve(args[at + 1]) : undefined,
+    publicCases: pc >= 0 ? args[pc + 1] : undefined }).catch((e) => {
     // esbuild's own errors name file:line already; anything else is a bug of the build, with its stack.
     console.error(e.authorErrors ? `web/build: ${e.authorErrors.length} author error(s):\n${e.message}`
       : Array.isArray(e.errors) ? `web/build: ${e.message}` : `web/build: ${e.stack ?? e.message}`);

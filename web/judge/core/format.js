@@ -36,7 +36,7 @@ export function toResultsJson(result) {
       status: c.status,
       message: c.status === 'pass' ? null : c.message,
       output: c.output ? c.output.slice(0, 500) : null,
-      test_code: c.name.slice(c.name.indexOf(': ') + 2),
+      test_code: c.code ?? c.name.slice(c.name.indexOf(': ') + 2),   // the call, runnable (arguments only)
     })),
     // Not part of Exercism's format: which exercise, which hidden cases, the counts.
     exercise: result.exerciseId,

@@ -4,7 +4,8 @@
 //         moduleUrl(source, filename) → { url | source, stackName?, clean(text), dispose() } }
 // WorkerHandle = { post(msg), onMessage(fn), onExit(fn({ code, error })), terminate() }
 // Result = { exerciseId, seed, lang, status: 'pass'|'fail'|'error', errorKind?, message?, passed, failed,
-//            cases: [{ name, kind, fn, status: 'pass'|'fail'|'error', message, output }], output }
+//            cases: [{ name, kind, fn, code, status: 'pass'|'fail'|'error', message, output }], output }
+// (code: the case's call as runnable JS, its arguments only; a failure shows no hidden case's expected value)
 // The cases and expected values are the same in every language: only the words around them change.
 
 import { MSG, DEFAULT_LIMITS } from './protocol.js';
@@ -12,6 +13,8 @@ import { compareValues, toShaped } from './compare.js';
 import { caseTitle } from './values.js';
 import { inspectSolution, lineFromModuleError } from './source.js';
 import { messages, localized, LANGS, DEFAULT_LANG } from './messages.js';
+import { forbidRules, findForbiddenCalls } from './forbid.js';
+import { caseCode } from './case-code.js';
 
 export const DEFAULT_SEED = 1;
 
@@ -80,7 +83,7 @@ function answerBound(expected) {
   return Math.max(4096, 64 * (shaped.data ? shaped.data.length : 1));
 }
 
-function runSolution(env, limits, module, functions, cases, lang) {
+function runSolution(env, limits, module, functions, cases, lang, forbid) {
   const M = messages(lang);
   return new Promise((resolve) => {
     const results = new Map();
@@ -97,7 +100,8 @@ function runSolution(env, limits, module, functions, cases, lang) {
       resolve({ results, loadOutput: state.loadOutput, stop: state.stop, ...extra });
     };
     const startupTimer = timer(limits.startupMs, () => finish({ fatal: M.workerNotStarted }));
-    w = env.spawn();
+    // the solution's worker may be a stricter one (the CLI's sandbox) than the exercise's own
+    w = env.spawnSolution ? env.spawnSolution(module) : env.spawn();
     w.onExit(({ code, error }) => {
       let reason;
       if (error && /ERR_WORKER_OUT_OF_MEMORY/.test(`${error.code} ${error.message}`)) {
@@ -127,7 +131,7 @@ function runSolution(env, limits, module, functions, cases, lang) {
           });
           caseTimer = timer(limits.perCaseMs, () => finish({ loadError: { kind: 'time', message: M.loadTimeLimit(limits.perCaseMs) } }));
           w.post({ type: MSG.SOLVE, moduleUrl: module.url, source: module.source, stackName: module.stackName,
-            functions, cases: cases.map(({ id, fn, args, expected }) => ({ id, fn, args, maxElements: answerBound(expected) })), lang });
+            functions, cases: cases.map(({ id, fn, args, expected }) => ({ id, fn, args, maxElements: answerBound(expected) })), lang, forbid });
           break;
         case MSG.FATAL:
           finish({ fatal: fatalMessage(m, M) });
@@ -196,7 +200,7 @@ function attachHints(results, M) {
 }
 
 async function judgeCase(c, outcome, spec, oracle, lang) {
-  const base = { name: caseTitle(c, spec?.params, lang), kind: c.kind, fn: c.fn, output: outcome?.output || '' };
+  const base = { name: caseTitle(c, spec?.params, lang), kind: c.kind, fn: c.fn, code: caseCode(c.fn, c.args), output: outcome?.output || '' };
   if (!outcome) return { ...base, status: 'error', message: messages(lang).notRun() };
   if (outcome.error !== undefined) return { ...base, status: 'error', message: outcome.error };
   const tol = { atol: spec.atol ?? 0, rtol: spec.rtol ?? 0, kind: spec.returns, lang };
@@ -232,13 +236,18 @@ export async function judge({ exercise, source, filename = 'solution.js', seed =
   }
   const module = await env.moduleUrl(inspected.source, filename);
   try {
-    const run = await runSolution(env, lim, module, required, oracle.cases, lang);
+    const rules = forbidRules(exercise);
+    const run = await runSolution(env, lim, module, required, oracle.cases, lang, rules);
+    // the solution's tp lacked the forbidden paths; the source says which call, and where
+    const seenPaths = new Set();
+    const forbidden = findForbiddenCalls(source, rules).filter((f) => !seenPaths.has(f.path) && seenPaths.add(f.path))
+      .map((f) => `\n${M.hint}${M.forbiddenCall(f.path, f.line)}`).join('');
     const clean = (s) => module.clean(String(s ?? ''));
     if (run.fatal) return summarize({ ...base, status: 'error', errorKind: 'internal', message: clean(run.fatal) });
     if (run.loadError) {
       // Nothing could run, so no case is listed: one message says why, as for a syntax error.
       return summarize({ ...base, status: 'error', errorKind: run.loadError.kind,
-        message: loadErrorMessage(run.loadError, filename, clean, M), output: clean(run.loadOutput) });
+        message: loadErrorMessage(run.loadError, filename, clean, M) + forbidden, output: clean(run.loadOutput) });
     }
     const specs = Object.fromEntries(exercise.functions.map((f) => [f.name, f]));
     const cases = [];
@@ -248,9 +257,14 @@ export async function judge({ exercise, source, filename = 'solution.js', seed =
       if (!outcome && run.stop) r.message = M.notRun(run.stop);
       r.message = clean(r.message);
       r.output = clean(r.output);
+      if (r.status !== 'pass') r.hintsAfter = forbidden;
       cases.push(r);
     }
-    return summarize({ ...base, cases: attachHints(cases, M), output: clean(run.loadOutput) });
+    for (const r of attachHints(cases, M)) {
+      if (r.hintsAfter) r.message += r.hintsAfter;
+      delete r.hintsAfter;
+    }
+    return summarize({ ...base, cases, output: clean(run.loadOutput) });
   } finally {
     oracle.close();
     module.dispose();

@@ -7,6 +7,7 @@ import { MSG } from './protocol.js';
 import { createRng } from './rng.js';
 import { tensorArg, decodeArg, encodeResult, isTensorMarker, argumentProblem, caseTitle, describeValue } from './values.js';
 import { messages, DEFAULT_LANG } from './messages.js';
+import { restrictTp } from './forbid.js';
 
 const OUTPUT_CAP = 8000;
 let lang = DEFAULT_LANG;
@@ -154,6 +155,9 @@ async function runCheck(msg, env) {
 
 async function runSolution(msg, env, out) {
   lang = msg.lang ?? DEFAULT_LANG;
+  // The solution sees a tp without what its exercise forbids; arguments are still made with the whole one.
+  const fullTp = globalThis.tp;
+  globalThis.tp = restrictTp(fullTp, msg.forbid);
   let mod;
   try {
     // Node imports the module file; the page evaluates the source like a notebook cell (its CSP
@@ -176,7 +180,7 @@ async function runSolution(msg, env, out) {
     env.post({ type: MSG.CASE_START, id: c.id });
     let reply;
     try {
-      const value = await fns[c.fn](...decodeArg(c.args, globalThis.tp));
+      const value = await fns[c.fn](...decodeArg(c.args, fullTp));
       reply = { type: MSG.CASE_END, id: c.id, value: encodeResult(value, 0, c.maxElements ?? Infinity) };
     } catch (err) {
       reply = { type: MSG.CASE_END, id: c.id, error: say().threw(errorMessage(err), where(err, msg, env)) };

@@ -26,6 +26,7 @@ import { compareValues } from '../core/compare.js';
 import { caseTitle, describeValue, isTensorMarker } from '../core/values.js';
 import { messages, localized, LANGS, DEFAULT_LANG } from '../core/messages.js';
 import { createMarkdown } from '../../tools/chapter.mjs';
+import { findForbiddenCalls, forbidRules } from '../core/forbid.js';
 
 const moduleAst = (dir, file) => parse(readFileSync(join(dir, file), 'utf8'), { ecmaVersion: 'latest', sourceType: 'module' });
 
@@ -251,6 +252,21 @@ export async function checkExercise(id, { seeds = [1, 2], tpModule, root } = {})
         '(rng.uniform, rng.normal, rng.int …), and a reference computes its answer from the arguments alone');
     }
   });
+  if (exercise.forbid?.length || exercise.allow?.length) {
+    await step(results, `${id}: forbid and allow name what tp has, and the starter calls nothing forbidden`, async () => {
+      const { init } = await import(tpModule ?? 'tensorpad');
+      const tp = await init();
+      const t = tp.zeros([1]);
+      const has = (path) => (path.startsWith('Tensor.prototype.') ? path.slice(17) in t
+        : path.split('.').slice(1).reduce((o, k) => (o == null ? undefined : o[k]), tp) !== undefined);
+      const unknown = [...(exercise.forbid ?? []), ...(exercise.allow ?? [])].filter((p) => !has(p));
+      const inStarter = LANGS.flatMap((lang) => findForbiddenCalls(localized(exercise.starter, lang), forbidRules(exercise))
+        .map((f) => `starter (${lang}) line ${f.line} calls ${f.path}`));
+      t.dispose();
+      const problems = [...unknown.map((p) => `${p} is not in tp (a typo would forbid nothing)`), ...inStarter];
+      if (problems.length) throw new Error(problems.join('; '));
+    });
+  }
   let usable = {};
   await step(results, `${id}: mistakes are well formed: known functions, a fn and a hint each, hints are strings or { en, zh }`, async () => {
     let casesModule;

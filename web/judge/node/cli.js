@@ -6,24 +6,38 @@
 //                                                                           some exercise is broken (named on stderr)
 //   tensorpad show <id> [--lang zh|en]
 //   tensorpad check [id ...]                                                for authors; exit 1 when a check fails
+//   tensorpad grade <id|all> <dir>, tensorpad exercism <id> <in> <out>      see commands/grade.js, commands/exercism.js
+// The hidden cases follow a random seed per run unless --seed N; solutions run in a sandbox (sandbox.js).
+// --cases <dir> (or TENSORPAD_CASES=<dir>) reads <dir>/<id>/cases.js and reference.js over the public ones.
 // TENSORPAD_EXERCISES=<dir> reads the exercises from another folder.
 // --lang picks the language of everything the judge says (default en); usage errors stay in English.
 
 import { existsSync, statSync } from 'node:fs';
 import { loadExercise, listExerciseIds, ExerciseError } from './exercises.js';
 import { exercisesInChapterOrder } from './chapter-order.js';
-import { judgeFile } from './runner.js';
-import { exitCodeOf, DEFAULT_SEED } from '../core/judge.js';
+import { judgeFile, nodeEnv } from './runner.js';
+import { drawSeed } from '../core/seed.js';
+import { exitCodeOf } from '../core/judge.js';
 import { formatText, toResultsJson } from '../core/format.js';
 import { messages, localized, DEFAULT_LANG } from '../core/messages.js';
 
+// Commands with a module of their own: run({ positional, flags, load, listIds, UsageError, judgeFile, nodeEnv }) → exit code
+const COMMANDS = {
+  grade: () => import('./commands/grade.js'),
+  exercism: () => import('./commands/exercism.js'),
+};
+
 const USAGE = `usage:
-  tensorpad judge <exercise-id> <solution.js> [--json] [--seed N] [--lang zh|en]
+  tensorpad judge <exercise-id> <solution.js> [--json] [--seed N] [--lang zh|en] [--cases <dir>]
   tensorpad list [--lang zh|en]
   tensorpad show <exercise-id> [--lang zh|en]
-  tensorpad check [exercise-id ...]`;
+  tensorpad check [exercise-id ...]
+  tensorpad grade <exercise-id|all> <dir> [--out <dir>] [--jobs N] [--seed N] [--time-limit MS] [--lang zh|en] [--cases <dir>]
+  tensorpad exercism <exercise-id> <input-dir> <output-dir> [--seed N] [--lang zh|en] [--cases <dir>]`;
 
 class UsageError extends Error {}
+// options that take a value (--name value or --name=value)
+const VALUED = new Set(['seed', 'lang', 'cases', 'out', 'jobs', 'time-limit']);
 
 function parseArgs(argv) {
   const positional = [];
@@ -32,17 +46,20 @@ function parseArgs(argv) {
     const a = argv[i];
     if (a === '--json') flags.json = true;
     else if (a === '--help' || a === '-h') flags.help = true;
-    else if (a === '--seed' || a === '--lang') {
+    else if (VALUED.has(a.slice(2))) {
       if (i + 1 >= argv.length) throw new UsageError(`${a} needs a value`);
       flags[a.slice(2)] = argv[++i];
-    } else if (a.startsWith('--seed=') || a.startsWith('--lang=')) {
-      const [k, v] = a.slice(2).split('=');
-      flags[k] = v;
+    } else if (a.startsWith('--') && VALUED.has(a.slice(2, a.indexOf('=')))) {
+      flags[a.slice(2, a.indexOf('='))] = a.slice(a.indexOf('=') + 1);
     } else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
     else positional.push(a);
   }
   if (flags.seed !== undefined && !/^\d+$/.test(flags.seed)) throw new UsageError(`--seed must be a non-negative integer, got "${flags.seed}"`);
   if (flags.lang !== undefined && !['zh', 'en'].includes(flags.lang)) throw new UsageError(`--lang must be zh or en, got "${flags.lang}"`);
+  if (flags.cases !== undefined) {
+    if (!existsSync(flags.cases) || !statSync(flags.cases).isDirectory()) throw new UsageError(`--cases: folder not found: ${flags.cases}`);
+    process.env.TENSORPAD_CASES = flags.cases;   // the runner reads it, for every command
+  }
   return { positional, flags };
 }
 
@@ -63,15 +80,20 @@ async function cmdJudge(positional, flags) {
   const [id, file] = positional;
   const exercise = load(id);
   if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`solution file not found: ${file}`);
-  const seed = flags.seed !== undefined ? Number(flags.seed) : DEFAULT_SEED;
-  const result = await judgeFile(exercise, file, { seed, lang: flags.lang ?? DEFAULT_LANG });
+  const seed = flags.seed !== undefined ? Number(flags.seed) : drawSeed();
+  const lang = flags.lang ?? DEFAULT_LANG;
+  const result = await judgeFile(exercise, file, { seed, lang, sandbox: true });
   const code = exitCodeOf(result);
+
   if (flags.json) {
     process.stdout.write(JSON.stringify(toResultsJson(result), null, 2) + '\n');
   } else if (code === 2) {
     process.stderr.write(`${result.message}\n`);
   } else {
-    process.stdout.write(formatText(result) + '\n');
+    // a failure can be reproduced: the seed goes just above the summary, which stays the last line
+    const lines = formatText(result).split('\n');
+    if (code === 1) lines.splice(-1, 0, messages(lang).seedNote(seed));
+    process.stdout.write(lines.join('\n') + '\n');
   }
   return code;
 }
@@ -115,6 +137,7 @@ function cmdShow(positional, flags) {
   for (const f of e.functions) {
     out.push(`- ${f.signature}   ${zh ? '容差' : 'tolerance'}: atol ${f.atol}, rtol ${f.rtol}`);
   }
+  if (e.forbid?.length) out.push('', messages(lang).forbiddenList(e.forbid.map((p) => `\`${p}\``).join(', ')));
   out.push('', zh ? '## 示例' : '## Examples');
   for (const ex of e.examples) {
     const args = ex.args.map((a) => JSON.stringify(a && a.$tensor !== undefined ? a.$tensor : a)).join(', ');
@@ -154,7 +177,11 @@ async function main(argv) {
     case 'list': return cmdList(flags);
     case 'show': return cmdShow(rest, flags);
     case 'check': return cmdCheck(rest);
-    default: throw new UsageError(`unknown command "${cmd}"`);
+    default: {
+      if (!COMMANDS[cmd]) throw new UsageError(`unknown command "${cmd}"`);
+      const { run } = await COMMANDS[cmd]();
+      return run({ positional: rest, flags, load, listIds: () => exercisesInChapterOrder(listExerciseIds()), UsageError, judgeFile, nodeEnv });
+    }
   }
 }
 

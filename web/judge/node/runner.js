@@ -2,21 +2,29 @@
 // temporary .mjs copy (so a `.js` file outside a "type": "module" package still loads as a module).
 //   judgeFile(exercise, path, opts)     → Promise<Result>
 //   judgeSource(exercise, source, opts) → Promise<Result>
+// With sandbox: true (the CLI), the solution runs in a child process under Node's permission model
+// (sandbox.js) instead of a worker thread. casesDir (--cases, TENSORPAD_CASES) holds private
+// <id>/cases.js and <id>/reference.js that replace the exercise's own.
 
 import { Worker } from 'node:worker_threads';
 import { mkdtempSync, writeFileSync, rmSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, basename, resolve, dirname } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { pathToFileURL, fileURLToPath } from 'node:url';
 import { compiledCore } from 'tensorpad';
 import { judge } from '../core/judge.js';
 import { DEFAULT_LIMITS } from '../core/protocol.js';
+import { sandboxSpawn } from './sandbox.js';
 
 const WORKER = new URL('./worker.js', import.meta.url);
 let copies = 0;
 
-export function nodeEnv({ tpModule, memoryMb = DEFAULT_LIMITS.memoryMb } = {}) {
+export function nodeEnv({ tpModule, memoryMb = DEFAULT_LIMITS.memoryMb, sandbox = false, solutionPath = null,
+  casesDir = process.env.TENSORPAD_CASES || null } = {}) {
   return {
+    spawnSolution: sandbox
+      ? (module) => sandboxSpawn({ memoryMb, solutionFile: fileURLToPath(module.url), source: module.source })
+      : undefined,
     spawn() {
       // Workers share the core compiled once in this process: no compilation per worker (faster, and a
       // worker terminated by a time limit is never in the middle of compiling WebAssembly).
@@ -50,7 +58,7 @@ export function nodeEnv({ tpModule, memoryMb = DEFAULT_LIMITS.memoryMb } = {}) {
     moduleUrl(source, filename) {
       // A solution importing its own helpers ('./helper.js') gets its copy beside the original (a hidden
       // file, removed afterwards) so relative imports resolve; any other goes to a private temp dir.
-      const home = dirname(resolve(filename));
+      const home = dirname(resolve(solutionPath ?? filename));
       const near = /(?:\bfrom\s*|\bimport\s*\(\s*)['"]\.\.?\//.test(source) && existsSync(home);
       const dir = near ? null : mkdtempSync(join(tmpdir(), 'tensorpad-judge-'));
       const stem = basename(filename).replace(/\.[cm]?js$/, '');
@@ -59,23 +67,30 @@ export function nodeEnv({ tpModule, memoryMb = DEFAULT_LIMITS.memoryMb } = {}) {
       const url = pathToFileURL(file).href;
       return {
         url,
+        source,
         clean: (s) => s.split(url).join(filename).split(file).join(filename),
         dispose: () => rmSync(dir ?? file, { recursive: true, force: true }),
       };
     },
     exerciseUrls(exercise) {
-      return { cases: pathToFileURL(join(exercise.dir, 'cases.js')).href,
-        reference: pathToFileURL(join(exercise.dir, 'reference.js')).href };
+      // an instructor's private cases and reference, where the folder has them, over the public ones
+      const file = (name) => {
+        const secret = casesDir ? join(resolve(casesDir), exercise.id, name) : null;
+        return pathToFileURL(secret && existsSync(secret) ? secret : join(exercise.dir, name)).href;
+      };
+      return { cases: file('cases.js'), reference: file('reference.js') };
     },
   };
 }
 
-// opts: { filename, seed, lang ('en' | 'zh': the language of the messages), limits, cache, tpModule }
-export function judgeSource(exercise, source, { filename = 'solution.js', seed, lang, limits, cache, tpModule } = {}) {
-  return judge({ exercise, source, filename, seed, lang, limits, cache, env: nodeEnv({ tpModule }) });
+// opts: { filename (as messages name it), path (where it is: its relative imports resolve there), seed,
+//         lang ('en' | 'zh': the language of the messages), limits, cache, tpModule, sandbox, casesDir }
+export function judgeSource(exercise, source, { filename = 'solution.js', path = null, seed, lang, limits, cache, tpModule, sandbox, casesDir } = {}) {
+  return judge({ exercise, source, filename, seed, lang, limits, cache,
+    env: nodeEnv({ tpModule, sandbox, casesDir, solutionPath: path }) });
 }
 
 export function judgeFile(exercise, path, opts = {}) {
   const source = readFileSync(resolve(path), 'utf8');
-  return judgeSource(exercise, source, { ...opts, filename: opts.filename ?? path });
+  return judgeSource(exercise, source, { ...opts, path, filename: opts.filename ?? path });
 }

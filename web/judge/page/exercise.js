@@ -4,9 +4,11 @@
 // which writes its messages (and the hints) in the page's language, as the starter code's comments are.
 //   ctx: { id, lang, title, statementHtml, exercise, tpUrl, load(), save(value), createEditor(parent, opts),
 //          assetUrl(path), t(key), headingLevel? (of the title: one below the section it sits in; 2 if not given) }
-// Saved attempt: { code, verdict, passed, failed, seed, at }.
+// Saved attempt: { code, verdict, passed, failed, seed, at }. Each check draws a new hidden-case seed, shown
+// with the verdict (data-testid="judge-seed") so the CLI's --seed reproduces a failure.
 
-import { judgeInWorker, DEFAULT_SEED } from './runner.js';
+import { judgeInWorker } from './runner.js';
+import { drawSeed } from '../core/seed.js';
 import { messages, localized, LANGS, DEFAULT_LANG } from '../core/messages.js';
 
 const TEXT = {
@@ -15,6 +17,7 @@ const TEXT = {
     editor: 'Your solution', lastCheck: 'last check',
     status: { pass: 'passed', fail: 'failed', error: 'error' },
     cli: (id) => `Judge locally: npx tensorpad judge ${id} solution.js`,
+    seed: (seed, id) => `hidden cases of seed ${seed} (npx tensorpad judge ${id} solution.js --seed ${seed})`,
     pass: 'All cases pass.', fail: 'Some cases fail.', error: 'The solution could not be judged.',
   },
   zh: {
@@ -22,6 +25,7 @@ const TEXT = {
     editor: '你的答案', lastCheck: '上次检查',
     status: { pass: '通过', fail: '未通过', error: '出错' },
     cli: (id) => `本地判题：npx tensorpad judge ${id} solution.js --lang zh`,
+    seed: (seed, id) => `隐藏用例的随机种子：${seed}（npx tensorpad judge ${id} solution.js --seed ${seed} --lang zh）`,
     pass: '全部用例通过。', fail: '有用例未通过。', error: '无法评测这段代码。',
   },
 };
@@ -103,6 +107,7 @@ export function mountExercise(el, ctx) {
   // The last check's verdict is written before the block is on the page, so it is not announced on load.
   if (saved.verdict) showVerdict(verdict, T, M, saved, { stale: true });
   const cases = h('ol', { class: 'judge-cases', 'data-testid': 'judge-cases' });
+  const seedLine = h('p', { class: 'muted judge-seed', 'data-testid': 'judge-seed', text: saved.seed ? T.seed(saved.seed, ex.id) : '' });
   // Each exercise's controls are named after it (the visible words first, so speech input finds them).
   const named = (label) => `${label}: ${ctx.title}`;
   const button = h('button', { type: 'button', class: 'judge-button', 'data-testid': 'judge-button', 'aria-label': named(T.check), text: T.check });
@@ -116,10 +121,13 @@ export function mountExercise(el, ctx) {
     h('div', { class: 'prose', html: ctx.statementHtml }),
     h('p', { class: 'judge-functions' }, `${T.functions}: `,
       ...ex.functions.flatMap((f, i) => [i ? ', ' : '', h('code', { text: f.signature })])),
+    ex.forbid?.length ? h('p', { class: 'judge-forbid', 'data-testid': 'judge-forbid' },
+      M.forbiddenList(''), ...ex.forbid.flatMap((p, j) => [j ? ', ' : '', h('code', { text: p })])) : null,
     editorHost,
     h('div', { class: 'judge-actions' }, button, ' ', reset),
     verdict,
     cases,
+    seedLine,
     h('p', { class: 'muted judge-cli' }, h('code', { text: T.cli(ex.id) })),
   );
 
@@ -139,9 +147,10 @@ export function mountExercise(el, ctx) {
     verdict.textContent = T.checking;
     running = (async () => {
       const code = editor.getValue();
+      const seed = drawSeed();   // new hidden cases each attempt: answers copied from a failure do not carry over
       let result;
       try {
-        result = await judgeInWorker(exercise, code, { tpUrl: ctx.tpUrl, workerUrl: ctx.assetUrl('judge-worker.js'), seed: DEFAULT_SEED, lang });
+        result = await judgeInWorker(exercise, code, { tpUrl: ctx.tpUrl, workerUrl: ctx.assetUrl('judge-worker.js'), seed, lang });
       } catch (err) {
         result = { status: 'error', message: String(err && err.message), cases: [], passed: 0, failed: 0 };
       }
@@ -150,7 +159,8 @@ export function mountExercise(el, ctx) {
       el.removeAttribute('aria-busy');
       renderCases(cases, T, result);
       showVerdict(verdict, T, M, state);
-      save({ code, ...state, seed: DEFAULT_SEED, at: new Date().toISOString() });
+      seedLine.textContent = T.seed(seed, ex.id);
+      save({ code, ...state, seed, at: new Date().toISOString() });
       return result;
     })();
     try {

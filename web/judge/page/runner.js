@@ -8,7 +8,8 @@
 // No memory limit here: browsers have no per-worker heap cap.
 
 import { judge, DEFAULT_SEED } from '../core/judge.js';
-import { messages } from '../core/messages.js';
+import { messages, DEFAULT_LANG } from '../core/messages.js';
+import { importsIn } from './isolate.js';
 
 export { DEFAULT_SEED };
 export { formatText, toResultsJson } from '../core/format.js';
@@ -60,6 +61,13 @@ export function webEnv({ workerUrl = new URL('./worker.js', import.meta.url), tp
 
 const cache = new Map();
 
-export function judgeInWorker(exercise, sourceText, { seed = DEFAULT_SEED, lang, workerUrl, tpUrl, limits, filename = 'solution.js' } = {}) {
+export async function judgeInWorker(exercise, sourceText, { seed = DEFAULT_SEED, lang, workerUrl, tpUrl, limits, filename = 'solution.js' } = {}) {
+  // The page's judge hands a solution tp and nothing else: an import (of the site's judge files, say) is refused.
+  const imports = importsIn(sourceText);
+  if (imports.length) {
+    const M = messages(lang);
+    return { exerciseId: exercise.id, seed, lang: lang ?? DEFAULT_LANG, status: 'error', errorKind: 'load', passed: 0, failed: 0,
+      cases: [], output: '', message: imports.map((i) => M.importInPage(i.line, i.what)).join('\n') };
+  }
   return judge({ exercise, source: sourceText, filename, seed, lang, limits, cache, env: webEnv({ workerUrl, tpUrl, lang }) });
 }

@@ -4,6 +4,7 @@
 // cell accepts (plain top-level declarations, or an ES module with exports).
 import { startWorker } from '../core/worker-core.js';
 import { createScope, runCell, toCellError, cellFileName } from '../../runtime/cells.js';
+import { isolateWorker } from './isolate.js';
 
 const tpUrl = new URL(self.location.href).searchParams.get('tp');
 const FILE = cellFileName('solution');
@@ -30,6 +31,8 @@ startWorker({
     }
     return scope;
   },
+  // after tp is initialised: no fetch, no import() hidden in a string (see isolate.js)
+  harden: (out, say) => isolateWorker(say),
   locate(err) {
     const e = toCellError(err, FILE);
     return e.line ? { line: e.line, column: e.column } : null;

@@ -1,0 +1,93 @@
+// The CLI runs a learner's code in a sandbox (web/judge/node/sandbox.js): a child process under Node's
+// permission model. Each escape below is a failing verdict, not a crash and not a pass, and the judge's
+// process is left with nothing running.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync, rmSync, existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadExercise } from '../../web/judge/node/exercises.js';
+import { judgeFile } from '../../web/judge/node/runner.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CLI = join(ROOT, 'web/judge/node/cli.js');
+const REFERENCE = join(ROOT, 'exercises/lora-params/reference.js');
+const LIMITS = { perCaseMs: 1500, totalMs: 4000 };
+let dir;
+let exercise;
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'tp-sandbox-'));
+  exercise = loadExercise('lora-params');
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+// A lora-params solution whose loraParams body is `body` (the right answer when body returns normally).
+function solution(name, body, top = '') {
+  const file = join(dir, `${name}.js`);
+  writeFileSync(file, `${top}
+export function loraParams(dOut, dIn, r) {
+  ${body}
+  return r * (dOut + dIn);
+}
+export const loraFraction = (dOut, dIn, r) => loraParams(dOut, dIn, r) / (dOut * dIn);
+`);
+  return file;
+}
+
+const judge = (file) => judgeFile(exercise, file, { seed: 2, sandbox: true, limits: LIMITS });
+const failures = (r) => [r.message ?? '', ...r.cases.filter((c) => c.status !== 'pass').map((c) => c.message)].join('\n');
+
+describe('the sandbox', () => {
+  test('a right solution passes in it', async () => {
+    const r = await judge(solution('right', ''));
+    assert.equal(r.status, 'pass', failures(r));
+  });
+
+  const escapes = {
+    'reading the reference with fs': [`const fs = await import('node:fs'); fs.readFileSync(${JSON.stringify(REFERENCE)}, 'utf8');`, /Access to this API has been restricted/],
+    'importing the reference': [`await import(${JSON.stringify(new URL('file://' + REFERENCE).href)});`, /Access to this API has been restricted/],
+    'starting a child process': ["const cp = await import('node:child_process'); cp.execSync('sleep 1000');", /Access to this API has been restricted/],
+    'writing a file': [`const fs = await import('node:fs'); fs.writeFileSync(${JSON.stringify(join(dir, 'written.txt'))}, 'x');`, /Access to this API has been restricted/],
+    'opening a connection': ["const net = await import('node:net'); net.connect(80, '127.0.0.1');", /network access is not allowed/],
+    'fetching': ["await fetch('http://127.0.0.1:9/');", /network access is not allowed/],
+  };
+  for (const [what, [code, re]] of Object.entries(escapes)) {
+    test(`${what} is refused: a failing verdict that says so`, async () => {
+      const file = solution(what.replace(/\W+/g, '-'), `await (async () => { ${code} })();`);
+      // the functions must be async for `await`: make them so
+      writeFileSync(file, readFileSync(file, 'utf8').replace('export function loraParams', 'export async function loraParams')
+        .replace('loraParams(dOut, dIn, r) / (dOut * dIn)', '(await loraParams(dOut, dIn, r)) / (dOut * dIn)')
+        .replace('export const loraFraction = (', 'export const loraFraction = async ('));
+      const r = await judge(file);
+      assert.equal(r.status, 'fail', failures(r));
+      assert.match(failures(r), re);
+    });
+  }
+  test('nothing was written', () => assert.equal(existsSync(join(dir, 'written.txt')), false));
+
+  test('a solution that blocks the thread forever is stopped by the time limit', async () => {
+    const t0 = Date.now();
+    const r = await judge(solution('blocked', 'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);'));
+    assert.equal(r.status, 'fail');
+    assert.match(failures(r), /time limit/);
+    assert.ok(Date.now() - t0 < 30000);
+  });
+
+  test('a thrown 20 MB string is cut short', async () => {
+    const r = await judge(solution('huge', "throw 'x'.repeat(20e6);"));
+    assert.ok(failures(r).length < 100000, String(failures(r).length));
+  });
+
+  test('the CLI exits once its verdict is printed, with the solution blocked in a loop', async () => {
+    const file = solution('loop', 'for (;;) {}');
+    const t0 = Date.now();
+    const { code, stdout } = await new Promise((resolve) => execFile(process.execPath, [CLI, 'judge', 'lora-params', file],
+      { cwd: ROOT, timeout: 60000 }, (err, out) => resolve({ code: err ? err.code : 0, stdout: out })));
+    assert.equal(code, 1, stdout);
+    assert.match(stdout, /time limit/);
+    assert.ok(Date.now() - t0 < 45000);
+  });
+});

@@ -1,0 +1,82 @@
+// Entry of the CLI's solution sandbox: a child process started by sandbox.js under Node's permission model
+// (reads of the judge's own code only, no writes, no child processes, no workers). It speaks the worker
+// protocol (core/protocol.js) over IPC and runs only the solution side of core/worker-core.js.
+// Network: Node 20's permission model has no network switch, so the modules that open connections are
+// replaced before the solution is evaluated (process.binding, the way around them, is refused under
+// --experimental-permission).
+
+import fs from 'node:fs';
+import net from 'node:net';
+import tls from 'node:tls';
+import http from 'node:http';
+import https from 'node:https';
+import http2 from 'node:http2';
+import dgram from 'node:dgram';
+import dns from 'node:dns';
+import { syncBuiltinESMExports } from 'node:module';
+import { startWorker } from '../core/worker-core.js';
+import { MSG } from '../core/protocol.js';
+
+const TEXT_CAP = 8000;   // a thrown 20 MB string must not become 20 MB of verdict
+
+function capStrings(msg) {
+  for (const k of ['message', 'error', 'output']) {
+    if (typeof msg[k] === 'string' && msg[k].length > TEXT_CAP) msg[k] = `${msg[k].slice(0, TEXT_CAP)} …`;
+  }
+  return msg;
+}
+
+function blockNetwork(say) {
+  const refuse = () => { throw new Error(say().networkNotAllowed); };
+  for (const [mod, names] of [[net, ['connect', 'createConnection', 'createServer']], [tls, ['connect', 'createServer']],
+    [http, ['request', 'get', 'createServer']], [https, ['request', 'get', 'createServer']], [http2, ['connect', 'createServer', 'createSecureServer']],
+    [dgram, ['createSocket']], [dns, ['lookup', 'resolve', 'resolve4', 'resolve6']]]) {
+    for (const n of names) mod[n] = refuse;
+  }
+  net.Socket.prototype.connect = refuse;
+  dns.promises.lookup = refuse;
+  for (const n of ['fetch', 'WebSocket', 'EventSource']) {
+    if (n in globalThis) Object.defineProperty(globalThis, n, { value: refuse, configurable: false, writable: false });
+  }
+}
+
+// As in the worker_threads entry: process.exit() throws in the case that called it, and writes to the
+// terminal become the case's output.
+function harden(out, say) {
+  process.exit = (code) => { throw new Error(say().exitNotAllowed(code ?? '')); };
+  process.reallyExit = process.exit;
+  process.abort = () => { throw new Error(say().abortNotAllowed); };
+  process.kill = () => { throw new Error(say().killNotAllowed); };
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.write = (chunk, ...rest) => {
+      out.write(String(chunk).replace(/\n$/, ''));
+      const cb = rest.find((r) => typeof r === 'function');
+      if (cb) cb();
+      return true;
+    };
+  }
+  const writeSync = fs.writeSync;
+  fs.writeSync = (fd, buffer, ...rest) => {
+    if (fd === 1 || fd === 2) {
+      out.write(String(buffer).replace(/\n$/, ''));
+      return typeof buffer === 'string' ? Buffer.byteLength(buffer) : buffer.length;
+    }
+    return writeSync(fd, buffer, ...rest);
+  };
+  blockNetwork(say);
+  syncBuiltinESMExports();
+}
+
+const realExit = process.reallyExit.bind(process);
+process.on('disconnect', () => realExit(0));   // the judge is gone (or killed us): nothing left to answer
+
+startWorker({
+  post: (msg) => process.connected && process.send(capStrings(msg)),
+  listen: (handler) => process.on('message', (msg) => (msg?.type === MSG.SOLVE ? handler(msg) : undefined)),
+  importModule: (url) => import(url),   // the solution's module: what the permission model lets it read
+  initTp: async () => {
+    const { init } = await import('tensorpad');
+    return init({ finalizers: false });
+  },
+  harden,
+});

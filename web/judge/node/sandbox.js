@@ -1,0 +1,109 @@
+// The CLI's sandbox for a learner's code: one child process per solution (sandbox-host.js), in its own
+// process group, under Node's permission model. What it protects against is listed in web/judge/README.md
+// ("How it isolates a solution"); in short:
+//   - reads: only the judge's shared code, the tp API, its WebAssembly core and acorn (never exercises/,
+//     a --cases folder, or other submissions); the solution's own file and, when it imports helpers, its folder
+//   - no writes, no child processes, no worker threads, no network (see sandbox-host.js)
+//   - time: the judge's limits kill the whole process group, so nothing it started outlives the verdict
+//   - memory: V8's heap limit, plus the process's resident size polled against rssMb (WebAssembly and
+//     other off-heap buffers count there)
+//   sandboxSpawn({ memoryMb, rssMb, solutionFile, source }) → WorkerHandle (see core/judge.js)
+
+import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { dirname, resolve, join } from 'node:path';
+
+const HOST = fileURLToPath(new URL('./sandbox-host.js', import.meta.url));
+const ROOT = resolve(dirname(HOST), '../../..');
+const POLL_MS = 50;
+const live = new Set();
+
+// Whatever happens to the judge, no sandbox outlives it.
+process.once('exit', () => { for (const pid of live) killGroup(pid); });
+
+function killGroup(pid) {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+  live.delete(pid);
+}
+
+function readable({ solutionFile, source }) {
+  const wasmDir = process.env.TP_WASM_DIR ? resolve(process.env.TP_WASM_DIR, 'node') : join(ROOT, 'build/wasm/node');
+  const paths = [join(ROOT, 'package.json'), join(ROOT, 'wasm/js/*'), join(wasmDir, '*'), join(ROOT, 'web/judge/core/*'),
+    HOST, join(ROOT, 'web/runtime/*'), join(ROOT, 'node_modules/acorn/*')];
+  if (solutionFile) {
+    const file = resolve(solutionFile);
+    paths.push(file);
+    // helpers it imports ('./helper.js') resolve against its folder
+    if (source && /(?:\bfrom\s*|\bimport\s*\(\s*)['"]\.\.?\//.test(source)) paths.push(join(dirname(file), '*'));
+  }
+  return paths;
+}
+
+// Resident memory of a process in MB (Linux), or null where /proc cannot say.
+function rssMb(pid) {
+  try {
+    const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+export function sandboxSpawn({ memoryMb = 256, rssMb: rssLimit = memoryMb + 512, solutionFile = null, source = '' } = {}) {
+  const child = fork(HOST, [], {
+    // one flag per path: Node 20 reads a comma in the value as part of the path
+    execArgv: ['--experimental-permission', ...readable({ solutionFile, source }).map((p) => `--allow-fs-read=${p}`),
+      `--max-old-space-size=${memoryMb}`, '--stack-size=4000', '--no-warnings'],
+    env: process.env.TP_WASM_DIR ? { TP_WASM_DIR: process.env.TP_WASM_DIR } : {},
+    cwd: ROOT,
+    detached: true,                      // its own process group, killed as one
+    serialization: 'advanced',           // typed arrays and nested data, as worker_threads carry them
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  live.add(child.pid);
+  let exited = false;
+  let stderrTail = '';
+  let overMemory = false;
+  const exitHandlers = [];
+  child.stdout.resume();
+  // TP_SANDBOX_DEBUG=1 shows what the sandbox writes to stderr (Node's own errors, before the solution loads)
+  child.stderr.on('data', (d) => { stderrTail = (stderrTail + d).slice(-4000); if (process.env.TP_SANDBOX_DEBUG) process.stderr.write(d); });
+  const poll = setInterval(() => {
+    const mb = rssMb(child.pid);
+    if (mb !== null && mb > rssLimit) {
+      overMemory = true;
+      killGroup(child.pid);
+    }
+  }, POLL_MS);
+  poll.unref();
+  const finish = (code, signal) => {
+    if (exited) return;
+    exited = true;
+    clearInterval(poll);
+    killGroup(child.pid);
+    const oom = overMemory || /heap out of memory|Allocation failed/.test(stderrTail);
+    const error = oom ? Object.assign(new Error('memory limit'), { code: 'ERR_WORKER_OUT_OF_MEMORY' })
+      : signal ? new Error(`ended by ${signal}`) : null;
+    for (const h of exitHandlers) h({ code: code ?? 1, error });
+  };
+  child.on('exit', finish);
+  child.on('error', (err) => { if (!exited) { for (const h of exitHandlers) h({ code: 1, error: err }); exited = true; killGroup(child.pid); } });
+  return {
+    post: (msg) => { if (!exited && child.connected) child.send(msg); },
+    onMessage: (fn) => child.on('message', fn),
+    onExit: (fn) => exitHandlers.push(fn),
+    terminate: () => {
+      if (exited) return;
+      exited = true;
+      exitHandlers.length = 0;
+      clearInterval(poll);
+      killGroup(child.pid);
+      child.disconnect?.();
+    },
+  };
+}
