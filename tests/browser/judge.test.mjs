@@ -100,6 +100,8 @@ async function checkInPage(page, id, file) {
     text: el.querySelector('[data-testid=judge-verdict]').textContent,
     statuses: [...el.querySelectorAll('[data-testid=judge-case]')].map((c) => c.dataset.status),
     messages: [...el.querySelectorAll('[data-testid=judge-case] pre')].map((p) => p.textContent),
+    // each check draws its own hidden-case seed, shown under the verdict
+    seed: Number(/--seed (\d+)/.exec(el.querySelector('[data-testid=judge-seed]').textContent)?.[1]),
   }));
 }
 
@@ -127,9 +129,9 @@ test('the same solution gets the same verdict in the page and in the CLI', async
     await page.waitForSelector('body[data-ready="1"]');
     for (const [id, file] of CASES) {
       const name = `${id}/${path.basename(file)}`;
-      const cli = await judgeFile(loadExercise(id), file);
       const t0 = Date.now();
       const web = await checkInPage(page, id, file);
+      const cli = await judgeFile(loadExercise(id), file, { seed: web.seed });
       assert.equal(web.verdict, cli.status, `${name}: page says ${web.verdict} (${web.text}), CLI says ${cli.status} ${cli.message ?? ''}`);
       if (cli.cases.length) {
         assert.deepEqual(web.statuses, cli.cases.map((c) => c.status), `${name}: per-case statuses`);
@@ -142,10 +144,64 @@ test('the same solution gets the same verdict in the page and in the CLI', async
       if (file.endsWith('no-mask.js')) assert.ok(web.messages.some((m) => /no causal mask/.test(m)));
       if (file.endsWith('syntax-error.js')) assert.ok(web.messages.some((m) => /:2:\d+: SyntaxError/.test(m)));
       if (cli.status === 'error') assert.equal(web.statuses.length, 1, `${name}: one message, no case lines: ${web.messages}`);
-      if (file.endsWith('imports-missing.js')) assert.match(web.messages[0], /^loading solution\.js failed: /);
+      // the page hands a solution tp and nothing else: its import is refused before it runs
+      if (file.endsWith('imports-missing.js')) assert.match(web.messages[0], /^line 2: import from "no-such-package-for-tensorpad": a solution in the page cannot import/);
       if (file.endsWith('unclosed-brace.js')) assert.match(web.messages[0], /\nhint: an unclosed \{ \( or \[ above this line\? The \{ on line 1 is never closed\./);
     }
     assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+// The site serves /judge/<id>/reference.js to its own oracle worker; a solution in the page cannot reach it:
+// not by import (refused before it runs), not by fetch, not by an import() built from a string.
+test("the solution's worker can neither import nor fetch the site's judge files", async () => {
+  const context = await browser.newContext();
+  const { page } = await openPage(context, base());
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-judge-isolation-'));
+  const write = (name, text) => { const f = path.join(tmp, name); fs.writeFileSync(f, text); return f; };
+  try {
+    await page.goto(base());
+    await page.waitForSelector('body[data-ready="1"]');
+    // the file is there for the oracle
+    assert.equal(await page.evaluate(async () => (await fetch('judge/lora-params/reference.js')).status), 200);
+    const imported = await checkInPage(page, 'lora-params', write('import.js',
+      "const ref = await import('/judge/lora-params/reference.js');\nexport const loraParams = ref.loraParams;\nexport const loraFraction = ref.loraFraction;\n"));
+    assert.equal(imported.verdict, 'error');
+    assert.match(imported.messages[0], /^line 1: import\(\): a solution in the page cannot import/);
+    const fetched = await checkInPage(page, 'lora-params', write('fetch.js',
+      "export async function loraParams(o, i, r) { await fetch('/judge/lora-params/reference.js'); return r * (o + i); }\n" +
+      'export async function loraFraction(o, i, r) { return (await loraParams(o, i, r)) / (o * i); }\n'));
+    assert.equal(fetched.verdict, 'fail');
+    assert.ok(fetched.statuses.every((st) => st === 'error'));
+    assert.match(fetched.messages[0], /fetch is not available to a solution in the page's judge/);
+    const hidden = await checkInPage(page, 'lora-params', write('hidden.js',
+      "const load = new Function('return imp' + 'ort(\"/judge/lora-params/reference.js\")');\n" +
+      'export async function loraParams(o, i, r) { return (await load()).loraParams(o, i, r); }\n' +
+      'export async function loraFraction(o, i, r) { return (await load()).loraFraction(o, i, r); }\n'));
+    assert.notEqual(hidden.verdict, 'pass');
+    assert.ok(hidden.messages.some((m) => /import\(\) in Function is not available/.test(m)), hidden.messages.join('\n'));
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    await context.close();
+  }
+});
+
+test('in the page, a forbidden call fails with the hint naming it, and each check draws a new seed', async () => {
+  const context = await browser.newContext();
+  const { page } = await openPage(context, base());
+  try {
+    await page.goto(base());
+    await page.waitForSelector('body[data-ready="1"]');
+    const block = page.locator('[data-testid=exercise][data-exercise-id="causal-attention"]');
+    assert.match(await block.locator('[data-testid=judge-forbid]').textContent(), /Not available in this exercise: tp\.nn\.scaledDotProductAttention, tp\.nn\.multiHeadAttention/);
+    const first = await checkInPage(page, 'causal-attention', SOL('causal-attention', 'forbidden.js'));
+    assert.equal(first.verdict, 'fail');
+    assert.ok(first.messages.every((m) => m.includes('hint: `tp.nn.scaledDotProductAttention` (line 3) is not available in this exercise')), first.messages.join('\n'));
+    const second = await checkInPage(page, 'causal-attention', SOL('causal-attention', 'forbidden.js'));
+    assert.ok(Number.isInteger(first.seed) && Number.isInteger(second.seed));
+    assert.notEqual(first.seed, second.seed);
   } finally {
     await context.close();
   }
@@ -174,7 +230,7 @@ test('for a Chinese reader, the starter, the judge\'s messages and the hints are
     assert.ok(slow.messages.includes('超出时间限制（每个用例 2000 ms）'), slow.messages.join('\n'));
     const broken = await checkInPage(page, 'lora-params', SOL('lora-params', 'imports-missing.js'));
     assert.equal(broken.verdict, 'error');
-    assert.match(broken.messages[0], /^加载 solution\.js 失败：/);
+    assert.match(broken.messages[0], /^第 2 行：import from "no-such-package-for-tensorpad"：页面里的解答不能导入模块/);
     assert.deepEqual(log.errors, []);
   } finally {
     await context.close();
