@@ -204,7 +204,7 @@ async function judgeCase(c, outcome, spec, oracle, lang) {
   if (!outcome) return { ...base, status: 'error', message: messages(lang).notRun() };
   if (outcome.error !== undefined) return { ...base, status: 'error', message: outcome.error };
   const tol = { atol: spec.atol ?? 0, rtol: spec.rtol ?? 0, kind: spec.returns, lang };
-  const r = compareValues(outcome.value, c.expected, tol);
+  const r = compareValues(outcome.value, c.expected, { ...tol, hidden: c.kind === 'hidden' });
   let message = r.pass ? null : r.message;
   // Answers that are not unique: a right shape with other values is judged by the exercise's invariants.
   if (message && r.worst && spec.compare === 'invariant') message = await oracle.check(c, outcome.value);
