@@ -76,6 +76,14 @@ describe('the sandbox', () => {
     assert.ok(Date.now() - t0 < 30000);
   });
 
+  test('memory outside the JS heap counts: 2 GB of typed arrays end in a memory-limit verdict, not a 2 GB process', async () => {
+    const file = solution('offheap', 'const keep = []; for (let i = 0; i < 40; i++) keep.push(new Uint8Array(50e6).fill(1));');
+    // time enough to allocate on a busy machine: the memory limit must be what stops it
+    const r = await judgeFile(exercise, file, { seed: 2, sandbox: true, limits: { perCaseMs: 20000, totalMs: 25000 } });
+    assert.notEqual(r.status, 'pass');
+    assert.match(failures(r), /memory limit exceeded/);
+  });
+
   test('a thrown 20 MB string is cut short', async () => {
     const r = await judge(solution('huge', "throw 'x'.repeat(20e6);"));
     assert.ok(failures(r).length < 100000, String(failures(r).length));

@@ -23,7 +23,8 @@ export function nodeEnv({ tpModule, memoryMb = DEFAULT_LIMITS.memoryMb, sandbox 
   casesDir = process.env.TENSORPAD_CASES || null } = {}) {
   return {
     spawnSolution: sandbox
-      ? (module) => sandboxSpawn({ memoryMb, solutionFile: fileURLToPath(module.url), source: module.source })
+      // readable in it: the module file it imports (a private copy), or the solution's own file
+      ? (module) => sandboxSpawn({ memoryMb, solutionFile: module?.url ? fileURLToPath(module.url) : solutionPath, source: module?.source ?? '' })
       : undefined,
     spawn() {
       // Workers share the core compiled once in this process: no compilation per worker (faster, and a

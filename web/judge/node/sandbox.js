@@ -103,7 +103,7 @@ export function sandboxSpawn({ memoryMb = 256, rssMb: rssLimit = memoryMb + 512,
       exitHandlers.length = 0;
       clearInterval(poll);
       killGroup(child.pid);
-      child.disconnect?.();
+      if (child.connected) child.disconnect();
     },
   };
 }
