@@ -27,7 +27,6 @@ const CSP = [
 
 function listWidgets() {
   const dir = path.join(web, 'widgets');
-  if (!fs.existsSync(dir)) return new Map();
   return new Map(fs.readdirSync(dir).filter((f) => f.endsWith('.js') && !f.startsWith('_')).map((f) => [f.slice(0, -3), path.join(dir, f)]));
 }
 
@@ -290,7 +289,7 @@ export async function build({ quiet = false, check = false, chaptersDir, publicC
     external: ['module', 'fs', 'path', 'url', 'node:*', 'worker_threads', 'crypto'],
   });
   const wasmDir = path.join(root, 'build', 'wasm', 'web');
-  if (fs.existsSync(wasmDir) && process.env.TP_STUB !== '1') copyDir(wasmDir, dist, (f) => f.endsWith('.wasm'));
+  if (process.env.TP_STUB !== '1') copyDir(wasmDir, dist, (f) => f.endsWith('.wasm'));
 
   const katexDist = path.join(root, 'node_modules', 'katex', 'dist');
   fs.mkdirSync(path.join(dist, 'katex'), { recursive: true });

@@ -155,14 +155,9 @@ export class Notebook {
       assetUrl: (p) => new URL(p, document.baseURI).href,
       t: this.L,
     };
-    if (mountExercise) {
-      Promise.resolve().then(() => mountExercise(el, ctx)).catch((e) => {
-        el.append(h('p', { class: 'widget-error', role: 'alert', text: String(e.message) }));
-      });
-    } else {
-      el.append(h(`h${level}`, { class: 'judge-title', text: `${this.L('exercise')}: ${b.title}` }), h('div', { class: 'prose', html: b.statementHtml }),
-        h('p', { class: 'muted', text: this.L('judgeUnavailable') }));
-    }
+    Promise.resolve().then(() => mountExercise(el, ctx)).catch((e) => {
+      el.append(h('p', { class: 'widget-error', role: 'alert', text: String(e.message) }));
+    });
     return el;
   }
 
