@@ -102,7 +102,7 @@ export function createServer(root) {
 
     const ext = path.extname(real);
     const zip = COMPRESSIBLE.test(ext) && st.size <= GZIP_MAX_FILE && acceptsGzip(req.headers['accept-encoding']);
-    const version = `${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}`;
+    const version = `${st.size.toString(16)}-${Math.round(st.mtimeMs * 1000).toString(16)}`; // size and mtime in µs
     const etag = `"${version}${zip ? '-gz' : ''}"`;
     const headers = {
       'Content-Type': TYPES[ext] ?? 'application/octet-stream',
