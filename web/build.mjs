@@ -176,7 +176,7 @@ function virtualModules(widgets) {
 function tensorpadEntry() {
   if (process.env.TP_STUB === '1') return path.join(web, 'tools', 'tp-stub.js');
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-  const entry = path.join(root, pkg.exports['.'].browser);
+  const entry = path.join(root, pkg.exports['.'].browser.default);
   const core = path.join(root, 'build', 'wasm', 'web', 'tensorpad_core.js');
   if (!fs.existsSync(entry) || !fs.existsSync(core)) {
     throw new Error(`the WASM module is not built (need ${rel(entry)} and ${rel(core)}): build it first, or set TP_STUB=1 for a stub`);

@@ -1,0 +1,336 @@
+// Generated from wasm/js/api-doc.json by wasm/js/api-types.mjs: edit those, not this file.
+export type Shape = number[];
+export type Nested = number | boolean | Tensor | readonly Nested[];
+export type TensorLike = Nested | ArrayLike<number>;
+export type NestedNumbers = number | NestedNumbers[];
+export type CloseOptions = { rtol?: number; atol?: number; equalNan?: boolean };
+export type RandomOptions = { seed?: number };
+export type TensorSource = Blob | ArrayBuffer | ArrayBufferView | string | URL;
+export type TensorFile = { format: "safetensors" | "npy"; tensors: { name: string; dtype: string; shape: number[] }[]; metadata: Record<string, unknown>; size: number; get(name: string): Promise<Tensor>; close(): Promise<void> };
+export type Memory = { tensors: number; quantized: number; bytes: number };
+export type JudgeResults = { version: number; status: 'pass' | 'fail' | 'error'; message: string | null; tests: { name: string; status: 'pass' | 'fail' | 'error'; message: string | null; output: string | null; test_code: string }[]; exercise: string; seed: number; passed: number; failed: number; error_kind?: string };
+
+/** The one error type of the API: the message names the operation ("matmul: shapes ..."), as does .op. */
+export declare class TensorpadError extends Error {
+  readonly op: string | null;
+  constructor(message: string, opts?: { op?: string });
+}
+
+export declare class Tensor {
+  private constructor();
+  /** The sizes of the dims (a copy). @example tp.zeros([2, 3]).shape  // [2, 3] */
+  readonly shape: number[];
+  /** Always "float32". @example tp.ones(2).dtype */
+  readonly dtype: "float32";
+  /** The number of dims. @example tp.zeros([2, 3]).ndim  // 2 */
+  readonly ndim: number;
+  /** The number of elements. @example tp.zeros([2, 3]).numel  // 6 */
+  readonly numel: number;
+  /** Whether dispose() has freed it. @example const t = tp.ones(2); t.dispose(); t.isDisposed  // true */
+  readonly isDisposed: boolean;
+  /** All dims reversed (a matrix transposed); a copy for fewer than 2 dims. @example tp.eye(2, 3).T.shape  // [3, 2] */
+  readonly T: Tensor;
+  /** Frees the tensor now; using it afterwards is an error. @example const t = tp.ones(2); t.dispose(); */
+  dispose(): void;
+  /** The number of dims (as torch). @example tp.zeros([2, 3]).dim()  // 2 */
+  dim(): number;
+  /** The shape, or the size of one dim (negative counts from the end). @example tp.zeros([2, 3]).size(-1)  // 3 */
+  size(): number[];
+  size(dim: number): number;
+  /** Elements to step per dim in the underlying storage. @example tp.zeros([2, 3]).stride()  // [3, 1] */
+  stride(): number[];
+  /** Whether the elements lie row-major without gaps. @example tp.zeros([2, 3]).T.isContiguous()  // false */
+  isContiguous(): boolean;
+  /** The elements in row-major order (a copy). @example tp.arange(3).data()  // Float32Array [0, 1, 2] */
+  data(): Float32Array;
+  /** The value of a one-element tensor. @example tp.tensor([[5]]).item()  // 5 */
+  item(): number;
+  /** The elements as nested arrays (a number for a 0-d tensor). @example tp.eye(2).toArray()  // [[1, 0], [0, 1]] */
+  toArray(): NestedNumbers;
+  /** Prints as torch does: tensor([...]). @example tp.tensor([1, 2.5]).toString()  // "tensor([1.0000, 2.5000])" */
+  toString(): string;
+  /** Elementwise a + b, broadcasting (other may be a number). @example tp.tensor([1, 2]).add(2) */
+  add(other: TensorLike): Tensor;
+  /** Elementwise a - b, broadcasting (other may be a number). @example tp.tensor([1, 2]).sub(2) */
+  sub(other: TensorLike): Tensor;
+  /** Elementwise a * b, broadcasting (other may be a number). @example tp.tensor([1, 2]).mul(2) */
+  mul(other: TensorLike): Tensor;
+  /** Elementwise a / b, broadcasting (other may be a number). @example tp.tensor([1, 2]).div(2) */
+  div(other: TensorLike): Tensor;
+  /** Elementwise a ** b, broadcasting (other may be a number). @example tp.tensor([1, 2]).pow(2) */
+  pow(other: TensorLike): Tensor;
+  /** Elementwise the larger of a and b, broadcasting (other may be a number). @example tp.tensor([1, 2]).maximum(2) */
+  maximum(other: TensorLike): Tensor;
+  /** Elementwise the smaller of a and b, broadcasting (other may be a number). @example tp.tensor([1, 2]).minimum(2) */
+  minimum(other: TensorLike): Tensor;
+  /** Elementwise -x. @example tp.tensor([-1, 4]).neg() */
+  neg(): Tensor;
+  /** Elementwise |x|. @example tp.tensor([-1, 4]).abs() */
+  abs(): Tensor;
+  /** Elementwise the square root. @example tp.tensor([-1, 4]).sqrt() */
+  sqrt(): Tensor;
+  /** Elementwise e^x. @example tp.tensor([-1, 4]).exp() */
+  exp(): Tensor;
+  /** Elementwise the natural log. @example tp.tensor([-1, 4]).log() */
+  log(): Tensor;
+  /** Elementwise x * x. @example tp.tensor([-1, 4]).square() */
+  square(): Tensor;
+  /** Elementwise rounded half to even. @example tp.tensor([-1, 4]).round() */
+  round(): Tensor;
+  /** Elementwise max(x, 0). @example tp.tensor([-1, 4]).relu() */
+  relu(): Tensor;
+  /** Elementwise -1, 0 or 1. @example tp.tensor([-1, 4]).sign() */
+  sign(): Tensor;
+  /** Each element kept within [min, max]; one bound may be null, not both; min > max gives max. @example tp.arange(5).clamp(1, 3) */
+  clamp(min?: number | null, max?: number | null): Tensor;
+  /** Swaps two dims (the last two by default): a view, no copy. @example tp.zeros([2, 3, 4]).transpose(0, 2).shape  // [4, 3, 2] */
+  transpose(dim0?: number, dim1?: number): Tensor;
+  /** The dims reordered: a view. @example tp.zeros([2, 3, 4]).permute(2, 0, 1).shape  // [4, 2, 3] */
+  permute(dims: number[]): Tensor;
+  permute(...dims: number[]): Tensor;
+  /** The same elements in a new shape (one size may be -1); copies only if not contiguous. @example tp.arange(6).reshape(2, -1).shape  // [2, 3] */
+  reshape(shape: Shape): Tensor;
+  reshape(...shape: number[]): Tensor;
+  /** Same as reshape. @example tp.arange(6).view([3, 2]).shape */
+  view(shape: Shape): Tensor;
+  view(...shape: number[]): Tensor;
+  /** The elements as one dim. @example tp.zeros([2, 3]).flatten().shape  // [6] */
+  flatten(): Tensor;
+  /** A new dim of size 1 at dim. @example tp.zeros([3]).unsqueeze(0).shape  // [1, 3] */
+  unsqueeze(dim: number): Tensor;
+  /** Dims of size 1 removed (all of them, or dim if it has size 1). @example tp.zeros([1, 3, 1]).squeeze().shape  // [3] */
+  squeeze(dim?: number): Tensor;
+  /** A broadcast view to a larger shape; -1 keeps a size. @example tp.ones([3, 1]).expand(3, 4).shape  // [3, 4] */
+  expand(shape: Shape): Tensor;
+  expand(...shape: number[]): Tensor;
+  /** The slice at index along dim, which is dropped: a view. @example tp.eye(3).select(0, 1).toArray()  // [0, 1, 0] */
+  select(dim: number, index: number): Tensor;
+  /** length entries of dim from start: a view. @example tp.arange(10).narrow(0, 2, 3).toArray()  // [2, 3, 4] */
+  narrow(dim: number, start: number, length: number): Tensor;
+  /** Itself when already contiguous, else a compact copy (a new handle either way). @example tp.eye(2).T.contiguous().isContiguous()  // true */
+  contiguous(): Tensor;
+  /** A compact copy. @example tp.ones(2).clone() */
+  clone(): Tensor;
+  /** The sum over a dim, a list of dims, or every element (no dim, null or []). @example tp.ones([2, 3]).sum(-1) */
+  sum(dim?: number | number[] | null, opts?: { keepdim?: boolean }): Tensor;
+  /** The mean over a dim, a list of dims, or every element (no dim, null or []). @example tp.ones([2, 3]).mean(-1) */
+  mean(dim?: number | number[] | null, opts?: { keepdim?: boolean }): Tensor;
+  /** The largest element over a dim, a list of dims, or every element (no dim, null or []). @example tp.ones([2, 3]).amax(-1) */
+  amax(dim?: number | number[] | null, opts?: { keepdim?: boolean }): Tensor;
+  /** The smallest element over a dim, a list of dims, or every element (no dim, null or []). @example tp.ones([2, 3]).amin(-1) */
+  amin(dim?: number | number[] | null, opts?: { keepdim?: boolean }): Tensor;
+  /** The median (the lower of the two middle values, as torch) over one dim or every element; NaN for no elements. @example tp.tensor([3, 1, 2]).median().item()  // 2 */
+  median(dim?: number | null, opts?: { keepdim?: boolean }): Tensor;
+  /** Running sums along dim. @example tp.ones(3).cumsum(0).toArray()  // [1, 2, 3] */
+  cumsum(dim: number): Tensor;
+  /** exp(x) / sum(exp(x)) along dim (computed stably). @example tp.zeros([2, 4]).softmax(-1) */
+  softmax(dim: number): Tensor;
+  /** The vector p-norm (2 by default) over dims, or of every element with no dim (a matrix flattened, as torch's x.norm). @example tp.tensor([3, 4]).norm().item()  // 5 */
+  norm(ord?: number | 'fro' | null, dim?: number | number[] | null, opts?: { keepdim?: boolean }): Tensor;
+  /** The matrix product: 1-d, 2-d and batched [..., m, k] @ [..., k, n]. @example tp.ones([2, 3]).matmul(tp.ones([3, 4])).shape  // [2, 4] */
+  matmul(other: TensorLike): Tensor;
+}
+
+export declare class QuantizedTensor {
+  private constructor();
+  /** Bits per level. @example tp.quant.quantize(tp.ones(2)).bits  // 8 */
+  bits: number;
+  /** Whether each row has its own scale. @example tp.quant.quantize(tp.ones(2)).perRow */
+  perRow: boolean;
+  /** The shape of the quantized tensor. @example tp.quant.quantize(tp.ones([2, 3])).shape */
+  shape: number[];
+  /** Whether dispose() has freed it. @example tp.quant.quantize(tp.ones(2)).isDisposed */
+  readonly isDisposed: boolean;
+  /** The levels, row-major (a copy). @example tp.quant.quantize(tp.ones(2)).q */
+  readonly q: Int8Array;
+  /** The scale per row, or the single scale. @example tp.quant.quantize(tp.ones(2)).scale */
+  readonly scale: Float32Array;
+  /** levels × scale as a float32 tensor. @example tp.quant.quantize(tp.ones(2)).dequantize() */
+  dequantize(): Tensor;
+  /** Frees it now. @example tp.quant.quantize(tp.ones(2)).dispose() */
+  dispose(): void;
+  /** A one-line summary. @example String(tp.quant.quantize(tp.ones(2))) */
+  toString(): string;
+}
+
+export interface Tp {
+  /** The tensor class (for instanceof). @example tp.ones(1) instanceof tp.Tensor  // true */
+  Tensor: typeof Tensor;
+  /** The one error type: its message names the operation and the offending values; .op is that operation. @example try { tp.eye(-1); } catch (e) { e instanceof tp.TensorpadError; } */
+  TensorpadError: typeof TensorpadError;
+  /** Whether x is a tensor of this API. @example tp.isTensor(tp.ones(1))  // true */
+  isTensor(x: unknown): x is Tensor;
+  /** A tensor from a number, nested arrays (ragged ones refused with their position), a typed array, or a list of equally shaped tensors (stacked). @example tp.tensor([[1, 2], [3, 4]]).shape  // [2, 2] */
+  tensor(data: TensorLike, opts?: { shape?: Shape; dtype?: 'float32' }): Tensor;
+  /** A tensor of zeros. @example tp.zeros([2, 3]) */
+  zeros(shape: Shape): Tensor;
+  zeros(...sizes: number[]): Tensor;
+  /** A tensor of ones. @example tp.ones(2, 3) */
+  ones(shape: Shape): Tensor;
+  ones(...sizes: number[]): Tensor;
+  /** A tensor with every element value. @example tp.full([2, 2], 7) */
+  full(shape: Shape, value: number): Tensor;
+  /** Zeros of x's shape. @example tp.zerosLike(tp.ones([2, 3])).shape */
+  zerosLike(x: Tensor): Tensor;
+  /** Ones of x's shape. @example tp.onesLike(tp.zeros([2, 3])).shape */
+  onesLike(x: Tensor): Tensor;
+  /** The n x m identity (m = n by default). @example tp.eye(3) */
+  eye(n: number, m?: number): Tensor;
+  /** [start, end) by step, as torch. @example tp.arange(0, 1, 0.25).toArray()  // [0, 0.25, 0.5, 0.75] */
+  arange(end: number): Tensor;
+  arange(start: number, end: number, step?: number): Tensor;
+  /** Standard normal samples; the same seed gives the same bits in Node, the browser and C++. @example tp.randn([2, 3], { seed: 1 }) */
+  randn(shape: Shape, opts?: RandomOptions): Tensor;
+  randn(...sizes: number[]): Tensor;
+  randn(...sizesThenOptions: [...number[], RandomOptions]): Tensor;
+  /** Uniform samples in [0, 1). @example tp.rand(2, 3, { seed: 1 }) */
+  rand(shape: Shape, opts?: RandomOptions): Tensor;
+  rand(...sizes: number[]): Tensor;
+  rand(...sizesThenOptions: [...number[], RandomOptions]): Tensor;
+  /** Seeds the generator used when randn/rand get no seed. @example tp.manualSeed(42) */
+  manualSeed(seed: number): void;
+  /** Elementwise a + b, broadcasting (either may be a number). @example tp.add(tp.ones(2), 2) */
+  add(a: TensorLike, b: TensorLike): Tensor;
+  /** Elementwise a - b, broadcasting (either may be a number). @example tp.sub(tp.ones(2), 2) */
+  sub(a: TensorLike, b: TensorLike): Tensor;
+  /** Elementwise a * b, broadcasting (either may be a number). @example tp.mul(tp.ones(2), 2) */
+  mul(a: TensorLike, b: TensorLike): Tensor;
+  /** Elementwise a / b, broadcasting (either may be a number). @example tp.div(tp.ones(2), 2) */
+  div(a: TensorLike, b: TensorLike): Tensor;
+  /** Elementwise a ** b, broadcasting (either may be a number). @example tp.pow(tp.ones(2), 2) */
+  pow(a: TensorLike, b: TensorLike): Tensor;
+  /** Elementwise the larger of a and b, broadcasting (either may be a number). @example tp.maximum(tp.ones(2), 2) */
+  maximum(a: TensorLike, b: TensorLike): Tensor;
+  /** Elementwise the smaller of a and b, broadcasting (either may be a number). @example tp.minimum(tp.ones(2), 2) */
+  minimum(a: TensorLike, b: TensorLike): Tensor;
+  /** The matrix product: 1-d, 2-d and batched [..., m, k] @ [..., k, n]. @example tp.matmul(tp.eye(2), [[1], [2]]).toArray()  // [[1], [2]] */
+  matmul(a: TensorLike, b: TensorLike): Tensor;
+  /** The outer product of two vectors: (m) x (n) → (m, n). @example tp.outer([1, 2], [1, 1, 1]).shape  // [2, 3] */
+  outer(a: TensorLike, b: TensorLike): Tensor;
+  /** exp(x) / sum(exp(x)) along dim. @example tp.softmax([1, 2, 3], -1) */
+  softmax(x: TensorLike, dim: number): Tensor;
+  /** Equally shaped tensors joined along a new dim. @example tp.stack([tp.ones(2), tp.zeros(2)]).shape  // [2, 2] */
+  stack(list: TensorLike[], dim?: number): Tensor;
+  /** Tensors joined along an existing dim (1-d empty ones skipped, as torch). @example tp.cat([tp.ones(2), tp.zeros(3)]).shape  // [5] */
+  cat(list: TensorLike[], dim?: number): Tensor;
+  /** 1 where |a - b| <= atol + rtol * |b| (rtol 1e-5, atol 1e-8), else 0; equalNan makes two NaNs close. @example tp.isclose([1, 2], [1, 2.1]).toArray()  // [1, 0] */
+  isclose(a: TensorLike, b: TensorLike, opts?: CloseOptions): Tensor;
+  /** Whether every element is close, as isclose. @example tp.allclose(tp.ones(2), [1, 1 + 1e-7])  // true */
+  allclose(a: TensorLike, b: TensorLike, opts?: CloseOptions): boolean;
+  /** Runs fn and frees every tensor it created except those it returns (in arrays or plain objects too); fn must be synchronous. @example const s = tp.tidy(() => tp.ones(3).mul(2).sum()); */
+  tidy<T>(fn: () => T): T;
+  /** Frees the tensors in its arguments (arrays and objects searched). @example tp.dispose([tp.ones(1), { a: tp.ones(1) }]) */
+  dispose(...xs: unknown[]): void;
+  /** Live handles and the WebAssembly heap bytes they hold. @example tp.memory().tensors */
+  memory(): Memory;
+  /** Threads for large products (more than 1 only with the pthreads core, in a crossOriginIsolated page); returns the count in use. @example tp.setNumThreads(2) */
+  setNumThreads(n: number): number;
+  /** Threads in use: 1 outside the pthreads core. @example tp.getNumThreads() */
+  getNumThreads(): number;
+  /** Browser only: which core runs (web-mt: pthreads). (browser only) @example tp.coreFlavor */
+  coreFlavor?: 'web' | 'web-mt';
+  /** Browser only: why the pthreads core is not running, or null. (browser only) @example tp.threadsFallback */
+  threadsFallback?: string | null;
+  linalg: TpLinalg;
+  nn: TpNn;
+  quant: TpQuant;
+  lora: TpLora;
+  synth: TpSynth;
+  io: TpIo;
+}
+
+export interface TpLinalg {
+  /** Thin SVD of a matrix or batch of matrices (*, m, n): U (*,m,k), S (*,k) descending, Vh (*,k,n), k = min(m, n). @example const { U, S, Vh } = tp.linalg.svd(tp.randn([4, 3], { seed: 1 })); */
+  svd(A: TensorLike): { U: Tensor; S: Tensor; Vh: Tensor };
+  /** The singular values (*,k), descending. @example tp.linalg.svdvals([[3, 0], [0, 4]]).toArray()  // [4, 3] */
+  svdvals(A: TensorLike): Tensor;
+  /** Reduced QR: Q (*,m,k) with orthonormal columns, R (*,k,n) upper-triangular. @example const { Q, R } = tp.linalg.qr(tp.randn([4, 3], { seed: 1 })); */
+  qr(A: TensorLike): { Q: Tensor; R: Tensor };
+  /** Eigen-decomposition of a symmetric matrix (its lower triangle is read): eigenvalues ascending, eigenvectors in columns. @example tp.linalg.eigh([[2, 1], [1, 2]]).eigenvalues.toArray()  // [1, 3] */
+  eigh(A: TensorLike): { eigenvalues: Tensor; eigenvectors: Tensor };
+  /** The eigenvalues of a symmetric matrix, ascending. @example tp.linalg.eigvalsh([[2, 0], [0, 1]]).toArray()  // [1, 2] */
+  eigvalsh(A: TensorLike): Tensor;
+  /** The determinant per matrix (0 when singular to float32 precision). @example tp.linalg.det([[1, 2], [3, 4]]).item()  // -2 */
+  det(A: TensorLike): Tensor;
+  /** The inverse per matrix; a singular matrix is an error. @example tp.linalg.inv([[2, 0], [0, 4]]).toArray() */
+  inv(A: TensorLike): Tensor;
+  /** X with A X = B; B (*,n) or (*,n,k), batch dims broadcast. @example tp.linalg.solve([[2, 0], [0, 4]], [2, 4]).toArray()  // [1, 1] */
+  solve(A: TensorLike, B: TensorLike): Tensor;
+  /** torch.linalg.norm: a matrix ord without dim gives one norm per matrix; no ord gives the 2-norm of every element; a dim gives vector norms (a pair of dims with an ord: matrix norms over them). @example tp.linalg.norm([[3, 0], [0, 4]], 'fro').item()  // 5 */
+  norm(A: TensorLike, ord?: number | 'fro' | 'nuc' | null, dim?: number | number[] | null, opts?: { keepdim?: boolean }): Tensor;
+  /** One matrix norm per matrix: 'fro', 'nuc', 2, -2, 1, -1, Infinity or -Infinity. @example tp.linalg.matrixNorm([[1, 2], [3, 4]], 1).item()  // 6 */
+  matrixNorm(A: TensorLike, ord?: number | 'fro' | 'nuc', opts?: { keepdim?: boolean }): Tensor;
+  /** The number of singular values above tol (default σ1·max(m,n)·eps32); a tensor of counts for a batch. @example tp.linalg.matrixRank([[1, 2], [2, 4]])  // 1 */
+  matrixRank(A: TensorLike, opts?: { tol?: number }): number | Tensor;
+  /** Randomized rank-q SVD (q = 6, niter = 2): A ≈ U diag(S) Vᵀ. @example const { U, S, V } = tp.linalg.svdLowrank(tp.randn([20, 10], { seed: 1 }), 3, { seed: 2 }); */
+  svdLowrank(A: TensorLike, q?: number, opts?: { niter?: number; seed?: number }): { U: Tensor; S: Tensor; V: Tensor };
+  /** The orthonormal n x n Hadamard matrix (n a power of 2). @example tp.linalg.hadamard(4) */
+  hadamard(n: number): Tensor;
+  /** The orthonormal fast Walsh-Hadamard transform of the last dim (in blocks of block, if given). @example tp.linalg.fwht([1, 1, 1, 1]).toArray()  // [2, 0, 0, 0] */
+  fwht(x: TensorLike, opts?: { block?: number }): Tensor;
+  /** A random n x n orthogonal matrix (Haar), reproducible by seed. @example tp.linalg.randomOrthogonal(4, { seed: 1 }) */
+  randomOrthogonal(n: number, opts?: RandomOptions): Tensor;
+  /** The block-diagonal matrix of the given blocks (as torch.block_diag). @example tp.linalg.blockDiag(tp.eye(2), [[5]]).shape  // [3, 3] */
+  blockDiag(...mats: TensorLike[]): Tensor;
+  blockDiag(mats: TensorLike[]): Tensor;
+}
+
+export interface TpNn {
+  /** softmax(Q Kᵀ · scale + mask) V, as torch: Q [..., Hq, n, d], K/V [..., Hkv, m, d]; a boolean mask attends where true; enableGqa groups query heads over fewer K/V heads. @example const out = tp.nn.scaledDotProductAttention(tp.randn([2, 4, 8], { seed: 1 }), tp.randn([2, 4, 8], { seed: 2 }), tp.randn([2, 4, 8], { seed: 3 }), { causal: true }); */
+  scaledDotProductAttention(Q: TensorLike, K: TensorLike, V: TensorLike, opts: { causal?: boolean; mask?: TensorLike; scale?: number; enableGqa?: boolean; returnWeights: true }): { output: Tensor; weights: Tensor };
+  scaledDotProductAttention(Q: TensorLike, K: TensorLike, V: TensorLike, opts?: { causal?: boolean; mask?: TensorLike; scale?: number; enableGqa?: boolean; returnWeights?: false }): Tensor;
+  /** X Wq, X Wk, X Wv split into heads, attention per head, heads concatenated, times Wo; kvHeads < heads is GQA. @example const W = tp.randn([8, 8], { seed: 1 }); tp.nn.multiHeadAttention(tp.randn([4, 8], { seed: 2 }), { Wq: W, Wk: W, Wv: W, Wo: W, heads: 2 }); */
+  multiHeadAttention(X: TensorLike, opts: { Wq: TensorLike; Wk: TensorLike; Wv: TensorLike; Wo: TensorLike; heads?: number; kvHeads?: number; causal?: boolean }): Tensor;
+  /** Layer normalization over the last dim (eps 1e-5). @example tp.nn.layerNorm([[1, 2, 3]]) */
+  layerNorm(x: TensorLike, opts?: { weight?: TensorLike; bias?: TensorLike; eps?: number }): Tensor;
+  /** x / sqrt(mean(x²) + eps) over the last dim, times weight (eps 1e-6, Llama's). @example tp.nn.rmsNorm([[3, 4]]) */
+  rmsNorm(x: TensorLike, opts?: { weight?: TensorLike; eps?: number }): Tensor;
+  /** max(x, 0). @example tp.nn.relu([-1, 2]).toArray()  // [0, 2] */
+  relu(x: TensorLike): Tensor;
+  /** GELU, exact (erf) or torch's tanh approximation. @example tp.nn.gelu([0, 1], { approximate: 'tanh' }) */
+  gelu(x: TensorLike, opts?: { approximate?: 'none' | 'tanh' }): Tensor;
+  /** x · sigmoid(x). @example tp.nn.silu([0, 1]) */
+  silu(x: TensorLike): Tensor;
+  /** The (dim, dim) rotation R with x @ R rotating adjacent pairs (x[2i], x[2i+1]) by pos·θ^(-2i/dim) (θ = 10000). @example tp.nn.ropeMatrix(3, 4).shape  // [4, 4] */
+  ropeMatrix(pos: number, dim: number, opts?: { theta?: number }): Tensor;
+  /** RoPE applied to x [..., n, dim] at the given positions (default 0..n-1). @example tp.nn.applyRope(tp.ones([3, 4])) */
+  applyRope(x: TensorLike, positions?: number[] | ArrayLike<number> | Tensor | null, opts?: { theta?: number }): Tensor;
+}
+
+export interface TpQuant {
+  /** The class of quantize's results (int levels and scales in the WebAssembly heap). @example tp.quant.quantize(tp.ones([2, 2])) instanceof tp.quant.QuantizedTensor */
+  QuantizedTensor: typeof QuantizedTensor;
+  /** Symmetric absmax quantization to bits (8) and back, per tensor or per row. @example tp.quant.fakeQuant([0.1, 0.5, -1], { bits: 4 }) */
+  fakeQuant(x: TensorLike, opts?: { bits?: number; perRow?: boolean }): Tensor;
+  /** ‖approx - exact‖ / ‖exact‖ (Frobenius). @example tp.quant.relError([1, 2.1], [1, 2]) */
+  relError(approx: TensorLike, exact: TensorLike): number;
+  /** int8 storage of x (bits <= 8), freed like a tensor. @example const q = tp.quant.quantize(tp.randn([4, 8], { seed: 1 }), { perRow: true }); */
+  quantize(x: TensorLike, opts?: { bits?: number; perRow?: boolean }): QuantizedTensor;
+  /** qa (m,k) times qb (n,k) transposed, in int32, dequantized: as x Wᵀ. @example const a = tp.quant.quantize(tp.ones([2, 4])); tp.quant.matmulInt8(a, a).shape  // [2, 2] */
+  matmulInt8(qa: QuantizedTensor, qb: QuantizedTensor): Tensor;
+}
+
+export interface TpLora {
+  /** The trainable parameters of a rank-r LoRA of a (dOut, dIn) matrix: r·(dOut + dIn). @example tp.lora.params(4096, 4096, 8)  // 65536 */
+  params(dOut: number, dIn: number, r: number): number;
+  /** W + (alpha / r) · B A, with A (r, dIn), B (dOut, r), alpha = r by default. @example tp.lora.merge(tp.zeros([3, 2]), tp.ones([1, 2]), tp.ones([3, 1])) */
+  merge(W: TensorLike, A: TensorLike, B: TensorLike, opts?: { alpha?: number; r?: number }): Tensor;
+}
+
+export interface TpSynth {
+  /** LLM-like activations (tokens, dim) with a few large outlier channels: synthetic, not from a model. @example tp.synth.activations({ tokens: 16, dim: 32 }).shape  // [16, 32] */
+  activations(opts?: { tokens?: number; dim?: number; outliers?: number; outlierScale?: number; seed?: number }): Tensor;
+}
+
+export interface TpIo {
+  /** A safetensors or .npy file (told apart by its bytes), read lazily: list its tensors, then get(name). @example const f = await tp.io.open(tp.io.saveNpy(tp.ones(3))); f.tensors  // [{ name: "array", dtype: "F32", shape: [3] }] */
+  open(source: TensorSource): Promise<TensorFile>;
+  /** A safetensors file, read one tensor at a time (F16, BF16, F8 convert exactly). @example const f = await tp.io.openSafetensors(tp.io.saveSafetensors({ w: tp.ones(2) })); await f.get('w'); */
+  openSafetensors(source: TensorSource): Promise<TensorFile>;
+  /** A whole .npy file as a tensor (little-endian floats, ints and bools; Fortran order converted). @example await tp.io.loadNpy(tp.io.saveNpy(tp.eye(2))) */
+  loadNpy(source: TensorSource): Promise<Tensor>;
+  /** The bytes numpy.save writes for this tensor. @example tp.io.saveNpy(tp.ones(2)).length */
+  saveNpy(tensor: Tensor, opts?: { dtype?: 'F32' | 'F16' | 'F64' | 'float32' | 'float16' | 'float64' }): Uint8Array;
+  /** A safetensors file of named tensors, F32, F16 or BF16 (rounded to nearest even). @example tp.io.saveSafetensors({ w: tp.ones(2) }, { dtype: 'BF16' }) */
+  saveSafetensors(tensors: Record<string, Tensor>, opts?: { metadata?: Record<string, string>; dtype?: string | Record<string, string> }): Uint8Array;
+}
