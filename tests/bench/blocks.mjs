@@ -3,7 +3,8 @@
 // LLM blocks benchmark through the public tp API (wasm/js/node.js), one Node process, single thread:
 //   1. attention forward, n = 1024, d = 128, causal: tp.nn.scaledDotProductAttention (fused, tiled,
 //      never forms the n x n matrix) against the composition softmax(QKᵀ/√d + M)·V written with tp's own
-//      primitives, with tfjs-backend-wasm (SIMD, 1 thread) and with numpy (float32, OpenBLAS pinned to 1 thread);
+//      primitives, with tfjs-backend-wasm (SIMD, 1 thread) and with numpy (float32, its BLAS pinned to 1 thread
+//      and named in the output: numpy.mjs);
 //   2. tp.linalg.fwht against the dense product x @ H at d = 1024 and 4096 (256 rows);
 //   3. tp.quant.matmulInt8 (int8 x int8 -> int32 with i32x4.dot_i16x8) against tp.matmul in f32 at
 //      512x1024x3072 (x Wᵀ, the linear-layer layout), and with the activation quantization included.
@@ -16,10 +17,10 @@ import v8 from 'node:v8';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { init } from '../../wasm/js/node.js';
 import { tryLoadTfjs } from './peers.mjs';
+import { describeBlas, runPython } from './numpy.mjs';
 
 v8.setFlagsFromString('--no-liftoff');
 
@@ -53,7 +54,8 @@ function race(competitors) {
   return out;
 }
 
-// numpy's composition, timed inside Python (float32; BLAS limited to one thread like everyone else).
+// numpy's composition, timed inside Python (float32; BLAS limited to one thread like everyone else):
+// {median, min, blas} with the BLAS that process ran on (describeBlas), or null without numpy.
 function numpyAttention(n, d) {
   const script = `
 import time, numpy as np
@@ -70,11 +72,11 @@ ts = []
 for _ in range(trials):
     t0 = time.perf_counter(); attn(); ts.append((time.perf_counter() - t0) * 1e3)
 ts.sort()
-print(ts[len(ts) // 2], ts[0])`;
+import json
+print(json.dumps({"median": ts[len(ts) // 2], "min": ts[0], "blas": blas_info()}))`;
   try {
-    const env = { ...process.env, OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '1', MKL_NUM_THREADS: '1' };
-    const [median, min] = execFileSync('/usr/bin/python3', ['-c', script], { env, encoding: 'utf8' }).trim().split(/\s+/).map(Number);
-    return { median, min };
+    const { median, min, blas } = JSON.parse(runPython(script, [], { encoding: 'utf8' }));
+    return { median, min, blas: describeBlas(blas) };
   } catch (e) {
     console.log(`(numpy unavailable: ${e.message.split('\n')[0]})`);
     return null;
@@ -118,10 +120,12 @@ async function main() {
       competitors.push({ name: 'tfjs-wasm primitives', run: () => tf.tidy(() => tf.matMul(tf.softmax(tf.add(tf.mul(tf.matMul(tq, tk, false, true), scale), tm)), tv).dataSync()) });
     }
     const r = race(competitors);
-    r['numpy primitives'] = numpyAttention(n, d);
+    const np = numpyAttention(n, d);
+    if (np) r[np.blas.optimized ? 'numpy primitives' : 'numpy (unoptimized BLAS)'] = { median: np.median, min: np.min };
     console.log(`attention forward, n = ${n}, d = ${d}, causal (max |fused - composed| = ${diff.toExponential(1)})`);
+    if (np) console.log(`  numpy ${np.blas.numpy} BLAS: ${np.blas.label}`);
     for (const [name, t] of Object.entries(r)) console.log(`  ${name.padEnd(24)} ${fmt(t)}`);
-    results.attention = { n, d, causal: true, max_abs_diff: diff, ms: r };
+    results.attention = { n, d, causal: true, max_abs_diff: diff, ms: r, numpy_blas: np?.blas ?? null };
     tp.dispose(Q, K, V, M);
     if (tf) tf.dispose([tq, tk, tv, tm]);
   }

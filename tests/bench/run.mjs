@@ -1,6 +1,7 @@
 // `npm run bench [-- --quick]`: runs every benchmark of tests/bench/ one after another (each in its own
 // Node process, so no two compete for the 2 cores), passing the arguments through. The browser benches
-// (threads in Chromium) run when Chromium is installed (`.ci/setup` installs it for `npm test`).
+// (threads in Chromium) run when Chromium is installed (`.ci/setup --browser`, which `npm test` and
+// `npm run bench` call, installs it).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
