@@ -91,14 +91,21 @@ int reduce(int op, int id, int d, bool keep) {
   return guard([&] { return h(tp::reduce(tp::ReduceOp(op), get(id), d, keep)); });
 }
 int reduce_all(int op, int id) { return guard([&] { return h(tp::reduce_all(tp::ReduceOp(op), get(id))); }); }
+int reduce_dims(int op, int id, val dims, bool keep) {
+  return guard([&] { return h(tp::reduce_dims(tp::ReduceOp(op), get(id), to_shape(dims), keep)); });
+}
 int cumsum(int id, int d) { return guard([&] { return h(tp::cumsum(get(id), d)); }); }
 int softmax(int id, int d) { return guard([&] { return h(tp::softmax(get(id), d)); }); }
 int matmul(int a, int b) { return guard([&] { return h(tp::matmul(get(a), get(b))); }); }
 int outer(int a, int b) { return guard([&] { return h(tp::outer(get(a), get(b))); }); }
 
 // ---- comparison and norms ----
-int isclose(int a, int b, double rtol, double atol) { return guard([&] { return h(tp::isclose(get(a), get(b), rtol, atol)); }); }
-bool allclose(int a, int b, double rtol, double atol) { return guard([&] { return tp::allclose(get(a), get(b), rtol, atol); }); }
+int isclose(int a, int b, double rtol, double atol, bool equal_nan) {
+  return guard([&] { return h(tp::isclose(get(a), get(b), rtol, atol, equal_nan)); });
+}
+bool allclose(int a, int b, double rtol, double atol, bool equal_nan) {
+  return guard([&] { return tp::allclose(get(a), get(b), rtol, atol, equal_nan); });
+}
 int vector_norm(int id, double ord, val dims, bool keep) {
   return guard([&] { return h(tp::vector_norm(get(id), ord, to_shape(dims), keep)); });
 }
@@ -143,6 +150,7 @@ EMSCRIPTEN_BINDINGS(tensorpad_core) {
   function("clamp", &clamp);
   function("reduce", &reduce);
   function("reduceAll", &reduce_all);
+  function("reduceDims", &reduce_dims);
   function("cumsum", &cumsum);
   function("softmax", &softmax);
   function("matmul", &matmul);

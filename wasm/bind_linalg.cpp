@@ -50,6 +50,9 @@ int det(int a) { return guard([&] { return h(la::det(get(a))); }); }
 int inv(int a) { return guard([&] { return h(la::inv(get(a))); }); }
 int solve(int a, int b) { return guard([&] { return h(la::solve(get(a), get(b))); }); }
 int matrix_norm(int a, std::string ord) { return guard([&] { return h(la::matrix_norm(get(a), ord)); }); }
+int matrix_norm_dims(int a, std::string ord, int d0, int d1, bool keep) {
+  return guard([&] { return h(la::matrix_norm(get(a), ord, d0, d1, keep)); });
+}
 int matrix_rank(int a, double tol) {
   return guard([&] { return h(la::matrix_rank(get(a), std::isnan(tol) ? -1.0 : tol)); });
 }
@@ -74,6 +77,7 @@ EMSCRIPTEN_BINDINGS(tensorpad_linalg) {
   function("linalgInv", &inv);
   function("linalgSolve", &solve);
   function("linalgMatrixNorm", &matrix_norm);
+  function("linalgMatrixNormDims", &matrix_norm_dims);
   function("linalgMatrixRank", &matrix_rank);
   function("linalgSvdLowrank", &svd_lowrank);
 }

@@ -193,7 +193,7 @@ Tensor unary(UnaryOp op, const Tensor& x) {
 }
 
 Tensor clamp(const Tensor& x, float lo, float hi) {
-  if (lo == lo && hi == hi && lo > hi) fail("clamp", "min ", lo, " is greater than max ", hi);
+  if (lo == lo && hi == hi && lo > hi) lo = hi;  // torch: min > max sets every element to max
   Tensor out = x.clone();
   float* p = out.data();
   for (int64_t i = 0; i < out.numel(); ++i) {

@@ -135,6 +135,22 @@ Tensor matrix_norm(const Tensor& A, const std::string& ord) {
   return r;
 }
 
+Tensor matrix_norm(const Tensor& A, const std::string& ord, int64_t d0, int64_t d1, bool keepdim) {
+  const char* op = "linalg.norm";
+  if (A.dim() < 2)
+    fail(op, "a matrix norm over dims [", d0, ", ", d1, "] needs at least 2 dims, got shape ", shape_str(A.shape()));
+  const int64_t w0 = wrap_dim(op, d0, A.dim()), w1 = wrap_dim(op, d1, A.dim());
+  if (w0 == w1) fail(op, "dim ", d1, " appears twice in [", d0, ", ", d1, "]");
+  Shape perm, kept = A.shape();
+  for (int64_t d = 0; d < A.dim(); ++d)
+    if (d != w0 && d != w1) perm.push_back(d);
+  perm.push_back(w0);
+  perm.push_back(w1);
+  kept[size_t(w0)] = kept[size_t(w1)] = 1;
+  const Tensor r = matrix_norm(permute(A, perm), ord);
+  return keepdim ? reshape(r, kept) : r;
+}
+
 Tensor matrix_rank(const Tensor& A, double tol) {
   const Batch b = batch("linalg.matrixRank", A);
   Tensor r = Tensor::empty(b.lead);

@@ -1,4 +1,4 @@
-// Reductions along one dim or all: sum, mean, amax, amin; cumsum; softmax.
+// Reductions along one dim or all: sum, mean, amax, amin, median, p-norms; cumsum; softmax.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -10,17 +10,6 @@
 namespace tp {
 
 namespace {
-
-const char* reduce_name(ReduceOp op) {
-  switch (op) {
-    case ReduceOp::Sum: return "sum";
-    case ReduceOp::Mean: return "mean";
-    case ReduceOp::Amax: return "amax";
-    case ReduceOp::Amin: return "amin";
-    case ReduceOp::Median: return "median";
-  }
-  return "reduce";
-}
 
 // A contiguous x seen as (outer, n, inner) around dim d.
 struct Lines {
@@ -97,6 +86,17 @@ Tensor reduce_lines(const char* name, const Tensor& x, int64_t dim, bool keepdim
 }
 
 }  // namespace
+
+const char* reduce_name(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::Sum: return "sum";
+    case ReduceOp::Mean: return "mean";
+    case ReduceOp::Amax: return "amax";
+    case ReduceOp::Amin: return "amin";
+    case ReduceOp::Median: return "median";
+  }
+  return "reduce";
+}
 
 Tensor reduce(ReduceOp op, const Tensor& x, int64_t dim, bool keepdim) {
   const char* name = reduce_name(op);

@@ -29,7 +29,7 @@ import { io } from './io.js';
 // and the end of the instance.
 export function createApi(core, { finalizers = true } = {}) {
   const rt = createRuntime(core, { finalizers });
-  const math = arithmetic(rt), reduce = reductions(rt), close = compare(rt, math);
+  const math = arithmetic(rt), reduce = reductions(rt), close = compare(rt);
   // What the Tensor class's methods call (x.add, x.sum, x.norm, ...).
   Object.assign(rt.ops, {
     binary: math.binary, unary: math.unary, clamp: math.clamp, softmax: math.softmax, matmul: math.matmul,

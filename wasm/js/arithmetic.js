@@ -18,14 +18,14 @@ export function arithmetic(rt) {
   function unary(op, x) {
     return withHandles(op, [x], (ix) => wrap(core.unary(UNARY[op], ix)));
   }
-  // As torch: one bound may be null/undefined, not both; min > max sets every element to max.
+  // As torch: one bound may be null/undefined, not both (the core sets every element to max when min > max).
   function clamp(x, min, max) {
     if ((min === undefined || min === null) && (max === undefined || max === null))
       fail('clamp', "at least one of min and max must be given (as torch's clamp)");
     const lo = min ?? NaN, hi = max ?? NaN;
     checkNumber('clamp', 'min', lo);
     checkNumber('clamp', 'max', hi);
-    return wrap(core.clamp(x._id('clamp'), lo > hi ? hi : lo, hi), 'clamp');
+    return wrap(core.clamp(x._id('clamp'), lo, hi), 'clamp');
   }
   function softmax(x, dim) {
     if (dim === undefined) fail('softmax', 'dim is required (e.g. softmax(x, -1))');

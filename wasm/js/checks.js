@@ -1,5 +1,6 @@
-// Argument checks shared by every namespace of tp: integers, numbers, booleans, shapes, dim lists,
-// options objects and seeds. Pure functions of their arguments; each failure names the op called.
+// Argument checks shared by every namespace of tp: integers, numbers, booleans, shapes, options objects
+// and seeds (dim lists are wrapped and checked for repeats by the core). Pure functions of their
+// arguments; each failure names the op called.
 import { fail, describe } from './errors.js';
 
 export const MAX_INDEX = 2 ** 31 - 1;
@@ -28,20 +29,6 @@ export function checkShape(op, shape, { allowInfer = false } = {}) {
   return shape;
 }
 const tooManyDims = (shape) => `${shape.length <= 20 ? `shape [${shape.join(', ')}]` : 'the shape'} has ${shape.length} dims`;
-
-// A list of dims → each wrapped to 0..ndim-1 as the core's wrap_dim does (a 0-d tensor takes 0 or -1, as
-// torch), each an integer, none named twice.
-export function wrapDims(op, dims, ndim) {
-  const lo = ndim === 0 ? -1 : -ndim, hi = ndim === 0 ? 0 : ndim - 1;
-  const wrapped = dims.map((d) => {
-    checkInt(op, 'dim', d);
-    if (d < lo || d > hi) fail(op, `dim ${d} is out of range for a ${ndim}-d tensor (expected ${lo}..${hi})`);
-    return d < 0 ? d + Math.max(ndim, 1) : d;
-  });
-  const twice = dims.find((_, i) => wrapped.indexOf(wrapped[i]) !== i);
-  if (twice !== undefined) fail(op, `dim ${twice} appears twice in [${dims.join(', ')}]`);
-  return wrapped;
-}
 
 // Accepts f([2, 3]) and f(2, 3).
 export const shapeArgs = (args) => (args.length === 1 && Array.isArray(args[0]) ? args[0] : args);

@@ -27,7 +27,7 @@
 //   tp.linalg.blockDiag(...mats)   (as torch.block_diag: a 0-d block is 1x1, a 1-d block one row)
 // Singular matrices in inv/solve, NaN or Inf anywhere, and non-convergence are TensorpadErrors.
 import { fail, describe, asOp } from './errors.js';
-import { checkInt, checkNumber, checkBool, options, wrapDims, seedOf } from './checks.js';
+import { checkInt, checkNumber, checkBool, options, seedOf } from './checks.js';
 
 const MATRIX_ORDS = new Map([
   ['fro', 'fro'], ['nuc', 'nuc'], [2, '2'], [-2, '-2'], [1, '1'], [-1, '-1'],
@@ -36,7 +36,7 @@ const MATRIX_ORDS = new Map([
 
 // vectorNorm: the vector norm of reductions.js, which tp.linalg.norm uses for vectors and lists of dims.
 export function linalg(rt, { vectorNorm }) {
-  const { core, wrap, check, withHandles, tidy, Tensor } = rt;
+  const { core, wrap, check, withHandles, Tensor } = rt;
   // The handles of a multi-output op become named tensors.
   const named = (ids, names) => {
     check();
@@ -64,19 +64,13 @@ export function linalg(rt, { vectorNorm }) {
     });
   }
 
-  // A matrix norm over two given dims (torch.linalg.norm with a 2-tuple dim): those dims moved last.
+  // A matrix norm over two given dims (torch.linalg.norm with a 2-tuple dim), in the core.
   function matrixNormOver(A, ord, dims, opts, op) {
     const { keepdim = false } = options(op, opts, ['keepdim']);
     checkBool(op, 'keepdim', keepdim);
-    return withHandles(op, [A], (a) => tidy(() => {
-      const shape = core.shape(a);
-      check(op);
-      if (shape.length < 2) fail(op, `a matrix norm over dims [${dims.join(', ')}] needs at least 2 dims, got shape [${shape.join(', ')}]`);
-      const [d0, d1] = wrapDims(op, dims, shape.length);
-      const rest = shape.map((_, d) => d).filter((d) => d !== d0 && d !== d1);
-      const r = matrixNorm(wrap(core.permute(a, [...rest, d0, d1])), ord, undefined, op);
-      return keepdim ? r.reshape(shape.map((s, d) => (d === d0 || d === d1 ? 1 : s))) : r;
-    }));
+    const code = matrixOrd(op, ord);
+    dims.forEach((d) => checkInt(op, 'dim', d));
+    return withHandles(op, [A], (a) => wrap(core.linalgMatrixNormDims(a, code, dims[0], dims[1], keepdim)));
   }
 
   function norm(A, ord, dim, opts) {

@@ -88,6 +88,9 @@ Tensor inv(const Tensor& A);                     // (*, n, n)
 // last dim (torch's rule); the batch dims broadcast: X is (*, n, k) or (*, n) with * = broadcast(*a, *b).
 Tensor solve(const Tensor& A, const Tensor& B);
 Tensor matrix_norm(const Tensor& A, const std::string& ord);  // (*)
+// The matrix norm over dims d0 and d1 of A (torch.linalg.norm with a pair of dims): the other dims in
+// order, or with keepdim A's shape with 1 at d0 and d1.
+Tensor matrix_norm(const Tensor& A, const std::string& ord, int64_t d0, int64_t d1, bool keepdim);
 Tensor matrix_rank(const Tensor& A, double tol = -1.0);       // (*), counts as floats
 // A is (m, n); omega drawn from tp::Rng(seed).
 LowrankResult svd_lowrank(const Tensor& A, int64_t q, int64_t niter, uint64_t seed);

@@ -32,7 +32,8 @@ Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b);           // with 
 Tensor binary_scalar(BinaryOp op, const Tensor& a, float b);             // a op b
 Tensor scalar_binary(BinaryOp op, float a, const Tensor& b);             // a op b
 Tensor unary(UnaryOp op, const Tensor& x);
-Tensor clamp(const Tensor& x, float lo, float hi);                       // NaN bounds mean "no bound"
+// NaN bounds mean "no bound"; lo > hi sets every element to hi, as torch.clamp (NaN stays NaN).
+Tensor clamp(const Tensor& x, float lo, float hi);
 const char* binary_name(BinaryOp op);
 const char* unary_name(UnaryOp op);
 
@@ -41,8 +42,13 @@ const char* unary_name(UnaryOp op);
 enum class ReduceOp { Sum, Mean, Amax, Amin, Median };
 Tensor reduce(ReduceOp op, const Tensor& x, int64_t dim, bool keepdim);  // one dim
 Tensor reduce_all(ReduceOp op, const Tensor& x);                          // 0-d result
+const char* reduce_name(ReduceOp op);                                     // "sum", ...
+// Over a list of dims at once, as torch's sum(dim=[...]): dims empty means every dim; each is wrapped and
+// may appear once. Each line is reduced in one pass (sums in double), not dim by dim. A median over
+// several dims is the median of all their values (torch has none; the JS API refuses dim lists for it).
+Tensor reduce_dims(ReduceOp op, const Tensor& x, const std::vector<int64_t>& dims, bool keepdim);
 // (sum |x|^p)^(1/p) over one dim or, dims empty, all elements (0-d result); p finite and non-zero. Terms
-// and sum in double, so no float overflow or underflow before the result's own.
+// and sum in double, so no float overflow or underflow before the result's own. vector_norm is the API.
 Tensor reduce_pnorm(const Tensor& x, double p, const std::vector<int64_t>& dims, bool keepdim);
 Tensor cumsum(const Tensor& x, int64_t dim);
 Tensor softmax(const Tensor& x, int64_t dim);                             // -inf entries get weight 0
@@ -52,10 +58,13 @@ Tensor matmul(const Tensor& a, const Tensor& b);  // 1-D, 2-D and batched [..., 
 Tensor outer(const Tensor& a, const Tensor& b);   // a is (m), b is (n), out is (m, n)
 
 // ---- comparison and norms ----------------------------------------------------------------------------
-Tensor isclose(const Tensor& a, const Tensor& b, double rtol, double atol);  // 1 where |a-b| <= atol + rtol*|b|
-bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol);
-// Vector norm over one dim (dims = {d}) or all elements (dims empty): any ord but NaN; 0 counts non-zeros.
-// Several dims are moved last and flattened by the JS API (torch.norm's dim lists) before they get here.
+// 1 where |a-b| <= atol + rtol*|b| (a and b broadcast), else 0. Equal values (infinities too) are close;
+// NaN is close to nothing, except to NaN when equal_nan (torch's equal_nan).
+Tensor isclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan = false);
+bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan = false);
+// torch's vector_norm: (sum |x|^ord)^(1/ord) over a list of dims (dims empty: every element, a matrix
+// flattened), any ord but NaN; 0 counts non-zeros, inf/-inf take the largest/smallest |x|. Several dims
+// are reduced as one line (their values together), keepdim keeps them as 1.
 Tensor vector_norm(const Tensor& x, double ord, const std::vector<int64_t>& dims, bool keepdim);
 
 }  // namespace tp
