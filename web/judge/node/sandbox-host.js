@@ -5,7 +5,6 @@
 // replaced before the solution is evaluated (process.binding, the way around them, is refused under
 // --experimental-permission).
 
-import fs from 'node:fs';
 import net from 'node:net';
 import tls from 'node:tls';
 import http from 'node:http';
@@ -16,6 +15,7 @@ import dns from 'node:dns';
 import { syncBuiltinESMExports } from 'node:module';
 import { startWorker } from '../core/worker-core.js';
 import { MSG } from '../core/protocol.js';
+import { hardenProcess } from './harden.js';
 
 const TEXT_CAP = 8000;   // a thrown 20 MB string must not become 20 MB of verdict
 
@@ -40,29 +40,9 @@ function blockNetwork(say) {
   }
 }
 
-// As in the worker_threads entry: process.exit() throws in the case that called it, and writes to the
-// terminal become the case's output.
 function harden(out, say) {
-  process.exit = (code) => { throw new Error(say().exitNotAllowed(code ?? '')); };
-  process.reallyExit = process.exit;
-  process.abort = () => { throw new Error(say().abortNotAllowed); };
+  hardenProcess(out, say);
   process.kill = () => { throw new Error(say().killNotAllowed); };
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.write = (chunk, ...rest) => {
-      out.write(String(chunk).replace(/\n$/, ''));
-      const cb = rest.find((r) => typeof r === 'function');
-      if (cb) cb();
-      return true;
-    };
-  }
-  const writeSync = fs.writeSync;
-  fs.writeSync = (fd, buffer, ...rest) => {
-    if (fd === 1 || fd === 2) {
-      out.write(String(buffer).replace(/\n$/, ''));
-      return typeof buffer === 'string' ? Buffer.byteLength(buffer) : buffer.length;
-    }
-    return writeSync(fd, buffer, ...rest);
-  };
   blockNetwork(say);
   syncBuiltinESMExports();
 }

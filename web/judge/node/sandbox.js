@@ -34,7 +34,7 @@ function killGroup(pid) {
 function readable({ solutionFile, source }) {
   const wasmDir = process.env.TP_WASM_DIR ? resolve(process.env.TP_WASM_DIR, 'node') : join(ROOT, 'build/wasm/node');
   const paths = [join(ROOT, 'package.json'), join(ROOT, 'wasm/js/*'), join(wasmDir, '*'), join(ROOT, 'web/judge/core/*'),
-    HOST, join(ROOT, 'web/runtime/*'), join(ROOT, 'node_modules/acorn/*')];
+    HOST, join(dirname(HOST), 'harden.js'), join(ROOT, 'web/runtime/*'), join(ROOT, 'node_modules/acorn/*')];
   if (solutionFile) {
     const file = resolve(solutionFile);
     paths.push(file);
