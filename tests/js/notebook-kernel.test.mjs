@@ -93,3 +93,12 @@ test('widget values: set writes into the scope, get reads tensors as plain data,
   assert.equal(messages.find((m) => m.reqId === 'c1').value, 10);
   assert.equal(messages.find((m) => m.reqId === 'c2').error, 'nope');
 });
+
+test('what the worker writes itself follows the reader\'s language', async () => {
+  send({ type: 'lang', lang: 'zh' });
+  const { outputs } = await run('for (let i = 0; i < 30000; i++) print("0123456789")');
+  assert.match(outputs.map((o) => o.text).join(''), /… 输出超过 200000 个字符，之后的输出已截断\n$/);
+  send({ type: 'lang', lang: 'en' });
+  const again = await run('for (let i = 0; i < 30000; i++) print("0123456789")');
+  assert.match(again.outputs.map((o) => o.text).join(''), /… output truncated after 200000 characters\n$/);
+});

@@ -17,9 +17,16 @@ export function toTransferable(x, depth = 0) {
   return out;
 }
 
+// What the worker itself writes into a cell's output, in the reader's language (MSG.LANG).
+const WORDS = {
+  en: { truncated: (n) => `… output truncated after ${n} characters`, undisplayable: (m) => `could not display the value: ${m}` },
+  zh: { truncated: (n) => `… 输出超过 ${n} 个字符，之后的输出已截断`, undisplayable: (m) => `无法显示这个值：${m}` },
+};
+
 export function serveKernel(port, loadTp) {
   const scope = createScope();
   let current = null;
+  let words = WORDS.en;
   // Printed text goes out at once, up to BURST messages in each BATCH_MS window; beyond that rate it is
   // batched (a loop printing 1e5 lines sends tens of messages, not 1e5), and it is capped per run. So a
   // cell that prints, then computes for a long time (or loops forever), shows its text as it goes: a
@@ -48,7 +55,7 @@ export function serveKernel(port, loadTp) {
     if (printed > MAX_TEXT) return;
     let text = formatArgs(args) + '\n';
     printed += text.length;
-    if (printed > MAX_TEXT) text += `… output truncated after ${MAX_TEXT} characters\n`;
+    if (printed > MAX_TEXT) text += `${words.truncated(MAX_TEXT)}\n`;
     if (pending && pending.name !== name) flush();
     const waiting = pending !== null;
     pending ??= { kind: 'stream', name, text: '' };
@@ -102,10 +109,13 @@ export function serveKernel(port, loadTp) {
         try {
           emit(toOutput(r.value));
         } catch (e) {
-          emit({ kind: 'stream', name: 'stderr', text: `could not display the value: ${e.message}\n` });
+          emit({ kind: 'stream', name: 'stderr', text: `${words.undisplayable(e.message)}\n` });
         }
       }
       port.postMessage({ type: MSG.DONE, runId, declared: r.declared, reads: r.reads });
+    },
+    async [MSG.LANG]({ lang }) {
+      words = WORDS[lang] ?? WORDS.en;
     },
     async [MSG.PING]() {
       port.postMessage({ type: MSG.PONG });

@@ -7,6 +7,7 @@
 //   { type: 'compute', reqId, fn, args }          call `(fn)(tp, args, scope)` given as source text
 //   { type: 'ping' }                              liveness: sent only while nothing else is outstanding
 //   { type: 'watch', lock }                       hold the Web Lock `lock` for as long as the worker lives
+//   { type: 'lang', lang }                        the reader's language ('en' | 'zh') for what the worker itself says
 // worker → page
 //   { type: 'ready', info }                       tp is initialised; runs may start
 //   { type: 'fatal', message }                    tp failed to initialise; nothing will run
@@ -16,6 +17,6 @@
 //   { type: 'pong' }                              answer to ping
 //   { type: 'watched' }                           the lock of 'watch' is held
 export const MSG = Object.freeze({
-  RUN: 'run', SET: 'set', GET: 'get', COMPUTE: 'compute', PING: 'ping', WATCH: 'watch',
+  RUN: 'run', SET: 'set', GET: 'get', COMPUTE: 'compute', PING: 'ping', WATCH: 'watch', LANG: 'lang',
   READY: 'ready', FATAL: 'fatal', OUTPUT: 'output', DONE: 'done', RESULT: 'result', PONG: 'pong', WATCHED: 'watched',
 });

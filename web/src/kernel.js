@@ -52,6 +52,7 @@ export class Kernel {
     worker.onmessage = (e) => generation === this.generation && this.#receive(e.data, generation);
     this.lock = globalThis.navigator?.locks ? `tensorpad-cells-${Math.random().toString(36).slice(2)}-${generation}` : null;
     if (this.lock) worker.postMessage({ type: MSG.WATCH, lock: this.lock });
+    if (this.lang) worker.postMessage({ type: MSG.LANG, lang: this.lang });
     this.pingSentAt = null;
     clearInterval(this.beat);
     this.beat = setInterval(() => this.#heartbeat(), this.heartbeatMs);
@@ -149,6 +150,12 @@ export class Kernel {
       this.runs.set(runId, { resolve, onOutput });
       this.worker.postMessage({ type: MSG.RUN, runId, cellId, source });
     });
+  }
+
+  /** The reader's language, for the words the worker writes itself (kept across restarts). */
+  setLang(lang) {
+    this.lang = lang;
+    this.worker.postMessage({ type: MSG.LANG, lang });
   }
 
   set(name, value) {

@@ -31,8 +31,10 @@ export function renderOutput(o, lang) {
     }
     case 'table': return renderTable(o, lang);
     case 'html': {
-      const div = h('div', { class: 'out-html' });
-      div.append(sanitize(o.html));
+      // In a shadow root: a <style> in a cell's HTML styles that output alone, never the page.
+      const div = h('div', { class: 'out-html', 'data-testid': 'out-html' });
+      const root = div.attachShadow({ mode: 'open' });
+      root.append(h('style', { text: ':host { display: block; color: var(--fg); } table { border-collapse: collapse; } td, th { padding: .1rem .4rem; }' }), sanitize(o.html));
       return div;
     }
     case 'plot': {

@@ -59,6 +59,8 @@ export function renderPlot(spec, lang = 'en') {
     case 'histogram': {
       const values = spec.data.values;
       marks = [Plot.rectY(values, Plot.binX({ y: 'count' }, { x: (d) => d, thresholds: o.bins ?? 'auto', fill: o.color ?? 'steelblue' })), Plot.ruleY([0])];
+      // Plot would label the counts "Frequency", in English whatever the page.
+      extra.y = { ...base.y, label: o.yLabel ?? (lang === 'zh' ? '个数' : 'count') };
       const [lo, hi] = extent(values);
       description = lang === 'zh'
         ? `直方图：${values.length} 个值，范围 ${fmt(lo)} 到 ${fmt(hi)}。`

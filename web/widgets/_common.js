@@ -222,7 +222,9 @@ const STYLE = `
   --tpw-cell-edge: #6b7078; --tpw-c-edge: #a9aeb6; --tpw-flow-opacity: .7;
   --tpw-heat-0: #2a2e34; --tpw-heat-pos: #1d5fa8; --tpw-heat-neg: #a3401f; }
 }
-.tpw svg { display: block; max-width: 100%; height: auto; touch-action: none; user-select: none; }
+/* A finger on a figure still scrolls the page up and down; only a handle being dragged keeps the touch. */
+.tpw svg { display: block; max-width: 100%; height: auto; touch-action: pan-y; user-select: none; }
+.tpw .tpw-handle { touch-action: none; }
 /* A wide figure with text in it shrinks only so far on a phone (its 12px labels to about 10px), then scrolls. */
 .tpw .tpw-scroll { overflow-x: auto; }
 @media (max-width: 540px) { .tpw .tpw-scroll > svg { min-width: 500px; touch-action: pan-x pan-y; } }

@@ -1,0 +1,113 @@
+// What a learner tripped over, fixed and kept fixed in Chromium: a cell's html() cannot restyle the page,
+// a wide table scrolls with a cue, code everywhere (exercise editors too) has the CJK font stack, a finger
+// on a figure scrolls the page, "Re-run cells above" sits under the interrupted cell, and a Restart
+// clears the notice that asked for it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useSiteAndBrowser, openPage, cell, typeInto, waitForState } from './helpers.mjs';
+
+let srv, browser;
+useSiteAndBrowser((s, b) => { srv = s; browser = b; });
+const url = (lang, chapter = 'demo') => `${srv.base}?chapter=${chapter}&lang=${lang}`;
+
+async function withPage(fn, options = {}) {
+  const context = await browser.newContext(options);
+  const { page, log } = await openPage(context, srv.base);
+  try {
+    await fn(page);
+    assert.deepEqual(log.errors, [], 'no console error');
+  } finally {
+    await context.close();
+  }
+}
+
+const engineReady = (page, lang = 'en') => page.locator('[data-testid=kernel-status]').filter({ hasText: lang === 'en' ? 'Ready' : '就绪' }).waitFor({ timeout: 60000 });
+async function run(page, id, source) {
+  await typeInto(page, id, source);
+  await page.keyboard.press('Control+Enter');
+  await waitForState(page, id, ['done', 'error']);
+}
+
+test('a <style> in a cell\'s html() output styles that output only, never the page', async () => {
+  await withPage(async (page) => {
+    await page.goto(url('en'));
+    await engineReady(page);
+    const before = await page.evaluate(() => [getComputedStyle(document.body).backgroundColor, getComputedStyle(document.querySelector('h1')).color]);
+    await run(page, 'c1', 'html`<style>body { background: rgb(255, 0, 0) } h1, p { color: rgb(0, 255, 0) }</style><p id="mine">styled here</p>`');
+    const out = cell(page, 'c1').locator('[data-testid=out-html]');
+    assert.equal(await out.locator('#mine').textContent(), 'styled here', 'the output is shown (in its shadow root)');
+    assert.equal(await out.locator('#mine').evaluate((p) => getComputedStyle(p).color), 'rgb(0, 255, 0)', 'its style applies inside');
+    const after = await page.evaluate(() => [getComputedStyle(document.body).backgroundColor, getComputedStyle(document.querySelector('h1')).color]);
+    assert.deepEqual(after, before);
+  });
+});
+
+test('on a phone, a table wider than the page scrolls sideways with a shadow cue, and a finger on a figure scrolls the page', async () => {
+  await withPage(async (page) => {
+    await page.goto(url('zh'));
+    await engineReady(page, 'zh');
+    await run(page, 'c1', 'table([Object.fromEntries(Array.from({ length: 24 }, (_, i) => [`column ${i}`, i * 1000]))])');
+    const wrap = cell(page, 'c1').locator('.out-table-wrap');
+    const m = await wrap.evaluate((el) => ({ sw: el.scrollWidth, cw: el.clientWidth, bg: getComputedStyle(el).backgroundImage, ox: getComputedStyle(el).overflowX }));
+    assert.ok(m.sw > m.cw, `the table is wider than its box (${m.sw} > ${m.cw})`);
+    assert.equal(m.ox, 'auto');
+    assert.match(m.bg, /radial-gradient.*radial-gradient/, 'edge shadows say there is more to see');
+    const widget = page.locator('[data-widget=attention-flow] svg').first();
+    await widget.waitFor();
+    assert.equal(await widget.evaluate((el) => getComputedStyle(el).touchAction), 'pan-y');
+    const handle = page.locator('.tpw-handle').first();
+    await handle.waitFor();
+    assert.equal(await handle.evaluate((el) => getComputedStyle(el).touchAction), 'none', 'a handle keeps the drag');
+  }, { viewport: { width: 390, height: 800 }, isMobile: true, hasTouch: true });
+});
+
+test('code, outputs and exercise editors use the font stack with the shipped CJK subset', async () => {
+  await withPage(async (page) => {
+    await page.goto(url('zh', 'linear-algebra'));
+    const editor = page.locator('[data-testid=exercise] .cm-scroller').first();
+    await editor.waitFor({ timeout: 30000 });
+    for (const el of [editor, page.locator('[data-testid=cell] .cm-scroller').first(), page.locator('[data-testid=exercise] code').first()]) {
+      assert.match(await el.evaluate((e) => getComputedStyle(e).fontFamily), /Tensorpad CJK/);
+    }
+    // The glyphs drawn are the shipped font's where the system has none (this machine may or may not).
+    assert.equal(await page.evaluate(() => document.fonts.check('16px "Tensorpad CJK"', '判题')), true);
+  });
+});
+
+test('after Interrupt, "Re-run the cells above" is under the interrupted cell; Restart clears the notice that asked for it', async () => {
+  await withPage(async (page) => {
+    await page.goto(url('en'));
+    await engineReady(page);
+    await run(page, 'c1', 'const before = 1');
+    await typeInto(page, 'c2', 'while (true) {}');
+    await page.keyboard.press('Control+Enter');
+    await waitForState(page, 'c2', ['running']);
+    await page.click('[data-testid=interrupt]');
+    await waitForState(page, 'c2', ['error'], 5000);
+    const rerun = cell(page, 'c2').locator('[data-testid=rerun-above]');
+    assert.equal(await rerun.count(), 1, 'the button is in the interrupted cell');
+    assert.equal(await page.locator('[data-testid=rerun-above]').count(), 1, 'and only there');
+    await engineReady(page);
+    // A full heap's notice (its message as the core says it), then the toolbar's Restart.
+    await run(page, 'c3', 'throw new Error("tp.zeros: out of memory: 12 live tensors hold 2047 MB")');
+    const notice = page.locator('[data-testid=notice]').filter({ hasText: 'out of memory' });
+    await notice.waitFor();
+    await page.click('[data-testid=restart]');
+    assert.equal(await notice.count(), 0);
+  });
+});
+
+test('in the Chinese chapter, what our code writes into outputs is Chinese: a histogram\'s count axis, a table\'s caption', async () => {
+  await withPage(async (page) => {
+    await page.goto(url('zh'));
+    await engineReady(page, 'zh');
+    await run(page, 'c1', 'plot.histogram([1, 2, 2, 3, 3, 3])');
+    const svg = cell(page, 'c1').locator('figure.out-plot svg').first();
+    await svg.waitFor();
+    const text = await svg.textContent();
+    assert.match(text, /个数/);
+    assert.doesNotMatch(text, /Frequency/);
+    await run(page, 'c1', 'table([{ a: 1 }, { a: 2 }])');
+    assert.equal(await cell(page, 'c1').locator('.out-table caption').textContent(), '2 行 × 1 列');
+  });
+});
