@@ -38,34 +38,63 @@ function outputToJupyter(o) {
   }
 }
 
+/** A localized field ({ en, zh } or a string) in `lang`, else English, else any. */
+function localized(field, lang) {
+  if (field == null || typeof field === 'string') return field ?? '';
+  return field[lang] ?? field.en ?? Object.values(field)[0] ?? '';
+}
+
+/** The Markdown of blocks inside :::details, as one piece (code cells as fenced code). */
+function detailsMarkdown(blocks, sources) {
+  return blocks.map((b) => {
+    if (b.type === 'md') return b.md.trim();
+    if (b.type === 'cell') return '```js\n' + (sources[b.id] ?? b.source) + '\n```';
+    if (b.type === 'details') return `<details><summary>${b.summary}</summary>\n\n${detailsMarkdown(b.children, sources)}\n\n</details>`;
+    return '';
+  }).filter(Boolean).join('\n\n');
+}
+
 /**
- * toIpynb(chapter, { sources, outputs, counts }) → an nbformat 4.5 notebook object.
- * sources[cellId] overrides a cell's text; outputs[cellId] is the list of page outputs; counts[cellId] its run number.
+ * toIpynb(chapter, { sources, outputs, counts, reader, exercises, version }) → an nbformat 4.5 notebook object.
+ * sources[cellId] overrides a cell's text; outputs[cellId] is the list of page outputs; counts[cellId] its
+ * run number. reader: the reader's own cells, { top: [cell], after: Map(block → [cell]) } with cell =
+ * { id, type: 'code' | 'md', source, outputs?, count? }. exercises[id]: the reader's answer (else the
+ * starter is exported). An exercise becomes its statement (Markdown) and a code cell with the answer; a
+ * :::details block becomes one collapsed Markdown block.
  */
-export function toIpynb(chapter, { sources = {}, outputs = {}, counts = {} } = {}) {
+export function toIpynb(chapter, { sources = {}, outputs = {}, counts = {}, reader = {}, exercises = {}, version = null } = {}) {
+  const lang = chapter.lang ?? 'en';
   const cells = [];
   let mdCount = 0;
-  const markdown = (text) => {
+  const markdown = (text, metadata = {}) => {
     if (!text.trim()) return;
-    cells.push({ cell_type: 'markdown', id: `md-${++mdCount}`, metadata: {}, source: text });
+    cells.push({ cell_type: 'markdown', id: `md-${++mdCount}`, metadata, source: text });
+  };
+  const code = (id, source, { outs = [], count = null, metadata = {} } = {}) => {
+    cells.push({ cell_type: 'code', id, metadata, execution_count: count, source, outputs: outs.map(outputToJupyter).filter(Boolean) });
+  };
+  const readerCells = (list) => {
+    for (const c of list ?? []) {
+      const metadata = { tensorpad: { reader: true } };
+      if (c.type === 'md') cells.push({ cell_type: 'markdown', id: c.id, metadata, source: c.source });
+      else code(c.id, c.source, { outs: c.outputs ?? [], count: c.count ?? null, metadata });
+    }
   };
   const walk = (blocks) => {
     for (const b of blocks) {
       if (b.type === 'md') markdown(b.md);
-      else if (b.type === 'cell') {
-        cells.push({
-          cell_type: 'code', id: b.id, metadata: {}, execution_count: counts[b.id] ?? null,
-          source: sources[b.id] ?? b.source,
-          outputs: (outputs[b.id] ?? []).map(outputToJupyter).filter(Boolean),
-        });
-      } else if (b.type === 'details') {
-        markdown(`<details><summary>${b.summary}</summary>\n`);
-        walk(b.children);
-        markdown('</details>');
-      } else if (b.type === 'widget') markdown(`*(Interactive widget \`${b.name}\`: open the chapter in Tensorpad to use it.)*`);
-      else if (b.type === 'exercise') markdown(`**Exercise \`${b.id}\`**${b.title ? `: ${b.title}` : ''}`);
+      else if (b.type === 'cell') code(b.id, sources[b.id] ?? b.source, { outs: outputs[b.id] ?? [], count: counts[b.id] ?? null });
+      else if (b.type === 'details') markdown(`<details><summary>${b.summary}</summary>\n\n${detailsMarkdown(b.children, sources)}\n\n</details>`);
+      else if (b.type === 'widget') markdown(`*(Interactive widget \`${b.name}\`: open the chapter in Tensorpad to use it.)*`);
+      else if (b.type === 'exercise') {
+        const ex = b.exercise ?? {};
+        markdown(`**${lang === 'zh' ? '练习' : 'Exercise'}: ${b.title ?? ex.id ?? b.id}** (\`${b.id}\`)\n\n${localized(ex.statement, lang)}`.trim(), { tensorpad: { exercise: b.id } });
+        code(`exercise-${b.id}`, exercises[b.id] ?? localized(ex.starter, lang), { metadata: { tensorpad: { exercise: b.id } } });
+      }
+      readerCells(reader.after?.get(b));
     }
   };
+  readerCells(reader.top);
   walk(chapter.blocks);
   return {
     nbformat: 4,
@@ -73,8 +102,38 @@ export function toIpynb(chapter, { sources = {}, outputs = {}, counts = {} } = {
     metadata: {
       kernelspec: { name: 'javascript', display_name: 'JavaScript (Tensorpad)', language: 'javascript' },
       language_info: { name: 'javascript', file_extension: '.js', mimetype: 'text/javascript' },
-      tensorpad: { chapter: chapter.id, lang: chapter.lang, title: chapter.title },
+      tensorpad: { chapter: chapter.id, lang, title: chapter.title, version },
     },
     cells,
   };
+}
+
+/**
+ * fromIpynb(notebook) → { cells: [{ type: 'code' | 'md', source }], meta } for an nbformat 4 notebook whose
+ * code is JavaScript; throws an Error with `reason` ('not-json' | 'not-notebook' | 'python' | 'language')
+ * and a message naming what was found.
+ */
+export function fromIpynb(notebook) {
+  let nb = notebook;
+  if (typeof nb === 'string') {
+    try {
+      nb = JSON.parse(nb);
+    } catch (e) {
+      throw Object.assign(new Error(`not a notebook: the file is not JSON (${e.message})`), { reason: 'not-json' });
+    }
+  }
+  if (!nb || typeof nb !== 'object' || !Array.isArray(nb.cells) || typeof nb.nbformat !== 'number') {
+    throw Object.assign(new Error('not a notebook: an .ipynb file has "nbformat" and a list of "cells"'), { reason: 'not-notebook' });
+  }
+  if (nb.nbformat !== 4) throw Object.assign(new Error(`nbformat ${nb.nbformat} notebooks cannot be opened here (nbformat 4 can)`), { reason: 'not-notebook' });
+  const language = String(nb.metadata?.kernelspec?.language ?? nb.metadata?.language_info?.name ?? 'javascript').toLowerCase();
+  if (language === 'python') throw Object.assign(new Error('this is a Python notebook: its code cells cannot run here, where cells are JavaScript'), { reason: 'python', language });
+  if (!['javascript', 'js', 'typescript'].includes(language)) throw Object.assign(new Error(`this notebook's code is ${language}: cells here are JavaScript`), { reason: 'language', language });
+  const text = (src) => (Array.isArray(src) ? src.join('') : String(src ?? ''));
+  const cells = nb.cells.flatMap((c) => {
+    if (c.cell_type === 'code') return [{ type: 'code', source: text(c.source) }];
+    if (c.cell_type === 'markdown' || c.cell_type === 'raw') return [{ type: 'md', source: text(c.source) }];
+    return [];
+  });
+  return { cells, meta: nb.metadata?.tensorpad ?? null };
 }

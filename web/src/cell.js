@@ -5,10 +5,16 @@ import { createEditor, setDoc } from './editor.js';
 import { renderOutput } from './output.js';
 
 export class CellView {
-  /** block: { id, source }, n: 1-based number, hooks: { onRun(cell, opts), onEdit(cell, text), onReset(cell) } */
-  constructor(block, n, lang, hooks) {
+  /**
+   * block: { id, source }, n: its number (1-based; a reader's cell: a label like "3a"),
+   * hooks: { onRun(cell, opts), onEdit(cell, text), onReset(cell), onEscape(cell), onTool(cell, action) }.
+   * A reader's own cell (reader: true) has no author version: no Reset, but Delete, Move and Duplicate.
+   * `tools: false` leaves the insert/move controls out (the scratch cell).
+   */
+  constructor(block, n, lang, hooks, { reader = false, tools = true, testid = 'cell' } = {}) {
     this.id = block.id;
-    this.author = block.source;
+    this.reader = reader;
+    this.author = reader ? null : block.source;
     this.n = n;
     this.lang = lang;
     this.hooks = hooks;
@@ -32,8 +38,9 @@ export class CellView {
     this.editorHost = h('div', { class: 'cell-editor' });
     this.outputEl = h('div', { class: 'cell-output', 'data-testid': 'cell-output' });
     // A group, not a landmark: a chapter has dozens of cells, and the landmark list stays short.
-    this.el = h('div', { class: 'cell', role: 'group', 'data-testid': 'cell', 'data-cell-id': block.id, 'data-state': 'idle', 'aria-label': L('cellLabel'), id: `cell-${block.id}` },
-      h('div', { class: 'cell-bar' }, this.countEl, this.runBtn, this.resetBtn, this.statusEl),
+    // Focusable itself: Esc in the editor leaves it for the cell (command mode: web/src/commands.js).
+    this.el = h('div', { class: reader ? 'cell reader-cell' : 'cell', role: 'group', tabindex: '-1', 'data-testid': testid, 'data-cell-id': block.id, 'data-state': 'idle', 'data-reader': reader && tools ? 'true' : null, 'aria-label': L(reader ? 'readerCellLabel' : 'cellLabel'), id: `cell-${block.id}` },
+      h('div', { class: 'cell-bar' }, this.countEl, this.runBtn, this.resetBtn, this.statusEl, tools ? cellTools(lang, n, reader, (action) => hooks.onTool?.(this, action)) : null),
       this.notice, this.editorHost, this.outputEl);
     this.view = createEditor(this.editorHost, {
       doc: block.source,
@@ -43,6 +50,7 @@ export class CellView {
         hooks.onEdit(this, text);
       },
       onRun: (opts) => hooks.onRun(this, opts),
+      onEscape: () => hooks.onEscape?.(this),
     });
   }
 
@@ -56,7 +64,7 @@ export class CellView {
   }
 
   #syncEdited(text) {
-    const edited = text !== this.author;
+    const edited = !this.reader && text !== this.author;
     this.resetBtn.hidden = !edited;
     this.el.classList.toggle('edited', edited);
   }
@@ -140,4 +148,23 @@ export class CellView {
     this.notice.replaceChildren(h('span', { text: text + ' ' }),
       ...choices.flatMap(([testid, label, action], i) => [i ? ' ' : null, h('button', { type: 'button', class: 'btn', 'data-testid': testid, onclick: () => answer(action) }, label)]).filter(Boolean));
   }
+}
+
+/**
+ * The insert/move controls of a cell's bar: every cell can add a code or Markdown cell below it; a reader's
+ * own cell can also move, be duplicated and be deleted. act(action): 'add-below' | 'add-md-below' | 'up' |
+ * 'down' | 'duplicate' | 'delete'.
+ */
+export function cellTools(lang, n, reader, act) {
+  const L = (k) => t(lang, k, { n });
+  const tool = (testid, text, label, action) => h('button', { type: 'button', class: 'btn btn-small cell-tool', 'data-testid': testid, 'aria-label': label, title: label, onclick: () => act(action) }, text);
+  return h('span', { class: 'cell-tools' },
+    tool('add-cell-below', '+ ' + t(lang, 'codeShort'), L('addCodeBelow'), 'add-below'),
+    tool('add-md-below', '+ ' + t(lang, 'mdShort'), L('addMdBelow'), 'add-md-below'),
+    reader ? [
+      tool('move-cell-up', '↑', L('moveUp'), 'up'),
+      tool('move-cell-down', '↓', L('moveDown'), 'down'),
+      tool('duplicate-cell', '⧉', L('duplicateCell'), 'duplicate'),
+      tool('delete-cell', '🗑', L('deleteCell'), 'delete'),
+    ] : null);
 }

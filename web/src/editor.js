@@ -28,6 +28,8 @@ const highlightStyle = HighlightStyle.define(defaultHighlightStyle.specs.map((sp
 // its base theme only knows one light and one dark look, chosen when an editor is created.
 const chrome = EditorView.theme({
   '&': { color: 'var(--fg)', backgroundColor: 'var(--code-bg)' },
+  // Cells and exercise editors alike: Chinese in comments and strings draws with the page's CJK font stack.
+  '.cm-scroller': { fontFamily: 'var(--mono, monospace)' },
   // The page's focus ring, on cell and exercise editors alike (CodeMirror's own is a 1 px dotted line).
   '&.cm-focused': { outline: '3px solid var(--focus)', outlineOffset: '-1px' },
   '.cm-content': { caretColor: 'var(--fg)' },
@@ -49,11 +51,15 @@ const reducedMotion = () => globalThis.matchMedia?.('(prefers-reduced-motion: re
  * createEditor(parent, { doc, label, onChange(text), onRun({ advance }) }) → an EditorView.
  * Shift+Enter calls onRun({ advance: true }); Ctrl/Cmd+Enter calls onRun({ advance: false }).
  */
-export function createEditor(parent, { doc = '', label = 'Code', onChange = () => {}, onRun = () => {} } = {}) {
+export function createEditor(parent, { doc = '', label = 'Code', onChange = () => {}, onRun = () => {}, onEscape = null, language = 'js' } = {}) {
   const runKeys = Prec.highest(keymap.of([
     { key: 'Shift-Enter', run: () => (onRun({ advance: true }), true) },
     { key: 'Mod-Enter', run: () => (onRun({ advance: false }), true) },
+    { key: 'Alt-Enter', run: () => (onRun({ advance: true, insert: true }), true) },
   ]));
+  // Esc leaves the editor for its cell (command mode); at the default precedence, so that a completion
+  // popup, which binds Esc at a higher one, closes first.
+  const escape = onEscape ? keymap.of([{ key: 'Escape', run: () => (onEscape(), true) }]) : [];
   return new EditorView({
     parent,
     state: EditorState.create({
@@ -71,7 +77,8 @@ export function createEditor(parent, { doc = '', label = 'Code', onChange = () =
         closeBrackets(),
         highlightActiveLine(),
         keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap]),
-        javascript(),
+        escape,
+        language === 'js' ? javascript() : [],
         EditorView.contentAttributes.of({ 'aria-label': label }),
         // The cursor, scrolled into view as one types or moves, stays clear of the page's sticky header.
         EditorView.scrollMargins.of(() => ({ top: headerHeight() + 8 })),

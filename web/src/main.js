@@ -1,5 +1,5 @@
 // Page entry: "/" lists the chapters, "/?chapter=<id>&lang=<zh|en>" opens one.
-import { Notebook, startKernel } from './notebook.js';
+import { Notebook, startKernel, SCRATCH_CHAPTER } from './notebook.js';
 import { h, trackStickyHeader } from './dom.js';
 import { t, LANGS } from './i18n.js';
 import { loadLang, saveLang, passedCount } from './storage.js';
@@ -65,10 +65,11 @@ async function showChapter(params) {
   // Fetch the chapter in the likely language while the index arrives (the first cell renders sooner).
   const guess = pickLang(params);
   const chapterUrl = (l) => `chapters/${encodeURIComponent(id)}/${l}.json`;
-  const early = fetchJson(chapterUrl(guess));
+  const early = id === SCRATCH_CHAPTER ? Promise.resolve(null) : fetchJson(chapterUrl(guess));
   early.catch(() => {});
   const chapters = await fetchJson('chapters/index.json');
-  const entry = chapters.find((c) => c.id === id);
+  // The scratch chapter (where an opened .ipynb lands) has no file: it is the reader's cells alone.
+  const entry = id === SCRATCH_CHAPTER ? { id, langs: LANGS } : chapters.find((c) => c.id === id);
   const lang = pickLang(params, entry?.langs ?? LANGS);
   setLang(lang);
   if (!entry) {
@@ -77,7 +78,9 @@ async function showChapter(params) {
     return;
   }
   if (params.get('lang') !== lang) history.replaceState(null, '', `?chapter=${encodeURIComponent(id)}&lang=${lang}${location.hash}`);
-  const chapter = await (lang === guess ? early : fetchJson(chapterUrl(lang)));
+  const chapter = id === SCRATCH_CHAPTER
+    ? { id, lang, title: t(lang, 'scratchChapter'), order: 0, blocks: [], toc: [] }
+    : await (lang === guess ? early : fetchJson(chapterUrl(lang)));
   document.title = `${chapter.title} · Tensorpad`;
   const other = entry.langs.find((l) => l !== lang);
   const notebook = new Notebook(app, chapter, {

@@ -7,12 +7,15 @@ import { mountWidget } from './widgets.js';
 import { WeightsPanel, weightsAnchor } from './weights.js';
 import { mountExercise } from 'tensorpad:exercise';
 import { createEditor, setDoc } from './editor.js';
-import { toIpynb, chapterToMarkdown } from '../runtime/export.js';
+import { toIpynb, fromIpynb, chapterToMarkdown } from '../runtime/export.js';
 import { h, download, trackStickyHeader } from './dom.js';
 import { t } from './i18n.js';
 import { themeMenu } from './theme.js';
 import { Contents } from './contents.js';
 import { declaresName } from './declares.js';
+import { MarkdownCellView } from './md-cell.js';
+import { blockKey, resolveAnchor, anchorsFor } from './anchors.js';
+import { installCommandMode, showKeys } from './commands.js';
 
 /** Starts the cell worker. The liveness ping's period: tests shorten it (globalThis.__TENSORPAD_HEARTBEAT_MS__, set before load). */
 export function startKernel(workerUrl) {
@@ -27,6 +30,9 @@ export class Notebook {
     this.chapter = chapter;
     this.lang = lang;
     this.cells = [];
+    this.blockOf = new Map(); // a top-level block's element → the chapter block
+    this.cellOf = new WeakMap(); // a cell's element → its view (the author's cells and the reader's)
+    this.readerViews = new Map(); // id → the view of a reader's own cell (code or Markdown)
     this.values = new Map();
     this.widgetWatchers = [];
     this.queue = Promise.resolve();
@@ -45,7 +51,16 @@ export class Notebook {
     // The liveness ping's period; tests shorten it (globalThis.__TENSORPAD_HEARTBEAT_MS__, set before load).
     this.kernel = kernel ?? startKernel(workerUrl);
     this.kernel.attach((s, msg) => this.#kernelStatus(s, msg));
+    this.kernel.setLang(lang);
     this.#restoreEdits();
+    this.#restoreReaderCells();
+    const scratch = this.store.cell(this.lang, SCRATCH_ID);
+    if (scratch) {
+      this.restoring = true;
+      this.scratch.source = scratch.source;
+      this.restoring = false;
+      this.scratchEl.open = true;
+    }
     const flush = () => this.store.flush();
     addEventListener('pagehide', flush);
     addEventListener('beforeunload', flush);
@@ -68,6 +83,11 @@ export class Notebook {
       button('export-ipynb', L('exportIpynb'), () => this.exportIpynb()),
       button('download-md', L('downloadMd'), () => this.downloadMarkdown()),
       button('reset-chapter', L('resetChapter'), () => this.resetChapter()),
+      button('open-scratch', L('scratch'), () => { this.scratchEl.open = true; this.scratch.focus(); this.scratchEl.scrollIntoView({ block: 'nearest' }); }),
+      h('label', { class: 'btn btn-file' }, L('openNotebook'),
+        h('input', { type: 'file', class: 'sr-only', accept: '.ipynb,application/x-ipynb+json,application/json', 'data-testid': 'import-ipynb',
+          onchange: (e) => { const f = e.target.files?.[0]; e.target.value = ''; if (f) this.importIpynb(f); } })),
+      button('keys', L('keys'), () => showKeys(this.lang), { 'aria-keyshortcuts': '?' }),
       this.status);
     this.notices = h('div', { class: 'notices', 'aria-live': 'polite' });
     const header = h('header', { class: 'chapter-header' },
@@ -79,7 +99,7 @@ export class Notebook {
           otherLangHref ? h('a', { href: otherLangHref, class: 'lang-switch', 'data-testid': 'lang-switch', hreflang: this.lang === 'zh' ? 'en' : 'zh', lang: this.lang === 'zh' ? 'en' : 'zh', title: L('otherLangLabel'), onclick: (e) => this.#switchLang(e, otherLangHref) }, L('otherLang')) : null)),
       h('h1', { text: this.chapter.title }),
       toolbar);
-    const main = h('main', { id: 'main', class: 'chapter', tabindex: '-1' });
+    const main = this.main = h('main', { id: 'main', class: 'chapter', tabindex: '-1' });
     // "Use your own model" sits before the first block that reads `weights` (or at the top).
     const anchor = weightsAnchor(this.chapter.blocks);
     // What the page adds (the panel's title, exercise titles) is a sub-heading of the section it lands
@@ -90,6 +110,8 @@ export class Notebook {
       const el = this.#renderBlock(b);
       el.id ||= `b${i}`;
       el.dataset.block = String(i);
+      el.dataset.key = blockKey(b);
+      this.blockOf.set(el, b);
       main.append(el);
     });
     if (!this.weights) main.append((this.weights = panel(2)).el);
@@ -98,21 +120,26 @@ export class Notebook {
       const exercises = exerciseIds(this.chapter.blocks);
       this.contents = new Contents(this.chapter.toc, { L, exercises, passed: (id) => passed(this.store?.exercise(id)) });
     }
-    this.root.replaceChildren(...[header, this.notices, this.announcer, this.contents?.el, main].filter(Boolean));
+    this.scratchEl = this.#renderScratch();
+    this.root.replaceChildren(...[header, this.notices, this.announcer, this.contents?.el, main, this.scratchEl].filter(Boolean));
     trackStickyHeader(header);
+    installCommandMode(main, {
+      lang: this.lang,
+      cellOf: (el) => this.cellOf.get(el),
+      cellAction: (view, action) => this.cellAction(view, action),
+      runCell: (view, opts) => (view.kind === 'md' ? this.#afterMarkdown(view, opts) : this.runCell(view, opts)),
+      announce: (text) => this.announce(text),
+    });
   }
 
   #renderBlock(b) {
     switch (b.type) {
       case 'md': return h('div', { class: 'prose', html: b.html });
       case 'cell': {
-        const cell = new CellView(b, this.cells.length + 1, this.lang, {
-          onRun: (c, opts) => this.runCell(c, opts),
-          onEdit: (c, text) => this.#edited(c, text),
-          onReset: (c) => this.resetCell(c),
-        });
+        const cell = new CellView(b, this.cells.length + 1, this.lang, this.#cellHooks());
         cell.hash = hashSource(b.source);
         this.cells.push(cell);
+        this.cellOf.set(cell.el, cell);
         return cell.el;
       }
       case 'details': {
@@ -200,6 +227,190 @@ export class Notebook {
     }
   }
 
+  #cellHooks() {
+    return {
+      onRun: (c, opts) => (c.kind === 'md' ? this.#afterMarkdown(c, opts) : this.runCell(c, opts)),
+      onEdit: (c, text) => (c.reader ? this.#saveReaderCells() : this.#edited(c, text)),
+      onReset: (c) => this.resetCell(c),
+      onEscape: (c) => c.el.focus(),
+      onTool: (c, action) => this.cellAction(c, action),
+    };
+  }
+
+  // ---- the reader's own cells ------------------------------------------------------------------
+
+  // The scratch panel: one code cell that belongs to no place in the chapter (marimo's scratchpad), for
+  // quick checks. It runs in the same scope, is not part of Run all, and is saved like an edit.
+  #renderScratch() {
+    const hooks = {
+      onRun: (c, opts) => this.runCell(c, { ...opts, advance: false, insert: false }),
+      onEdit: (c, text) => this.restoring || (text ? this.store.setCell(this.lang, SCRATCH_ID, text, '') : this.store.clearCell(this.lang, SCRATCH_ID)),
+      onEscape: (c) => c.el.focus(),
+    };
+    this.scratch = new CellView({ id: 'scratch', source: '' }, this.L('scratchShort'), this.lang, hooks, { reader: true, tools: false, testid: 'scratch-cell' });
+    this.scratch.el.setAttribute('aria-label', this.L('scratch'));
+    const panel = h('details', { class: 'scratch', 'data-testid': 'scratch' },
+      h('summary', { text: this.L('scratch') }),
+      h('p', { class: 'muted scratch-note', text: this.L('scratchNote') }),
+      this.scratch.el);
+    return panel;
+  }
+
+  /** The reader's cells and the author's blocks, in page order (top-level blocks of the chapter). */
+  #items() {
+    return [...this.main.children].filter((el) => el.dataset.key || el.dataset.reader === 'true');
+  }
+
+  #newReaderView({ id, type, source }) {
+    const view = type === 'md'
+      ? new MarkdownCellView({ id, source }, '', this.lang, this.#cellHooks())
+      : new CellView({ id, source }, '', this.lang, this.#cellHooks(), { reader: true });
+    this.readerViews.set(id, view);
+    this.cellOf.set(view.el, view);
+    return view;
+  }
+
+  #restoreReaderCells() {
+    const list = this.store.readerCells(this.lang);
+    const items = this.#items();
+    const keys = items.map((el) => el.dataset.key);
+    const last = new Map(); // anchor index → the element placed last after it
+    for (const entry of list) {
+      if (this.readerViews.has(entry.id)) continue;
+      const view = this.#newReaderView(entry);
+      const i = resolveAnchor(entry.anchor, keys);
+      const after = last.get(i) ?? (i < 0 ? null : items[i]);
+      if (after) after.after(view.el);
+      else this.main.prepend(view.el);
+      last.set(i, view.el);
+    }
+    this.#cellsChanged();
+    this.#offerFirstCell();
+  }
+
+  // A chapter with no cell at all (the scratch chapter, empty) offers to add one.
+  #offerFirstCell() {
+    this.firstCellBtn?.remove();
+    this.firstCellBtn = null;
+    if (this.main.querySelector('[data-testid=cell], [data-testid=md-cell]')) return;
+    this.firstCellBtn = h('button', { type: 'button', class: 'btn', 'data-testid': 'add-first-cell', onclick: () => {
+      const view = this.#newReaderView({ id: `r${Date.now().toString(36)}`, type: 'code', source: '' });
+      this.main.append(view.el);
+      this.#saveReaderCells();
+      this.#offerFirstCell();
+      view.focus();
+    } }, `+ ${this.L('codeShort')}`);
+    this.main.append(this.firstCellBtn);
+  }
+
+  // Another tab added, moved or removed reader cells: this tab shows its list.
+  #reloadReaderCells() {
+    for (const view of this.readerViews.values()) view.el.remove();
+    this.readerViews.clear();
+    this.#restoreReaderCells();
+  }
+
+  /** The code cells in page order (Run all, "cells above", Shift+Enter), and the reader cells' numbers. */
+  #cellsChanged() {
+    this.cells = [...this.main.querySelectorAll('[data-testid=cell]')].map((el) => this.cellOf.get(el)).filter(Boolean);
+    let author = 0;
+    let extra = 0;
+    for (const el of this.main.querySelectorAll('[data-testid=cell], [data-testid=md-cell]')) {
+      const view = this.cellOf.get(el);
+      if (!view) continue;
+      if (!view.reader) { author = view.n; extra = 0; continue; }
+      // "3a", "3b", … after cell 3: a reader's cells do not renumber the author's.
+      view.n = `${author || ''}${String.fromCharCode(97 + Math.min(25, extra++))}`;
+      view.el.setAttribute('aria-label', this.L(view.kind === 'md' ? 'mdCellLabel' : 'readerCellLabel', { n: view.n }));
+    }
+  }
+
+  #saveReaderCells() {
+    const items = this.#items().map((el) => (el.dataset.reader === 'true' ? { reader: this.cellOf.get(el) } : { key: el.dataset.key }));
+    const list = anchorsFor(items).map(({ item, anchor }) => ({ id: item.reader.id, type: item.reader.kind === 'md' ? 'md' : 'code', source: item.reader.source, anchor }));
+    this.store.setReaderCells(this.lang, list);
+    this.#cellsChanged();
+  }
+
+  /** The top-level element a cell belongs to (a cell inside :::details belongs to the details block). */
+  #topOf(cell) {
+    let el = cell.el;
+    while (el.parentElement && el.parentElement !== this.main) el = el.parentElement;
+    return el;
+  }
+
+  /** Adds a reader's cell above or below `cell` (type 'code' or 'md'); focuses its editor. */
+  insertCell(cell, { where = 'below', type = 'code', source = '', edit = true } = {}) {
+    const id = `r${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+    const view = this.#newReaderView({ id, type, source });
+    const ref = this.#topOf(cell);
+    if (where === 'above') ref.before(view.el);
+    else ref.after(view.el);
+    this.#saveReaderCells();
+    if (edit) {
+      if (view.kind === 'md') view.edit();
+      else view.focus();
+    }
+    return view;
+  }
+
+  deleteCell(cell) {
+    if (!cell.reader) return;
+    const items = this.#items();
+    const i = items.indexOf(cell.el);
+    const next = items.slice(i + 1).concat(items.slice(0, i).reverse()).find((el) => this.cellOf.get(el) || el.querySelector('[data-testid=cell]'));
+    cell.el.remove();
+    this.readerViews.delete(cell.id);
+    this.#saveReaderCells();
+    (this.cellOf.get(next) ?? this.cellOf.get(next?.querySelector('[data-testid=cell]')))?.el.focus();
+    this.announce(this.L('cellDeleted'));
+    this.#offerFirstCell();
+  }
+
+  moveCell(cell, step) {
+    if (!cell.reader) return;
+    const items = this.#items();
+    const i = items.indexOf(cell.el);
+    const other = items[i + step];
+    if (!other) return;
+    if (step < 0) other.before(cell.el);
+    else other.after(cell.el);
+    this.#saveReaderCells();
+    cell.el.focus();
+    cell.el.scrollIntoView({ block: 'nearest' });
+  }
+
+  /** A toolbar button or command key on a cell: 'add-below' | 'add-above' | 'add-md-below' | 'up' | 'down' | 'duplicate' | 'delete' | 'to-md' | 'to-code'. */
+  cellAction(cell, action) {
+    switch (action) {
+      case 'add-below': return this.insertCell(cell);
+      case 'add-above': return this.insertCell(cell, { where: 'above' });
+      case 'add-md-below': return this.insertCell(cell, { type: 'md' });
+      case 'up': return this.moveCell(cell, -1);
+      case 'down': return this.moveCell(cell, 1);
+      case 'duplicate': return cell.reader && this.insertCell(cell, { type: cell.kind === 'md' ? 'md' : 'code', source: cell.source, edit: false });
+      case 'delete': return this.deleteCell(cell);
+      case 'to-md': case 'to-code': {
+        const type = action === 'to-md' ? 'md' : 'code';
+        if (!cell.reader || (cell.kind === 'md') === (type === 'md')) return;
+        const view = this.#newReaderView({ id: cell.id, type, source: cell.source });
+        cell.el.replaceWith(view.el);
+        this.#saveReaderCells();
+        view.el.focus();
+        return view;
+      }
+    }
+  }
+
+  // Shift+Enter on a Markdown cell shows it rendered and moves on, as a code cell runs and moves on.
+  #afterMarkdown(cell, { advance = false, insert = false } = {}) {
+    if (insert) return this.insertCell(cell);
+    if (!advance) return cell.el.focus();
+    const items = [...this.main.querySelectorAll('[data-testid=cell], [data-testid=md-cell]')];
+    const next = this.cellOf.get(items[items.indexOf(cell.el) + 1]);
+    (next ?? cell).el.focus();
+  }
+
   // ---- persistence -----------------------------------------------------------------------------
 
   #storageNotice(kind) {
@@ -217,7 +428,7 @@ export class Notebook {
 
   // Another tab of this chapter saved: its cells are shown here too, except in a cell this tab's reader is
   // editing (focused, or with an edit not yet written), which gets a choice instead of losing either text.
-  #remoteChanged({ cells, exercises }) {
+  #remoteChanged({ cells, exercises, reader = [] }) {
     for (const { lang, id, value, conflict } of cells) {
       const cell = lang === this.lang && this.cells.find((c) => c.id === id);
       if (!cell) continue;
@@ -233,6 +444,7 @@ export class Notebook {
       }
     }
     if (exercises.length) this.contents?.refresh();
+    if (reader.includes(this.lang)) this.#reloadReaderCells();
   }
 
   /** Puts text in a cell's editor without saving it again (it is what is stored). */
@@ -280,7 +492,8 @@ export class Notebook {
   }
 
   resetChapter() {
-    if (!confirm(this.L('resetChapterConfirm'))) return;
+    const added = this.readerViews.size;
+    if (!confirm(this.L('resetChapterConfirm') + (added ? ' ' + this.L(added === 1 ? 'resetRemovesOne' : 'resetRemovesCells', { n: added }) : ''))) return;
     this.store.clearChapter();
     // Exercise blocks keep their attempt in memory and would save it again: the page starts afresh.
     location.reload();
@@ -369,8 +582,9 @@ export class Notebook {
   }
 
   /** Runs one cell (queued behind any running one); advance moves focus to the next cell. */
-  runCell(cell, { advance = false } = {}) {
-    if (advance) {
+  runCell(cell, { advance = false, insert = false } = {}) {
+    if (insert) this.insertCell(cell);
+    else if (advance) {
       const next = this.cells[this.cells.indexOf(cell) + 1];
       if (next) { next.focus(); next.el.scrollIntoView({ block: 'nearest' }); }
     }
@@ -476,12 +690,16 @@ export class Notebook {
       }
     }
     this.execCount = 0;
+    // What a full heap or a crash asked for has been done: their notices go.
+    for (const id of ['memory', 'crash']) this.notices.querySelector(`[data-notice="${id}"]`)?.remove();
     const stop = offerFrom ? this.cells.indexOf(offerFrom) : this.cells.length;
     const above = this.cells.slice(0, stop).filter((c) => c.el.classList.contains('stale'));
-    const actions = above.length
-      ? [h('button', { type: 'button', class: 'btn', 'data-testid': 'rerun-above', onclick: (e) => { e.target.closest('.notice').remove(); this.runCells(above); } }, this.L('rerunAbove', { n: above.length }))]
-      : [];
-    this.notice(message, { id: 'kernel', kind: 'info', actions });
+    // "Re-run the cells above" sits where the reader is: under the interrupted cell's message, else in the notice.
+    const rerun = above.length
+      ? h('button', { type: 'button', class: 'btn', 'data-testid': 'rerun-above', onclick: (e) => { e.target.closest('.notice, .cell-rerun')?.remove(); this.runCells(above); } }, this.L('rerunAbove', { n: above.length }))
+      : null;
+    if (offerFrom && rerun) offerFrom.outputEl.append(h('div', { class: 'cell-rerun' }, rerun));
+    this.notice(message, { id: 'kernel', kind: 'info', actions: !offerFrom && rerun ? [rerun] : [] });
   }
 
   /** Stops whatever runs now (within a second, by terminating the worker) and starts a fresh worker. */
@@ -508,11 +726,52 @@ export class Notebook {
   }
 
   ipynb() {
+    // The reader's cells, each after the author block above it (or at the top).
+    const reader = { top: [], after: new Map() };
+    let block = null;
+    for (const el of this.#items()) {
+      if (el.dataset.reader !== 'true') { block = this.blockOf.get(el); continue; }
+      const v = this.cellOf.get(el);
+      const entry = { id: v.id, type: v.kind === 'md' ? 'md' : 'code', source: v.source, outputs: v.outputs ?? [], count: v.count ?? null };
+      if (!block) reader.top.push(entry);
+      else reader.after.set(block, [...(reader.after.get(block) ?? []), entry]);
+    }
+    const exercises = {};
+    for (const id of exerciseIds(this.chapter.blocks)) {
+      const code = this.store.exercise(id)?.code;
+      if (typeof code === 'string') exercises[id] = code;
+    }
+    const authorCells = this.cells.filter((c) => !c.reader);
     return toIpynb(this.chapter, {
       sources: this.#sources(),
-      outputs: Object.fromEntries(this.cells.map((c) => [c.id, c.outputs])),
-      counts: Object.fromEntries(this.cells.map((c) => [c.id, c.count])),
+      outputs: Object.fromEntries(authorCells.map((c) => [c.id, c.outputs])),
+      counts: Object.fromEntries(authorCells.map((c) => [c.id, c.count])),
+      reader,
+      exercises,
+      version: hashSource(JSON.stringify(this.chapter.blocks)),
     });
+  }
+
+  /** Opens an .ipynb file (ours, or any nbformat 4 JavaScript notebook) as the reader's cells of the scratch chapter. */
+  async importIpynb(file) {
+    let parsed;
+    try {
+      parsed = fromIpynb(await file.text());
+    } catch (e) {
+      this.notice(e.reason === 'python' ? this.L('importPython', { file: file.name }) : this.L('importFailed', { file: file.name, msg: e.message }), { id: 'import', kind: 'warning' });
+      return null;
+    }
+    const target = this.chapter.id === SCRATCH_CHAPTER ? this.store : new ChapterStore(SCRATCH_CHAPTER);
+    const stamp = Date.now().toString(36);
+    const added = parsed.cells.map((c, i) => ({ id: `r${stamp}${i.toString(36)}`, type: c.type, source: c.source, anchor: 'top' }));
+    target.setReaderCells(this.lang, [...target.readerCells(this.lang), ...added]);
+    if (!target.flush()) {
+      this.notice(this.L('importFailed', { file: file.name, msg: this.L('storageFull') }), { id: 'import', kind: 'warning' });
+      return null;
+    }
+    if (this.chapter.id === SCRATCH_CHAPTER) this.#reloadReaderCells();
+    else location.assign(`./?chapter=${SCRATCH_CHAPTER}&lang=${this.lang}`);
+    return added.length;
   }
 
   exportIpynb() {
@@ -523,6 +782,11 @@ export class Notebook {
     download(`${this.chapter.id}.${this.lang}.md`, chapterToMarkdown(this.chapter, this.#sources()), 'text/markdown');
   }
 }
+
+/** The scratch cell's entry among the saved cells (no author cell has an id with '#'). */
+const SCRATCH_ID = '#scratch';
+/** The chapter that opened notebooks land in: no author blocks, only the reader's cells (main.js). */
+export const SCRATCH_CHAPTER = 'scratch';
 
 /** The ids of a chapter's exercises, in order, those inside :::details included. */
 function exerciseIds(blocks) {

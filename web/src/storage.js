@@ -100,6 +100,19 @@ export function readEntry(raw) {
     if (isRecord(e) && (e.code === undefined || typeof e.code === 'string')) data.exercises[id] = e;
     else dropped.push(`exercises.${id}`);
   }
+  // The reader's own cells, per language: an ordered list of { id, type: 'code' | 'md', source, anchor }.
+  if (d.reader !== undefined) {
+    data.reader = {};
+    if (!isRecord(d.reader)) dropped.push('reader');
+    for (const [lang, list] of Object.entries(isRecord(d.reader) ? d.reader : {})) {
+      if (!Array.isArray(list)) { dropped.push(`reader.${lang}`); continue; }
+      data.reader[lang] = list.filter((c, i) => {
+        const ok = isRecord(c) && typeof c.id === 'string' && (c.type === 'code' || c.type === 'md') && typeof c.source === 'string' && typeof c.anchor === 'string';
+        if (!ok) dropped.push(`reader.${lang}.${i}`);
+        return ok;
+      });
+    }
+  }
   if (d.v > FORMAT) return { data, status: 'newer', dropped };
   return { data, status: dropped.length ? 'partial' : 'ok', dropped };
 }
@@ -119,7 +132,7 @@ export class ChapterStore {
    * notify(kind, detail): kind is 'unavailable' | 'corrupt' (detail.dropped lists what was left out) |
    * 'blocked' (corrupt, and no copy could be kept: nothing is saved until saveUnreadable/discardUnreadable) |
    * 'newer' (nothing is saved) | 'full'.
-   * onRemote({ cells: [{ lang, id, value, conflict }], exercises: [ids] }): another tab changed these;
+   * onRemote({ cells: [{ lang, id, value, conflict }], exercises: [ids], reader: [langs] }): another tab changed these;
    * value is the stored cell (null: back to the author's), conflict: this tab has unwritten changes to it.
    */
   constructor(chapterId, notify = () => {}, { onRemote = () => {} } = {}) {
@@ -160,7 +173,9 @@ export class ChapterStore {
     }
     const exercises = [...new Set([...Object.keys(before.exercises), ...Object.keys(data.exercises)])]
       .filter((id) => JSON.stringify(before.exercises[id]) !== JSON.stringify(data.exercises[id]));
-    if (cells.length || exercises.length) this.onRemote({ cells, exercises });
+    const reader = [...new Set([...Object.keys(before.reader ?? {}), ...Object.keys(data.reader ?? {})])]
+      .filter((lang) => JSON.stringify(before.reader?.[lang] ?? []) !== JSON.stringify(data.reader?.[lang] ?? []));
+    if (cells.length || exercises.length || reader.length) this.onRemote({ cells, exercises, reader });
   }
 
   /** Copies an unreadable entry's text aside (the last 5 kept); false when storage refused. */
@@ -219,6 +234,8 @@ export class ChapterStore {
     if (change.kind === 'reset') return { ...fresh(), v: data.v };
     if (change.kind === 'exercise') {
       data.exercises[change.id] = change.value;
+    } else if (change.kind === 'reader') {
+      (data.reader ??= {})[change.lang] = change.value;
     } else if (change.value === undefined) {
       if (data.cells[change.lang]) delete data.cells[change.lang][change.id];
     } else {
@@ -307,6 +324,17 @@ export class ChapterStore {
     this.pending = [];
     this.#change({ kind: 'reset' });
     this.flush();
+  }
+
+  /** The reader's own cells in `lang`, in page order: [{ id, type, source, anchor }]. */
+  readerCells(lang) {
+    return this.data.reader?.[lang] ?? [];
+  }
+
+  /** Replaces the list of the reader's own cells in `lang` (typing in one saves within 200 ms). */
+  setReaderCells(lang, list) {
+    this.#change({ kind: 'reader', lang, value: list });
+    this.#saveSoon();
   }
 
   exercise(id) {
