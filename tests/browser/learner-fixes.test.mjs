@@ -1,7 +1,6 @@
 // What a learner tripped over, fixed and kept fixed in Chromium: a cell's html() cannot restyle the page,
 // a wide table scrolls with a cue, code everywhere (exercise editors too) has the CJK font stack, a finger
-// on a figure scrolls the page, "Re-run cells above" sits under the interrupted cell, and a Restart
-// clears the notice that asked for it.
+// on a figure scrolls the page, and a Restart clears the notice that asked for it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSiteAndBrowser, openPage, cell, typeInto, waitForState } from './helpers.mjs';
@@ -54,39 +53,31 @@ test('on a phone, a table wider than the page scrolls sideways with a shadow cue
     assert.match(m.bg, /radial-gradient.*radial-gradient/, 'edge shadows say there is more to see');
     const widget = page.locator('[data-widget=attention-flow] svg').first();
     await widget.waitFor();
-    assert.equal(await widget.evaluate((el) => getComputedStyle(el).touchAction), 'pan-y');
+    // pan-y (or, where the figure scrolls sideways on a phone, pan-x pan-y): never none.
+    assert.match(await widget.evaluate((el) => getComputedStyle(el).touchAction), /^(pan-x )?pan-y$/);
     const handle = page.locator('.tpw-handle').first();
     await handle.waitFor();
     assert.equal(await handle.evaluate((el) => getComputedStyle(el).touchAction), 'none', 'a handle keeps the drag');
   }, { viewport: { width: 390, height: 800 }, isMobile: true, hasTouch: true });
 });
 
-test('code, outputs and exercise editors use the font stack with the shipped CJK subset', async () => {
+test('code, outputs and exercise editors use the font stack with the shipped CJK subset', { timeout: 180000 }, async () => {
   await withPage(async (page) => {
     await page.goto(url('zh', 'linear-algebra'));
     const editor = page.locator('[data-testid=exercise] .cm-scroller').first();
-    await editor.waitFor({ timeout: 30000 });
+    await editor.waitFor({ timeout: 120000 }); // the whole chapter renders first (issue 25's progressive rendering is not done)
     for (const el of [editor, page.locator('[data-testid=cell] .cm-scroller').first(), page.locator('[data-testid=exercise] code').first()]) {
       assert.match(await el.evaluate((e) => getComputedStyle(e).fontFamily), /Tensorpad CJK/);
     }
-    // The glyphs drawn are the shipped font's where the system has none (this machine may or may not).
-    assert.equal(await page.evaluate(() => document.fonts.check('16px "Tensorpad CJK"', '判题')), true);
+    // The stack's shipped face has the exercise block's characters ("本地判题").
+    assert.ok(await page.evaluate(async () => (await document.fonts.load('16px "Tensorpad CJK"', '本地判题')).length) >= 1);
   });
 });
 
-test('after Interrupt, "Re-run the cells above" is under the interrupted cell; Restart clears the notice that asked for it', async () => {
+// "Re-run the cells above" under the interrupted cell: tests/browser/interrupt.test.mjs (a page without isolation).
+test('Restart clears the out-of-memory notice that asked for it', async () => {
   await withPage(async (page) => {
     await page.goto(url('en'));
-    await engineReady(page);
-    await run(page, 'c1', 'const before = 1');
-    await typeInto(page, 'c2', 'while (true) {}');
-    await page.keyboard.press('Control+Enter');
-    await waitForState(page, 'c2', ['running']);
-    await page.click('[data-testid=interrupt]');
-    await waitForState(page, 'c2', ['error'], 5000);
-    const rerun = cell(page, 'c2').locator('[data-testid=rerun-above]');
-    assert.equal(await rerun.count(), 1, 'the button is in the interrupted cell');
-    assert.equal(await page.locator('[data-testid=rerun-above]').count(), 1, 'and only there');
     await engineReady(page);
     // A full heap's notice (its message as the core says it), then the toolbar's Restart.
     await run(page, 'c3', 'throw new Error("tp.zeros: out of memory: 12 live tensors hold 2047 MB")');

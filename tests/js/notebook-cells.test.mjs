@@ -174,3 +174,45 @@ test('an error\'s column is the reader\'s column, not the rewritten code\'s', as
     assert.equal(r.error.column, line.lastIndexOf(at) + 1, `${JSON.stringify(source)}: column ${r.error.column} should point at "${at}"`);
   }
 });
+
+test('an interruptible cell stops at its next loop iteration or await once its check throws; the scope keeps what it had', async () => {
+  const { Interrupted } = await import('../../web/runtime/cells.js');
+  const scope = createScope();
+  // The flag as the page sets it from another thread: here, after a number of checks.
+  let stop = false;
+  let calls = 0;
+  const check = (v) => { if (stop || ++calls > 100000) throw new Interrupted(); return v; };
+  assert.equal((await runCell('const before = 41;', scope, { check })).error, undefined);
+  // An endless loop (awaiting now and then), a loop without braces, and one in a function.
+  const r = await runCell('let i = 0;\nconst spin = () => { for (;;) i++ };\nwhile (true) { i++; if (i % 1000 === 0) await null; }', scope, { check });
+  assert.deepEqual(Object.keys(r).sort(), ['declared', 'interrupted', 'reads']);
+  assert.equal(r.interrupted, true);
+  assert.equal(scope.before, 41, 'a variable from before the loop survives');
+  assert.ok(scope.i > 0, 'and the loop\'s own counter too');
+  // The function defined in the cell is instrumented as well.
+  calls = 0;
+  const again = await runCell('spin()', scope, { check });
+  assert.equal(again.interrupted, true);
+  calls = 0;
+  assert.equal((await runCell('before + 1', scope, { check })).value, 42);
+});
+
+test('instrumentation keeps every cell\'s meaning: values, await results, declarations, errors\' columns', async () => {
+  const check = (v) => v;
+  const cases = [
+    ['let s = 0; for (let i = 0; i < 5; i++) s += i; s', 10],
+    ['let t = 0; for (const x of [1, 2]) for (const y of [3, 4]) t += x * y; t', 21],
+    ['let n = 0; do n++; while (n < 3)\nn', 3],
+    ['const v = await Promise.resolve(7)\nv', 7],
+    ['await await Promise.resolve(Promise.resolve(8))', 8],
+    ['let w = 0; while (w < 2) w = await Promise.resolve(w + 1)\nw', 2],
+    ['const o = { a: 1, b: 2 }; let k = \'\'; for (const key in o) k += key; k', 'ab'],
+  ];
+  for (const [source, value] of cases) {
+    const r = await runCell(source, createScope(), { check });
+    assert.equal(r.error, undefined, `${source}: ${r.error?.message}`);
+    assert.equal(r.value, value, source);
+  }
+  const r = await runCell('for (let i = 0; i < 1; i++) { const q = null; q.x }', createScope(), { check });
+  assert.equal(r.error.column, 'for (let i = 0; i < 1; i++) { const q = null; q.x }'.lastIndexOf('x') + 1);
+});

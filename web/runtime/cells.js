@@ -4,6 +4,8 @@
 import { parse } from 'acorn';
 
 export const SCOPE_PARAM = '__tp_scope__';
+/** The name interruptible cell code calls at each loop iteration and after each await (see runCell's `check`). */
+export const CHECK_PARAM = '__tp_check__';
 const AsyncFunction = (async () => {}).constructor;
 const PARSE_OPTIONS = { ecmaVersion: 'latest', sourceType: 'module', allowAwaitOutsideFunction: true, locations: true };
 
@@ -86,8 +88,10 @@ function importRewrite(node, src) {
  * function declarations stay (hoisted) and are copied into the scope before the body runs, `import`
  * becomes `await import()`, `export` is dropped, and a final expression statement is returned.
  * Lines are preserved so error positions map back to the cell. Throws CellError on a syntax error.
+ * With `interruptible`, every loop body starts with a call of CHECK_PARAM and every `await x` becomes
+ * CHECK_PARAM(await x), in functions the cell defines too, so that a flag set from outside stops the cell.
  */
-export function transformCell(source) {
+export function transformCell(source, { interruptible = false } = {}) {
   let ast;
   try {
     ast = parse(source, PARSE_OPTIONS);
@@ -156,7 +160,12 @@ export function transformCell(source) {
     }
   });
 
-  edits.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  if (interruptible) instrument(ast, edits);
+  // At one position: the instrumentation's closing text (innermost first), then the rewrite's edits in the
+  // order they were made, then the instrumentation's opening text (outermost first).
+  const group = (e) => (e[3] === 'close' ? 0 : e[3] === 'open' ? 2 : 1);
+  edits.forEach((e, i) => { e[4] = i; });
+  edits.sort((a, b) => a[0] - b[0] || group(a) - group(b) || (group(a) === 0 ? b[4] - a[4] : a[4] - b[4]));
   let code = '';
   let pos = 0;
   for (const [start, end, text] of edits) {
@@ -176,6 +185,40 @@ export function transformCell(source) {
     prologueLength: prologue.length,
     column,
   };
+}
+
+// Calls CHECK_PARAM at the start of every loop body and around every await, anywhere in the cell (a loop in a
+// function the cell defines runs when a later cell calls it). Only insertions: lines and the rest are kept.
+function instrument(ast, edits) {
+  const open = (at, text) => edits.push([at, at, text, 'open']);
+  const close = (at, text) => edits.push([at, at, text, 'close']);
+  const LOOPS = new Set(['ForStatement', 'ForInStatement', 'ForOfStatement', 'WhileStatement', 'DoWhileStatement']);
+  const visit = (node) => {
+    if (!node || typeof node.type !== 'string') return;
+    if (LOOPS.has(node.type)) {
+      const body = node.body;
+      if (body.type === 'BlockStatement') open(body.start + 1, `${CHECK_PARAM}();`);
+      else { open(body.start, `{${CHECK_PARAM}();`); close(body.end, '}'); }
+    } else if (node.type === 'AwaitExpression') {
+      open(node.start, `${CHECK_PARAM}(`);
+      close(node.end, ')');
+    }
+    for (const k of Object.keys(node)) {
+      if (k === 'loc') continue;
+      const v = node[k];
+      if (Array.isArray(v)) for (const c of v) visit(c);
+      else if (v && typeof v === 'object' && typeof v.type === 'string') visit(v);
+    }
+  };
+  visit(ast);
+}
+
+/** Thrown by the check of an interruptible cell when its flag is set: the cell stops, the scope stays. */
+export class Interrupted extends Error {
+  constructor() {
+    super('interrupted');
+    this.name = 'Interrupted';
+  }
 }
 
 // The rewrite keeps lines but moves columns (`const ` becomes `;(`, `return (` is inserted, the prologue
@@ -258,30 +301,32 @@ export function cellFileName(cellId) {
 }
 
 /**
- * runCell(source, scope, { cellId }) runs one cell in the shared scope.
- * Resolves to { value, declared, reads } or { error: CellError } — it never throws.
- * Awaits a returned thenable so `fetchSomething()` as the last line shows its result.
+ * runCell(source, scope, { cellId, check }) runs one cell in the shared scope.
+ * Resolves to { value, declared, reads }, { error: CellError } or, when `check` (a function called at
+ * every loop iteration and await; it throws to stop the cell) threw Interrupted, { interrupted: true } —
+ * it never throws. Awaits a returned thenable so `fetchSomething()` as the last line shows its result.
  */
-export async function runCell(source, scope, { cellId = 'anon' } = {}) {
+export async function runCell(source, scope, { cellId = 'anon', check = null } = {}) {
   const file = cellFileName(cellId);
   let t;
   try {
-    t = transformCell(source);
+    t = transformCell(source, { interruptible: !!check });
   } catch (e) {
     return { error: toCellError(e), declared: [], reads: [] };
   }
   for (const n of t.declared) if (!Object.hasOwn(scope, n)) scope[n] = undefined;
   let fn;
   try {
-    fn = new AsyncFunction(SCOPE_PARAM, `${t.code}\n//# sourceURL=${file}`);
+    fn = new AsyncFunction(SCOPE_PARAM, CHECK_PARAM, `${t.code}\n//# sourceURL=${file}`);
   } catch (e) {
     return { error: toCellError(e, file), declared: t.declared, reads: t.reads };
   }
   try {
-    let value = await fn(scope);
+    let value = await fn(scope, check ?? (() => {}));
     if (value && typeof value.then === 'function') value = await value;
     return { value, hasValue: t.hasValue, declared: t.declared, reads: t.reads };
   } catch (e) {
+    if (e instanceof Interrupted) return { interrupted: true, declared: t.declared, reads: t.reads };
     const error = toCellError(e, file);
     if (error.file === file) error.column = t.column(error.line, error.column);
     return { error, declared: t.declared, reads: t.reads };

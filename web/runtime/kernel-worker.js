@@ -1,7 +1,7 @@
 // The cell kernel's logic, independent of where it runs: give it a message port and a tp loader.
 // Cells run one at a time in order of arrival; their print/display/console output goes to the running cell.
 import { MSG } from './protocol.js';
-import { runCell, createScope } from './cells.js';
+import { runCell, createScope, Interrupted } from './cells.js';
 import { toOutput, formatArgs, html, table, isTensor, toPlain } from './display.js';
 import { plot } from './plot.js';
 
@@ -27,6 +27,12 @@ export function serveKernel(port, loadTp) {
   const scope = createScope();
   let current = null;
   let words = WORDS.en;
+  // Set by the page (MSG.FLAG) where memory can be shared: cells then check it and stop without losing the scope.
+  let flag = null;
+  const check = (v) => {
+    if (Atomics.load(flag, 0) !== 0) throw new Interrupted();
+    return v;
+  };
   // Printed text goes out at once, up to BURST messages in each BATCH_MS window; beyond that rate it is
   // batched (a loop printing 1e5 lines sends tens of messages, not 1e5), and it is capped per run. So a
   // cell that prints, then computes for a long time (or loops forever), shows its text as it goes: a
@@ -99,8 +105,14 @@ export function serveKernel(port, loadTp) {
       flush();
       current = runId;
       printed = 0;
-      const r = await runCell(source, scope, { cellId });
+      if (flag) Atomics.store(flag, 0, 0);
+      const r = await runCell(source, scope, { cellId, check: flag ? check : null });
+      if (flag) Atomics.store(flag, 0, 0);
       flush();
+      if (r.interrupted) {
+        port.postMessage({ type: MSG.DONE, runId, interrupted: true, declared: r.declared, reads: r.reads });
+        return;
+      }
       if (r.error) {
         port.postMessage({ type: MSG.DONE, runId, error: r.error.toJSON(), declared: r.declared, reads: r.reads });
         return;
@@ -113,6 +125,9 @@ export function serveKernel(port, loadTp) {
         }
       }
       port.postMessage({ type: MSG.DONE, runId, declared: r.declared, reads: r.reads });
+    },
+    async [MSG.FLAG]({ flag: shared }) {
+      flag = shared;
     },
     async [MSG.LANG]({ lang }) {
       words = WORDS[lang] ?? WORDS.en;

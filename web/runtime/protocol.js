@@ -8,15 +8,18 @@
 //   { type: 'ping' }                              liveness: sent only while nothing else is outstanding
 //   { type: 'watch', lock }                       hold the Web Lock `lock` for as long as the worker lives
 //   { type: 'lang', lang }                        the reader's language ('en' | 'zh') for what the worker itself says
+//   { type: 'interrupt-flag', flag }              an Int32Array on a SharedArrayBuffer: the page sets [0] to 1
+//                                                 to stop the running cell at its next loop iteration or await
 // worker → page
 //   { type: 'ready', info }                       tp is initialised; runs may start
 //   { type: 'fatal', message }                    tp failed to initialise; nothing will run
 //   { type: 'output', runId, output }             one output of a running cell (see display.js)
-//   { type: 'done', runId, error?, declared }     the cell finished; error is {name, message, line, column, file}
+//   { type: 'done', runId, error?, declared, interrupted? }  the cell finished (or stopped: interrupted, the
+//                                                 scope kept); error is {name, message, line, column, file}
 //   { type: 'result', reqId, value?, error? }     answer to get/compute
 //   { type: 'pong' }                              answer to ping
 //   { type: 'watched' }                           the lock of 'watch' is held
 export const MSG = Object.freeze({
-  RUN: 'run', SET: 'set', GET: 'get', COMPUTE: 'compute', PING: 'ping', WATCH: 'watch', LANG: 'lang',
+  RUN: 'run', SET: 'set', GET: 'get', COMPUTE: 'compute', PING: 'ping', WATCH: 'watch', LANG: 'lang', FLAG: 'interrupt-flag',
   READY: 'ready', FATAL: 'fatal', OUTPUT: 'output', DONE: 'done', RESULT: 'result', PONG: 'pong', WATCHED: 'watched',
 });

@@ -53,6 +53,10 @@ export class Kernel {
     this.lock = globalThis.navigator?.locks ? `tensorpad-cells-${Math.random().toString(36).slice(2)}-${generation}` : null;
     if (this.lock) worker.postMessage({ type: MSG.WATCH, lock: this.lock });
     if (this.lang) worker.postMessage({ type: MSG.LANG, lang: this.lang });
+    // Where memory can be shared (a crossOriginIsolated page), a flag the running cell checks at every loop
+    // iteration and await: Interrupt sets it, and the worker, with every variable, lives on.
+    this.flag = globalThis.crossOriginIsolated && typeof SharedArrayBuffer === 'function' ? new Int32Array(new SharedArrayBuffer(4)) : null;
+    if (this.flag) worker.postMessage({ type: MSG.FLAG, flag: this.flag });
     this.pingSentAt = null;
     clearInterval(this.beat);
     this.beat = setInterval(() => this.#heartbeat(), this.heartbeatMs);
@@ -124,7 +128,9 @@ export class Kernel {
           this.finished.set(msg.runId, run);
           if (this.finished.size > 64) this.finished.delete(this.finished.keys().next().value);
         }
-        run?.resolve({ error: msg.error ?? null, declared: msg.declared ?? [], reads: msg.reads ?? [] });
+        run?.resolve(msg.interrupted
+          ? { interrupted: true, kept: true, declared: msg.declared ?? [], reads: msg.reads ?? [] }
+          : { error: msg.error ?? null, declared: msg.declared ?? [], reads: msg.reads ?? [] });
         break;
       }
       case MSG.PONG:
@@ -184,6 +190,25 @@ export class Kernel {
 
   get busy() {
     return this.runs.size > 0;
+  }
+
+  /**
+   * Asks the running cell to stop where it is, keeping the worker and its scope. Resolves true once no
+   * cell runs, false when this page cannot share memory, nothing but requests is outstanding, or the cell
+   * has not stopped within `ms` (inside one long call into the core): the caller then restarts.
+   */
+  stopRunning(ms = 2000) {
+    if (!this.flag || this.state !== 'ready' || this.runs.size === 0) return Promise.resolve(false);
+    Atomics.store(this.flag, 0, 1);
+    const t0 = performance.now();
+    return new Promise((resolve) => {
+      const poll = () => {
+        if (this.runs.size === 0) resolve(true);
+        else if (performance.now() - t0 >= ms) resolve(false);
+        else setTimeout(poll, 5);
+      };
+      poll();
+    });
   }
 
   /** Stops the worker now (whatever it is doing) and starts a fresh one; all state is lost. */

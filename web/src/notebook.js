@@ -200,10 +200,10 @@ export class Notebook {
     }
   }
 
-  notice(text, { id, kind = 'info', actions = [] } = {}) {
+  notice(text, { id, kind = 'info', actions = [], textAttrs = {} } = {}) {
     if (id) this.notices.querySelector(`[data-notice="${id}"]`)?.remove();
     const el = h('div', { class: `notice notice-${kind}`, role: kind === 'warning' ? 'alert' : 'status', 'data-notice': id ?? '', 'data-testid': 'notice' },
-      h('span', { text }), ...actions,
+      h('span', { ...textAttrs, text }), ...actions,
       h('button', { type: 'button', class: 'btn btn-small', 'aria-label': this.L('dismiss'), onclick: () => el.remove() }, '×'));
     this.notices.append(el);
     return el;
@@ -520,7 +520,7 @@ export class Notebook {
       this.status.textContent = this.kernelState === 'ready' ? this.L('ready') : this.status.textContent;
     }
     if (r.interrupted) {
-      if (cell.el.dataset.state === 'running') this.#markInterrupted(cell);
+      if (cell.el.dataset.state === 'running') this.#markInterrupted(cell, { kept: r.kept });
       return r;
     }
     cell.setCount(++this.execCount);
@@ -665,13 +665,18 @@ export class Notebook {
     });
   }
 
-  #markInterrupted(cell) {
+  #markInterrupted(cell, { kept = false } = {}) {
     // Shown as "<name>: <message>": the message must not repeat the name, as the notice's text does.
-    cell.showError({ name: this.L('interruptedCell'), message: this.L('interruptedCellMessage') });
+    cell.showError({ name: this.L('interruptedCell'), message: this.L(kept ? 'interruptedCellKept' : 'interruptedCellMessage') });
     cell.setState('error');
   }
 
-  #freshKernel(message, offerFrom) {
+  /** The notice after an Interrupt, saying whether the variables survived (data-state-kept, for tests too). */
+  #interruptNotice(message, kept, actions = []) {
+    this.notice(message, { id: 'kernel', kind: 'info', actions, textAttrs: { 'data-testid': 'interrupt-notice', 'data-state-kept': String(kept) } });
+  }
+
+  #freshKernel(message, offerFrom, { interrupt = false } = {}) {
     if (offerFrom) this.#markInterrupted(offerFrom);
     this.epoch++;
     this.queue = Promise.resolve();
@@ -699,19 +704,44 @@ export class Notebook {
       ? h('button', { type: 'button', class: 'btn', 'data-testid': 'rerun-above', onclick: (e) => { e.target.closest('.notice, .cell-rerun')?.remove(); this.runCells(above); } }, this.L('rerunAbove', { n: above.length }))
       : null;
     if (offerFrom && rerun) offerFrom.outputEl.append(h('div', { class: 'cell-rerun' }, rerun));
-    this.notice(message, { id: 'kernel', kind: 'info', actions: !offerFrom && rerun ? [rerun] : [] });
+    const actions = !offerFrom && rerun ? [rerun] : [];
+    if (interrupt) this.#interruptNotice(message, false, actions);
+    else this.notice(message, { id: 'kernel', kind: 'info', actions });
   }
 
-  /** Stops whatever runs now (within a second, by terminating the worker) and starts a fresh worker. */
-  interrupt() {
+  /**
+   * Stops whatever runs now. In a crossOriginIsolated page the cell stops at its next loop iteration or
+   * await and the variables stay; otherwise, or when it has not stopped within 2 s (one long call into the
+   * core), the worker is terminated and a fresh one started, and the notice says the variables were lost.
+   */
+  async interrupt() {
     if (!this.running && !this.kernel.busy && this.kernel.requests.size === 0 && this.kernelState !== 'starting') {
       this.status.textContent = this.L('nothingRunning');
       this.announce(this.L('nothingRunning'));
       return;
     }
     const running = this.running;
+    if (this.kernel.flag && this.kernel.runs.size > 0) {
+      // Stop the cell in place: queued cells do not start, the worker and every variable stay.
+      this.epoch++;
+      this.status.textContent = this.L('interrupting');
+      const t0 = performance.now();
+      const stopped = await this.kernel.stopRunning(2000);
+      if (stopped) {
+        this.lastInterruptMs = performance.now() - t0;
+        for (const c of this.cells) if (c.el.classList.contains('queued')) c.setState(c.el.dataset.state);
+        this.status.textContent = this.L('ready');
+        this.#interruptNotice(this.L('interruptedKept'), true);
+        return;
+      }
+      // Stuck inside one long call into the core: the fallback, said as such.
+      const stuck = this.running ?? running;
+      this.running = null;
+      this.#freshKernel(this.L('interruptedStuck'), stuck, { interrupt: true });
+      return;
+    }
     this.running = null;
-    this.#freshKernel(this.L('interrupted'), running);
+    this.#freshKernel(this.L('interrupted'), running, { interrupt: true });
   }
 
   restart() {
