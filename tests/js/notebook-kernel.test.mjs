@@ -7,10 +7,12 @@ import { serveKernel } from '../../web/runtime/kernel-worker.js';
 
 let port;
 let messages = [];
+let kernel;
+const scopeOf = () => kernel.scope;
 
 before(() => {
   port = { postMessage: (m) => messages.push(m) };
-  serveKernel(port, () => init());
+  kernel = serveKernel(port, () => init());
 });
 
 function send(msg) {
@@ -101,4 +103,19 @@ test('what the worker writes itself follows the reader\'s language', async () =>
   send({ type: 'lang', lang: 'en' });
   const again = await run('for (let i = 0; i < 30000; i++) print("0123456789")');
   assert.match(again.outputs.map((o) => o.text).join(''), /… output truncated after 200000 characters\n$/);
+});
+
+test('completion offers tp\'s names, a namespace\'s, a tensor\'s methods and the scope\'s names, from the live values', async () => {
+  const { completionsFor } = await import('../../web/runtime/kernel-worker.js');
+  await run('const x = tp.tensor([[1, 2], [3, 4]]); function helper() {}');
+  const labels = (path) => completionsFor(path, scopeOf()).map((o) => o.label);
+  assert.ok(labels('tp').includes('matmul'));
+  assert.ok(labels('tp.linalg').includes('svd'));
+  assert.ok(labels('x').includes('matmul'), 'a tensor\'s methods');
+  assert.ok(!labels('x').some((n) => n.startsWith('_') || n === 'constructor' || n === 'hasOwnProperty'));
+  const top = labels('');
+  for (const n of ['x', 'helper', 'tp', 'print']) assert.ok(top.includes(n), n);
+  assert.equal(completionsFor('x', scopeOf()).find((o) => o.label === 'matmul').type, 'method');
+  assert.deepEqual(completionsFor('nothing.here', scopeOf()), []);
+  assert.deepEqual(completionsFor('1+1', scopeOf()), []);
 });

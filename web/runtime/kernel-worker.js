@@ -23,6 +23,37 @@ const WORDS = {
   zh: { truncated: (n) => `… 输出超过 ${n} 个字符，之后的输出已截断`, undisplayable: (m) => `无法显示这个值：${m}` },
 };
 
+// Names worth offering on a value: its own and its prototypes' (not Object's), without private-looking ones.
+const HIDDEN = new Set(Object.getOwnPropertyNames(Object.prototype).concat(Object.getOwnPropertyNames(Function.prototype), ['constructor']));
+
+/** The completions of `path` (a.b.c, or '' for the names a cell can use), from the live values: [{ label, type }]. */
+export function completionsFor(path, scope) {
+  const GLOBALS = ['tp', 'print', 'display', 'plot', 'html', 'table', 'console', 'Math', 'JSON', 'Array', 'Number', 'Object', 'Promise', 'weights'];
+  const kind = (v) => (typeof v === 'function' ? (/^class\b/.test(Function.prototype.toString.call(v)) ? 'class' : 'function') : v && typeof v === 'object' ? 'namespace' : 'variable');
+  if (!path) {
+    const names = new Set([...Object.keys(scope), ...GLOBALS.filter((g) => g in globalThis || g in scope)]);
+    return [...names].filter((n) => !n.startsWith('__')).map((n) => ({ label: n, type: kind(n in scope ? scope[n] : globalThis[n]) }));
+  }
+  let value;
+  const [head, ...rest] = path.split('.');
+  if (!/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(head)) return [];
+  value = head in scope ? scope[head] : globalThis[head];
+  for (const key of rest) {
+    if (value == null) return [];
+    value = value[key];
+  }
+  if (value == null || (typeof value !== 'object' && typeof value !== 'function')) return [];
+  const out = new Map();
+  for (let o = value; o && o !== Object.prototype && o !== Function.prototype; o = Object.getPrototypeOf(o)) {
+    for (const name of Object.getOwnPropertyNames(o)) {
+      if (out.has(name) || HIDDEN.has(name) || name.startsWith('_') || /^\d/.test(name)) continue;
+      const d = Object.getOwnPropertyDescriptor(o, name);
+      out.set(name, { label: name, type: d.get ? 'property' : kind(d.value) === 'function' ? 'method' : kind(d.value) });
+    }
+  }
+  return [...out.values()];
+}
+
 export function serveKernel(port, loadTp) {
   const scope = createScope();
   let current = null;
@@ -125,6 +156,11 @@ export function serveKernel(port, loadTp) {
         }
       }
       port.postMessage({ type: MSG.DONE, runId, declared: r.declared, reads: r.reads });
+    },
+    async [MSG.COMPLETE]({ reqId, path }) {
+      let value = [];
+      try { value = completionsFor(path, scope); } catch { /* a getter that throws: nothing to offer */ }
+      port.postMessage({ type: MSG.RESULT, reqId, value });
     },
     async [MSG.FLAG]({ flag: shared }) {
       flag = shared;

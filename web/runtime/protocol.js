@@ -7,6 +7,7 @@
 //   { type: 'compute', reqId, fn, args }          call `(fn)(tp, args, scope)` given as source text
 //   { type: 'ping' }                              liveness: sent only while nothing else is outstanding
 //   { type: 'watch', lock }                       hold the Web Lock `lock` for as long as the worker lives
+//   { type: 'complete', reqId, path }              the names under `path` ('' : the scope and globals; 'tp.linalg', 'x')
 //   { type: 'lang', lang }                        the reader's language ('en' | 'zh') for what the worker itself says
 //   { type: 'interrupt-flag', flag }              an Int32Array on a SharedArrayBuffer: the page sets [0] to 1
 //                                                 to stop the running cell at its next loop iteration or await
@@ -20,6 +21,6 @@
 //   { type: 'pong' }                              answer to ping
 //   { type: 'watched' }                           the lock of 'watch' is held
 export const MSG = Object.freeze({
-  RUN: 'run', SET: 'set', GET: 'get', COMPUTE: 'compute', PING: 'ping', WATCH: 'watch', LANG: 'lang', FLAG: 'interrupt-flag',
+  RUN: 'run', SET: 'set', GET: 'get', COMPUTE: 'compute', PING: 'ping', WATCH: 'watch', LANG: 'lang', FLAG: 'interrupt-flag', COMPLETE: 'complete',
   READY: 'ready', FATAL: 'fatal', OUTPUT: 'output', DONE: 'done', RESULT: 'result', PONG: 'pong', WATCHED: 'watched',
 });

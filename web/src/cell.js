@@ -51,6 +51,7 @@ export class CellView {
       },
       onRun: (opts) => hooks.onRun(this, opts),
       onEscape: () => hooks.onEscape?.(this),
+      complete: hooks.complete ?? null,
     });
   }
 

@@ -4,7 +4,7 @@ import { EditorView, keymap, lineNumbers, highlightActiveLineGutter, highlightAc
 import { EditorState, Prec } from '@codemirror/state';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { bracketMatching, indentOnInput, syntaxHighlighting, defaultHighlightStyle, HighlightStyle } from '@codemirror/language';
-import { closeBrackets, closeBracketsKeymap } from '@codemirror/autocomplete';
+import { closeBrackets, closeBracketsKeymap, autocompletion } from '@codemirror/autocomplete';
 import { javascript } from '@codemirror/lang-javascript';
 import { headerHeight } from './dom.js';
 
@@ -51,7 +51,23 @@ const reducedMotion = () => globalThis.matchMedia?.('(prefers-reduced-motion: re
  * createEditor(parent, { doc, label, onChange(text), onRun({ advance }) }) → an EditorView.
  * Shift+Enter calls onRun({ advance: true }); Ctrl/Cmd+Enter calls onRun({ advance: false }).
  */
-export function createEditor(parent, { doc = '', label = 'Code', onChange = () => {}, onRun = () => {}, onEscape = null, language = 'js' } = {}) {
+// Completion of `tp.`, `tp.linalg.`, a tensor's methods and the scope's names, from the live values in the
+// worker (complete(path) → [{ label, type }]): what is offered is what the code can call.
+function completionSource(complete) {
+  return async (context) => {
+    const word = context.matchBefore(/(?:[\p{L}_$][\p{L}\p{N}_$]*\.)*[\p{L}_$]?[\p{L}\p{N}_$]*$/u);
+    if (!word) return null;
+    const dot = word.text.lastIndexOf('.');
+    const path = dot < 0 ? '' : word.text.slice(0, dot);
+    const prefix = word.text.slice(dot + 1);
+    if (!context.explicit && !path && prefix.length < 2) return null;
+    const options = await complete(path);
+    if (!options?.length) return null;
+    return { from: word.from + dot + 1, options, validFor: /^[\p{L}\p{N}_$]*$/u };
+  };
+}
+
+export function createEditor(parent, { doc = '', label = 'Code', onChange = () => {}, onRun = () => {}, onEscape = null, language = 'js', complete = null } = {}) {
   const runKeys = Prec.highest(keymap.of([
     { key: 'Shift-Enter', run: () => (onRun({ advance: true }), true) },
     { key: 'Mod-Enter', run: () => (onRun({ advance: false }), true) },
@@ -78,6 +94,7 @@ export function createEditor(parent, { doc = '', label = 'Code', onChange = () =
         highlightActiveLine(),
         keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap]),
         escape,
+        complete ? autocompletion({ override: [completionSource(complete)], activateOnTypingDelay: 50 }) : [],
         language === 'js' ? javascript() : [],
         EditorView.contentAttributes.of({ 'aria-label': label }),
         // The cursor, scrolled into view as one types or moves, stays clear of the page's sticky header.

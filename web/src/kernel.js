@@ -183,6 +183,12 @@ export class Kernel {
     return this.#request({ type: MSG.GET, names });
   }
 
+  /** The names under `path` for completion, from the live scope; [] when the worker is busy for longer than `ms`. */
+  complete(path, ms = 400) {
+    if (this.state !== 'ready') return Promise.resolve([]);
+    return Promise.race([this.#request({ type: MSG.COMPLETE, path }), new Promise((r) => setTimeout(() => r([]), ms))]).catch(() => []);
+  }
+
   /** compute(fn, args): fn is a function (or its source) of (tp, args, scope) run in the worker. */
   compute(fn, args) {
     return this.#request({ type: MSG.COMPUTE, fn: typeof fn === 'function' ? fn.toString() : String(fn), args });

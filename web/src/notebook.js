@@ -234,6 +234,7 @@ export class Notebook {
       onReset: (c) => this.resetCell(c),
       onEscape: (c) => c.el.focus(),
       onTool: (c, action) => this.cellAction(c, action),
+      complete: (path) => this.kernel?.complete(path) ?? [],
     };
   }
 
@@ -246,6 +247,7 @@ export class Notebook {
       onRun: (c, opts) => this.runCell(c, { ...opts, advance: false, insert: false }),
       onEdit: (c, text) => this.restoring || (text ? this.store.setCell(this.lang, SCRATCH_ID, text, '') : this.store.clearCell(this.lang, SCRATCH_ID)),
       onEscape: (c) => c.el.focus(),
+      complete: (path) => this.kernel?.complete(path) ?? [],
     };
     this.scratch = new CellView({ id: 'scratch', source: '' }, this.L('scratchShort'), this.lang, hooks, { reader: true, tools: false, testid: 'scratch-cell' });
     this.scratch.el.setAttribute('aria-label', this.L('scratch'));

@@ -1,0 +1,43 @@
+// Completion in Chromium: after `tp.` and after `x.` (x a tensor from an earlier cell) CodeMirror's
+// autocomplete tooltip lists matmul, from the live values in the cell worker; names the cells defined are
+// offered too; Esc closes the list before it leaves the editor.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useSiteAndBrowser, openPage, cell, typeInto, waitForState } from './helpers.mjs';
+
+let srv, browser;
+useSiteAndBrowser((s, b) => { srv = s; browser = b; });
+
+test('tp. and x. offer matmul; a name from an earlier cell is offered; Esc closes the list first', async () => {
+  const context = await browser.newContext();
+  const { page, log } = await openPage(context, srv.base);
+  try {
+    await page.goto(`${srv.base}?chapter=demo&lang=en`);
+    await page.locator('[data-testid=kernel-status]').filter({ hasText: 'Ready' }).waitFor({ timeout: 60000 });
+    await typeInto(page, 'c1', 'const xTensor = tp.tensor([[1, 2], [3, 4]]);');
+    await page.keyboard.press('Control+Enter');
+    await waitForState(page, 'c1', ['done']);
+    const list = page.locator('.cm-tooltip-autocomplete');
+    const options = () => list.locator('.cm-completionLabel').allTextContents();
+    for (const typed of ['tp.', 'xTensor.']) {
+      await typeInto(page, 'c2', '');
+      await page.keyboard.type(typed, { delay: 30 });
+      await list.waitFor({ timeout: 5000 });
+      await page.keyboard.type('mat', { delay: 30 });
+      await page.waitForFunction(() => [...document.querySelectorAll('.cm-tooltip-autocomplete .cm-completionLabel')].some((l) => l.textContent === 'matmul'), null, { timeout: 5000 });
+      assert.ok((await options()).includes('matmul'), `${typed}: ${await options()}`);
+      await page.keyboard.press('Escape');
+      await list.waitFor({ state: 'detached' });
+      assert.ok(await cell(page, 'c2').evaluate((el) => el.querySelector('.cm-content').contains(document.activeElement)), 'the first Esc only closes the list');
+    }
+    await typeInto(page, 'c2', '');
+    await page.keyboard.type('xTe', { delay: 30 });
+    await list.waitFor({ timeout: 5000 });
+    assert.ok((await options()).includes('xTensor'));
+    await page.keyboard.press('Enter');
+    assert.equal(await cell(page, 'c2').locator('.cm-content').textContent(), 'xTensor');
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
