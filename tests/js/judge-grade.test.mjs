@@ -84,7 +84,12 @@ describe('tensorpad grade', () => {
     assert.equal(rows.fakeSummary1[4], String(total - Number(rows.fakeSummary1[3])));
   });
 
-  test('a looping submission costs its own time limit, not the whole batch', () => {
+  test('a looping submission costs its own time limit (plus starting its sandbox), not the whole batch', () => {
+    const rows = Object.fromEntries(readFileSync(join(dir, 'grades.csv'), 'utf8').trimEnd().split('\n').slice(1)
+      .map((l) => l.split(',')).map((c) => [c[0], Number(c[8])]));
+    for (const name of ['loop', 'loopAtTop']) {
+      assert.ok(rows[name] >= LIMIT_MS * 0.9 && rows[name] < LIMIT_MS + 20000, `${name}: ${rows[name]} ms`);
+    }
     // 20 submissions, two of them loop for LIMIT_MS: far less than 20 limits one after the other
     assert.ok(result.ms < 20 * LIMIT_MS + 60000, `${result.ms} ms`);
   });

@@ -17,6 +17,8 @@ import { dirname, resolve, join } from 'node:path';
 const HOST = fileURLToPath(new URL('./sandbox-host.js', import.meta.url));
 const ROOT = resolve(dirname(HOST), '../../..');
 const POLL_MS = 50;
+// acorn's folder, wherever npm put it (beside tensorpad when tensorpad is itself installed as a package)
+const ACORN = dirname(dirname(fileURLToPath(import.meta.resolve('acorn'))));
 const live = new Set();
 
 // Whatever happens to the judge, no sandbox outlives it.
@@ -34,7 +36,7 @@ function killGroup(pid) {
 function readable({ solutionFile, source }) {
   const wasmDir = process.env.TP_WASM_DIR ? resolve(process.env.TP_WASM_DIR, 'node') : join(ROOT, 'build/wasm/node');
   const paths = [join(ROOT, 'package.json'), join(ROOT, 'wasm/js/*'), join(wasmDir, '*'), join(ROOT, 'web/judge/core/*'),
-    HOST, join(dirname(HOST), 'harden.js'), join(ROOT, 'web/runtime/*'), join(ROOT, 'node_modules/acorn/*')];
+    HOST, join(dirname(HOST), 'harden.js'), join(ROOT, 'web/runtime/*'), join(ACORN, '*')];
   if (solutionFile) {
     const file = resolve(solutionFile);
     paths.push(file);
