@@ -35,3 +35,14 @@ async function main(): Promise<void> {
   tp.linalg.eig(A);
 }
 main();
+
+// The judge as a library (tensorpad/judge).
+import { judge, listExercises } from 'tensorpad/judge';
+async function grade(): Promise<number> {
+  const ids: string[] = listExercises().map((e) => e.id);
+  const r = await judge(ids[0], 'export const f = () => 1;', { seed: 2, lang: 'zh' });
+  // @ts-expect-error: the language is en or zh
+  await judge(ids[0], '', { lang: 'fr' });
+  return r.status === 'pass' ? r.passed : r.failed;
+}
+grade();

@@ -7,12 +7,14 @@
 //   tensorpad show <id> [--lang zh|en]
 //   tensorpad check [id ...]                                                for authors; exit 1 when a check fails
 //   tensorpad grade <id|all> <dir>, tensorpad exercism <id> <in> <out>      see commands/grade.js, commands/exercism.js
+//   tensorpad serve [--port N] [--host H] [dir]                             the built notebook, see commands/serve.js
+//   tensorpad --version
 // The hidden cases follow a random seed per run unless --seed N; solutions run in a sandbox (sandbox.js).
 // --cases <dir> (or TENSORPAD_CASES=<dir>) reads <dir>/<id>/cases.js and reference.js over the public ones.
 // TENSORPAD_EXERCISES=<dir> reads the exercises from another folder.
 // --lang picks the language of everything the judge says (default en); usage errors stay in English.
 
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, statSync, readFileSync } from 'node:fs';
 import { loadExercise, listExerciseIds, ExerciseError } from './exercises.js';
 import { exercisesInChapterOrder } from './chapter-order.js';
 import { judgeFile, nodeEnv } from './runner.js';
@@ -33,7 +35,9 @@ const USAGE = `usage:
   tensorpad show <exercise-id> [--lang zh|en]
   tensorpad check [exercise-id ...]
   tensorpad grade <exercise-id|all> <dir> [--out <dir>] [--jobs N] [--seed N] [--time-limit MS] [--lang zh|en] [--cases <dir>]
-  tensorpad exercism <exercise-id> <input-dir> <output-dir> [--seed N] [--lang zh|en] [--cases <dir>]`;
+  tensorpad exercism <exercise-id> <input-dir> <output-dir> [--seed N] [--lang zh|en] [--cases <dir>]
+  tensorpad serve [--port N] [--host 127.0.0.1] [dir]
+  tensorpad --version`;
 
 class UsageError extends Error {}
 // options that take a value (--name value or --name=value)
@@ -166,6 +170,12 @@ async function cmdCheck(positional) {
 }
 
 async function main(argv) {
+  // --version, and serve, whose options (--port, --host) are its own.
+  if (argv[0] === '--version' || argv[0] === '-v') {
+    process.stdout.write(`${JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version}\n`);
+    return 0;
+  }
+  if (argv[0] === 'serve') return (await import('./commands/serve.js')).serve(argv.slice(1));
   const { positional, flags } = parseArgs(argv);
   const [cmd, ...rest] = positional;
   if (flags.help || !cmd) {
