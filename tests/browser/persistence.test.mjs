@@ -92,3 +92,25 @@ test('an edit in one tab shows in the other tab; the same cell being edited in b
     await other.close();
   });
 });
+
+test('the last run\'s outputs come back after a reload, marked as from an earlier visit; turned off, they do not', async () => {
+  await withPage(async (page) => {
+    await page.goto(url('en'));
+    await page.locator('[data-testid=kernel-status]').filter({ hasText: 'Ready' }).waitFor({ timeout: 60000 });
+    await cell(page, 'c1').locator('[data-testid=cell-run]').click();
+    await page.waitForFunction(() => document.querySelector('[data-cell-id=c1]').dataset.state === 'done');
+    const out = await cell(page, 'c1').locator('[data-testid=cell-output]').textContent();
+    await page.waitForTimeout(400);
+    await page.reload();
+    await ready(page);
+    assert.equal(await cell(page, 'c1').locator('[data-testid=cell-output]').textContent(), out);
+    assert.equal(await cell(page, 'c1').locator('[data-testid=cell-status]').textContent(), 'output from an earlier visit');
+    assert.equal(await cell(page, 'c1').evaluate((el) => el.classList.contains('stale')), true);
+    await page.locator('[data-testid=keep-outputs]').uncheck();
+    await page.waitForTimeout(400);
+    await page.reload();
+    await ready(page);
+    assert.equal(await cell(page, 'c1').locator('[data-testid=cell-output]').textContent(), '');
+    assert.equal(await page.locator('[data-testid=keep-outputs]').isChecked(), false);
+  });
+});

@@ -187,3 +187,20 @@ test('readEntry never throws, whatever the text', () => {
   }
   assert.equal(readEntry('{"v":1}').status, 'ok', 'an entry without cells or exercises is an empty one');
 });
+
+test('a cell\'s last outputs are kept per language and read back; a malformed list is left out', () => {
+  const win = fakeWindow();
+  const { store } = open(win);
+  store.setOutputs('en', 'c1', [{ kind: 'text', text: '2' }]);
+  store.setOutputs('zh', 'c1', [{ kind: 'stream', name: 'stdout', text: '二\n' }]);
+  store.flush();
+  const again = open(win).store;
+  assert.deepEqual(again.outputs('en'), { c1: [{ kind: 'text', text: '2' }] });
+  assert.equal(again.outputs('zh').c1[0].text, '二\n');
+  again.setOutputs('en', 'c1', undefined);
+  again.flush();
+  assert.deepEqual(open(win).store.outputs('en'), {});
+  const r = readEntry(JSON.stringify({ v: 1, cells: {}, exercises: {}, outputs: { en: { c1: 'x', c2: [{ kind: 'text', text: 'ok' }], c3: [5] } } }));
+  assert.deepEqual(r.dropped, ['outputs.en.c1', 'outputs.en.c3']);
+  assert.deepEqual(Object.keys(r.data.outputs.en), ['c2']);
+});

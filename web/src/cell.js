@@ -128,9 +128,9 @@ export class CellView {
   }
 
   // The output came from a worker that has since restarted: said in words, not only by the dimming.
-  markStale() {
+  markStale(why = 'restart') {
     this.el.classList.add('stale');
-    this.statusEl.textContent = t(this.lang, 'cell-stale');
+    this.statusEl.textContent = t(this.lang, why === 'saved' ? 'cell-saved' : 'cell-stale');
   }
 
   /** Shows the "author updated this cell" choice; choose(true) takes the author's version. */

@@ -2,7 +2,7 @@
 // hosts widgets and exercises, and implements the toolbar (run all, interrupt, restart, exports).
 import { Kernel } from './kernel.js';
 import { CellView } from './cell.js';
-import { ChapterStore, hashSource, passed } from './storage.js';
+import { ChapterStore, hashSource, passed, loadKeepOutputs, saveKeepOutputs } from './storage.js';
 import { mountWidget } from './widgets.js';
 import { WeightsPanel, weightsAnchor } from './weights.js';
 import { mountExercise } from 'tensorpad:exercise';
@@ -54,6 +54,7 @@ export class Notebook {
     this.kernel.setLang(lang);
     this.#restoreEdits();
     this.#restoreReaderCells();
+    this.#restoreOutputs();
     const scratch = this.store.cell(this.lang, SCRATCH_ID);
     if (scratch) {
       this.restoring = true;
@@ -88,6 +89,7 @@ export class Notebook {
         h('input', { type: 'file', class: 'sr-only', accept: '.ipynb,application/x-ipynb+json,application/json', 'data-testid': 'import-ipynb',
           onchange: (e) => { const f = e.target.files?.[0]; e.target.value = ''; if (f) this.importIpynb(f); } })),
       button('keys', L('keys'), () => showKeys(this.lang), { 'aria-keyshortcuts': '?' }),
+      h('label', { class: 'btn toggle' }, h('input', { type: 'checkbox', 'data-testid': 'keep-outputs', checked: loadKeepOutputs(), onchange: (e) => this.#setKeepOutputs(e.target.checked) }), ' ', L('keepOutputs')),
       this.status);
     this.notices = h('div', { class: 'notices', 'aria-live': 'polite' });
     const header = h('header', { class: 'chapter-header' },
@@ -415,6 +417,34 @@ export class Notebook {
 
   // ---- persistence -----------------------------------------------------------------------------
 
+  // The last run's outputs come back after a reload, marked as from an earlier visit until the cell runs.
+  #restoreOutputs() {
+    if (!loadKeepOutputs()) return;
+    const saved = this.store.outputs(this.lang);
+    for (const cell of this.cells) {
+      const list = saved[cell.id];
+      if (!list?.length) continue;
+      for (const o of list) {
+        try {
+          if (o.kind === 'error') cell.showError(o.error ?? {});
+          else cell.addOutput(o);
+        } catch { /* an output this build cannot draw is left out */ }
+      }
+      cell.markStale('saved');
+    }
+  }
+
+  #setKeepOutputs(keep) {
+    saveKeepOutputs(keep);
+    // Turned off: what was kept goes too.
+    if (!keep) for (const id of Object.keys(this.store.outputs(this.lang))) this.store.setOutputs(this.lang, id, undefined);
+  }
+
+  #keepOutputs(cell) {
+    if (!loadKeepOutputs() || !cell.outputs || cell === this.scratch) return;
+    this.store.setOutputs(this.lang, cell.id, keptOutputs(cell.outputs));
+  }
+
   #storageNotice(kind) {
     const key = { unavailable: 'storageUnavailable', corrupt: 'storageCorrupt', blocked: 'storageBlocked', newer: 'storageNewer', full: 'storageFull' }[kind];
     const actions = [];
@@ -523,14 +553,17 @@ export class Notebook {
     }
     if (r.interrupted) {
       if (cell.el.dataset.state === 'running') this.#markInterrupted(cell, { kept: r.kept });
+      this.#keepOutputs(cell);
       return r;
     }
     cell.setCount(++this.execCount);
     cell.markRun();
+    this.#keepOutputs(cell);
     cell.reads = r.reads ?? [];
     if (r.error) {
       cell.showError(r.error);
       cell.setState('error');
+      this.#keepOutputs(cell);
       this.#explainError(cell, r.error);
       // A WASM abort leaves the engine unusable until a restart; say so and offer it.
       if (/^Aborted\(|RuntimeError: (unreachable|memory access out of bounds)/.test(`${r.error.name}: ${r.error.message}`) || /^Aborted\(/.test(r.error.message)) {
@@ -813,6 +846,30 @@ export class Notebook {
   downloadMarkdown() {
     download(`${this.chapter.id}.${this.lang}.md`, chapterToMarkdown(this.chapter, this.#sources()), 'text/markdown');
   }
+}
+
+// What is kept of a cell's outputs: text clipped, tables to their first rows, plots as their (small) spec,
+// at most ~40,000 characters a cell, so one cell cannot fill the chapter's storage.
+function keptOutputs(outputs) {
+  const clip = (s, n) => (typeof s === 'string' && s.length > n ? `${s.slice(0, n)}\n…` : s);
+  const out = [];
+  let size = 0;
+  for (const o of outputs) {
+    let k;
+    switch (o.kind) {
+      case 'stream': case 'text': case 'tensor': k = { ...o, text: clip(o.text, 10000) }; break;
+      case 'html': k = { kind: 'html', html: clip(o.html, 10000) }; break;
+      case 'table': k = { ...o, rows: o.rows.slice(0, 50) }; break;
+      case 'plot': k = JSON.stringify(o.spec).length <= 30000 ? { kind: 'plot', spec: o.spec } : null; break;
+      case 'error': k = { kind: 'error', error: o.error }; break;
+      default: k = null;
+    }
+    if (!k) continue;
+    size += JSON.stringify(k).length;
+    if (size > 40000) break;
+    out.push(k);
+  }
+  return out;
 }
 
 /** The scratch cell's entry among the saved cells (no author cell has an id with '#'). */

@@ -51,6 +51,21 @@ export function saveLang(lang) {
   } catch { /* a language preference is not worth a notice */ }
 }
 
+/** Whether the last run's outputs are kept across a reload (the reader may turn it off, for every chapter). */
+export function loadKeepOutputs() {
+  try {
+    return storage()?.getItem(PREFIX + 'keepOutputs') !== 'no';
+  } catch {
+    return true;
+  }
+}
+
+export function saveKeepOutputs(keep) {
+  try {
+    storage()?.setItem(PREFIX + 'keepOutputs', keep ? 'yes' : 'no');
+  } catch { /* a preference is not worth a notice */ }
+}
+
 /** How many of the given exercises of a chapter the reader has passed, from its saved entry (0 if none). */
 export function passedCount(chapterId, exerciseIds) {
   try {
@@ -111,6 +126,19 @@ export function readEntry(raw) {
         if (!ok) dropped.push(`reader.${lang}.${i}`);
         return ok;
       });
+    }
+  }
+  // The last run's outputs, per language and cell: lists of output objects (web/runtime/display.js).
+  if (d.outputs !== undefined) {
+    data.outputs = {};
+    if (!isRecord(d.outputs)) dropped.push('outputs');
+    for (const [lang, cells] of Object.entries(isRecord(d.outputs) ? d.outputs : {})) {
+      if (!isRecord(cells)) { dropped.push(`outputs.${lang}`); continue; }
+      data.outputs[lang] = {};
+      for (const [id, list] of Object.entries(cells)) {
+        if (Array.isArray(list) && list.every((o) => isRecord(o) && typeof o.kind === 'string')) data.outputs[lang][id] = list;
+        else dropped.push(`outputs.${lang}.${id}`);
+      }
     }
   }
   if (d.v > FORMAT) return { data, status: 'newer', dropped };
@@ -236,6 +264,10 @@ export class ChapterStore {
       data.exercises[change.id] = change.value;
     } else if (change.kind === 'reader') {
       (data.reader ??= {})[change.lang] = change.value;
+    } else if (change.kind === 'outputs') {
+      const cells = ((data.outputs ??= {})[change.lang] ??= {});
+      if (change.value === undefined) delete cells[change.id];
+      else cells[change.id] = change.value;
     } else if (change.value === undefined) {
       if (data.cells[change.lang]) delete data.cells[change.lang][change.id];
     } else {
@@ -334,6 +366,17 @@ export class ChapterStore {
   /** Replaces the list of the reader's own cells in `lang` (typing in one saves within 200 ms). */
   setReaderCells(lang, list) {
     this.#change({ kind: 'reader', lang, value: list });
+    this.#saveSoon();
+  }
+
+  /** The outputs of the last run of each cell in `lang`: { [cellId]: [output] }. */
+  outputs(lang) {
+    return this.data.outputs?.[lang] ?? {};
+  }
+
+  /** Keeps (or, with undefined, forgets) a cell's last outputs; written with the next save. */
+  setOutputs(lang, id, list) {
+    this.#change({ kind: 'outputs', lang, id, value: list });
     this.#saveSoon();
   }
 
