@@ -23,6 +23,8 @@ function captureConsole() {
     if (buffer.length > OUTPUT_CAP) buffer = `${buffer.slice(0, OUTPUT_CAP)}${say().outputTruncated}\n`;
   };
   for (const k of ['log', 'info', 'warn', 'error', 'debug', 'trace', 'dir', 'table']) console[k] = write;
+  // print(), as in the notebook's cells: a solution tried in a cell prints the same way when judged.
+  globalThis.print = write;
   return { take() { const b = buffer; buffer = ''; return b; }, write };
 }
 

@@ -4,8 +4,10 @@
 // which writes its messages (and the hints) in the page's language, as the starter code's comments are.
 //   ctx: { id, lang, title, statementHtml, exercise, tpUrl, load(), save(value), createEditor(parent, opts),
 //          assetUrl(path), t(key), headingLevel? (of the title: one below the section it sits in; 2 if not given) }
-// Saved attempt: { code, verdict, passed, failed, seed, at }. Each check draws a new hidden-case seed, shown
-// with the verdict (data-testid="judge-seed") so the CLI's --seed reproduces a failure.
+// Saved attempt: { code, verdict, best, passed, failed, seed, at, cases, output, message }: the latest check's
+// verdict and results (shown again after a reload, marked as the last check), and `best`, 'pass' once any
+// check passed (a later failing try does not take the pass, or the chapter's count, away). Each check draws a
+// new hidden-case seed, shown with the verdict (data-testid="judge-seed") so the CLI's --seed reproduces a failure.
 
 import { judgeInWorker } from './runner.js';
 import { drawSeed } from '../core/seed.js';
@@ -19,6 +21,7 @@ const TEXT = {
     cli: (id) => `Judge locally: npx tensorpad judge ${id} solution.js`,
     seed: (seed, id) => `hidden cases of seed ${seed} (npx tensorpad judge ${id} solution.js --seed ${seed})`,
     pass: 'All cases pass.', fail: 'Some cases fail.', error: 'The solution could not be judged.',
+    passedBefore: 'passed before', output: 'Printed when the solution loaded:',
   },
   zh: {
     check: '检查', checking: '检查中…', reset: '恢复起始代码', functions: '要写的函数',
@@ -27,6 +30,7 @@ const TEXT = {
     cli: (id) => `本地判题：npx tensorpad judge ${id} solution.js --lang zh`,
     seed: (seed, id) => `隐藏用例的随机种子：${seed}（npx tensorpad judge ${id} solution.js --seed ${seed} --lang zh）`,
     pass: '全部用例通过。', fail: '有用例未通过。', error: '无法评测这段代码。',
+    passedBefore: '之前已通过', output: '加载答案时的输出：',
   },
 };
 
@@ -86,9 +90,29 @@ function renderCases(list, T, result) {
   }
 }
 
+// The latest verdict, and, when it is not a pass but an earlier check passed, that it did (data-best).
 function showVerdict(el, T, M, state, { stale = false } = {}) {
   el.dataset.verdict = state.verdict;
-  el.textContent = `${T[state.verdict] ?? ''} ${M.summary(state.passed, state.failed)}${stale ? ` (${T.lastCheck})` : ''}`;
+  const before = state.best === 'pass' && state.verdict !== 'pass';
+  if (before) el.dataset.best = 'pass';
+  else delete el.dataset.best;
+  el.textContent = `${T[state.verdict] ?? ''} ${M.summary(state.passed, state.failed)}${stale ? ` (${T.lastCheck})` : ''}${before ? ` · ${T.passedBefore}` : ''}`;
+}
+
+// What the solution printed at its top level (a case's prints are shown with the case).
+function showOutput(el, T, text) {
+  el.hidden = !text;
+  el.replaceChildren(...(text ? [h('span', { class: 'muted', text: T.output }), h('pre', { class: 'judge-output', text })] : []));
+}
+
+// Results kept for a reload: each case's name, status, message and print, clipped (storage is small).
+const clip = (s, n = 2000) => (typeof s === 'string' && s.length > n ? `${s.slice(0, n)}…` : s ?? '');
+function keptResults(result) {
+  return {
+    cases: (result.cases ?? []).slice(0, 60).map((c) => ({ name: clip(c.name, 300), status: c.status, message: clip(c.message), output: clip(c.output) })),
+    output: clip(result.output),
+    message: result.status === 'error' ? clip(result.message) : null,
+  };
 }
 
 export function mountExercise(el, ctx) {
@@ -107,6 +131,12 @@ export function mountExercise(el, ctx) {
   // The last check's verdict is written before the block is on the page, so it is not announced on load.
   if (saved.verdict) showVerdict(verdict, T, M, saved, { stale: true });
   const cases = h('ol', { class: 'judge-cases', 'data-testid': 'judge-cases' });
+  const loadOutput = h('div', { class: 'judge-load-output', 'data-testid': 'judge-load-output', hidden: true });
+  // The last check's results, as they were (marked stale by the verdict's "last check").
+  if (saved.verdict && Array.isArray(saved.cases)) {
+    renderCases(cases, T, { status: saved.verdict, message: saved.message, cases: saved.cases });
+    showOutput(loadOutput, T, saved.output);
+  }
   const seedLine = h('p', { class: 'muted judge-seed', 'data-testid': 'judge-seed', text: saved.seed ? T.seed(saved.seed, ex.id) : '' });
   // Each exercise's controls are named after it (the visible words first, so speech input finds them).
   const named = (label) => `${label}: ${ctx.title}`;
@@ -126,6 +156,7 @@ export function mountExercise(el, ctx) {
     editorHost,
     h('div', { class: 'judge-actions' }, button, ' ', reset),
     verdict,
+    loadOutput,
     cases,
     seedLine,
     h('p', { class: 'muted judge-cli' }, h('code', { text: T.cli(ex.id) })),
@@ -154,13 +185,15 @@ export function mountExercise(el, ctx) {
       } catch (err) {
         result = { status: 'error', message: String(err && err.message), cases: [], passed: 0, failed: 0 };
       }
-      const state = { verdict: result.status, passed: result.passed, failed: result.failed };
+      const best = attempt.best === 'pass' || attempt.verdict === 'pass' || result.status === 'pass' ? 'pass' : result.status;
+      const state = { verdict: result.status, best, passed: result.passed, failed: result.failed };
       // Not busy any more before the verdict is written: some screen readers hold back a busy region's news.
       el.removeAttribute('aria-busy');
       renderCases(cases, T, result);
+      showOutput(loadOutput, T, result.output);
       showVerdict(verdict, T, M, state);
       seedLine.textContent = T.seed(seed, ex.id);
-      save({ code, ...state, seed, at: new Date().toISOString() });
+      save({ code, ...state, seed, at: new Date().toISOString(), ...keptResults(result) });
       return result;
     })();
     try {
