@@ -55,6 +55,18 @@ export class CellView {
     });
   }
 
+  /** Renumbers the cell (a reader's cell is "3a" after cell 3): its labels follow. */
+  setNumber(n) {
+    this.n = n;
+    const L = (k) => t(this.lang, k, { n });
+    this.el.setAttribute('aria-label', L(this.reader ? 'readerCellLabel' : 'cellLabel'));
+    for (const [el, key] of [[this.runBtn, 'runCell'], [this.resetBtn, 'resetCellLabel']]) {
+      el.setAttribute('aria-label', L(key));
+      el.title = L(key);
+    }
+    for (const b of this.el.querySelectorAll('.cell-tool')) b.setAttribute('aria-label', L(b.dataset.label)), (b.title = b.getAttribute('aria-label'));
+  }
+
   get source() {
     return this.view.state.doc.toString();
   }
@@ -158,14 +170,14 @@ export class CellView {
  */
 export function cellTools(lang, n, reader, act) {
   const L = (k) => t(lang, k, { n });
-  const tool = (testid, text, label, action) => h('button', { type: 'button', class: 'btn btn-small cell-tool', 'data-testid': testid, 'aria-label': label, title: label, onclick: () => act(action) }, text);
+  const tool = (testid, text, key, action) => h('button', { type: 'button', class: 'btn btn-small cell-tool', 'data-testid': testid, 'data-label': key, 'aria-label': L(key), title: L(key), onclick: () => act(action) }, text);
   return h('span', { class: 'cell-tools' },
-    tool('add-cell-below', '+ ' + t(lang, 'codeShort'), L('addCodeBelow'), 'add-below'),
-    tool('add-md-below', '+ ' + t(lang, 'mdShort'), L('addMdBelow'), 'add-md-below'),
+    tool('add-cell-below', '+ ' + t(lang, 'codeShort'), 'addCodeBelow', 'add-below'),
+    tool('add-md-below', '+ ' + t(lang, 'mdShort'), 'addMdBelow', 'add-md-below'),
     reader ? [
-      tool('move-cell-up', '↑', L('moveUp'), 'up'),
-      tool('move-cell-down', '↓', L('moveDown'), 'down'),
-      tool('duplicate-cell', '⧉', L('duplicateCell'), 'duplicate'),
-      tool('delete-cell', '🗑', L('deleteCell'), 'delete'),
+      tool('move-cell-up', '↑', 'moveUp', 'up'),
+      tool('move-cell-down', '↓', 'moveDown', 'down'),
+      tool('duplicate-cell', '⧉', 'duplicateCell', 'duplicate'),
+      tool('delete-cell', '🗑', 'deleteCell', 'delete'),
     ] : null);
 }

@@ -3,8 +3,8 @@
 import { EditorView, keymap, lineNumbers, highlightActiveLineGutter, highlightActiveLine, drawSelection } from '@codemirror/view';
 import { EditorState, Prec } from '@codemirror/state';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
-import { bracketMatching, indentOnInput, syntaxHighlighting, defaultHighlightStyle, HighlightStyle } from '@codemirror/language';
-import { closeBrackets, closeBracketsKeymap, autocompletion } from '@codemirror/autocomplete';
+import { bracketMatching, indentOnInput, syntaxHighlighting, defaultHighlightStyle, HighlightStyle, syntaxTree } from '@codemirror/language';
+import { closeBrackets, closeBracketsKeymap, autocompletion, completionStatus, closeCompletion } from '@codemirror/autocomplete';
 import { javascript } from '@codemirror/lang-javascript';
 import { headerHeight } from './dom.js';
 
@@ -55,6 +55,9 @@ const reducedMotion = () => globalThis.matchMedia?.('(prefers-reduced-motion: re
 // worker (complete(path) → [{ label, type }]): what is offered is what the code can call.
 function completionSource(complete) {
   return async (context) => {
+    // Not in a comment or a string: what is typed there is prose.
+    const node = syntaxTree(context.state).resolveInner(context.pos, -1);
+    if (/Comment|String|Template/.test(node.name)) return null;
     const word = context.matchBefore(/(?:[\p{L}_$][\p{L}\p{N}_$]*\.)*[\p{L}_$]?[\p{L}\p{N}_$]*$/u);
     if (!word) return null;
     const dot = word.text.lastIndexOf('.');
@@ -73,9 +76,14 @@ export function createEditor(parent, { doc = '', label = 'Code', onChange = () =
     { key: 'Mod-Enter', run: () => (onRun({ advance: false }), true) },
     { key: 'Alt-Enter', run: () => (onRun({ advance: true, insert: true }), true) },
   ]));
-  // Esc leaves the editor for its cell (command mode); at the default precedence, so that a completion
-  // popup, which binds Esc at a higher one, closes first.
-  const escape = onEscape ? keymap.of([{ key: 'Escape', run: () => (onEscape(), true) }]) : [];
+  // Esc leaves the editor for its cell (command mode), except that a completion list on screen closes
+  // first; a completion still being looked up is dropped (the Esc is the reader's, not the list's).
+  const escape = onEscape ? Prec.highest(keymap.of([{ key: 'Escape', run: (view) => {
+    if (completionStatus(view.state) === 'active') return false;
+    closeCompletion(view);
+    onEscape();
+    return true;
+  } }])) : [];
   return new EditorView({
     parent,
     state: EditorState.create({

@@ -28,6 +28,12 @@ export class MarkdownCellView {
     this.render();
   }
 
+  setNumber(n) {
+    this.n = n;
+    this.el.setAttribute('aria-label', t(this.lang, 'mdCellLabel', { n }));
+    for (const b of this.el.querySelectorAll('.cell-tool')) b.setAttribute('aria-label', t(this.lang, b.dataset.label, { n })), (b.title = b.getAttribute('aria-label'));
+  }
+
   get editing() {
     return !this.editorHost.hidden;
   }

@@ -324,8 +324,7 @@ export class Notebook {
       if (!view) continue;
       if (!view.reader) { author = view.n; extra = 0; continue; }
       // "3a", "3b", … after cell 3: a reader's cells do not renumber the author's.
-      view.n = `${author || ''}${String.fromCharCode(97 + Math.min(25, extra++))}`;
-      view.el.setAttribute('aria-label', this.L(view.kind === 'md' ? 'mdCellLabel' : 'readerCellLabel', { n: view.n }));
+      view.setNumber(`${author || ''}${String.fromCharCode(97 + Math.min(25, extra++))}`);
     }
   }
 
