@@ -325,3 +325,49 @@ test('in a built chapter, the exercise block judges what the reader types, in bo
     fs.rmSync(site, { recursive: true, force: true });
   }
 });
+
+test('a pass stays counted after a failing try, the latest verdict shows, and the last results come back after a reload', async () => {
+  const context = await browser.newContext();
+  const { page } = await openPage(context, base());
+  try {
+    await page.goto(base());
+    await page.waitForSelector('body[data-ready="1"]');
+    assert.equal((await checkInPage(page, 'lora-params', REF('lora-params'))).verdict, 'pass');
+    const second = await checkInPage(page, 'lora-params', SOL('lora-params', 'product.js'));
+    assert.equal(second.verdict, 'fail', 'the latest verdict is shown');
+    const verdict = page.locator('[data-exercise-id="lora-params"] [data-testid=judge-verdict]');
+    assert.equal(await verdict.getAttribute('data-best'), 'pass');
+    assert.match(await verdict.textContent(), /passed before/);
+    assert.equal(await page.evaluate(() => JSON.parse(localStorage.getItem('ex:lora-params')).best), 'pass');
+    await page.reload();
+    await page.waitForSelector('body[data-ready="1"]');
+    const block = page.locator('[data-exercise-id="lora-params"]');
+    assert.deepEqual(await block.locator('[data-testid=judge-case]').evaluateAll((cs) => cs.map((c) => c.dataset.status)), second.statuses, 'each case\'s result is shown again');
+    assert.deepEqual(await block.locator('[data-testid=judge-case] pre').allTextContents(), second.messages, 'with its message and hint');
+    assert.equal(await verdict.getAttribute('data-best'), 'pass');
+  } finally {
+    await context.close();
+  }
+});
+
+test('print works in an exercise editor, and what a solution prints at its top level is shown', async () => {
+  const context = await browser.newContext();
+  const { page } = await openPage(context, base());
+  try {
+    await page.goto(base());
+    await page.waitForSelector('body[data-ready="1"]');
+    const file = path.join(os.tmpdir(), `tp-print-${process.pid}.js`);
+    fs.writeFileSync(file, `print('loaded, print');\nconsole.log('loaded, console.log');\n${fs.readFileSync(REF('lora-params'), 'utf8')}`);
+    try {
+      const r = await checkInPage(page, 'lora-params', file);
+      assert.equal(r.verdict, 'pass', 'print is defined: the solution loads');
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+    const out = page.locator('[data-exercise-id="lora-params"] [data-testid=judge-load-output]');
+    assert.equal(await out.isVisible(), true);
+    assert.match(await out.textContent(), /loaded, print\nloaded, console\.log/);
+  } finally {
+    await context.close();
+  }
+});
