@@ -53,6 +53,10 @@ describe('the sandbox', () => {
     'writing a file': [`const fs = await import('node:fs'); fs.writeFileSync(${JSON.stringify(join(dir, 'written.txt'))}, 'x');`, /Access to this API has been restricted/],
     'opening a connection': ["const net = await import('node:net'); net.connect(80, '127.0.0.1');", /network access is not allowed/],
     'fetching': ["await fetch('http://127.0.0.1:9/');", /network access is not allowed/],
+    'sending a datagram from a Socket made with new': ["const dgram = await import('node:dgram'); new dgram.Socket('udp4').send('x', 9, '127.0.0.1');", /network access is not allowed/],
+    'asking a Resolver made with new': ["const dns = await import('node:dns'); await new dns.promises.Resolver().resolve4('localhost');", /network access is not allowed/],
+    'listening on a Server made with new': ["const net = await import('node:net'); new net.Server().listen(0);", /network access is not allowed/],
+    'requesting through http.ClientRequest': ["const http = await import('node:http'); new http.ClientRequest('http://127.0.0.1:9/');", /network access is not allowed/],
   };
   for (const [what, [code, re]] of Object.entries(escapes)) {
     test(`${what} is refused: a failing verdict that says so`, async () => {

@@ -33,8 +33,17 @@ function blockNetwork(say) {
     [dgram, ['createSocket']], [dns, ['lookup', 'resolve', 'resolve4', 'resolve6']]]) {
     for (const n of names) mod[n] = refuse;
   }
+  // Classes a solution can construct itself (new dgram.Socket(), new dns.Resolver(), new net.Server()) reach
+  // the network through their prototypes, not through the functions above.
   net.Socket.prototype.connect = refuse;
-  dns.promises.lookup = refuse;
+  net.Server.prototype.listen = refuse;
+  for (const n of ['bind', 'connect', 'send']) dgram.Socket.prototype[n] = refuse;
+  for (const api of [dns, dns.promises]) {
+    for (const n of Object.keys(api)) if (/^(lookup|resolve|reverse)/.test(n) && typeof api[n] === 'function') api[n] = refuse;
+    for (const n of Object.getOwnPropertyNames(api.Resolver.prototype)) {
+      if (/^(resolve|reverse)/.test(n)) api.Resolver.prototype[n] = refuse;
+    }
+  }
   for (const n of ['fetch', 'WebSocket', 'EventSource']) {
     if (n in globalThis) Object.defineProperty(globalThis, n, { value: refuse, configurable: false, writable: false });
   }
