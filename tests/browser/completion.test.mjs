@@ -30,6 +30,39 @@ test('tp. and x. offer matmul; a name from an earlier cell is offered; Esc close
       await list.waitFor({ state: 'detached' });
       assert.ok(await cell(page, 'c2').evaluate((el) => el.querySelector('.cm-content').contains(document.activeElement)), 'the first Esc only closes the list');
     }
+    // The selected offer's signature, doc and example, from the API description.
+    await typeInto(page, 'c2', '');
+    await page.keyboard.type('xTensor.matm', { delay: 30 });
+    const info = page.locator('.cm-completionInfo [data-testid=api-doc]');
+    await info.waitFor({ timeout: 5000 });
+    assert.match(await info.textContent(), /^matmul\(other: TensorLike\): Tensor/);
+    await page.keyboard.press('Escape');
+    // An options object's keys.
+    await typeInto(page, 'c2', '');
+    await page.keyboard.type('xTensor.sum(0, { kee', { delay: 30 });
+    await page.waitForFunction(() => [...document.querySelectorAll('.cm-tooltip-autocomplete .cm-completionLabel')].some((l) => l.textContent === 'keepdim'), null, { timeout: 5000 });
+    await page.keyboard.press('Escape');
+    // Hovering a documented name.
+    await typeInto(page, 'c2', 'tp.linalg.svd(xTensor)');
+    await page.keyboard.press('Escape');
+    // The mouse over the letters "svd" (a range over the editor's text node).
+    const at = await cell(page, 'c2').locator('.cm-line').first().evaluate((line) => {
+      const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const i = n.textContent.indexOf('svd');
+        if (i < 0) continue;
+        const r = document.createRange();
+        r.setStart(n, i + 1);
+        r.setEnd(n, i + 2);
+        const b = r.getBoundingClientRect();
+        return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+      }
+      return null;
+    });
+    await page.mouse.move(at.x, at.y);
+    const hover = page.locator('.cm-tooltip-hover [data-testid=api-doc]');
+    await hover.waitFor({ timeout: 5000 });
+    assert.match(await hover.textContent(), /^svd\(/);
     await typeInto(page, 'c2', '');
     await page.keyboard.type('xTe', { delay: 30 });
     await list.waitFor({ timeout: 5000 });

@@ -108,14 +108,16 @@ test('what the worker writes itself follows the reader\'s language', async () =>
 test('completion offers tp\'s names, a namespace\'s, a tensor\'s methods and the scope\'s names, from the live values', async () => {
   const { completionsFor } = await import('../../web/runtime/kernel-worker.js');
   await run('const x = tp.tensor([[1, 2], [3, 4]]); function helper() {}');
-  const labels = (path) => completionsFor(path, scopeOf()).map((o) => o.label);
+  const labels = (path) => completionsFor(path, scopeOf()).items.map((o) => o.label);
   assert.ok(labels('tp').includes('matmul'));
   assert.ok(labels('tp.linalg').includes('svd'));
   assert.ok(labels('x').includes('matmul'), 'a tensor\'s methods');
   assert.ok(!labels('x').some((n) => n.startsWith('_') || n === 'constructor' || n === 'hasOwnProperty'));
   const top = labels('');
   for (const n of ['x', 'helper', 'tp', 'print']) assert.ok(top.includes(n), n);
-  assert.equal(completionsFor('x', scopeOf()).find((o) => o.label === 'matmul').type, 'method');
-  assert.deepEqual(completionsFor('nothing.here', scopeOf()), []);
-  assert.deepEqual(completionsFor('1+1', scopeOf()), []);
+  assert.equal(completionsFor('x', scopeOf()).items.find((o) => o.label === 'matmul').type, 'method');
+  assert.equal(completionsFor('x', scopeOf()).owner, 'Tensor');
+  assert.equal(completionsFor('tp.linalg', scopeOf()).owner, 'tp.linalg');
+  assert.deepEqual(completionsFor('nothing.here', scopeOf()), { items: [], owner: null });
+  assert.deepEqual(completionsFor('1+1', scopeOf()), { items: [], owner: null });
 });

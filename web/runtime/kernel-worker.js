@@ -26,8 +26,24 @@ const WORDS = {
 // Names worth offering on a value: its own and its prototypes' (not Object's), without private-looking ones.
 const HIDDEN = new Set(Object.getOwnPropertyNames(Object.prototype).concat(Object.getOwnPropertyNames(Function.prototype), ['constructor']));
 
-/** The completions of `path` (a.b.c, or '' for the names a cell can use), from the live values: [{ label, type }]. */
+/**
+ * The completions of `path` (a.b.c, or '' for the names a cell can use), from the live values:
+ * { items: [{ label, type }], owner } with owner naming the value in the API description ('tp', 'tp.linalg',
+ * 'Tensor', 'QuantizedTensor') or null.
+ */
 export function completionsFor(path, scope) {
+  let value;
+  const items = namesOf(path, scope, (v) => { value = v; });
+  const tp = globalThis.tp;
+  let owner = null;
+  if (tp && value === tp) owner = 'tp';
+  else if (tp && /^tp\.\w+$/.test(path) && value === tp[path.slice(3)]) owner = path;
+  else if (tp?.Tensor && value instanceof tp.Tensor) owner = 'Tensor';
+  else if (tp?.QuantizedTensor && value instanceof tp.QuantizedTensor) owner = 'QuantizedTensor';
+  return { items, owner };
+}
+
+function namesOf(path, scope, found) {
   const GLOBALS = ['tp', 'print', 'display', 'plot', 'html', 'table', 'console', 'Math', 'JSON', 'Array', 'Number', 'Object', 'Promise', 'weights'];
   const kind = (v) => (typeof v === 'function' ? (/^class\b/.test(Function.prototype.toString.call(v)) ? 'class' : 'function') : v && typeof v === 'object' ? 'namespace' : 'variable');
   if (!path) {
@@ -43,6 +59,7 @@ export function completionsFor(path, scope) {
     value = value[key];
   }
   if (value == null || (typeof value !== 'object' && typeof value !== 'function')) return [];
+  found(value);
   const out = new Map();
   for (let o = value; o && o !== Object.prototype && o !== Function.prototype; o = Object.getPrototypeOf(o)) {
     for (const name of Object.getOwnPropertyNames(o)) {
@@ -158,7 +175,7 @@ export function serveKernel(port, loadTp) {
       port.postMessage({ type: MSG.DONE, runId, declared: r.declared, reads: r.reads });
     },
     async [MSG.COMPLETE]({ reqId, path }) {
-      let value = [];
+      let value = { items: [], owner: null };
       try { value = completionsFor(path, scope); } catch { /* a getter that throws: nothing to offer */ }
       port.postMessage({ type: MSG.RESULT, reqId, value });
     },

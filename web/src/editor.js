@@ -1,12 +1,13 @@
 // The CodeMirror 6 setup shared by cells and exercise editors: JavaScript mode, line numbers,
 // bracket matching, undo, and run keys. Tab is left to focus navigation (no tab trap).
-import { EditorView, keymap, lineNumbers, highlightActiveLineGutter, highlightActiveLine, drawSelection } from '@codemirror/view';
+import { EditorView, keymap, lineNumbers, highlightActiveLineGutter, highlightActiveLine, drawSelection, hoverTooltip } from '@codemirror/view';
 import { EditorState, Prec } from '@codemirror/state';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { bracketMatching, indentOnInput, syntaxHighlighting, defaultHighlightStyle, HighlightStyle, syntaxTree } from '@codemirror/language';
 import { closeBrackets, closeBracketsKeymap, autocompletion, completionStatus, closeCompletion } from '@codemirror/autocomplete';
 import { javascript } from '@codemirror/lang-javascript';
-import { headerHeight } from './dom.js';
+import { headerHeight, h } from './dom.js';
+import { loadDocs, docFor, signatureLine, optionKeys } from './api-docs.js';
 
 // CodeMirror's default token styles, each colour replaced by a page variable (web/src/style.css) so the
 // editor follows the page's light or dark theme without being reconfigured. The light values are
@@ -38,6 +39,12 @@ const chrome = EditorView.theme({
   '&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground': { backgroundColor: 'var(--selection-focused)' },
   // See-through in both themes: the active line is drawn over the selection.
   '.cm-activeLine': { backgroundColor: 'var(--active-line)' },
+  // Completion lists and doc tooltips in the page's colours.
+  '.cm-tooltip': { backgroundColor: 'var(--panel)', color: 'var(--fg)', border: '1px solid var(--border)' },
+  '.cm-tooltip-autocomplete ul li[aria-selected]': { backgroundColor: 'var(--accent)', color: 'var(--accent-fg)' },
+  '.cm-api-doc': { maxWidth: '34rem', padding: '.3rem .5rem', fontSize: '13px', whiteSpace: 'normal' },
+  '.cm-api-sig': { display: 'block', fontFamily: 'var(--mono, monospace)' },
+  '.cm-api-doc pre': { margin: '.3rem 0 0', whiteSpace: 'pre-wrap' },
   '.cm-gutters': { backgroundColor: 'var(--panel)', color: 'var(--muted)', borderRight: '1px solid var(--border)' },
   '.cm-activeLineGutter': { backgroundColor: 'var(--active-line)' },
   '&.cm-focused .cm-matchingBracket': { backgroundColor: 'color-mix(in srgb, var(--c-green) 30%, transparent)' },
@@ -52,22 +59,80 @@ const reducedMotion = () => globalThis.matchMedia?.('(prefers-reduced-motion: re
  * Shift+Enter calls onRun({ advance: true }); Ctrl/Cmd+Enter calls onRun({ advance: false }).
  */
 // Completion of `tp.`, `tp.linalg.`, a tensor's methods and the scope's names, from the live values in the
-// worker (complete(path) → [{ label, type }]): what is offered is what the code can call.
+// worker (complete(path) → { items: [{ label, type }], owner }): what is offered is what the code can call.
+// Each offer's signature, line of doc and example come from the API description (web/src/api-docs.js), as
+// do the keys of an options object (`x.sum(0, { ke` offers keepdim) and the hover tooltip.
+const NAME = String.raw`[\p{L}_$][\p{L}\p{N}_$]*`;
+const docView = (entry) => h('div', { class: 'cm-api-doc', 'data-testid': 'api-doc' },
+  ...(entry.signatures?.length ? entry.signatures : [entry.type ? `: ${entry.type}` : '']).map((sig) => h('code', { class: 'cm-api-sig', text: `${entry.name}${sig}` })),
+  h('p', { text: entry.doc ?? '' }),
+  entry.example ? h('pre', { text: entry.example }) : null);
+
+/** The documented entry of `a.b.c` (owner from the live value of `a.b`), or null. */
+async function describe(complete, dotted) {
+  const dot = dotted.lastIndexOf('.');
+  if (dot < 0) return null;
+  const [{ owner }, index] = await Promise.all([complete(dotted.slice(0, dot)), loadDocs().catch(() => null)]);
+  return owner ? docFor(index, owner, dotted.slice(dot + 1)) : null;
+}
+
+function inCodeOnly(context) {
+  // Not in a comment or a string: what is typed there is prose.
+  return !/Comment|String|Template/.test(syntaxTree(context.state).resolveInner(context.pos, -1).name);
+}
+
+// `callee(arg, …, { key: v, ke` before the cursor → the keys that argument's options object takes.
+async function optionCompletions(context, complete) {
+  const before = context.state.sliceDoc(Math.max(0, context.pos - 300), context.pos);
+  const m = new RegExp(`(${NAME}(?:\\.${NAME})+)\\(([^()]*?)\\{((?:[^{}()]*,)?)\\s*(${NAME})?$`, 'u').exec(before);
+  if (!m) return null;
+  const argIndex = (m[2].match(/,/g) ?? []).length;
+  const entry = await describe(complete, m[1]);
+  if (!entry) return null;
+  const index = await loadDocs();
+  const keys = optionKeys(index, entry, argIndex);
+  if (!keys.length) return null;
+  return { from: context.pos - (m[4]?.length ?? 0), options: keys.map((k) => ({ label: k, type: 'property', detail: `${entry.name}(…, { ${k} })` })), validFor: /^[\p{L}\p{N}_$]*$/u };
+}
+
 function completionSource(complete) {
   return async (context) => {
-    // Not in a comment or a string: what is typed there is prose.
-    const node = syntaxTree(context.state).resolveInner(context.pos, -1);
-    if (/Comment|String|Template/.test(node.name)) return null;
-    const word = context.matchBefore(/(?:[\p{L}_$][\p{L}\p{N}_$]*\.)*[\p{L}_$]?[\p{L}\p{N}_$]*$/u);
+    if (!inCodeOnly(context)) return null;
+    const options = await optionCompletions(context, complete).catch(() => null);
+    if (options) return options;
+    const word = context.matchBefore(new RegExp(`(?:${NAME}\\.)*[\\p{L}_$]?[\\p{L}\\p{N}_$]*$`, 'u'));
     if (!word) return null;
     const dot = word.text.lastIndexOf('.');
     const path = dot < 0 ? '' : word.text.slice(0, dot);
     const prefix = word.text.slice(dot + 1);
     if (!context.explicit && !path && prefix.length < 2) return null;
-    const options = await complete(path);
-    if (!options?.length) return null;
-    return { from: word.from + dot + 1, options, validFor: /^[\p{L}\p{N}_$]*$/u };
+    const [{ items, owner }, index] = await Promise.all([complete(path), loadDocs().catch(() => null)]);
+    if (!items?.length) return null;
+    return {
+      from: word.from + dot + 1,
+      options: items.map((o) => {
+        const entry = owner ? docFor(index, owner, o.label) : null;
+        return { ...o, detail: entry ? signatureLine(entry).slice(entry.name.length) : undefined, info: entry ? () => docView(entry) : undefined };
+      }),
+      validFor: /^[\p{L}\p{N}_$]*$/u,
+    };
   };
+}
+
+// Hovering `tp.linalg.svd` or `x.matmul` shows its signature, doc and example.
+function hoverDocs(complete) {
+  return hoverTooltip(async (view, pos) => {
+    const line = view.state.doc.lineAt(pos);
+    const text = line.text;
+    let a = pos - line.from, b = a;
+    while (a > 0 && /[\p{L}\p{N}_$.]/u.test(text[a - 1])) a--;
+    while (b < text.length && /[\p{L}\p{N}_$]/u.test(text[b])) b++;
+    const dotted = text.slice(a, b).replace(/^\.+|\.+$/g, '');
+    if (!dotted.includes('.')) return null;
+    const entry = await describe(complete, dotted);
+    if (!entry) return null;
+    return { pos: line.from + a, end: line.from + b, above: true, create: () => ({ dom: docView(entry) }) };
+  }, { hoverTime: 350 });
 }
 
 export function createEditor(parent, { doc = '', label = 'Code', onChange = () => {}, onRun = () => {}, onEscape = null, language = 'js', complete = null } = {}) {
@@ -102,7 +167,7 @@ export function createEditor(parent, { doc = '', label = 'Code', onChange = () =
         highlightActiveLine(),
         keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap]),
         escape,
-        complete ? autocompletion({ override: [completionSource(complete)], activateOnTypingDelay: 50 }) : [],
+        complete ? [autocompletion({ override: [completionSource(complete)], activateOnTypingDelay: 50 }), hoverDocs(complete)] : [],
         language === 'js' ? javascript() : [],
         EditorView.contentAttributes.of({ 'aria-label': label }),
         // The cursor, scrolled into view as one types or moves, stays clear of the page's sticky header.

@@ -183,10 +183,11 @@ export class Kernel {
     return this.#request({ type: MSG.GET, names });
   }
 
-  /** The names under `path` for completion, from the live scope; [] when the worker is busy for longer than `ms`. */
+  /** The names under `path` for completion, from the live scope: { items, owner } (nothing when the worker is busy for longer than `ms`). */
   complete(path, ms = 400) {
-    if (this.state !== 'ready') return Promise.resolve([]);
-    return Promise.race([this.#request({ type: MSG.COMPLETE, path }), new Promise((r) => setTimeout(() => r([]), ms))]).catch(() => []);
+    const none = { items: [], owner: null };
+    if (this.state !== 'ready') return Promise.resolve(none);
+    return Promise.race([this.#request({ type: MSG.COMPLETE, path }), new Promise((r) => setTimeout(() => r(none), ms))]).catch(() => none);
   }
 
   /** compute(fn, args): fn is a function (or its source) of (tp, args, scope) run in the worker. */
