@@ -3,7 +3,9 @@
 //   importsIn(source) → [{ line, what }]   every import declaration, re-export and import() expression;
 //                                          the page refuses a solution that has one (page/runner.js)
 //   isolateWorker(say)                     in the worker, once tp is initialised: no fetch, XMLHttpRequest,
-//                                          importScripts, WebSocket, EventSource, eval or Function
+//                                          importScripts, WebSocket, EventSource, Cache Storage (the
+//                                          service worker's copy holds the judge files), nested Workers
+//                                          (the cell worker would fetch for it), eval or Function
 //                                          constructors (so no import() hidden in a string), and timers
 //                                          take functions only
 // The worker's own code (the evaluator, the oracle's import of the exercise modules) captured what it needs
@@ -41,10 +43,12 @@ export function importsIn(source) {
 
 export function isolateWorker(say) {
   const g = globalThis;
-  const refuse = (what) => () => { throw new Error(say().notInJudge(what)); };
-  for (const name of ['fetch', 'XMLHttpRequest', 'importScripts', 'WebSocket', 'EventSource']) {
+  // a plain function, so that `new Worker(…)` is refused with the message too
+  const refuse = (what) => function refused() { throw new Error(say().notInJudge(what)); };
+  for (const name of ['fetch', 'XMLHttpRequest', 'importScripts', 'WebSocket', 'EventSource', 'Worker', 'SharedWorker']) {
     if (name in g) Object.defineProperty(g, name, { value: refuse(name), writable: false, configurable: false });
   }
+  if ('caches' in g) Object.defineProperty(g, 'caches', { get: refuse('caches'), configurable: false });
   // Code built from strings (eval, new Function, the async and generator constructors) may not import:
   // it keeps working otherwise (the evaluator measures its stack frames with new Function).
   const imports = (args) => args.some((a) => /\bimport\b/.test(String(a)));
