@@ -84,7 +84,7 @@ export function loadChapters({ chaptersDir = path.join(web, 'chapters'), widgets
   for (const id of fs.existsSync(chaptersDir) ? fs.readdirSync(chaptersDir).sort() : []) {
     const dir = path.join(chaptersDir, id);
     if (!fs.statSync(dir).isDirectory()) continue;
-    const entry = { id, order: 0, titles: {}, langs: [] };
+    const entry = { id, order: 0, titles: {}, langs: [], declared: null };
     for (const lang of LANGS) {
       const file = path.join(dir, `${lang}.md`);
       if (!fs.existsSync(file)) continue;
@@ -96,15 +96,24 @@ export function loadChapters({ chaptersDir = path.join(web, 'chapters'), widgets
       // The chapter list shows the reader's progress: which exercises count (the same in both languages).
       entry.exercises = collectBlocks(blocks, 'exercise').map((b) => b.id);
       entry.langs.push(lang);
+      entry.declared ??= meta.languages ?? null;
     }
     const unknown = fs.readdirSync(dir).filter((f) => f.endsWith('.md') && !LANGS.includes(f.slice(0, -3)));
     for (const f of unknown) errors.push({ file: rel(path.join(dir, f)), line: 1, message: `unknown language "${f.slice(0, -3)}" (expected ${LANGS.join(' or ')})` });
     if (entry.langs.length) index.push(entry);
-    const missing = entry.langs.length ? LANGS.filter((l) => !entry.langs.includes(l)) : [];
+    // A chapter is written in both languages unless its front matter declares fewer ("languages: en").
+    const wanted = entry.declared ?? LANGS;
+    const missing = entry.langs.length ? wanted.filter((l) => !entry.langs.includes(l)) : [];
     for (const l of missing) {
       errors.push({ file: rel(path.join(dir, `${entry.langs[0]}.md`)), line: 1,
-        message: `chapter "${id}" has no ${l}.md: every chapter is written in ${LANGS.join(' and ')}, with the same cells, exercises and headings` });
+        message: entry.declared
+          ? `chapter "${id}" declares languages ${wanted.join(', ')} but has no ${l}.md`
+          : `chapter "${id}" has no ${l}.md: a chapter is written in ${LANGS.join(' and ')}, with the same cells, exercises and headings, ` +
+            `unless its front matter declares its languages (languages: ${entry.langs.join(', ')})` });
     }
+    const extra = entry.declared ? entry.langs.filter((l) => !entry.declared.includes(l)) : [];
+    for (const l of extra) errors.push({ file: rel(path.join(dir, `${l}.md`)), line: 1, message: `chapter "${id}" declares languages ${entry.declared.join(', ')}, not ${l}` });
+    delete entry.declared;
   }
   // Cells must line up across languages, so a reader switching language lands on the same cell.
   for (const e of index) {
@@ -257,6 +266,14 @@ export async function build({ quiet = false, check = false, chaptersDir, publicC
   for (const c of chapters) {
     fs.mkdirSync(path.join(dist, 'chapters', c.id), { recursive: true });
     fs.writeFileSync(path.join(dist, 'chapters', c.id, `${c.lang}.json`), JSON.stringify(c));
+  }
+  // A chapter written in fewer languages gets a placeholder for the others: the page fetches the likely
+  // language before the index arrives, and a placeholder answers that without a 404 (the index says
+  // which languages there are, and the page then loads one of those).
+  for (const e of index) {
+    for (const l of LANGS.filter((x) => !e.langs.includes(x))) {
+      fs.writeFileSync(path.join(dist, 'chapters', e.id, `${l}.json`), JSON.stringify({ id: e.id, lang: l, missing: true, langs: e.langs }));
+    }
   }
   fs.writeFileSync(path.join(dist, 'chapters', 'index.json'), JSON.stringify(index));
 

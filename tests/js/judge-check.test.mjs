@@ -236,7 +236,7 @@ describe('tensorpad list and check with one broken exercise among good ones', ()
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stdout, /^✓ frob-norm: starter code fails/m);
     assert.match(r.stdout, /^✓ lora-params: starter code fails/m);
-    assert.match(r.stdout, /^✗ my-broken: exercise\.json validates; reference\.js and cases\.js parse and import nothing — .*my-broken\/exercise\.json: field `statement\.zh` is missing$/m);
+    assert.match(r.stdout, /^✗ my-broken: exercise\.json validates; reference\.js and cases\.js parse and import nothing — .*my-broken\/exercise\.json: field `statement\.zh` is missing: the exercise is written in en and zh \(declare "languages": \["en"\] to write it in one\)$/m);
     assert.match(r.stdout, /^✗ bad-json: exercise\.json validates; reference\.js and cases\.js parse and import nothing — .*bad-json\/exercise\.json:9:3: is not valid JSON/m);
     assert.match(r.stdout, /^\d+ passed, 2 failed$/m);
   });

@@ -173,9 +173,9 @@ describe('tensorpad judge', () => {
 
   test('the usage text names --lang for every command that takes it', async () => {
     const r = await run('--help');
-    assert.match(r.stdout, /tensorpad judge <exercise-id> <solution\.js> .*\[--lang zh\|en\]/);
+    assert.match(r.stdout, /tensorpad judge <exercise-id\|folder> <solution\.js> .*\[--lang zh\|en\]/);
     assert.match(r.stdout, /tensorpad list \[--lang zh\|en\]/);
-    assert.match(r.stdout, /tensorpad show <exercise-id> \[--lang zh\|en\]/);
+    assert.match(r.stdout, /tensorpad show <exercise-id\|folder> \[--lang zh\|en\]/);
   });
 
   test('a closed stdout ends the judge quietly with the verdict\'s exit code', async () => {

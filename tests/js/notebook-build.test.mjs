@@ -168,8 +168,40 @@ test('both languages of a chapter must place the same exercises, widgets and hea
   fs.rmSync(path.join(dir, 'two', 'zh.md'));
   const alone = spawnSync(process.execPath, [path.join(root, 'web/build.mjs'), '--check', '--chapters', dir], { encoding: 'utf8' });
   assert.equal(alone.status, 1);
-  assert.match(alone.stderr, /two\/en\.md:1: chapter "two" has no zh\.md: every chapter is written in en and zh/);
+  assert.match(alone.stderr, /two\/en\.md:1: chapter "two" has no zh\.md: a chapter is written in en and zh, .* unless its front matter declares its languages \(languages: en\)/);
   fs.rmSync(dir, { recursive: true });
+});
+
+test('a chapter that declares one language builds alone; a declared language without its file, or a file outside the list, is an error', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-chapters-'));
+  fs.mkdirSync(path.join(dir, 'solo'));
+  fs.writeFileSync(path.join(dir, 'solo', 'en.md'), '---\nid: solo\ntitle: Solo\norder: 3\nlanguages: en\n---\n\n# Part\n\n```js id=a\n1 + 1\n```\n\n:::exercise lora-params\n');
+  const { chapters, index, errors } = loadChapters({ chaptersDir: dir });
+  assert.deepEqual(errors, []);
+  assert.deepEqual(chapters.map((c) => c.lang), ['en']);
+  assert.deepEqual(index.map((e) => [e.id, e.langs]), [['solo', ['en']]]);
+  const check = (args = []) => spawnSync(process.execPath, [path.join(root, 'web/build.mjs'), '--check', '--chapters', dir, ...args], { encoding: 'utf8' });
+  assert.equal(check().status, 0, check().stderr);
+  fs.writeFileSync(path.join(dir, 'solo', 'en.md'), '---\nid: solo\ntitle: Solo\norder: 3\nlanguages: [en, zh]\n---\n\nText.\n');
+  assert.match(check().stderr, /solo\/en\.md:1: chapter "solo" declares languages en, zh but has no zh\.md/);
+  fs.writeFileSync(path.join(dir, 'solo', 'en.md'), '---\nid: solo\ntitle: Solo\norder: 3\nlanguages: fr\n---\n\nText.\n');
+  assert.match(check().stderr, /solo\/en\.md:1: front matter: "languages" must list en and\/or zh, got "fr"/);
+  fs.writeFileSync(path.join(dir, 'solo', 'en.md'), '---\nid: solo\ntitle: Solo\norder: 3\nlanguages: en\n---\n\nText.\n');
+  fs.writeFileSync(path.join(dir, 'solo', 'zh.md'), '---\nid: solo\ntitle: 独\norder: 3\n---\n\n正文。\n');
+  assert.match(check().stderr, /solo\/zh\.md:1: chapter "solo" declares languages en, not zh/);
+  fs.rmSync(dir, { recursive: true });
+});
+
+test('an exercise written in one language is placed in a chapter of the other in its own language, marked', () => {
+  const ex = new Map([['only-en', { languages: ['en'], title: { en: 'Only English' }, statement: { en: 'Find $x$.' } }]]);
+  const r = parseChapter('---\nid: t\ntitle: "T"\norder: 1\n---\n\n:::exercise only-en\n', { file: 't/zh.md', dirId: 't', lang: 'zh', exercises: ex });
+  assert.deepEqual(lines(r), []);
+  const b = r.blocks.find((x) => x.type === 'exercise');
+  assert.equal(b.title, 'Only English');
+  assert.equal(b.textLang, 'en');
+  assert.match(b.statementHtml, /katex/);
+  const same = parse(':::exercise ex1\n');
+  assert.equal(same.blocks.find((x) => x.type === 'exercise').textLang, undefined, 'no mark when the exercise has the chapter language');
 });
 
 test('the build exits non-zero naming file and line for each author mistake', () => {

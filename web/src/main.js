@@ -18,12 +18,14 @@ async function fetchJson(path) {
   return res.json();
 }
 
-function setLang(lang) {
+// save: false when the page shows a language the reader did not choose (a chapter written in one language):
+// the reader's choice stays for the next chapter.
+function setLang(lang, { save = true } = {}) {
   document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
   // The page shell (web/build.mjs) is written in English: its skip link follows the reader's language.
   const skip = document.querySelector('.skip-link');
   if (skip) skip.textContent = t(lang, 'skipLink');
-  saveLang(lang);
+  if (save) saveLang(lang);
 }
 
 async function showIndex(params) {
@@ -43,9 +45,11 @@ async function showIndex(params) {
       chapters.length
         ? h('ol', { class: 'chapter-list', 'data-testid': 'chapter-list' }, chapters.map((c) => {
           const l = c.langs.includes(lang) ? lang : c.langs[0];
+          // A chapter not written in the reader's language opens in its own, and the list says so.
+          const only = l !== lang ? h('span', { class: 'chapter-lang', 'data-testid': 'chapter-lang' }, ` · ${t(lang, 'chapterOnlyIn', { language: t(lang, `lang-${l}`) })}`) : null;
           const progress = c.exercises?.length ? h('span', { class: 'chapter-progress', 'data-testid': 'chapter-progress' }) : null;
           if (progress) counts.push(() => progress.replaceChildren(' · ', t(lang, 'exercisesPassed', { passed: passedCount(c.id, c.exercises), total: c.exercises.length })));
-          return h('li', {}, h('a', { href: `./?chapter=${encodeURIComponent(c.id)}&lang=${l}`, 'data-chapter': c.id }, c.titles[l]), progress);
+          return h('li', {}, h('a', { href: `./?chapter=${encodeURIComponent(c.id)}&lang=${l}`, 'data-chapter': c.id, lang: l }, c.titles[l]), only, progress);
         }))
         : h('p', { text: t(lang, 'noChapters') })));
   trackStickyHeader(app.querySelector('.chapter-header'));
@@ -71,7 +75,8 @@ async function showChapter(params) {
   // The scratch chapter (where an opened .ipynb lands) has no file: it is the reader's cells alone.
   const entry = id === SCRATCH_CHAPTER ? { id, langs: LANGS } : chapters.find((c) => c.id === id);
   const lang = pickLang(params, entry?.langs ?? LANGS);
-  setLang(lang);
+  const wanted = pickLang(params);
+  setLang(lang, { save: lang === wanted });
   if (!entry) {
     kernel.dispose();
     app.replaceChildren(h('main', { id: 'main' }, h('p', { role: 'alert', text: t(lang, 'notFound', { id }) }), h('a', { href: './' }, t(lang, 'back'))));
@@ -90,6 +95,11 @@ async function showChapter(params) {
     otherLangHref: other ? `./?chapter=${encodeURIComponent(id)}&lang=${other}` : null,
   });
   globalThis.tensorpad = { notebook };
+  if (wanted !== lang) {
+    // Said in the reader's language, about the only language the chapter has.
+    const el = notebook.notice(t(wanted, 'chapterOnlyInNotice', { language: t(wanted, `lang-${lang}`) }), { id: 'lang-fallback' });
+    el.lang = wanted === 'zh' ? 'zh-CN' : 'en';
+  }
   if (location.hash) holdInView(document.getElementById(decodeURIComponent(location.hash.slice(1))));
 }
 

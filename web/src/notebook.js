@@ -163,9 +163,12 @@ export class Notebook {
     // Unnamed, so not a landmark: its title is a heading one level below the section it sits in.
     const el = h('section', { class: 'exercise', 'data-testid': 'exercise', 'data-exercise-id': b.id });
     const level = b.subLevel ?? 2;
+    // An exercise written in another language only: its text is shown in that language (b.textLang), said so.
+    if (b.textLang) el.append(h('p', { class: 'muted', 'data-testid': 'exercise-lang', text: this.L('exerciseOnlyIn', { language: this.L(`lang-${b.textLang}`) }) }));
     const ctx = {
       id: b.id,
       lang: this.lang,
+      textLang: b.textLang ?? this.lang,
       title: b.title,
       headingLevel: level,
       statementHtml: b.statementHtml,

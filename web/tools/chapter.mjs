@@ -76,6 +76,15 @@ export function parseAttrs(text, onError = () => {}) {
   return attrs;
 }
 
+export const LANGUAGES = ['en', 'zh'];
+
+/** The languages an exercise is written in: its "languages", else those its title has (en first). */
+export function exerciseLanguages(ex) {
+  if (Array.isArray(ex?.languages) && ex.languages.length) return ex.languages;
+  const have = LANGUAGES.filter((l) => typeof ex?.title?.[l] === 'string');
+  return have.length ? have : ['en'];
+}
+
 function parseFrontMatter(lines, error) {
   if (lines[0]?.trim() !== '---') {
     error(1, 'missing front matter: the file must start with a line "---", then id, title and order, then "---"');
@@ -119,6 +128,15 @@ export function parseChapter(text, { file, dirId, lang, widgets = new Set(), exe
   else if (dirId && meta.id !== dirId) error(1, `front matter: id "${meta.id}" does not match the folder name "${dirId}"`);
   if (!meta.title) error(1, 'front matter: missing "title"');
   if (typeof meta.order !== 'number') error(1, 'front matter: "order" must be a number');
+  // languages: the languages the chapter is written in ("en", "[en, zh]"); without it, both. A chapter in one
+  // language is built alone, and the page says so to a reader who asked for the other.
+  if (meta.languages !== undefined) {
+    const list = String(meta.languages).replace(/^\[|\]$/g, '').split(/[\s,]+/).filter(Boolean);
+    const bad = list.filter((l) => !LANGUAGES.includes(l));
+    if (!list.length || bad.length) error(1, `front matter: "languages" must list ${LANGUAGES.join(' and/or ')}, got ${JSON.stringify(String(meta.languages))}`);
+    else if (lang && !list.includes(lang)) error(1, `front matter: "languages" is ${list.join(', ')} but this file is the ${lang} text`);
+    meta.languages = list;
+  }
 
   const root = { children: [] };
   const stack = [root];
@@ -249,21 +267,25 @@ export function parseChapter(text, { file, dirId, lang, widgets = new Set(), exe
         else placed.set(id, n);
         if (exercises.get(id) === null) break;  // invalid: its own error says why
         const ex = exercises.get(id);
+        // An exercise written in other languages only (its "languages") is shown in its first one, marked.
+        const exLangs = exerciseLanguages(ex);
+        const shownLang = exLangs.includes(lang) ? lang : exLangs[0];
         for (const field of ['title', 'statement']) {
-          if (typeof ex[field]?.[lang] !== 'string' || !ex[field][lang].trim()) {
-            error(n, `exercise "${id}" has no ${lang} ${field} (exercises/${id}/exercise.json "${field}": {"${lang}": ...})`);
+          if (typeof ex[field]?.[shownLang] !== 'string' || !ex[field][shownLang].trim()) {
+            error(n, `exercise "${id}" has no ${shownLang} ${field} (exercises/${id}/exercise.json "${field}": {"${shownLang}": ...})`);
           }
         }
-        const pick = (v) => (v && typeof v === 'object' && !Array.isArray(v) ? v[lang] ?? v.en ?? Object.values(v)[0] : v);
+        const pick = (v) => (v && typeof v === 'object' && !Array.isArray(v) ? v[shownLang] ?? v.en ?? Object.values(v)[0] : v);
         const statement = pick(ex.statement);
         toc.entries.at(-1)?.exercises.push(id);
         push({
           type: 'exercise', id, line: n, raw: line,
           title: pick(ex.title) ?? id,
+          ...(shownLang !== lang ? { textLang: shownLang } : {}),
           exercise: ex,
           // A formula error in the statement is the exercise's, reported where the chapter shows it.
           statementHtml: typeof statement === 'string'
-            ? renderMarkdown(statement, { line: n, prefix: `in the ${lang} statement of exercises/${id}/exercise.json: ` }, { own: true }) : '',
+            ? renderMarkdown(statement, { line: n, prefix: `in the ${shownLang} statement of exercises/${id}/exercise.json: ` }, { own: true }) : '',
         });
         break;
       }

@@ -213,5 +213,9 @@ export function messages(lang) {
 
 export function localized(text, lang) {
   if (text === null || typeof text !== 'object') return text;
-  return text[lang] ?? text[DEFAULT_LANG];
+  // An exercise written in one language only is shown in it to every reader.
+  return text[lang] ?? text[DEFAULT_LANG] ?? Object.values(text)[0];
 }
+
+/** The languages an exercise is written in: its `languages`, by default both. */
+export const exerciseLangs = (exercise) => exercise.languages ?? LANGS;

@@ -1,11 +1,15 @@
 // JSON schema of exercises/<id>/exercise.json (validated with ajv in node/exercises.js).
-// Text a reader sees is bilingual ({ zh, en }); the starter code may be one string for both languages or
-// { zh, en } with comments in each (node/exercises.js checks that the two hold the same code).
+// Text a reader sees is written per language ({ zh, en }); an exercise is in both unless its `languages`
+// names fewer (node/exercises.js checks that every text field has exactly those). The starter code may be
+// one string for every language or { zh, en } with comments in each (node/exercises.js checks that the two
+// hold the same code).
+
+export const EXERCISE_LANGS = ['en', 'zh'];
 
 const bilingual = (what) => ({
   type: 'object',
-  description: `${what} in Chinese (zh) and English (en)`,
-  required: ['zh', 'en'],
+  description: `${what} in each of the exercise's languages (en, zh)`,
+  minProperties: 1,
   additionalProperties: false,
   properties: { zh: { type: 'string', minLength: 1 }, en: { type: 'string', minLength: 1 } },
 });
@@ -25,6 +29,8 @@ export const exerciseSchema = {
   properties: {
     $schema: { type: 'string' },
     id: { type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' },
+    languages: { type: 'array', items: { enum: EXERCISE_LANGS }, minItems: 1, uniqueItems: true,
+      description: 'the languages the exercise is written in (default both); every text field has exactly these' },
     title: bilingual('title'),
     statement: bilingual('statement (Markdown with $…$ math)'),
     difficulty: { enum: ['easy', 'medium', 'hard'] },

@@ -24,7 +24,7 @@ import { generateCases } from '../core/judge.js';
 import { nodeEnv, judgeSource } from './runner.js';
 import { compareValues } from '../core/compare.js';
 import { caseTitle, describeValue, isTensorMarker } from '../core/values.js';
-import { messages, localized, LANGS, DEFAULT_LANG } from '../core/messages.js';
+import { messages, localized, LANGS, DEFAULT_LANG, exerciseLangs } from '../core/messages.js';
 import { createMarkdown } from '../../tools/chapter.mjs';
 import { findForbiddenCalls, forbidRules } from '../core/forbid.js';
 
@@ -75,13 +75,14 @@ function unseededCalls(dir, file) {
   return found;
 }
 
-// A hint in one language is shown as written to every reader; a bilingual one needs both languages.
-function hintProblem(hint) {
+// A hint in one language is shown as written to every reader; one written per language needs each of the
+// exercise's languages (both, unless exercise.json's "languages" names fewer).
+function hintProblem(hint, langs = LANGS) {
   if (typeof hint === 'string') return hint.trim() ? null : 'is empty';
   if (hint === null || typeof hint !== 'object') return `is ${hint === null ? 'null' : typeof hint}; write a string or { en, zh }`;
   const extra = Object.keys(hint).filter((k) => !LANGS.includes(k));
   if (extra.length) return `has ${extra.map((k) => `"${k}"`).join(', ')}; only ${LANGS.join(' and ')} are allowed`;
-  const missing = LANGS.filter((lang) => typeof hint[lang] !== 'string' || !hint[lang].trim());
+  const missing = langs.filter((lang) => typeof hint[lang] !== 'string' || !hint[lang].trim());
   return missing.length ? `needs a non-empty ${missing.join(' and ')}` : null;
 }
 
@@ -112,7 +113,7 @@ function mistakesProblems(casesModule, exercise) {
       const typo = extra.length ? ` (it has ${extra.map((k) => `"${k}"`).join(', ')}: a typo?)` : '';
       let ok = true;
       if (!('hint' in m)) { problems.push(`${at} has no hint${typo}`); ok = false; } else {
-        const problem = hintProblem(m.hint);
+        const problem = hintProblem(m.hint, exerciseLangs(exercise));
         if (problem) { problems.push(`${at}.hint ${problem}`); ok = false; }
       }
       if (!('fn' in m)) { problems.push(`${at} has no fn${typo}`); ok = false; } else if (typeof m.fn !== 'function') {
@@ -214,11 +215,13 @@ export async function checkExercise(id, { seeds = [1, 2], tpModule, root } = {})
     selfContained(exercise.dir, 'cases.js');
   });
   if (!loaded) return results;
-  await step(results, `${id}: the title and statement render (Markdown and KaTeX) in both languages`, () => {
+  const langs = exerciseLangs(exercise);
+  const inLangs = langs.length === 1 ? `in ${langs[0]}, its one language` : 'in both languages';
+  await step(results, `${id}: the title and statement render (Markdown and KaTeX) ${inLangs}`, () => {
     const md = createMarkdown();
     const problems = [];
     for (const field of ['title', 'statement']) {
-      for (const lang of LANGS) {
+      for (const lang of langs) {
         const env = { errors: [] };
         if (field === 'title') md.renderInline(exercise.title[lang], env);
         else md.render(exercise.statement[lang], env);

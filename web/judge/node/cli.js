@@ -11,11 +11,13 @@
 //   tensorpad --version
 // The hidden cases follow a random seed per run unless --seed N; solutions run in a sandbox (sandbox.js).
 // --cases <dir> (or TENSORPAD_CASES=<dir>) reads <dir>/<id>/cases.js and reference.js over the public ones.
+// <id> is an exercise of exercises/ (or of TENSORPAD_EXERCISES=<dir>), or the path of an exercise's folder
+// anywhere (./row-means); see web/judge/README.md, "Settings".
 // TENSORPAD_EXERCISES=<dir> reads the exercises from another folder.
 // --lang picks the language of everything the judge says (default en); usage errors stay in English.
 
 import { existsSync, statSync, readFileSync } from 'node:fs';
-import { loadExercise, listExerciseIds, ExerciseError } from './exercises.js';
+import { loadExercise, listExerciseIds, locateExercise, ExerciseError } from './exercises.js';
 import { exercisesInChapterOrder } from './chapter-order.js';
 import { judgeFile, nodeEnv } from './runner.js';
 import { drawSeed } from '../core/seed.js';
@@ -30,10 +32,10 @@ const COMMANDS = {
 };
 
 const USAGE = `usage:
-  tensorpad judge <exercise-id> <solution.js> [--json] [--seed N] [--lang zh|en] [--cases <dir>]
+  tensorpad judge <exercise-id|folder> <solution.js> [--json] [--seed N] [--lang zh|en] [--cases <dir>]
   tensorpad list [--lang zh|en]
-  tensorpad show <exercise-id> [--lang zh|en]
-  tensorpad check [exercise-id ...]
+  tensorpad show <exercise-id|folder> [--lang zh|en]
+  tensorpad check [exercise-id|folder ...]
   tensorpad grade <exercise-id|all> <dir> [--out <dir>] [--jobs N] [--seed N] [--time-limit MS] [--lang zh|en] [--cases <dir>]
   tensorpad exercism <exercise-id> <input-dir> <output-dir> [--seed N] [--lang zh|en] [--cases <dir>]
   tensorpad serve [--port N] [--host 127.0.0.1] [dir]
@@ -67,20 +69,22 @@ function parseArgs(argv) {
   return { positional, flags };
 }
 
-function load(id) {
-  try {
-    return loadExercise(id);
-  } catch (err) {
-    if (err instanceof ExerciseError) {
-      const known = listExerciseIds();
-      if (!known.includes(id)) throw new UsageError(`unknown exercise "${id}"; known: ${known.join(', ')}`);
-    }
-    throw err;
-  }
+// An exercise id, or the path of an exercise's folder: → { id, root }, or a usage error naming both readings.
+function locate(arg) {
+  const at = locateExercise(arg);
+  if (at?.missing) throw new UsageError(`no exercise at ${arg}: ${at.missing} has no exercise.json`);
+  if (at) return at;
+  const known = listExerciseIds();
+  throw new UsageError(`unknown exercise "${arg}" (neither an id nor a folder with an exercise.json); known: ${known.join(', ')}`);
+}
+
+function load(arg) {
+  const { id, root } = locate(arg);
+  return loadExercise(id, root); // it exists: a broken exercise.json is an ExerciseError naming the file
 }
 
 async function cmdJudge(positional, flags) {
-  if (positional.length !== 2) throw new UsageError('judge needs <exercise-id> <solution.js>');
+  if (positional.length !== 2) throw new UsageError('judge needs <exercise-id|folder> <solution.js>');
   const [id, file] = positional;
   const exercise = load(id);
   if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`solution file not found: ${file}`);
@@ -115,7 +119,7 @@ function cmdList(flags) {
   const rows = exercisesInChapterOrder(listExerciseIds()).flatMap((id) => {
     try {
       const e = loadExercise(id);
-      return [[e.id, M.difficulty[e.difficulty] ?? e.difficulty, e.title[lang]]];
+      return [[e.id, M.difficulty[e.difficulty] ?? e.difficulty, localized(e.title, lang)]];
     } catch (err) {
       if (!(err instanceof ExerciseError)) throw err;
       broken.push(err.message);
@@ -136,10 +140,10 @@ function cmdShow(positional, flags) {
   const zh = lang === 'zh';
   const difficulty = messages(lang).difficulty[e.difficulty] ?? e.difficulty;
   const out = [];
-  out.push(`# ${e.title[lang]}  (${e.id}, ${difficulty})`, '', e.statement[lang].trim(), '');
+  out.push(`# ${localized(e.title, lang)}  (${e.id}, ${difficulty})`, '', localized(e.statement, lang).trim(), '');
   out.push(zh ? '## 要写的函数' : '## Functions to write');
   for (const f of e.functions) {
-    out.push(`- ${f.signature}   ${zh ? '容差' : 'tolerance'}: atol ${f.atol}, rtol ${f.rtol}`);
+    out.push(`- ${f.signature}   ${zh ? '容差：' : 'tolerance: '}atol ${f.atol}, rtol ${f.rtol}`);
   }
   if (e.forbid?.length) out.push('', messages(lang).forbiddenList(e.forbid.map((p) => `\`${p}\``).join(', ')));
   out.push('', zh ? '## 示例' : '## Examples');
@@ -160,7 +164,8 @@ async function cmdCheck(positional) {
   const ids = positional.length ? positional : listExerciseIds();
   const count = { passed: 0, failed: 0, skipped: 0 };
   for (const id of ids) {
-    for (const r of await checkExercise(id)) {
+    const at = locate(id);
+    for (const r of await checkExercise(at.id, { root: at.root })) {
       process.stdout.write(`${r.skipped ? '-' : r.ok ? '✓' : '✗'} ${r.name}${r.message ? ` — ${r.message}` : ''}\n`);
       count[r.skipped ? 'skipped' : r.ok ? 'passed' : 'failed']++;
     }

@@ -7,11 +7,11 @@
 //                               for the page build to embed (the page loads the sources from Blob URLs).
 
 import { readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve, basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
 import { parse, tokenizer } from 'acorn';
-import { exerciseSchema } from '../core/schema.js';
+import { exerciseSchema, EXERCISE_LANGS } from '../core/schema.js';
 import { isTensorMarker, shapeOfNested } from '../core/values.js';
 
 // TENSORPAD_EXERCISES points the CLI (and everything else) at another folder of exercises, as tests do.
@@ -68,6 +68,19 @@ function schemaError(file, errors) {
   return new ExerciseError(file, field, others.length ? `${message}; also: ${others.join('; ')}` : message);
 }
 
+/**
+ * Where the CLI finds the exercise an argument names: an id in EXERCISES_DIR, or a folder path
+ * (`./row-means`, `../course/ex1`, `/abs/path`; a bare name too when no exercise has that id and the
+ * folder holds an exercise.json). → { id, root }, root the folder that holds it; null when it is neither.
+ */
+export function locateExercise(arg, root = EXERCISES_DIR) {
+  const looksLikePath = /[\\/]/.test(arg) || arg.startsWith('.');
+  if (!looksLikePath && existsSync(join(root, arg, 'exercise.json'))) return { id: arg, root };
+  const dir = resolve(arg);
+  if (existsSync(join(dir, 'exercise.json'))) return { id: basename(dir), root: dirname(dir) };
+  return looksLikePath ? { id: basename(dir), root: dirname(dir), missing: dir } : null;
+}
+
 export function listExerciseIds(root = EXERCISES_DIR) {
   if (!existsSync(root)) return [];
   return readdirSync(root)
@@ -108,7 +121,8 @@ export function loadExercise(id, root = EXERCISES_DIR) {
       if (shape?.error) throw new ExerciseError(file, `examples[${i}].args[${k}].$tensor`, `is not a tensor: ${shape.error}`);
     });
   });
-  if (typeof json.starter === 'object') checkStarterCode(file, json.starter);
+  checkLanguages(file, json);
+  if (typeof json.starter === 'object' && json.starter.en !== undefined && json.starter.zh !== undefined) checkStarterCode(file, json.starter);
   for (const f of ['reference.js', 'cases.js']) {
     const source = join(dir, f), shown = relative(process.cwd(), source) || source;
     if (!existsSync(source)) throw new ExerciseError(shown, null, 'is missing');
@@ -144,6 +158,21 @@ function codeTokens(file, field, source) {
 
 // The two languages of a starter may differ in comments only, so a reader switching language (or an
 // author fixing one) never gets other code.
+// Every text a reader sees is written in exactly the exercise's languages: its `languages`, by default
+// both. One language is enough; the page and the CLI then show that language to every reader.
+function checkLanguages(file, json) {
+  const langs = json.languages ?? EXERCISE_LANGS;
+  const declared = json.languages ? `"languages" is ${JSON.stringify(json.languages)}` :
+    `the exercise is written in ${EXERCISE_LANGS.join(' and ')} (declare "languages": ["en"] to write it in one)`;
+  const fields = [['title', json.title], ['statement', json.statement]];
+  if (typeof json.starter === 'object') fields.push(['starter', json.starter]);
+  json.examples.forEach((ex, i) => { if (ex.name && typeof ex.name === 'object') fields.push([`examples[${i}].name`, ex.name]); });
+  for (const [field, value] of fields) {
+    for (const lang of langs) if (value[lang] === undefined) throw new ExerciseError(file, `${field}.${lang}`, `is missing: ${declared}`);
+    for (const lang of Object.keys(value)) if (!langs.includes(lang)) throw new ExerciseError(file, `${field}.${lang}`, `is not allowed: ${declared}`);
+  }
+}
+
 function checkStarterCode(file, starter) {
   const en = codeTokens(file, 'starter.en', starter.en);
   const zh = codeTokens(file, 'starter.zh', starter.zh);

@@ -3,7 +3,8 @@
 // `:::exercise <id>` directive; judging happens in judgeInWorker (runner.js), the same judge as the CLI,
 // which writes its messages (and the hints) in the page's language, as the starter code's comments are.
 //   ctx: { id, lang, title, statementHtml, exercise, tpUrl, load(), save(value), createEditor(parent, opts),
-//          assetUrl(path), t(key), headingLevel? (of the title: one below the section it sits in; 2 if not given) }
+//          assetUrl(path), t(key), headingLevel? (of the title: one below the section it sits in; 2 if not given),
+//          textLang? (the language of title and statement when the exercise is not written in lang) }
 // Saved attempt: { code, verdict, best, passed, failed, seed, at, cases, output, message }: the latest check's
 // verdict and results (shown again after a reload, marked as the last check), and `best`, 'pass' once any
 // check passed (a later failing try does not take the pass, or the chapter's count, away). Each check draws a
@@ -145,10 +146,13 @@ export function mountExercise(el, ctx) {
   const editorHost = h('div', { class: 'judge-editor' });
   const level = Math.min(6, Math.max(2, Number(ctx.headingLevel) || 2));
 
+  // The title and statement of an exercise written in another language carry that language, for screen
+  // readers and fonts.
+  const textLang = ctx.textLang && ctx.textLang !== lang ? (ctx.textLang === 'zh' ? 'zh-CN' : ctx.textLang) : undefined;
   el.append(
-    h(`h${level}`, { class: 'judge-title' }, `${ctx.t ? ctx.t('exercise') : 'Exercise'}: ${ctx.title} `,
+    h(`h${level}`, { class: 'judge-title' }, `${ctx.t ? ctx.t('exercise') : 'Exercise'}: `, h('span', { lang: textLang, text: ctx.title }), ' ',
       h('span', { class: 'judge-difficulty', text: M.difficulty[ex.difficulty] ?? ex.difficulty })),
-    h('div', { class: 'prose', html: ctx.statementHtml }),
+    h('div', { class: 'prose', html: ctx.statementHtml, lang: textLang }),
     h('p', { class: 'judge-functions' }, `${T.functions}: `,
       ...ex.functions.flatMap((f, i) => [i ? ', ' : '', h('code', { text: f.signature })])),
     ex.forbid?.length ? h('p', { class: 'judge-forbid', 'data-testid': 'judge-forbid' },
