@@ -150,7 +150,9 @@ export function mountExercise(el, ctx) {
   // readers and fonts.
   const textLang = ctx.textLang && ctx.textLang !== lang ? (ctx.textLang === 'zh' ? 'zh-CN' : ctx.textLang) : undefined;
   el.append(
-    h(`h${level}`, { class: 'judge-title' }, `${ctx.t ? ctx.t('exercise') : 'Exercise'}: `, h('span', { lang: textLang, text: ctx.title }), ' ',
+    h(`h${level}`, { class: 'judge-title' }, ...(textLang
+      ? [`${ctx.t ? ctx.t('exercise') : 'Exercise'}: `, h('span', { lang: textLang, text: ctx.title }), ' ']
+      : [`${ctx.t ? ctx.t('exercise') : 'Exercise'}: ${ctx.title} `]),
       h('span', { class: 'judge-difficulty', text: M.difficulty[ex.difficulty] ?? ex.difficulty })),
     h('div', { class: 'prose', html: ctx.statementHtml, lang: textLang }),
     h('p', { class: 'judge-functions' }, `${T.functions}: `,
