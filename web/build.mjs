@@ -171,9 +171,7 @@ function virtualModules(widgets) {
         }
         if (a.path === 'tensorpad:exercise') {
           // Loaded on first use, so chapters without exercises never download the judge.
-          const contents = fs.existsSync(judgePage)
-            ? `export const mountExercise = (el, ctx) => import(${JSON.stringify(judgePage)}).then((m) => m.mountExercise(el, ctx));\n`
-            : 'export const mountExercise = null;\n';
+          const contents = `export const mountExercise = (el, ctx) => import(${JSON.stringify(judgePage)}).then((m) => m.mountExercise(el, ctx));\n`;
           return { contents, resolveDir: web, loader: 'js' };
         }
         return null;
@@ -320,7 +318,7 @@ export async function build({ quiet = false, check = false, chaptersDir, publicC
 
   // A hook for the judge's own bundles (its isolated worker, exercise modules).
   const hook = path.join(web, 'judge', 'page', 'build-hook.mjs');
-  if (fs.existsSync(hook)) await (await import(pathToFileURL(hook).href)).default({ esbuild, root, web, dist, common, publicCases });
+  await (await import(pathToFileURL(hook).href)).default({ esbuild, root, web, dist, common, publicCases });
 
   // Last, so that its manifest covers every file written above.
   writeServiceWorker(dist);
