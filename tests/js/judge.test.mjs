@@ -31,16 +31,17 @@ describe('compareValues(got, want, tol)', () => {
     assert.equal(compareValues(100.2, 100, { atol: 0, rtol: 1e-3 }).pass, false);
   });
 
-  test('names the worst element with its absolute and relative error', () => {
-    const r = compareValues([[1, 2], [3, 4.5]], [[1, 2.01], [3, 4]], { atol: 1e-3, rtol: 0 });
+  test('names the first element out of tolerance with its absolute and relative error, and how many are', () => {
+    const r = compareValues([[1, 2], [3, 4.5]], [[1, 2.5], [3, 4]], { atol: 1e-3, rtol: 0 });
     assert.equal(r.pass, false);
-    assert.deepEqual(r.worst.index, [1, 1]);
-    assert.equal(r.worst.got, 4.5);
-    assert.equal(r.worst.want, 4);
-    assert.ok(Math.abs(r.worst.abs - 0.5) < 1e-12);
-    assert.ok(Math.abs(r.worst.rel - 0.125) < 1e-12);
-    assert.match(r.message, /value at \[1, 1\]: got 4\.5, want 4 \(abs error 0\.5, rel error 0\.125/);
-    assert.match(r.message, /2 of 4 values out of tolerance/);
+    assert.deepEqual(r.mismatch.index, [0, 1]);
+    assert.equal(r.mismatch.got, 2);
+    assert.equal(r.mismatch.want, 2.5);
+    assert.ok(Math.abs(r.mismatch.abs - 0.5) < 1e-12);
+    assert.ok(Math.abs(r.mismatch.rel - 0.2) < 1e-12);
+    assert.match(r.message, /^value at \[0, 1\]: got 2, want 2\.5 \(abs error 0\.5, rel error 0\.2/);
+    assert.match(r.message, /2 of 4 values out of tolerance$/);
+    assert.doesNotMatch(r.message, /4\.5/, 'the other values are not shown');
   });
 
   test('fails on NaN where a number was expected, even with a huge tolerance', () => {

@@ -1,9 +1,10 @@
 // The judge's comparison, shared by the Node and the browser runners. It runs in the judge's own
 // thread, on plain data (see values.js), never inside the solution's worker.
-//   compareValues(got, want, { atol, rtol, kind, lang }) → { pass: true } | { pass: false, message, worst }
+//   compareValues(got, want, { atol, rtol, kind, lang, hidden }) → { pass: true } | { pass: false, message, mismatch }
 // kind is the function's `returns` (a kind or a list of them): with 'integer', a number must be whole.
 // Shape first ("expected shape [4, 5], got [5, 4]"), then |got − want| ≤ atol + rtol·|want| elementwise,
-// reporting the worst element with its absolute and relative error. NaN where a number is expected fails.
+// reporting the first element out of tolerance (its index, both values, the absolute and relative error)
+// and how many are: never the whole expected value. NaN where a number is expected fails.
 // The message is in the reader's language (lang, default English).
 
 import { isTensorMarker, shapeOfNested, flattenNested, describeValue, formatNumber } from './values.js';
@@ -73,12 +74,12 @@ export function compareValues(got, want, { atol = 0, rtol = 0, kind, lang = DEFA
     if (g.scalar === undefined) return { pass: false, message: M.expectedNumber(describeValue(got, lang)) };
     if ([].concat(kind ?? []).includes('integer') && Number.isFinite(g.scalar) && !Number.isInteger(g.scalar)) {
       return { pass: false, message: M.expectedInteger(formatNumber(g.scalar)),
-        worst: { index: [], got: g.scalar, want: w.scalar } };
+        mismatch: { index: [], got: g.scalar, want: w.scalar } };
     }
     const e = elementExcess(g.scalar, w.scalar, atol, rtol);
     if (!e) return { pass: true };
     return { pass: false, message: valueMismatch(M, M.value, g.scalar, w.scalar, e, atol, rtol),
-      worst: { index: [], got: g.scalar, want: w.scalar, abs: e.abs, rel: e.rel } };
+      mismatch: { index: [], got: g.scalar, want: w.scalar, abs: e.abs, rel: e.rel } };
   }
   // want is an array or a tensor
   if (g.error || g.scalar !== undefined || g.other !== undefined) {
@@ -92,7 +93,7 @@ export function compareValues(got, want, { atol = 0, rtol = 0, kind, lang = DEFA
     }
     return { pass: false, message };
   }
-  let worst = null;
+  let first = null;
   let bad = 0;
   let firstNaN = -1;
   for (let i = 0; i < w.data.length; i++) {
@@ -100,14 +101,14 @@ export function compareValues(got, want, { atol = 0, rtol = 0, kind, lang = DEFA
     if (!e) continue;
     bad++;
     if (e.nan && firstNaN < 0) firstNaN = i;
-    if (!worst || e.ratio > worst.e.ratio || (e.ratio === worst.e.ratio && e.abs > worst.e.abs)) worst = { i, e };
+    if (!first) first = { i, e };
   }
-  if (!worst) return { pass: true };
-  const at = firstNaN >= 0 ? firstNaN : worst.i;
-  const e = firstNaN >= 0 ? { nan: true } : worst.e;
+  if (!first) return { pass: true };
+  const at = firstNaN >= 0 ? firstNaN : first.i;   // a NaN anywhere is named first: it is never close
+  const e = firstNaN >= 0 ? { nan: true } : first.e;
   const index = unravel(at, w.shape);
   const message = valueMismatch(M, M.valueAt(fmtShape(index)), g.data[at], w.data[at], e, atol, rtol) +
     M.outOfTolerance(bad, w.data.length);
   return { pass: false, message,
-    worst: { index, got: g.data[at], want: w.data[at], abs: e.abs ?? NaN, rel: e.rel ?? NaN }, mismatches: bad };
+    mismatch: { index, got: g.data[at], want: w.data[at], abs: e.abs ?? NaN, rel: e.rel ?? NaN }, mismatches: bad };
 }

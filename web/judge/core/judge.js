@@ -207,7 +207,7 @@ async function judgeCase(c, outcome, spec, oracle, lang) {
   const r = compareValues(outcome.value, c.expected, { ...tol, hidden: c.kind === 'hidden' });
   let message = r.pass ? null : r.message;
   // Answers that are not unique: a right shape with other values is judged by the exercise's invariants.
-  if (message && r.worst && spec.compare === 'invariant') message = await oracle.check(c, outcome.value);
+  if (message && r.mismatch && spec.compare === 'invariant') message = await oracle.check(c, outcome.value);
   if (!message) return { ...base, status: 'pass', message: '' };
   return { ...base, status: 'fail', message, hints: matchingMistakes(c, outcome.value, tol, lang) };
 }
