@@ -53,8 +53,16 @@ test('on a phone, a table wider than the page scrolls sideways with a shadow cue
     assert.match(m.bg, /radial-gradient.*radial-gradient/, 'edge shadows say there is more to see');
     const widget = page.locator('[data-widget=attention-flow] svg').first();
     await widget.waitFor();
-    // pan-y (or, where the figure scrolls sideways on a phone, pan-x pan-y): never none.
+    // pan-y (or, where a figure scrolls sideways on a phone, pan-x pan-y): never none.
     assert.match(await widget.evaluate((el) => getComputedStyle(el).touchAction), /^(pan-x )?pan-y$/);
+    // The attention-flow figure fits a phone: its mixed vector c (the last column) is on screen.
+    await page.waitForFunction(() => document.querySelector('[data-testid=widget-attention-flow]')?.dataset.state === 'ready', null, { timeout: 60000 });
+    const fit = await page.locator('[data-testid=attention-flow-svg]').evaluate((svg) => {
+      const right = Math.max(...[...svg.querySelectorAll('rect[data-value]')].map((r) => r.getBoundingClientRect().right));
+      return { right, width: document.documentElement.clientWidth, scrolls: svg.parentElement.scrollWidth > svg.parentElement.clientWidth };
+    });
+    assert.ok(fit.right <= fit.width, `c's last cell ends at ${fit.right}px of ${fit.width}`);
+    assert.equal(fit.scrolls, false);
     const handle = page.locator('.tpw-handle').first();
     await handle.waitFor();
     assert.equal(await handle.evaluate((el) => getComputedStyle(el).touchAction), 'none', 'a handle keeps the drag');

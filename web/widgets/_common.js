@@ -227,7 +227,7 @@ const STYLE = `
 .tpw .tpw-handle { touch-action: none; }
 /* A wide figure with text in it shrinks only so far on a phone (its 12px labels to about 10px), then scrolls. */
 .tpw .tpw-scroll { overflow-x: auto; }
-@media (max-width: 540px) { .tpw .tpw-scroll > svg { min-width: 500px; touch-action: pan-x pan-y; } }
+@media (max-width: 540px) { .tpw .tpw-scroll > svg { min-width: 500px; touch-action: pan-x pan-y; } .tpw .tpw-scroll > svg.tpw-fit { min-width: 0; touch-action: pan-y; } }
 /* Every label of a figure is in the text colour: this rule wins over a text's fill attribute. */
 .tpw svg text { font-family: inherit; fill: var(--fg, #1a1a1a); }
 .tpw .tpw-row { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; margin: .35rem 0; }

@@ -86,13 +86,16 @@ export function mount(container, ctx) {
   group.append(h('span', { class: 'tpw-note', 'aria-hidden': 'true', text: '…' }));
   group.addEventListener('pointerleave', () => choose(pinned, false));
 
-  const W = 600, ROW = 34, TOP = 26, H = TOP + n * ROW + 10;
-  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img', 'data-testid': 'attention-flow-svg' });
+  // On a phone the figure is drawn narrower (shorter bars, closer columns) and fits the screen, so the
+  // mixed vector c, its point, is not cut off at the right; its labels stay at about 10 px.
+  const compact = (container.clientWidth || 600) < 520;
+  const W = compact ? 440 : 600, ROW = 34, TOP = 26, H = TOP + n * ROW + 10;
+  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img', class: compact ? 'tpw-fit' : null, 'data-testid': 'attention-flow-svg' });
   const sumOut = h('div', { class: 'tpw-readout', 'aria-live': 'polite', 'data-testid': 'attention-flow-sum' });
   const table = h('table', { 'data-testid': 'attention-flow-table' });
 
   // Column geometry: token | bar of a_j | value cells | flows | c cells.
-  const X_TOK = 8, X_BAR = 86, BAR_W = 150, X_VAL = 290, CELL = 24, X_C = 500, C_CELL = 30;
+  const [X_TOK, X_BAR, BAR_W, X_VAL, CELL, X_C, C_CELL] = compact ? [4, 64, 92, 200, 22, 352, 29] : [8, 86, 150, 290, 24, 500, 30];
   // The value cells' heat ramp: from the theme's neutral at 0 towards its blue (v ≥ 3) or red (v ≤ −3). The
   // three colours are read from CSS at each draw (a computed colour does not follow the theme by itself).
   let heat = null;
@@ -107,7 +110,8 @@ export function mount(container, ctx) {
   function draw() {
     svg.replaceChildren();
     svg.setAttribute('aria-label', T.svg(TOKENS[shown]));
-    svg.append(s('text', { x: X_BAR, y: 16, 'font-size': 12, text: T.weightsOf(TOKENS[shown]) }),
+    // Narrow: the bars' heading is a_j alone (the query's row is the highlighted one) so it clears v_j's.
+    svg.append(s('text', { x: X_BAR, y: 16, 'font-size': 12, text: compact ? T.weight : T.weightsOf(TOKENS[shown]) }),
       s('text', { x: X_VAL, y: 16, 'font-size': 12, text: T.value }),
       s('text', { x: X_C - 10, y: 16, 'font-size': 12, text: T.mixed }));
     if (!res) return;
