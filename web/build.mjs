@@ -316,7 +316,7 @@ export async function build({ quiet = false, check = false, chaptersDir, publicC
   copyDir(path.join(web, 'fonts'), path.join(dist, 'fonts'), (f) => f.endsWith('.woff2') || f.startsWith('LICENSE'));
   fs.writeFileSync(path.join(dist, 'index.html'), indexHtml());
 
-  // A hook for the judge's own bundles (its isolated worker, exercise modules).
+  // The judge's own bundles (its isolated worker, exercise modules).
   const hook = path.join(web, 'judge', 'page', 'build-hook.mjs');
   await (await import(pathToFileURL(hook).href)).default({ esbuild, root, web, dist, common, publicCases });
 
