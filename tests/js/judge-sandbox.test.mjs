@@ -3,8 +3,8 @@
 // process is left with nothing running.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync, existsSync, readFileSync } from 'node:fs';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync, rmSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -102,4 +102,49 @@ describe('the sandbox', () => {
     assert.match(stdout, /time limit/);
     assert.ok(Date.now() - t0 < 45000);
   });
+
+  test('a CLI stopped by Ctrl-C (SIGINT) or SIGTERM leaves no sandbox running and no temporary copy behind', async () => {
+    const file = solution('spin', 'for (;;) {}');
+    for (const signal of ['SIGINT', 'SIGTERM']) {
+      const tmp = mkdtempSync(join(tmpdir(), 'tp-sandbox-tmp-'));
+      const cli = spawn(process.execPath, [CLI, 'judge', 'lora-params', file], { cwd: ROOT, env: { ...process.env, TMPDIR: tmp }, stdio: 'ignore' });
+      const exited = new Promise((resolve) => cli.on('exit', (code, sig) => resolve({ code, sig })));
+      try {
+        let host = null;
+        for (let i = 0; i < 600 && !host; i++) {   // until the sandbox runs the loop (a loaded machine is slow to start it)
+          await new Promise((r) => setTimeout(r, 50));
+          host = sandboxOf(cli.pid);
+        }
+        assert.ok(host, 'the sandbox started');
+        cli.kill(signal);
+        const { code } = await exited;
+        assert.equal(code, signal === 'SIGINT' ? 130 : 143, `exit code after ${signal}`);
+        for (let i = 0; i < 40 && alive(host); i++) await new Promise((r) => setTimeout(r, 50));   // SIGKILL is asynchronous
+        assert.equal(alive(host), false, `the sandbox ${host} still runs after the CLI got ${signal}`);
+        assert.deepEqual(readdirSync(tmp), [], `left in TMPDIR after ${signal}`);
+      } finally {
+        cli.kill('SIGKILL');
+        rmSync(tmp, { recursive: true, force: true });
+      }
+    }
+  });
 });
+
+// The pid of the sandbox host a CLI process started, or null.
+function sandboxOf(parent) {
+  const ps = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' });
+  const line = ps.split('\n').find((l) => {
+    const [pid, ppid] = l.trim().split(/\s+/);
+    return Number(ppid) === parent && l.includes('sandbox-host.js') && pid;
+  });
+  return line ? Number(line.trim().split(/\s+/)[0]) : null;
+}
+
+// Whether pid runs (a zombie, killed and waiting for its parent to read its status, does not).
+function alive(pid) {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}

@@ -207,6 +207,13 @@ process.stdout.on('error', (err) => {
   process.stdout.write = () => true;
 });
 
+// Ctrl-C (or a kill) ends the CLI through process.exit, so that its 'exit' handlers run: every sandbox's
+// process group is killed (sandbox.js; a solution spinning in a loop never hears that its judge is gone) and
+// the temporary copies of solutions are removed (runner.js). 128 + the signal's number, as a shell reports it.
+for (const [signal, number] of [['SIGINT', 2], ['SIGTERM', 15], ['SIGHUP', 1]]) {
+  process.once(signal, () => process.exit(128 + number));
+}
+
 main(process.argv.slice(2)).then(
   (code) => { process.exitCode = code; },
   (err) => {

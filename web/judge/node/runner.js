@@ -18,6 +18,10 @@ import { sandboxSpawn } from './sandbox.js';
 
 const WORKER = new URL('./worker.js', import.meta.url);
 let copies = 0;
+// Copies of solutions not yet disposed of, removed when the process exits whatever ends it (a time limit's
+// kill of the judge, Ctrl-C in the CLI: see cli.js), so no temp folder or hidden copy is left behind.
+const temporary = new Set();
+process.once('exit', () => { for (const p of temporary) rmSync(p, { recursive: true, force: true }); });
 
 export function nodeEnv({ tpModule, memoryMb = DEFAULT_LIMITS.memoryMb, sandbox = false, solutionPath = null,
   casesDir = process.env.TENSORPAD_CASES || null } = {}) {
@@ -64,13 +68,17 @@ export function nodeEnv({ tpModule, memoryMb = DEFAULT_LIMITS.memoryMb, sandbox 
       const dir = near ? null : mkdtempSync(join(tmpdir(), 'tensorpad-judge-'));
       const stem = basename(filename).replace(/\.[cm]?js$/, '');
       const file = near ? join(home, `.${stem}.tensorpad-judge-${process.pid}-${++copies}.mjs`) : join(dir, `${stem}.mjs`);
+      temporary.add(dir ?? file);
       writeFileSync(file, source);
       const url = pathToFileURL(file).href;
       return {
         url,
         source,
         clean: (s) => s.split(url).join(filename).split(file).join(filename),
-        dispose: () => rmSync(dir ?? file, { recursive: true, force: true }),
+        dispose: () => {
+          rmSync(dir ?? file, { recursive: true, force: true });
+          temporary.delete(dir ?? file);
+        },
       };
     },
     exerciseUrls(exercise) {
