@@ -10,7 +10,7 @@ import { createRng } from '../../web/judge/core/rng.js';
 import { init } from 'tensorpad';
 import { tensorArg, encodeResult, countUpTo } from '../../web/judge/core/values.js';
 import { inspectSolution } from '../../web/judge/core/source.js';
-import { loadExercise, loadExercises, bundleExercises, ExerciseError, EXERCISES_DIR } from '../../web/judge/node/exercises.js';
+import { loadExercise, loadExercises, ExerciseError, EXERCISES_DIR } from '../../web/judge/node/exercises.js';
 import { formatText, toResultsJson } from '../../web/judge/core/format.js';
 
 const T = (nested) => tensorArg(nested);
@@ -166,16 +166,6 @@ describe('exercises on disk', () => {
         assert.ok(e.statement[lang].length > 200, `${e.id} statement.${lang}`);
       }
       assert.match(e.statement.zh, /[\u4e00-\u9fff]/, `${e.id} statement.zh is Chinese`);
-    }
-  });
-
-  test('bundleExercises() gives JSON the page build can embed, with the sources of cases and reference', () => {
-    const bundle = JSON.parse(JSON.stringify(bundleExercises()));
-    assert.equal(bundle.exercises.length, loadExercises().length);
-    for (const e of bundle.exercises) {
-      assert.match(e.sources.reference, /export function/);
-      assert.match(e.sources.cases, /export function generate/);
-      assert.equal(e.dir, undefined);
     }
   });
 

@@ -3,8 +3,6 @@
 // reference.js and cases.js parsed. Errors name the file and the field, or the file, line and column.
 //   loadExercise(id, root?)  → exercise ({ ...exercise.json, dir })
 //   loadExercises(root?)     → [exercise]
-//   bundleExercises(root?)   → JSON-serializable { exercises: [{ ...exercise.json, sources: { reference, cases } }] }
-//                               for the page build to embed (the page loads the sources from Blob URLs).
 
 import { readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
 import { join, relative, resolve, basename, dirname } from 'node:path';
@@ -186,16 +184,4 @@ function checkStarterCode(file, starter) {
 
 export function loadExercises(root = EXERCISES_DIR) {
   return listExerciseIds(root).map((id) => loadExercise(id, root));
-}
-
-export function bundleExercises(root = EXERCISES_DIR) {
-  return {
-    exercises: loadExercises(root).map(({ dir, ...json }) => ({
-      ...json,
-      sources: {
-        reference: readFileSync(join(dir, 'reference.js'), 'utf8'),
-        cases: readFileSync(join(dir, 'cases.js'), 'utf8'),
-      },
-    })),
-  };
 }

@@ -1,8 +1,7 @@
 // The judge in the page: the same judge() as the CLI, with module Web Workers.
 //   judgeInWorker(exercise, sourceText, { seed, lang, workerUrl, tpUrl, limits }) → Promise<Result>, in lang (en | zh)
 // `exercise` is exercise.json plus where its trusted modules are: `urls: { cases, reference }` (files
-// the build copies next to the page, see build-hook.mjs) or `sources: { cases, reference }` (from
-// bundleExercises(), loaded as Blob URLs where the CSP allows). `sourceText` is what the learner typed:
+// the build copies next to the page, see build-hook.mjs). `sourceText` is what the learner typed:
 // plain top-level declarations like any other cell, or an ES module with exports. Result is described
 // in judge.js; result.status is the verdict (pass | fail | error) for data-verdict.
 // No memory limit here: browsers have no per-worker heap cap.
@@ -13,12 +12,6 @@ import { importsIn } from './isolate.js';
 
 export { DEFAULT_SEED };
 export { formatText, toResultsJson } from '../core/format.js';
-
-const blobUrls = new WeakMap();
-
-function blobUrl(text) {
-  return URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
-}
 
 export function webEnv({ workerUrl = new URL('./worker.js', import.meta.url), tpUrl, lang } = {}) {
   const M = messages(lang);
@@ -50,11 +43,8 @@ export function webEnv({ workerUrl = new URL('./worker.js', import.meta.url), tp
       return { source, stackName, clean: (s) => s.split(stackName).join(filename), dispose() {} };
     },
     exerciseUrls(exercise) {
-      if (exercise.urls) return exercise.urls;
-      if (!blobUrls.has(exercise)) {
-        blobUrls.set(exercise, { cases: blobUrl(exercise.sources.cases), reference: blobUrl(exercise.sources.reference) });
-      }
-      return blobUrls.get(exercise);
+      if (!exercise.urls) throw new TypeError(`judgeInWorker: exercise ${JSON.stringify(exercise.id)} has no urls: { cases, reference }`);
+      return exercise.urls;
     },
   };
 }
