@@ -1,6 +1,8 @@
 // The page's handle on the cell worker: runs cells, reads/writes named values, calls tp for widgets.
-// interrupt()/restart() terminate the worker at once and start a fresh one; every pending promise
-// settles (runs with { interrupted: true }, requests with an error), so nothing waits forever.
+// stopRunning() asks the running cell to stop and keeps the worker and its scope (a crossOriginIsolated
+// page: a shared flag the cell's code checks); restart() terminates the worker at once and starts a fresh
+// one, and every pending promise settles (runs with { interrupted: true }, requests with an error), so
+// nothing waits forever.
 //
 // A worker can also stop without an error event (a cell calling close(), the browser reclaiming it
 // under memory pressure), idle or in the middle of a run. Two watches report it, as onStatus('lost'),
@@ -147,7 +149,7 @@ export class Kernel {
     }
   }
 
-  /** run(cellId, source, onOutput) → Promise<{ error, declared } | { interrupted: true }> */
+  /** run(cellId, source, onOutput) → Promise<{ error, declared } | { interrupted: true, kept?, declared?, reads? }> */
   run(cellId, source, onOutput = () => {}) {
     const runId = this.nextId++;
     if (this.state === 'failed') return Promise.resolve({ error: { name: 'Error', message: `tensor engine unavailable: ${this.failure}` } });
