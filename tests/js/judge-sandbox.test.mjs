@@ -3,7 +3,7 @@
 // process is left with nothing running.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -130,14 +130,18 @@ describe('the sandbox', () => {
   });
 });
 
-// The pid of the sandbox host a CLI process started, or null.
+// The pid of the sandbox host a CLI process started, or null (from /proc: a fresh Debian has no ps).
 function sandboxOf(parent) {
-  const ps = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' });
-  const line = ps.split('\n').find((l) => {
-    const [pid, ppid] = l.trim().split(/\s+/);
-    return Number(ppid) === parent && l.includes('sandbox-host.js') && pid;
-  });
-  return line ? Number(line.trim().split(/\s+/)[0]) : null;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const ppid = Number(/^\d+ \(.*\) \S+ (\d+)/.exec(readFileSync(`/proc/${entry}/stat`, 'utf8'))[1]);
+      if (ppid === parent && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('sandbox-host.js')) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return null;
 }
 
 // Whether pid runs (a zombie, killed and waiting for its parent to read its status, does not).
