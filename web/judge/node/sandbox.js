@@ -26,9 +26,13 @@ process.once('exit', () => { for (const pid of live) killGroup(pid); });
 
 function killGroup(pid) {
   try {
-    process.kill(-pid, 'SIGKILL');
+    process.kill(-pid, 'SIGKILL');   // the group: whatever the solution started goes too
   } catch {
-    // already gone
+    try {
+      process.kill(pid, 'SIGKILL');  // where there are no process groups (Windows), the sandbox itself
+    } catch {
+      // already gone
+    }
   }
   live.delete(pid);
 }
