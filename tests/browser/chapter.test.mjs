@@ -216,6 +216,8 @@ for (const lang of (process.env.TP_LANGS ?? 'en,zh').split(',')) {
     try {
       await page.goto(`${srv.base}?chapter=${CHAPTER}&lang=${lang}`);
       await page.locator('[data-testid=cell] .cm-editor').first().waitFor({ timeout: 120000 });
+      // The page settles first (the engine ready): what is checked is the reader's view, not a half-built page.
+      await page.locator('[data-testid=kernel-status]').filter({ hasText: lang === 'en' ? 'Ready' : '就绪' }).waitFor({ timeout: 120000 });
       const details = page.locator('main details.details');
       const n = await details.count();
       assert.ok(n >= 3, `the self-test and the source's two questions are :::details blocks (found ${n})`);
