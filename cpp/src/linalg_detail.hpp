@@ -150,10 +150,57 @@ void qr_blocked(const float* A, int64_t m, int64_t n, float* Q, float* R);
 // tau[j] (shift 0: QR and bidiagonalization's left reflectors; 1: tridiagonalization and the right
 // ones). Blocked like qr_blocked (float32 GEMM updates, so Q is orthonormal to ~1e-6).
 ColMat form_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t shift, int64_t k);
+// The same reflectors applied to every column of C (m, c): Q C, in float32 GEMMs (2 m^2 c flops).
+ColMat apply_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t shift, const ColMat& C);
+
+// W(i, j) -= sum over p < b of A1(i, p) B1(j, p) + A2(i, p) B2(j, p) for the columns j in [j0, j1) of W,
+// rows from r0 (or from j, the diagonal, when lower) to the end (linalg_rank2k.cpp). A1(i, p) is
+// a1[p*lda1 + i] and B1(j, p) is b1[j*b1j + p*b1p] (global row and column indices), likewise A2 and B2.
+// Each entry is one sum in p order, so splitting the columns over threads does not change the bits.
+struct Rank2kOperands {
+  const double* a1;
+  int64_t lda1;
+  const double* b1;
+  int64_t b1j, b1p;
+  const double* a2;
+  int64_t lda2;
+  const double* b2;
+  int64_t b2j, b2p;
+  int64_t b;
+};
+void rank2k_update(ColMat& W, int64_t r0, int64_t j0, int64_t j1, bool lower, const Rank2kOperands& o);
+
+// Blocked bidiagonal_reduce (LAPACK dgebrd/dlabrd; linalg_bidiagonal_blocked.cpp): the same reflectors,
+// up to rounding, in the same places. Used from kBlockedQrFrom columns.
+void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<double>& e, std::vector<double>& tauq,
+                               std::vector<double>& taup);
+
+// Householder tridiagonalization of the symmetric W (n, n; lower triangle read) into diagonal d (n) and
+// subdiagonal e (n-1), blocked (LAPACK dsytrd/dlatrd, linalg_tridiagonal_blocked.cpp): reflector k has its
+// unit at row k+1, its vector below it in column k of W, factor tau[k]. Used from kBlockedQrFrom; the
+// bits do not depend on the thread count.
+void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<double>& e, std::vector<double>& tau);
+// The same, unblocked (one fused pass over the trailing triangle per column; linalg_eigh.cpp): below
+// kBlockedQrFrom, and what the blocked one is tested against.
+void tridiagonalize_unblocked(ColMat& W, std::vector<double>& d, std::vector<double>& e, std::vector<double>& tau);
+
+// Eigenvectors of the unreduced symmetric tridiagonal (d, e) (n, n-1) for count of its eigenvalues w, in
+// ascending order, by inverse iteration (LAPACK dstein; linalg_inverse_iteration.cpp): vector j to
+// Z + j*ldz (n doubles), unit length, its largest entry positive. Vectors whose eigenvalues lie within
+// 1e-3 ||T|| of each other are kept orthogonal by Gram-Schmidt; seed picks the start vectors. False when a
+// vector needs more than dstein's 5 iterations (it is stored anyway; the caller should not use it).
+bool tridiagonal_block_vectors(const double* d, const double* e, int64_t n, const double* w, int64_t count,
+                               double* Z, int64_t ldz, uint64_t seed);
 
 // Bidiagonal reduction of W (m,n), m >= n: A = Q B P^T with B upper bidiagonal, diagonal d (n),
 // superdiagonal e (n-1). Q (m,n) and P (n,n) are formed only when the pointers are not null.
 void bidiagonalize(ColMat& W, std::vector<double>& d, std::vector<double>& e, ColMat* Q, ColMat* P);
+// The reduction alone: left reflector i (unit at row i, vector below it in column i of W, factor tauq[i])
+// and right reflector i (unit at column i+1 of row i, vector further along row i, factor taup[i], n-1 of them).
+void bidiagonal_reduce(ColMat& W, std::vector<double>& d, std::vector<double>& e, std::vector<double>& tauq,
+                       std::vector<double>& taup);
+// The right reflectors of a reduced W (m, n) as columns of an (n, n-1) matrix, for form_q_blocked(.., 1, ..).
+ColMat right_reflectors(const ColMat& W);
 
 // SVD of the upper bidiagonal (d, e) by implicit-shift Golub–Kahan QR; rotations are applied to the
 // columns of U (rows_u, n) and V (rows_v, n) when not null. On return d holds the singular values,

@@ -16,7 +16,7 @@
 namespace tp::linalg::detail {
 
 
-// Columns [j0, j1) of step k's fused pass (see tridiagonalize): each column gets the pending update
+// Columns [j0, j1) of step k's fused pass (see tridiagonalize_unblocked): each column gets the pending update
 // A -= vp wp^T + wp vp^T, then adds its part of T v to p: below the diagonal as an axpy, its mirror above
 // the diagonal as a dot product into p[j]. p holds this range's partial sums (rows j0..n-1). Called out
 // of line (out_of_line.hpp), at least once per step.
@@ -53,7 +53,7 @@ static void fused_columns(ColMat& W, int64_t j0, int64_t j1, const double* vp, c
 // once per step instead of twice.
 // From kSplitFrom trailing columns the pass splits over threads (sum_over_chunks), into kChunks column
 // ranges of equal work.
-static void tridiagonalize(ColMat& W, std::vector<double>& d, std::vector<double>& e, std::vector<double>& tau) {
+void tridiagonalize_unblocked(ColMat& W, std::vector<double>& d, std::vector<double>& e, std::vector<double>& tau) {
   const int64_t n = W.rows;
   d.assign(size_t(n), 0.0);
   e.assign(size_t(std::max<int64_t>(n - 1, 0)), 0.0);
@@ -163,10 +163,69 @@ static void tridiagonal_ql(std::vector<double>& d, std::vector<double>& e_in, Co
   zlog.flush();
 }
 
+// The eigenvalues w (ascending) and eigenvectors Zt (n, n) of the symmetric tridiagonal (d, e): the
+// matrix splits where an e_i is negligible (the test of tridiagonal_ql); each unreduced block gets its
+// eigenvalues from implicit QL without vectors (O(size^2)) and its vectors by inverse iteration, rows
+// outside the block zero. False when inverse iteration did not converge for some vector.
+static bool tridiagonal_eig_by_inverse_iteration(const std::vector<double>& d, const std::vector<double>& e,
+                                                 std::vector<double>& w, ColMat& Zt, int max_iterations) {
+  const int64_t n = int64_t(d.size());
+  double tnorm = 0.0;
+  for (int64_t i = 0; i < n; ++i)
+    tnorm = std::max(tnorm, std::fabs(d[size_t(i)]) + (i + 1 < n ? std::fabs(e[size_t(i)]) : 0.0));
+  const double tiny = DBL_EPSILON * tnorm;
+  w.assign(size_t(n), 0.0);
+  Zt = ColMat(n, n);
+  bool converged = true;
+  std::vector<double> db, eb;
+  for (int64_t b0 = 0; b0 < n;) {
+    int64_t b1 = b0 + 1;  // the block is [b0, b1)
+    for (; b1 < n; ++b1) {
+      const double ee = std::fabs(e[size_t(b1 - 1)]);
+      if (ee <= DBL_EPSILON * (std::fabs(d[size_t(b1 - 1)]) + std::fabs(d[size_t(b1)])) || ee <= tiny) break;
+    }
+    const int64_t size = b1 - b0;
+    db.assign(d.begin() + b0, d.begin() + b1);
+    eb.assign(e.begin() + b0, e.begin() + b1 - 1);
+    tridiagonal_ql(db, eb, nullptr, max_iterations);
+    std::sort(db.begin(), db.end());
+    std::copy(db.begin(), db.end(), w.begin() + b0);
+    converged &= tridiagonal_block_vectors(d.data() + b0, e.data() + b0, size, db.data(), size, Zt.col(b0) + b0, n,
+                                           uint64_t(b0));
+    b0 = b1;
+  }
+  return converged;
+}
+
+// From this size eigh's vectors come from inverse iteration and one blocked back-transformation (float32
+// GEMMs); below, from the rotations of implicit QL applied to Q.
+constexpr int64_t kInverseIterationFrom = kBlockedQrFrom;
+
 void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterations) {
   const int64_t n = W.rows;
   std::vector<double> e, tau;
-  tridiagonalize(W, w, e, tau);
+  if (n >= kBlockedQrFrom) tridiagonalize_blocked(W, w, e, tau);
+  else tridiagonalize_unblocked(W, w, e, tau);
+  if (Z && n >= kInverseIterationFrom) {
+    std::vector<double> lambda;
+    ColMat Zt;
+    if (tridiagonal_eig_by_inverse_iteration(w, e, lambda, Zt, max_iterations)) {
+      // Ascending across blocks (each block is sorted already), vectors following, then Z = Q Zt.
+      std::vector<int64_t> order(static_cast<size_t>(n));
+      std::iota(order.begin(), order.end(), 0);
+      std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+        return lambda[size_t(a)] < lambda[size_t(b)] || (lambda[size_t(a)] == lambda[size_t(b)] && a < b);
+      });
+      ColMat S(n, n);
+      for (int64_t j = 0; j < n; ++j) {
+        w[size_t(j)] = lambda[size_t(order[size_t(j)])];
+        std::copy(Zt.col(order[size_t(j)]), Zt.col(order[size_t(j)]) + n, S.col(j));
+      }
+      *Z = apply_q_blocked(W, tau, 1, S);
+      return;
+    }
+    // Inverse iteration gave up on some vector: the QL rotations below are slower but always converge.
+  }
   if (Z && n >= kBlockedQrFrom) {
     *Z = form_q_blocked(W, tau, 1, n);  // reflector k: unit at row k+1, vector below it in column k
   } else if (Z) {

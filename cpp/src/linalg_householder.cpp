@@ -261,7 +261,8 @@ static void left_update_and_product(ColMat& W, int64_t i, int64_t j0, int64_t j1
   }
 }
 
-void bidiagonalize(ColMat& W, std::vector<double>& d, std::vector<double>& e, ColMat* Q, ColMat* P) {
+void bidiagonal_reduce(ColMat& W, std::vector<double>& d, std::vector<double>& e, std::vector<double>& tauq,
+                       std::vector<double>& taup) {
   // Step i: left reflector H_i = I - tauq u u^T zeroes column i below the diagonal, right reflector
   // G_i = I - taup v v^T zeroes row i right of the superdiagonal (LAPACK gebd2). Applied one after the
   // other, each costs a product with the trailing matrix and a rank-1 update: four passes over it. Here
@@ -272,7 +273,8 @@ void bidiagonalize(ColMat& W, std::vector<double>& d, std::vector<double>& e, Co
   TP_ASSERT(m >= n);
   d.assign(size_t(n), 0.0);
   e.assign(size_t(n > 0 ? n - 1 : 0), 0.0);
-  std::vector<double> tauq(size_t(n), 0.0), taup(size_t(n), 0.0);
+  tauq.assign(size_t(n), 0.0);
+  taup.assign(size_t(n), 0.0);
   // Indexed by global row (u, z) or column (v, y); z and v hold the pending right update W -= taup z v^T
   // of rows i.. and columns i.. (zero before the first step).
   LineVector u(size_t(m), 0.0), z(size_t(m), 0.0), v(size_t(n), 0.0), y(size_t(n), 0.0);
@@ -319,16 +321,25 @@ void bidiagonalize(ColMat& W, std::vector<double>& d, std::vector<double>& e, Co
     }
     pending = tp;
   }
+  taup.resize(size_t(std::max<int64_t>(n - 1, 0)));
+}
+
+ColMat right_reflectors(const ColMat& W) {
+  const int64_t n = W.cols;
+  ColMat Vp(n, std::max<int64_t>(n - 1, 0));
+  for (int64_t i = 0; i + 1 < n; ++i)
+    for (int64_t j = i + 2; j < n; ++j) Vp(j, i) = W(i, j);
+  return Vp;
+}
+
+void bidiagonalize(ColMat& W, std::vector<double>& d, std::vector<double>& e, ColMat* Q, ColMat* P) {
+  const int64_t m = W.rows, n = W.cols;
+  std::vector<double> tauq, taup;
+  bidiagonal_reduce(W, d, e, tauq, taup);
+  LineVector u;
   if (n >= kBlockedQrFrom) {  // the same products, blocked (float32 GEMM updates)
     if (Q) *Q = form_q_blocked(W, tauq, 0, n);
-    if (P) {
-      // Right reflector i: unit at column i+1 of row i, its vector further along the row.
-      ColMat Vp(n, n - 1);
-      for (int64_t i = 0; i + 1 < n; ++i)
-        for (int64_t j = i + 2; j < n; ++j) Vp(j, i) = W(i, j);
-      taup.resize(size_t(n - 1));
-      *P = form_q_blocked(Vp, taup, 1, n);
-    }
+    if (P) *P = form_q_blocked(right_reflectors(W), taup, 1, n);
     return;
   }
   if (Q) {

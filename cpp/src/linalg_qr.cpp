@@ -98,22 +98,41 @@ Panel make_panel(const ColMat& P, const std::vector<double>& tau, int64_t row0) 
 
 }  // namespace
 
-ColMat form_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t shift, int64_t k) {
+// Qv (m, cols) column-major float <- H_0 H_1 ... H_{K-1} Qv for the reflectors of V (see form_q_blocked),
+// last panel first. Panel p changes rows from its first row r0 on, and, when Qv starts as the first columns
+// of I (identity_start), only columns from r0 on: the columns left of it are still those of I there.
+static void apply_reflectors(const ColMat& V, const std::vector<double>& tau, int64_t shift, float* Qv, int64_t cols,
+                             bool identity_start) {
   const int64_t m = V.rows, K = int64_t(tau.size());
-  std::vector<float> Qv(size_t(m * k), 0.0f), W1, W2;  // column-major (m, k), as ColMat
-  for (int64_t i = 0; i < std::min(m, k); ++i) Qv[size_t(i * m + i)] = 1.0f;
-  // Last panel first; panel p only touches rows and columns from its first row on.
+  std::vector<float> W1, W2;
   for (int64_t j0 = (K - 1) / kPanel * kPanel; j0 >= 0 && K > 0; j0 -= kPanel) {
     const int64_t b = std::min(kPanel, K - j0), r0 = j0 + shift;
-    if (r0 >= k) continue;
+    const int64_t c0 = identity_start ? r0 : 0;
+    if (c0 >= cols) continue;
     TP_ASSERT(m - r0 >= b);
     ColMat P(m - r0, b);
     for (int64_t j = 0; j < b; ++j)
       for (int64_t i = j + 1; i < m - r0; ++i) P(i, j) = V(r0 + i, j0 + j);
     const Panel p = make_panel(P, std::vector<double>(tau.begin() + j0, tau.begin() + j0 + b), r0);
-    apply_block(p, Qv.data() + r0 + r0 * m, m, k - r0, false, W1, W2);
+    apply_block(p, Qv + r0 + c0 * m, m, cols - c0, false, W1, W2);
   }
+}
+
+ColMat form_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t shift, int64_t k) {
+  const int64_t m = V.rows;
+  std::vector<float> Qv(size_t(m * k), 0.0f);  // column-major (m, k), as ColMat
+  for (int64_t i = 0; i < std::min(m, k); ++i) Qv[size_t(i * m + i)] = 1.0f;
+  apply_reflectors(V, tau, shift, Qv.data(), k, true);
   ColMat Q(m, k);
+  std::copy(Qv.begin(), Qv.end(), Q.a.begin());
+  return Q;
+}
+
+ColMat apply_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t shift, const ColMat& C) {
+  TP_ASSERT(C.rows == V.rows);
+  std::vector<float> Qv(C.a.begin(), C.a.end());
+  apply_reflectors(V, tau, shift, Qv.data(), C.cols, false);
+  ColMat Q(C.rows, C.cols);
   std::copy(Qv.begin(), Qv.end(), Q.a.begin());
   return Q;
 }

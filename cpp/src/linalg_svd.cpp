@@ -127,6 +127,83 @@ void bidiagonal_svd(std::vector<double>& d, std::vector<double>& e_in, ColMat* U
   sort_descending(d, U, V);
 }
 
+// The singular vectors of the bidiagonal B (d, e; n) from inverse iteration on its Golub-Kahan form
+// TGK, the (2n, 2n) symmetric tridiagonal with zero diagonal and off-diagonal d_0, e_0, d_1, ..., d_{n-1}:
+// its eigenvalues are +-sigma_i and the eigenvector of +sigma_i interleaves v_i and u_i (B v = sigma u,
+// B^T u = sigma v), each of norm 1/sqrt(2). Inverse iteration keeps a vector clear of its neighbours to
+// about eps ||B|| / gap, and the nearest neighbour of sigma_i may be -sigma_i, so this path is taken only
+// when B is unreduced and sigma_min > 1e-9 sigma_1 (double eps over that gap is ~1e-7); otherwise false
+// and the caller runs the QR rotations. On success d holds the singular values, descending, and Ub (n, n)
+// and Vb (n, n) the vectors of B in matching columns.
+static bool bidiagonal_vectors_by_inverse_iteration(std::vector<double>& d, const std::vector<double>& e, ColMat& Ub,
+                                                    ColMat& Vb) {
+  const int64_t n = int64_t(d.size());
+  double bmax = 0.0;
+  for (double x : d) bmax = std::max(bmax, std::fabs(x));
+  for (double x : e) bmax = std::max(bmax, std::fabs(x));
+  for (double x : d)
+    if (std::fabs(x) <= DBL_EPSILON * bmax) return false;
+  for (double x : e)
+    if (std::fabs(x) <= DBL_EPSILON * bmax) return false;
+  std::vector<double> s = d, f = e;
+  bidiagonal_svd(s, f, nullptr, nullptr);  // the values alone: O(n^2)
+  if (!(s[0] > 0.0) || s[size_t(n - 1)] <= 1e-9 * s[0]) return false;
+  std::vector<double> zero(size_t(2 * n), 0.0), off(size_t(2 * n - 1)), w(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    off[size_t(2 * i)] = d[size_t(i)];
+    if (i + 1 < n) off[size_t(2 * i + 1)] = e[size_t(i)];
+    w[size_t(i)] = s[size_t(n - 1 - i)];  // ascending, as inverse iteration takes them
+  }
+  ColMat Z(2 * n, n);
+  if (!tridiagonal_block_vectors(zero.data(), off.data(), 2 * n, w.data(), n, Z.a.data(), 2 * n, 0)) return false;
+  Ub = ColMat(n, n);
+  Vb = ColMat(n, n);
+  for (int64_t j = 0; j < n; ++j) {
+    const double* z = Z.col(j);
+    const int64_t c = n - 1 - j;  // descending
+    double su = 0.0, sv = 0.0;
+    for (int64_t i = 0; i < n; ++i) {
+      sv += z[2 * i] * z[2 * i];
+      su += z[2 * i + 1] * z[2 * i + 1];
+    }
+    if (!(su > 0.0) || !(sv > 0.0)) return false;
+    const double ku = 1.0 / std::sqrt(su), kv = 1.0 / std::sqrt(sv);
+    for (int64_t i = 0; i < n; ++i) {
+      Vb(i, c) = z[2 * i] * kv;
+      Ub(i, c) = z[2 * i + 1] * ku;
+    }
+  }
+  d = s;
+  return true;
+}
+
+// The SVD of the (m, n) W, m >= n, through its bidiagonal form: S descending, and when Q and P are not
+// null the left (m, n) and right (n, n) vectors. From kBlockedQrFrom columns the bidiagonal's vectors come
+// from inverse iteration (O(n^2)) and reach Q and P through the blocked reflectors (float32 GEMMs), with
+// the QR rotations as the fallback; below, the rotations act on the formed Q and P.
+static void bidiagonal_route(ColMat& W, std::vector<double>& S, ColMat* Q, ColMat* P) {
+  const int64_t m = W.rows, n = W.cols;
+  std::vector<double> e;
+  if (Q && n >= kBlockedQrFrom) {
+    std::vector<double> tauq, taup;
+    bidiagonal_reduce_blocked(W, S, e, tauq, taup);
+    ColMat Ub, Vb;
+    if (bidiagonal_vectors_by_inverse_iteration(S, e, Ub, Vb)) {
+      ColMat Um(m, n);  // Ub below n rows of zeros
+      for (int64_t j = 0; j < n; ++j) std::copy(Ub.col(j), Ub.col(j) + n, Um.col(j));
+      *Q = apply_q_blocked(W, tauq, 0, Um);
+      *P = apply_q_blocked(right_reflectors(W), taup, 1, Vb);
+      return;
+    }
+    *Q = form_q_blocked(W, tauq, 0, n);
+    *P = form_q_blocked(right_reflectors(W), taup, 1, n);
+    bidiagonal_svd(S, e, Q, P);
+    return;
+  }
+  bidiagonalize(W, S, e, Q, P);
+  bidiagonal_svd(S, e, Q, P);
+}
+
 void svd_double(const float* A, int64_t m, int64_t n, std::vector<double>& S, ColMat* U, ColMat* V) {
   // Work on the tall one of A and A^T; A^T = V S U^T swaps the factors back at the end.
   const bool transposed = m < n;
@@ -151,8 +228,7 @@ void svd_double(const float* A, int64_t m, int64_t n, std::vector<double>& S, Co
     ColMat R(N, N);
     for (int64_t j = 0; j < N; ++j)
       for (int64_t i = 0; i <= j; ++i) R(i, j) = Rf[size_t(i * N + j)];
-    bidiagonalize(R, S, e, want ? &Qb : nullptr, want ? &P : nullptr);
-    bidiagonal_svd(S, e, want ? &Qb : nullptr, want ? &P : nullptr);
+    bidiagonal_route(R, S, want ? &Qb : nullptr, want ? &P : nullptr);
     for (double& s : S) s = std::ldexp(s, -scale);
     if (want) {
       std::vector<float> Qbf(static_cast<size_t>(N * N)), Lf(static_cast<size_t>(M * N));
@@ -181,8 +257,7 @@ void svd_double(const float* A, int64_t m, int64_t n, std::vector<double>& S, Co
     }
   } else {
     ColMat W = load(A, m, n, transposed);
-    bidiagonalize(W, S, e, want ? &Qb : nullptr, want ? &P : nullptr);
-    bidiagonal_svd(S, e, want ? &Qb : nullptr, want ? &P : nullptr);
+    bidiagonal_route(W, S, want ? &Qb : nullptr, want ? &P : nullptr);
   }
   if (!want) return;
   if (transposed) {

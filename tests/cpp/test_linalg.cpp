@@ -800,3 +800,60 @@ TEST_CASE("det, inv and solve take a graded but well-posed matrix (per-row scale
   const float T[4] = {1e-40f, 0.0f, 0.0f, 1e-40f};
   CHECK_THROWS_WITH_AS(la::inv(T, 2, out.data()), doctest::Contains("beyond float32's range"), tp::Error);
 }
+
+TEST_CASE("the blocked tridiagonalization gives the unblocked one's tridiagonal and reflectors, panel edges included") {
+  namespace d = tp::linalg::detail;
+  for (int64_t n : {97, 128, 161}) {  // a 1-column last panel, whole panels, a partial one
+    CAPTURE(n);
+    const auto g = splitmix_gaussian(uint64_t(70 + n), n * n);
+    d::ColMat W1(n, n), W2(n, n);
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j <= i; ++j) W1(i, j) = W2(i, j) = double(g[size_t(i * n + j)]) + g[size_t(j * n + i)];
+    std::vector<double> d1, e1, t1, d2, e2, t2;
+    d::tridiagonalize_unblocked(W1, d1, e1, t1);
+    d::tridiagonalize_blocked(W2, d2, e2, t2);
+    double scale = 0;
+    for (double x : W1.a) scale = std::max(scale, std::fabs(x));
+    for (int64_t i = 0; i < n; ++i) CHECK(std::fabs(d1[size_t(i)] - d2[size_t(i)]) <= 1e-12 * scale);
+    for (int64_t i = 0; i + 1 < n; ++i) {
+      CHECK(std::fabs(e1[size_t(i)] - e2[size_t(i)]) <= 1e-12 * scale);
+      CHECK(std::fabs(t1[size_t(i)] - t2[size_t(i)]) <= 1e-10);
+      for (int64_t r = i + 2; r < n; ++r) REQUIRE(std::fabs(W1(r, i) - W2(r, i)) <= 1e-10);
+    }
+  }
+}
+
+TEST_CASE("eigh from 96 rows (inverse iteration, blocked back-transformation) meets the bar on clustered and repeated spectra") {
+  // Wilkinson W101+: pairs of eigenvalues equal to ~1e-14 relative, which inverse iteration must keep apart.
+  const int64_t n = 101;
+  std::vector<float> W(size_t(n * n), 0.0f);
+  for (int64_t i = 0; i < n; ++i) {
+    W[size_t(i * n + i)] = float(std::abs(50 - i));
+    if (i + 1 < n) W[size_t(i * n + i + 1)] = W[size_t((i + 1) * n + i)] = 1.0f;
+  }
+  check_decompositions("Wilkinson W101+", W, n, n, true);
+  // Q diag(lambda) Q^T with one eigenvalue repeated 60 times, a graded tail down to 1e-12, and a zero block.
+  const int64_t k = 128;
+  const auto G = splitmix_gaussian(91, k * k);
+  std::vector<float> Q(static_cast<size_t>(k * k)), R(static_cast<size_t>(k * k));
+  la::qr(G.data(), k, k, Q.data(), R.data());
+  auto spectral = [&](auto lambda) {
+    std::vector<float> B(static_cast<size_t>(k * k));
+    for (int64_t i = 0; i < k; ++i)
+      for (int64_t j = 0; j < k; ++j) {
+        double s = 0;
+        for (int64_t p = 0; p < k; ++p) s += double(Q[size_t(i * k + p)]) * lambda(p) * Q[size_t(j * k + p)];
+        B[size_t(i * k + j)] = float(s);
+      }
+    return B;
+  };
+  check_decompositions("eigenvalue 3 repeated 60 times", spectral([](int64_t p) { return p < 60 ? 3.0 : double(p) / 10; }), k, k, true);
+  check_decompositions("graded 1 .. 1e-12", spectral([](int64_t p) { return std::pow(10.0, -12.0 * double(p) / (k - 1)); }), k, k, true);
+  check_decompositions("identity", spectral([](int64_t) { return 1.0; }), k, k, true);
+  // Block diagonal: the tridiagonal splits into unreduced blocks, each solved on its own.
+  std::vector<float> D(static_cast<size_t>(k * k), 0.0f);
+  for (int64_t i = 0; i < k; ++i)
+    for (int64_t j = 0; j < k; ++j)
+      if (i / 32 == j / 32) D[size_t(i * k + j)] = G[size_t(i * k + j)] + G[size_t(j * k + i)];
+  check_decompositions("four 32x32 blocks", D, k, k, true);
+}

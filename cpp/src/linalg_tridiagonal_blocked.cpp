@@ -1,0 +1,170 @@
+// Blocked Householder tridiagonalization of a symmetric matrix (LAPACK dsytrd with dlatrd, lower
+// triangle), in double: each panel of kPanel columns is reduced with products by the trailing matrix
+// that only read it (symv), and the trailing matrix is then updated once per panel by a rank-2*kPanel
+// product, A -= V Y^T + Y V^T, register-blocked. The unblocked reduction (linalg_eigh.cpp) reads and
+// writes the whole trailing triangle at every column; here half the flops are that product.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "linalg_detail.hpp"
+#include "out_of_line.hpp"
+#include "tensorpad/error.hpp"
+#include "tensorpad/gemm.hpp"
+#include "work_pool.hpp"
+
+namespace tp::linalg::detail {
+
+using tp::detail::call_out_of_line;
+
+namespace {
+
+constexpr int64_t kPanel = 32;
+
+// Column j of y += A v, A symmetric with its lower triangle in W, rows from j: A(j:, j) v_j below and
+// on the diagonal, and its mirror as a dot product into y_j.
+void symv_column(const ColMat& W, int64_t j, const double* v, double* y) {
+  const int64_t n = W.rows;
+  const double* c = W.col(j);
+  const double vj = v[j];
+  const d2 vj2 = {vj, vj};
+  double s = 0.0;
+  d2 s2 = {0.0, 0.0};
+  y[j] += c[j] * vj;
+  int64_t i = j + 1;
+  for (; i + 2 <= n; i += 2) {
+    const d2 ci = load2(c + i);
+    store2(y + i, load2(y + i) + ci * vj2);
+    s2 += ci * load2(v + i);
+  }
+  for (; i < n; ++i) {
+    y[i] += c[i] * vj;
+    s += c[i] * v[i];
+  }
+  y[j] += s + (s2[0] + s2[1]);
+}
+
+// Columns [j0, j1) of y += A v (see symv_column), four columns per sweep below their diagonal corner, so
+// y is read and written once per four columns. W is only read; y holds this range's partial sums.
+void symv_columns(const ColMat& W, int64_t j0, int64_t j1, const double* v, double* y) {
+  const int64_t n = W.rows;
+  int64_t j = j0;
+  for (; j + 4 <= j1; j += 4) {
+    const double *c0 = W.col(j), *c1 = W.col(j + 1), *c2 = W.col(j + 2), *c3 = W.col(j + 3);
+    const double* cs[4] = {c0, c1, c2, c3};
+    double s[4];
+    for (int q = 0; q < 4; ++q) {  // the corner: rows j..j+3
+      const int64_t jj = j + q;
+      y[jj] += cs[q][jj] * v[jj];
+      s[q] = 0.0;
+      for (int64_t r = jj + 1; r < j + 4; ++r) {
+        y[r] += cs[q][r] * v[jj];
+        s[q] += cs[q][r] * v[r];
+      }
+    }
+    const d2 v0 = {v[j], v[j]}, v1 = {v[j + 1], v[j + 1]}, v2 = {v[j + 2], v[j + 2]}, v3 = {v[j + 3], v[j + 3]};
+    d2 s0 = {0.0, 0.0}, s1 = s0, s2 = s0, s3 = s0;
+    int64_t i = j + 4;
+    for (; i + 2 <= n; i += 2) {
+      const d2 x0 = load2(c0 + i), x1 = load2(c1 + i), x2 = load2(c2 + i), x3 = load2(c3 + i), vi = load2(v + i);
+      store2(y + i, load2(y + i) + ((x0 * v0 + x1 * v1) + (x2 * v2 + x3 * v3)));
+      s0 += x0 * vi;
+      s1 += x1 * vi;
+      s2 += x2 * vi;
+      s3 += x3 * vi;
+    }
+    double t[4] = {0.0, 0.0, 0.0, 0.0};
+    for (; i < n; ++i) {
+      y[i] += (c0[i] * v[j] + c1[i] * v[j + 1]) + (c2[i] * v[j + 2] + c3[i] * v[j + 3]);
+      for (int q = 0; q < 4; ++q) t[q] += cs[q][i] * v[i];
+    }
+    const d2 sv[4] = {s0, s1, s2, s3};
+    for (int q = 0; q < 4; ++q) y[j + q] += s[q] + (sv[q][0] + sv[q][1]) + t[q];
+  }
+  for (; j < j1; ++j) symv_column(W, j, v, y);
+}
+
+// Column ranges [bounds[c], bounds[c+1]) of equal work in the lower triangle of columns [lo, n):
+// column j costs ~ n - j.
+void triangle_chunks(int64_t lo, int64_t n, int64_t* bounds) {
+  const int64_t len = n - lo;
+  bounds[0] = lo;
+  for (int64_t c = 1; c < kChunks; ++c)
+    bounds[c] = n - int64_t(std::llround(double(len) * std::sqrt(1.0 - double(c) / kChunks)));
+  bounds[kChunks] = n;
+}
+
+}  // namespace
+
+void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<double>& e, std::vector<double>& tau) {
+  const int64_t n = W.rows;
+  d.assign(size_t(n), 0.0);
+  e.assign(size_t(std::max<int64_t>(n - 1, 0)), 0.0);
+  tau.assign(size_t(std::max<int64_t>(n - 1, 0)), 0.0);
+  // Y (n, kPanel) column-major, indexed by global row: column p is the w of the panel's reflector p.
+  LineVector Yv(size_t(n * kPanel), 0.0), partial(size_t(kChunks * n), 0.0), t1(static_cast<size_t>(kPanel)), t2(static_cast<size_t>(kPanel));
+  int64_t bounds[kChunks + 1];
+  for (int64_t j0 = 0; j0 < n; j0 += kPanel) {
+    const int64_t b = std::min(kPanel, n - j0);
+    std::fill(Yv.begin(), Yv.end(), 0.0);
+    for (int64_t i = 0; i < b; ++i) {
+      const int64_t k = j0 + i;
+      double* ck = W.col(k);
+      // Column k gets the panel's earlier reflectors: A(k:, k) -= V(k:, 0:i) Y(k, 0:i)^T + Y(k:, 0:i) V(k, 0:i)^T.
+      for (int64_t p = 0; p < i; ++p) {
+        const double* vp = W.col(j0 + p);
+        const double* yp = Yv.data() + p * n;
+        const double a = yp[k], c = vp[k];
+        for (int64_t r = k; r < n; ++r) ck[r] -= vp[r] * a + yp[r] * c;
+      }
+      d[size_t(k)] = ck[k];
+      if (k + 1 >= n) break;
+      const double t = make_householder(ck[k + 1], ck + k + 2, n - k - 2);
+      e[size_t(k)] = ck[k + 1];
+      tau[size_t(k)] = t;
+      ck[k + 1] = 1.0;  // v = A(k+1:, k) with its unit entry, for the products below and the panel update
+      const double* v = ck;
+      double* y = Yv.data() + i * n;
+      // y = A v over the trailing matrix as it was when the panel began (columns k+1..), split over threads
+      // in fixed chunks (sum_over_chunks: the bits do not depend on the thread count).
+      const int64_t len = n - k - 1;
+      if (len < kSplitFrom) {
+        call_out_of_line<&symv_columns>(W, k + 1, n, v, y);
+      } else {
+        triangle_chunks(k + 1, n, bounds);
+        sum_over_chunks(partial.data(), n, k + 1, n, y, [&](int64_t c, double* yc) {
+          std::fill(yc + k + 1, yc + n, 0.0);
+          call_out_of_line<&symv_columns>(W, bounds[c], bounds[c + 1], v, yc);
+        });
+      }
+      // ... minus what the panel's earlier reflectors changed: y -= V (Y^T v) + Y (V^T v).
+      for (int64_t p = 0; p < i; ++p) {
+        t1[size_t(p)] = dot(Yv.data() + p * n + k + 1, v + k + 1, len);
+        t2[size_t(p)] = dot(W.col(j0 + p) + k + 1, v + k + 1, len);
+      }
+      for (int64_t p = 0; p < i; ++p) {
+        axpy(y + k + 1, -t1[size_t(p)], W.col(j0 + p) + k + 1, len);
+        axpy(y + k + 1, -t2[size_t(p)], Yv.data() + p * n + k + 1, len);
+      }
+      // w = t y - (t^2/2)(y.v) v: A - v w^T - w v^T is H A H.
+      for (int64_t r = k + 1; r < n; ++r) y[r] *= t;
+      const double alpha = -0.5 * t * dot(y + k + 1, v + k + 1, len);
+      axpy(y + k + 1, alpha, v + k + 1, len);
+    }
+    // The trailing matrix (columns and rows from j0 + b) gets the whole panel at once.
+    const int64_t t0 = j0 + b;
+    if (t0 < n) {
+      const int parts = n - t0 >= kSplitFrom ? int(std::min<int64_t>(kernels::sgemm_threads(), kChunks)) : 1;
+      triangle_chunks(t0, n, bounds);
+      // A -= V Y^T + Y V^T: V(i, p) = W(i, j0 + p), Y(j, p) = Yv[p*n + j].
+      const Rank2kOperands ops{W.col(j0), n, Yv.data(), 1, n, Yv.data(), n, W.col(j0), 1, n, b};
+      tp::detail::run_parts(parts, [&](int part) {
+        for (int64_t c = kChunks * part / parts; c < kChunks * (part + 1) / parts; ++c)
+          rank2k_update(W, t0, bounds[c], bounds[c + 1], true, ops);
+      });
+    }
+    for (int64_t i = 0; i < b && j0 + i + 1 < n; ++i) W(j0 + i + 1, j0 + i) = e[size_t(j0 + i)];
+  }
+}
+
+}  // namespace tp::linalg::detail
