@@ -857,3 +857,44 @@ TEST_CASE("eigh from 96 rows (inverse iteration, blocked back-transformation) me
       if (i / 32 == j / 32) D[size_t(i * k + j)] = G[size_t(i * k + j)] + G[size_t(j * k + i)];
   check_decompositions("four 32x32 blocks", D, k, k, true);
 }
+
+TEST_CASE("inverse iteration gives the closed-form eigenvectors of the second-difference matrix, and the TGK form's") {
+  namespace d = tp::linalg::detail;
+  // tridiag(-1, 2, -1) of order n: lambda_k = 2 - 2 cos(k pi / (n+1)), v_k(i) = sin(i k pi / (n+1)), k = 1..n.
+  const int64_t n = 200;
+  const double pi = std::acos(-1.0);
+  std::vector<double> diag(size_t(n), 2.0), off(size_t(n - 1), -1.0), w(static_cast<size_t>(n));
+  for (int64_t k = 0; k < n; ++k) w[size_t(k)] = 2.0 - 2.0 * std::cos(double(k + 1) * pi / double(n + 1));
+  std::vector<double> Z(size_t(n * n));
+  REQUIRE(d::tridiagonal_block_vectors(diag.data(), off.data(), n, w.data(), n, Z.data(), n, 7));
+  double worst = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    double dotp = 0, nv = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const double v = std::sin(double((i + 1) * (k + 1)) * pi / double(n + 1));
+      dotp += v * Z[size_t(k * n + i)];
+      nv += v * v;
+    }
+    worst = std::max(worst, 1.0 - std::fabs(dotp) / std::sqrt(nv));
+  }
+  CHECK(worst <= 1e-12);
+  // The SVD path's TGK form: zero diagonal, off-diagonal d_0, e_0, d_1, ...: B = bidiag(d = 1..4, e = 1)
+  // has its singular values as the positive eigenvalues, each vector interleaving v and u with B v = sigma u.
+  std::vector<double> bd = {4, 3, 2, 1}, be = {1, 1, 1};
+  std::vector<double> s = bd, f = be;
+  d::bidiagonal_svd(s, f, nullptr, nullptr);
+  std::vector<double> zero(8, 0.0), tgk(7), asc(s.rbegin(), s.rend());
+  for (int i = 0; i < 4; ++i) {
+    tgk[size_t(2 * i)] = bd[size_t(i)];
+    if (i < 3) tgk[size_t(2 * i + 1)] = be[size_t(i)];
+  }
+  std::vector<double> Zt(32);
+  REQUIRE(d::tridiagonal_block_vectors(zero.data(), tgk.data(), 8, asc.data(), 4, Zt.data(), 8, 0));
+  for (int j = 0; j < 4; ++j) {
+    const double* z = Zt.data() + 8 * j;
+    for (int i = 0; i < 4; ++i) {  // (B v)_i = d_i v_i + e_i v_{i+1} = sigma u_i
+      const double bv = bd[size_t(i)] * z[2 * i] + (i < 3 ? be[size_t(i)] * z[2 * i + 2] : 0.0);
+      CHECK(std::fabs(bv - asc[size_t(j)] * z[2 * i + 1]) <= 1e-13);
+    }
+  }
+}
