@@ -7,7 +7,7 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadExercise } from '../../web/judge/node/exercises.js';
 import { judgeFile } from '../../web/judge/node/runner.js';
 
@@ -68,6 +68,46 @@ describe('the sandbox', () => {
       const r = await judge(file);
       assert.equal(r.status, 'fail', failures(r));
       assert.match(failures(r), re);
+    });
+  }
+  // grade's flat layout: every student's file in one folder. A solution may read its own helpers, never its neighbours.
+  for (const [how, refused] of Object.entries({
+    'by fs': /Access to this API has been restricted/,
+    'by import() of its URL': /Access to this API has been restricted/,
+    'by a relative import()': /Cannot find module/,   // the copy's private folder holds its helpers only
+  })) {
+    test(`a submission reading a neighbour's file ${how} is refused, while its own helper import works`, async () => {
+      const flat = mkdtempSync(join(tmpdir(), 'tp-flat-'));
+      try {
+        writeFileSync(join(flat, 'neighbour.js'), 'export const loraParams = (o, i, r) => r * (o + i);\n');
+        writeFileSync(join(flat, 'helper.mjs'), 'export const count = (o, i, r) => r * (o + i);\n');
+        const neighbour = JSON.stringify(join(flat, 'neighbour.js'));
+        const read = {
+          'by fs': `const fs = await import('node:fs'); fs.readFileSync(${neighbour}, 'utf8');`,
+          'by import() of its URL': `await import(${JSON.stringify(pathToFileURL(join(flat, 'neighbour.js')).href)});`,
+          'by a relative import()': "await import('./neighbour.js');",
+        }[how];
+        writeFileSync(join(flat, 'nosy.js'), `import { count } from './helper.mjs';
+export async function loraParams(dOut, dIn, r) {
+  ${read}
+  return count(dOut, dIn, r);
+}
+export const loraFraction = async (dOut, dIn, r) => (await loraParams(dOut, dIn, r)) / (dOut * dIn);
+`);
+        // the same solution without the read passes: the helper is readable
+        writeFileSync(join(flat, 'honest.js'), `import { count } from './helper.mjs';
+export const loraParams = count;
+export const loraFraction = (o, i, r) => count(o, i, r) / (o * i);
+`);
+        assert.equal((await judge(join(flat, 'honest.js'))).status, 'pass');
+        // as `tensorpad grade` judges it: the folder's other submissions are its neighbours
+        const r = await judgeFile(exercise, join(flat, 'nosy.js'), { seed: 2, sandbox: true, limits: LIMITS,
+          neighbours: [join(flat, 'neighbour.js'), join(flat, 'honest.js')] });
+        assert.equal(r.status, 'fail', failures(r));
+        assert.match(failures(r), refused);
+      } finally {
+        rmSync(flat, { recursive: true, force: true });
+      }
     });
   }
   test('nothing was written', () => assert.equal(existsSync(join(dir, 'written.txt')), false));

@@ -2,12 +2,12 @@
 // process group, under Node's permission model. What it protects against is listed in web/judge/README.md
 // ("How it isolates a solution"); in short:
 //   - reads: only the judge's shared code, the tp API, its WebAssembly core and acorn (never exercises/,
-//     a --cases folder, or other submissions); the solution's own file and, when it imports helpers, its folder
+//     a --cases folder, or other submissions); the solution's file and the files it imports (imports.js), one by one
 //   - no writes, no child processes, no worker threads, no network (see sandbox-host.js)
 //   - time: the judge's limits kill the whole process group, so nothing it started outlives the verdict
 //   - memory: V8's heap limit, plus the process's resident size polled against rssMb (WebAssembly and
 //     other off-heap buffers count there)
-//   sandboxSpawn({ memoryMb, rssMb, solutionFile, source }) → WorkerHandle (see core/judge.js)
+//   sandboxSpawn({ memoryMb, rssMb, files }) → WorkerHandle (see core/judge.js)
 
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -37,17 +37,13 @@ function killGroup(pid) {
   live.delete(pid);
 }
 
-function readable({ solutionFile, source }) {
+function readable(files) {
   const wasmDir = process.env.TP_WASM_DIR ? resolve(process.env.TP_WASM_DIR, 'node') : join(ROOT, 'build/wasm/node');
   const paths = [join(ROOT, 'package.json'), join(ROOT, 'wasm/js/*'), join(wasmDir, '*'), join(ROOT, 'web/judge/core/*'),
     HOST, join(dirname(HOST), 'harden.js'), join(ROOT, 'web/runtime/*'), join(ACORN, '*')];
-  if (solutionFile) {
-    const file = resolve(solutionFile);
-    paths.push(file);
-    // helpers it imports ('./helper.js') resolve against its folder
-    if (source && /(?:\bfrom\s*|\bimport\s*\(\s*)['"]\.\.?\//.test(source)) paths.push(join(dirname(file), '*'));
-  }
-  return paths;
+  // the solution and the helpers it imports, file by file: never a folder (in a flat layout of submissions
+  // the folder holds the other students' files)
+  return paths.concat(files.map((f) => resolve(f)));
 }
 
 // Resident memory of a process in MB (Linux), or null where /proc cannot say.
@@ -60,10 +56,10 @@ function rssMb(pid) {
   }
 }
 
-export function sandboxSpawn({ memoryMb = 256, rssMb: rssLimit = memoryMb + 512, solutionFile = null, source = '' } = {}) {
+export function sandboxSpawn({ memoryMb = 256, rssMb: rssLimit = memoryMb + 512, files = [] } = {}) {
   const child = fork(HOST, [], {
     // one flag per path: Node 20 reads a comma in the value as part of the path
-    execArgv: ['--experimental-permission', ...readable({ solutionFile, source }).map((p) => `--allow-fs-read=${p}`),
+    execArgv: ['--experimental-permission', ...readable(files).map((p) => `--allow-fs-read=${p}`),
       `--max-old-space-size=${memoryMb}`, '--stack-size=4000', '--no-warnings'],
     env: process.env.TP_WASM_DIR ? { TP_WASM_DIR: process.env.TP_WASM_DIR } : {},
     cwd: ROOT,

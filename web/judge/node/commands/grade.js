@@ -45,10 +45,12 @@ export async function run({ positional, flags, load, listIds, UsageError, judgeF
     const rel = relative(dir, sub.file);
     return join(out, dirname(rel), basename(rel, extname(rel)) + RESULTS_SUFFIX);
   };
+  const files = subs.map((s) => s.file).filter(Boolean);
   const started = performance.now();
   const rows = await gradeSubmissions(subs, {
     exercises, seedOf: (id) => seeds[id], caseCount: (id) => counts[id] ?? null, jobs, lang: flags.lang, limits, resultsPath,
-    judgeFile: (exercise, file, opts) => judgeFile(exercise, file, { ...opts, cache, sandbox: true }),
+    // a submission may import its own helpers, never another student's file
+    judgeFile: (exercise, file, opts) => judgeFile(exercise, file, { ...opts, cache, sandbox: true, neighbours: files.filter((f) => f !== file) }),
     onRow: (r) => process.stdout.write(`${r.student}  ${r.exercise}  ${r.status}  ${r.passed}/${r.passed + r.failed}  ` +
       `${r.points}/${r.maxPoints ?? '?'} points  ${r.timeMs} ms\n`),
   });
