@@ -8,7 +8,7 @@ import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync, existsSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pointsOf } from '../../web/judge/node/grade.js';
+import { pointsOf, gradeSubmissions } from '../../web/judge/node/grade.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(ROOT, 'web/judge/node/cli.js');
@@ -133,4 +133,29 @@ test('points: per case by default, or an exercise total shared over the cases', 
   assert.deepEqual(pointsOf({ points: { exercise: 10 } }, result, 4), { points: 7.5, maxPoints: 10 });
   assert.deepEqual(pointsOf({ points: { exercise: 10 } }, { status: 'error', passed: 0, failed: 0 }, 4), { points: 0, maxPoints: 10 });
   assert.deepEqual(pointsOf({}, null, 4), { points: 0, maxPoints: 4 });
+});
+
+test('one submission that cannot be graded is its own error row, never the end of the batch', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'tp-grade-fail-'));
+  try {
+    const blocker = join(out, 'a-file');   // a results path under a regular file cannot be written, even by root
+    writeFileSync(blocker, '');
+    const subs = ['ann', 'bob', 'cy'].map((student) => ({ student, exercise: 'lora-params', file: join(out, `${student}.js`) }));
+    const rows = await gradeSubmissions(subs, {
+      exercises: { 'lora-params': { id: 'lora-params' } }, seedOf: () => 5, caseCount: () => 3, jobs: 2,
+      judgeFile: async (exercise, file) => {
+        if (file.endsWith('bob.js')) throw new Error('EROFS: read-only file system');
+        return { status: 'pass', passed: 3, failed: 0, cases: [], exerciseId: exercise.id, seed: 5 };
+      },
+      resultsPath: (sub) => sub.student === 'cy' ? join(blocker, 'cy.results.json') : join(out, `${sub.student}.results.json`),
+    });
+    assert.deepEqual(rows.map((r) => [r.student, r.status, r.points]), [['ann', 'pass', 3], ['bob', 'error', 0], ['cy', 'pass', 3]]);
+    const bob = JSON.parse(readFileSync(join(out, 'bob.results.json'), 'utf8'));
+    assert.equal(bob.status, 'error');
+    assert.match(bob.message, /could not be graded: EROFS/);
+    assert.equal(rows[2].results, null);
+    assert.match(rows[2].resultsError, /ENOTDIR|EEXIST/);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
 });

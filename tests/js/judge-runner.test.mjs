@@ -103,14 +103,21 @@ export function loraFraction() { parentPort.postMessage({ type: 'case-end', id: 
     for (const seed of [7, 8, 9]) assert.equal((await judge(RIGHT, { seed })).status, 'pass');
   });
 
-  test('a solution file may import its own helpers by relative path, and leaves no copy behind', async () => {
+  test('a solution file may import its own helpers by relative path, and writes nothing in its folder', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tp-solution-'));
     writeFileSync(join(dir, 'count.js'), 'export const count = (o, i, r) => r * (o + i);\n');
     writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
     writeFileSync(join(dir, 'solution.js'), "import { count } from './count.js';\nexport const loraParams = count;\n" +
       'export const loraFraction = (o, i, r) => count(o, i, r) / (o * i);\n');
+    // nothing is ever written in the submission's folder (it may be read-only): watched while judging
+    const { watch } = await import('node:fs');
+    const written = [];
+    const watcher = watch(dir, (event, name) => written.push(`${event} ${name}`));
     const r = await judgeFile(exercise, join(dir, 'solution.js'), { cache });
+    await new Promise((res) => setTimeout(res, 100));
+    watcher.close();
     assert.equal(r.status, 'pass', r.message);
+    assert.deepEqual(written, []);
     assert.deepEqual(readdirSync(dir).sort(), ['count.js', 'package.json', 'solution.js']);
   });
 });

@@ -72,13 +72,25 @@ export async function gradeSubmissions(subs, { exercises, seedOf, caseCount, job
       points: 0, maxPoints: null, seed, timeMs: 0, file: sub.file, results: null };
     if (sub.file) {
       const start = performance.now();
-      const result = await judgeFile(exercise, sub.file, { seed, lang, limits, filename: basename(sub.file) });
+      let result;
+      try {
+        result = await judgeFile(exercise, sub.file, { seed, lang, limits, filename: basename(sub.file) });
+      } catch (err) {
+        // whatever goes wrong with one submission (an unreadable file, a folder we cannot use) is its own
+        // row, an error verdict, never the end of the batch
+        result = { status: 'error', message: `could not be graded: ${err?.message ?? err}`, errorKind: 'grade',
+          exerciseId: sub.exercise, seed, passed: 0, failed: 0, cases: [] };
+      }
       row.timeMs = Math.round(performance.now() - start);
       Object.assign(row, { status: result.status, passed: result.passed, failed: result.failed }, pointsOf(exercise, result, caseCount(sub.exercise)));
-      const path = resultsPath(sub);
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, JSON.stringify(toResultsJson(result), null, 2) + '\n');
-      row.results = path;
+      try {
+        const path = resultsPath(sub);
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, JSON.stringify(toResultsJson(result), null, 2) + '\n');
+        row.results = path;
+      } catch (err) {
+        row.resultsError = err.message;   // the grade stands; its details could not be written (printed by the CLI)
+      }
     } else {
       Object.assign(row, pointsOf(exercise, null, caseCount(sub.exercise)));
     }

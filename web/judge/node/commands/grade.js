@@ -52,7 +52,7 @@ export async function run({ positional, flags, load, listIds, UsageError, judgeF
     // a submission may import its own helpers, never another student's file
     judgeFile: (exercise, file, opts) => judgeFile(exercise, file, { ...opts, cache, sandbox: true, neighbours: files.filter((f) => f !== file) }),
     onRow: (r) => process.stdout.write(`${r.student}  ${r.exercise}  ${r.status}  ${r.passed}/${r.passed + r.failed}  ` +
-      `${r.points}/${r.maxPoints ?? '?'} points  ${r.timeMs} ms\n`),
+      `${r.points}/${r.maxPoints ?? '?'} points  ${r.timeMs} ms${r.resultsError ? `  (results.json not written: ${r.resultsError})` : ''}\n`),
   });
   const { csv, json } = writeGradebook(rows, out);
   const seconds = (performance.now() - started) / 1000;
