@@ -8,7 +8,7 @@ import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync, existsSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pointsOf, gradeSubmissions } from '../../web/judge/node/grade.js';
+import { pointsOf, gradeSubmissions, writeGradebook } from '../../web/judge/node/grade.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(ROOT, 'web/judge/node/cli.js');
@@ -155,6 +155,23 @@ test('one submission that cannot be graded is its own error row, never the end o
     assert.match(bob.message, /could not be graded: EROFS/);
     assert.equal(rows[2].results, null);
     assert.match(rows[2].resultsError, /ENOTDIR|EEXIST/);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test('grades.csv cells that would start a spreadsheet formula get a leading apostrophe (OWASP CSV injection)', () => {
+  const out = mkdtempSync(join(tmpdir(), 'tp-grade-csv-'));
+  try {
+    const row = (student) => ({ student, exercise: 'lora-params', status: 'pass', passed: 1, failed: 0, points: -1,
+      maxPoints: 1, seed: 5, timeMs: 9, results: null });
+    const names = ['=1+1', '+cmd', '-2+3', '@SUM(A1)', '\tx', '\rx', 'ann', '=HYPERLINK("http://x","a,b")'];
+    const { csv } = writeGradebook(names.map(row), out);
+    const lines = readFileSync(csv, 'utf8').split('\n');
+    assert.deepEqual(lines.slice(1, 8).map((l) => l.slice(0, l.indexOf(',lora-params'))),
+      ["'=1+1", "'+cmd", "'-2+3", "'@SUM(A1)", "'\tx", `"'\rx"`, 'ann']);
+    assert.ok(lines[8].startsWith(`"'=HYPERLINK(""http://x"",""a,b"")",`), lines[8]);
+    assert.match(lines[1], /,-1,1,5,9$/, 'numbers are written as numbers');
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

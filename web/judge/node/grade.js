@@ -100,8 +100,12 @@ export async function gradeSubmissions(subs, { exercises, seedOf, caseCount, job
 }
 
 const CSV_COLUMNS = ['student', 'exercise', 'status', 'passed', 'failed', 'points', 'max_points', 'seed', 'time_ms'];
-const csvCell = (v) => {
-  const s = v === null || v === undefined ? '' : String(v);
+// A text cell that starts like a formula (= + - @, tab or CR) gets a leading apostrophe, as OWASP advises
+// against CSV injection: a student named `=HYPERLINK(...)` must not run in the instructor's spreadsheet.
+// Numbers stay numbers (a negative point total is not a formula).
+export const csvCell = (v) => {
+  let s = v === null || v === undefined ? '' : String(v);
+  if (typeof v !== 'number' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };
 
