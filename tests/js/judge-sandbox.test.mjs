@@ -125,7 +125,17 @@ export const loraFraction = (o, i, r) => count(o, i, r) / (o * i);
     // time enough to allocate on a busy machine: the memory limit must be what stops it
     const r = await judgeFile(exercise, file, { seed: 2, sandbox: true, limits: { perCaseMs: 20000, totalMs: 25000 } });
     assert.notEqual(r.status, 'pass');
-    assert.match(failures(r), /memory limit exceeded/);
+    // the limit that was hit (resident size: heap 256 + 512 MB), not the heap's, with the size measured
+    const m = /memory limit exceeded: resident memory reached (\d+) MB, over its 768 MB limit/.exec(failures(r));
+    assert.ok(m, failures(r));
+    assert.ok(Number(m[1]) > 768, m[0]);
+  });
+
+  test('a JS heap over its limit says so, with the limit set and the heap V8 reached', async () => {
+    const file = solution('onheap', 'const keep = []; for (;;) keep.push({ a: [1, 2, 3], b: String(keep.length) });');
+    const r = await judgeFile(exercise, file, { seed: 2, sandbox: true, limits: { memoryMb: 48, perCaseMs: 20000, totalMs: 25000 } });
+    assert.notEqual(r.status, 'pass');
+    assert.match(failures(r), /memory limit exceeded: JS heap( reached \d+ MB,)? over its 48 MB limit/);
   });
 
   test('a thrown 20 MB string is cut short', async () => {

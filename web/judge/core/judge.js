@@ -101,11 +101,11 @@ function runSolution(env, limits, module, functions, cases, lang, forbid) {
     };
     const startupTimer = timer(limits.startupMs, () => finish({ fatal: M.workerNotStarted }));
     // the solution's worker may be a stricter one (the CLI's sandbox) than the exercise's own
-    w = env.spawnSolution ? env.spawnSolution(module) : env.spawn();
+    w = env.spawnSolution ? env.spawnSolution(module, limits) : env.spawn(limits);
     w.onExit(({ code, error }) => {
       let reason;
       if (error && /ERR_WORKER_OUT_OF_MEMORY/.test(`${error.code} ${error.message}`)) {
-        reason = M.memoryLimit(limits.memoryMb);
+        reason = M.memoryLimit(error.limitMb ?? limits.memoryMb, error.measuredMb, error.what ?? 'heap');
       } else if (error) {
         reason = M.workerCrashed(error.message);
       } else {

@@ -53,7 +53,9 @@ const en = {
   totalTimeLimit: (ms) => `time limit exceeded: all cases together took more than ${ms} ms`,
   loadTimeLimit: (ms) => `time limit exceeded while loading the solution (${ms} ms)`,
   earlierTimeout: 'an earlier case exceeded the time limit',
-  memoryLimit: (mb) => `memory limit exceeded (${mb} MB)`,
+  // what: 'heap' (V8's heap limit) | 'rss' (the process's resident size); measured: MB, or null when unknown
+  memoryLimit: (mb, measured, what = 'heap') => `memory limit exceeded: ${what === 'rss' ? 'resident memory' : 'JS heap'}` +
+    `${measured != null ? ` reached ${Math.round(measured)} MB,` : ''} over its ${mb} MB limit`,
   workerCrashed: (error) => `the worker crashed: ${error}`,
   solutionStopped: (code) => `the solution stopped its worker (exit code ${code})`,
   threw: (error, at) => `threw ${error}${at ? ` (at ${at})` : ''}`,
@@ -154,7 +156,8 @@ const zh = {
   totalTimeLimit: (ms) => `超出时间限制：所有用例合计超过 ${ms} ms`,
   loadTimeLimit: (ms) => `加载解答时超出时间限制（${ms} ms）`,
   earlierTimeout: '前面的用例超出了时间限制',
-  memoryLimit: (mb) => `超出内存限制（${mb} MB）`,
+  memoryLimit: (mb, measured, what = 'heap') => `超出内存限制：${what === 'rss' ? '常驻内存' : 'JS 堆'}` +
+    `${measured != null ? `达到 ${Math.round(measured)} MB，` : ''}超过 ${mb} MB 的上限`,
   workerCrashed: (error) => `worker 崩溃：${error}`,
   solutionStopped: (code) => `解答终止了它所在的 worker（退出码 ${code}）`,
   threw: (error, at) => `抛出了 ${error}${at ? `（位于 ${at}）` : ''}`,

@@ -39,14 +39,15 @@ export function nodeEnv({ tpModule, memoryMb = DEFAULT_LIMITS.memoryMb, sandbox 
   return {
     spawnSolution: sandbox
       // readable in it: the private copies of the solution and of its helpers, or the solution's own file
-      ? (module) => sandboxSpawn({ memoryMb, files: module?.files ?? (solutionPath ? [resolve(solutionPath)] : []) })
+      ? (module, limits) => sandboxSpawn({ memoryMb: limits?.memoryMb ?? memoryMb, rssMb: limits?.rssMb,
+        files: module?.files ?? (solutionPath ? [resolve(solutionPath)] : []) })
       : undefined,
-    spawn() {
+    spawn(limits) {
       // Workers share the core compiled once in this process: no compilation per worker (faster, and a
       // worker terminated by a time limit is never in the middle of compiling WebAssembly).
       const worker = new Worker(WORKER, {
         workerData: tpModule ? { tpModule } : { wasmModule: compiledCore() },
-        resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
+        resourceLimits: { maxOldGenerationSizeMb: limits?.memoryMb ?? memoryMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
         stdout: true, stderr: true,  // anything that escapes the console capture stays out of our terminal
       });
       worker.stdout.resume();

@@ -70,7 +70,7 @@ export function sandboxSpawn({ memoryMb = 256, rssMb: rssLimit = memoryMb + 512,
   live.add(child.pid);
   let exited = false;
   let stderrTail = '';
-  let overMemory = false;
+  let overMemory = 0;
   const exitHandlers = [];
   child.stdout.resume();
   // TP_SANDBOX_DEBUG=1 shows what the sandbox writes to stderr (Node's own errors, before the solution loads)
@@ -78,7 +78,7 @@ export function sandboxSpawn({ memoryMb = 256, rssMb: rssLimit = memoryMb + 512,
   const poll = setInterval(() => {
     const mb = rssMb(child.pid);
     if (mb !== null && mb > rssLimit) {
-      overMemory = true;
+      overMemory = mb;   // the resident size that crossed the limit, for the message
       killGroup(child.pid);
     }
   }, POLL_MS);
@@ -88,9 +88,18 @@ export function sandboxSpawn({ memoryMb = 256, rssMb: rssLimit = memoryMb + 512,
     exited = true;
     clearInterval(poll);
     killGroup(child.pid);
-    const oom = overMemory || /heap out of memory|Allocation failed/.test(stderrTail);
-    const error = oom ? Object.assign(new Error('memory limit'), { code: 'ERR_WORKER_OUT_OF_MEMORY' })
-      : signal ? new Error(`ended by ${signal}`) : null;
+    // which limit was hit, and the value measured: the resident size polled, or V8's last heap size before
+    // it gave up ("Mark-Compact 255.1 (258.3) -> 254.9 (258.3) MB" in its report), so the message says so
+    let error = null;
+    if (overMemory) {
+      error = Object.assign(new Error('memory limit'), { code: 'ERR_WORKER_OUT_OF_MEMORY', what: 'rss', limitMb: rssLimit, measuredMb: overMemory });
+    } else if (/heap out of memory|Allocation failed/.test(stderrTail)) {
+      const gcs = [...stderrTail.matchAll(/(?:Mark-Compact|Scavenge|Mark-sweep)[^\n]*?([\d.]+) \([\d.]+\) MB/g)];
+      const heap = gcs.length ? Number(gcs[gcs.length - 1][1]) : null;
+      error = Object.assign(new Error('memory limit'), { code: 'ERR_WORKER_OUT_OF_MEMORY', what: 'heap', limitMb: memoryMb, measuredMb: heap });
+    } else if (signal) {
+      error = new Error(`ended by ${signal}`);
+    }
     for (const h of exitHandlers) h({ code: code ?? 1, error });
   };
   child.on('exit', finish);
