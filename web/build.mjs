@@ -11,6 +11,7 @@ import esbuild from 'esbuild';
 import { parse as parseJs } from 'acorn';
 import { parseChapter, createMarkdown } from './tools/chapter.mjs';
 import { EXERCISES_DIR, listExerciseIds, loadExercise } from './judge/node/exercises.js';
+import buildJudge from './judge/page/build-hook.mjs';
 
 const web = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(web);
@@ -159,7 +160,6 @@ function collectBlocks(blocks, type, out = []) {
 }
 
 function virtualModules(widgets) {
-  const judgePage = path.join(web, 'judge', 'page', 'exercise.js');
   return {
     name: 'tensorpad-virtual',
     setup(build) {
@@ -168,11 +168,6 @@ function virtualModules(widgets) {
         if (a.path === 'tensorpad:widgets') {
           const lines = [...widgets].map(([name, file]) => `  ${JSON.stringify(name)}: () => import(${JSON.stringify(file)}),`);
           return { contents: `export const widgets = {\n${lines.join('\n')}\n};\n`, resolveDir: web, loader: 'js' };
-        }
-        if (a.path === 'tensorpad:exercise') {
-          // Loaded on first use, so chapters without exercises never download the judge.
-          const contents = `export const mountExercise = (el, ctx) => import(${JSON.stringify(judgePage)}).then((m) => m.mountExercise(el, ctx));\n`;
-          return { contents, resolveDir: web, loader: 'js' };
         }
         return null;
       });
@@ -317,8 +312,7 @@ export async function build({ quiet = false, check = false, chaptersDir, publicC
   fs.writeFileSync(path.join(dist, 'index.html'), indexHtml());
 
   // The judge's own bundles (its isolated worker, exercise modules).
-  const hook = path.join(web, 'judge', 'page', 'build-hook.mjs');
-  await (await import(pathToFileURL(hook).href)).default({ esbuild, root, web, dist, common, publicCases });
+  await buildJudge({ esbuild, root, web, dist, common, publicCases });
 
   // Last, so that its manifest covers every file written above.
   writeServiceWorker(dist);

@@ -12,7 +12,8 @@ import esbuild from 'esbuild';
 import { root, launch, openPage } from './helpers.mjs';
 import { createServer } from '../../web/server.mjs';
 import { loadExercise } from '../../web/judge/node/exercises.js';
-import { judgeFile } from '../../web/judge/node/runner.js';
+import { judgeFile, judgeSource } from '../../web/judge/node/runner.js';
+import { EVALUATOR_SOURCES, messagesOf } from '../js/evaluator-sources.mjs';
 import { localized } from '../../web/judge/core/messages.js';
 
 const IDS = ['lora-params', 'low-rank-approx', 'causal-attention'];
@@ -87,8 +88,8 @@ after(async () => {
 
 const base = () => `http://127.0.0.1:${srv.address().port}/`;
 
-async function checkInPage(page, id, file) {
-  await page.evaluate(([i, text]) => window.harness.setCode(i, text), [id, fs.readFileSync(file, 'utf8')]);
+async function checkInPage(page, id, file, text = fs.readFileSync(file, 'utf8')) {
+  await page.evaluate(([i, t]) => window.harness.setCode(i, t), [id, text]);
   const block = page.locator(`[data-testid=exercise][data-exercise-id="${id}"]`);
   await block.locator('[data-testid=judge-button]').click();
   await page.waitForFunction((i) => {
@@ -202,6 +203,27 @@ test('in the page, a forbidden call fails with the hint naming it, and each chec
     const second = await checkInPage(page, 'causal-attention', SOL('causal-attention', 'forbidden.js'));
     assert.ok(Number.isInteger(first.seed) && Number.isInteger(second.seed));
     assert.notEqual(first.seed, second.seed);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the evaluator\'s sources get the same verdict and the same words in the page as in the CLI', async () => {
+  const context = await browser.newContext();
+  const { page, log } = await openPage(context, base());
+  const exercise = loadExercise('lora-params');
+  try {
+    await page.goto(base());
+    await page.waitForSelector('body[data-ready="1"]');
+    for (const s of EVALUATOR_SOURCES) {
+      const web = await checkInPage(page, 'lora-params', null, s.source);
+      const cli = await judgeSource(exercise, s.source, { seed: web.seed });
+      assert.equal(cli.status, s.status, `${s.name}: CLI`);
+      assert.equal(web.verdict, s.status, `${s.name}: page says ${web.verdict} (${web.messages.join(' | ')})`);
+      assert.deepEqual(web.messages, messagesOf(cli), `${s.name}: the same messages`);
+      if (s.message) assert.match(web.messages[0], s.message, s.name);
+    }
+    assert.deepEqual(log.errors, []);
   } finally {
     await context.close();
   }

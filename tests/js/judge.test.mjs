@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, cpSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compareValues } from '../../web/judge/core/compare.js';
+import { compareValues, isClose } from '../../web/judge/core/compare.js';
 import { createRng } from '../../web/judge/core/rng.js';
 import { init } from 'tensorpad';
 import { tensorArg, encodeResult, countUpTo } from '../../web/judge/core/values.js';
@@ -88,6 +88,37 @@ describe('compareValues(got, want, tol)', () => {
   });
 });
 
+describe('isClose(got, want, tol): the JS copy of the core\'s tolerance rule', () => {
+  test('agrees with tp.isclose on every pair of special and ordinary values, with and without equalNan', async () => {
+    const tp = await init();
+    // float32 values, so the core (float32) and the copy (doubles) see the same numbers
+    const values = [0, -0, 1, -1, 1.5, 1 + 2 ** -20, 1e-30, 3e38, -3e38, 1e-45, NaN, Infinity, -Infinity, 100, 100.0009765625]
+      .map(Math.fround);
+    const tols = [{ atol: 0, rtol: 0 }, { atol: 1e-3, rtol: 0 }, { atol: 0, rtol: 1e-5 }, { atol: Infinity, rtol: 0 }, { atol: 0, rtol: Infinity }];
+    const a = values.flatMap((x) => values.map(() => x));
+    const b = values.flatMap(() => values);
+    let compared = 0;
+    for (const tol of tols) {
+      for (const equalNan of [false, true]) {
+        const core = tp.tidy(() => tp.isclose(tp.tensor(a), tp.tensor(b), { ...tol, equalNan }).toArray());
+        a.forEach((x, i) => {
+          assert.equal(isClose(x, b[i], { ...tol, equalNan }), core[i] === 1,
+            `isClose(${x}, ${b[i]}, atol ${tol.atol}, rtol ${tol.rtol}, equalNan ${equalNan})`);
+          compared++;
+        });
+      }
+    }
+    assert.equal(compared, values.length ** 2 * tols.length * 2);
+  });
+
+  test('the judge passes NaN for NaN and nothing else for NaN', () => {
+    assert.equal(compareValues(NaN, NaN).pass, true);
+    assert.equal(compareValues(0, NaN, { atol: Infinity }).pass, false);
+    assert.equal(compareValues(NaN, 0, { atol: Infinity }).pass, false);
+    assert.equal(compareValues(T([1, NaN]), T([1, NaN])).pass, true);
+  });
+});
+
 describe('createRng(seed, label)', () => {
   test('gives the same stream for the same seed and label, another for another seed', () => {
     const a = createRng(7, 'x');
@@ -134,10 +165,14 @@ describe('inspectSolution(source, required)', () => {
     assert.match(cjs.message, /does not export `f`.*module\.exports is CommonJS, which the judge does not read: write `export function …`/);
   });
 
-  test('exports plain top-level declarations, as typed in a notebook cell', () => {
-    const r = inspectSolution('function f() { return 1 }\nconst g = () => 2;\nlet helper = 3;\n', ['f', 'g']);
+  test('takes plain top-level declarations as the exports, as typed in a notebook cell', () => {
+    const r = inspectSolution('function f() { return 1 }\nconst { g } = { g: () => 2 };\nlet helper = 3;\n', ['f', 'g']);
     assert.equal(r.ok, true);
-    assert.match(r.source, /export \{ f, g \}/);
+    assert.deepEqual(r.exported, ['f', 'g', 'helper']);
+  });
+
+  test('reads destructured exports: export const { a, b } = …', () => {
+    assert.equal(inspectSolution('export const { f, g } = { f: () => 1, g: () => 2 };', ['f', 'g']).ok, true);
   });
 
   test('accepts export lists, renamed exports and export *', () => {

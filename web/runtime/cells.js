@@ -1,5 +1,6 @@
-// The REPL core shared by the page's worker and the judge (Node): a cell's top-level declarations are
-// rewritten into one shared scope object, so later cells see them and re-running a cell redefines them.
+// The notebook's REPL core, run by the cell worker: a cell's top-level declarations are rewritten into
+// one shared scope object, so later cells see them and re-running a cell redefines them.
+// (The judge evaluates solutions with module.js instead: strict, one module, no shared scope.)
 // Usable in any JS engine with acorn; nothing here touches the DOM or Node APIs.
 import { parse } from 'acorn';
 
@@ -29,7 +30,7 @@ export class CellError extends Error {
   }
 }
 
-function patternNames(node, out) {
+export function patternNames(node, out) {
   if (!node) return out;
   switch (node.type) {
     case 'Identifier': out.push(node.name); break;

@@ -5,7 +5,6 @@ import { CellView } from './cell.js';
 import { ChapterStore, hashSource, passed, loadKeepOutputs, saveKeepOutputs } from './storage.js';
 import { mountWidget } from './widgets.js';
 import { WeightsPanel, weightsAnchor } from './weights.js';
-import { mountExercise } from 'tensorpad:exercise';
 import { createEditor, setDoc } from './editor.js';
 import { toIpynb, fromIpynb, chapterToMarkdown } from '../runtime/export.js';
 import { h, download, trackStickyHeader } from './dom.js';
@@ -187,7 +186,8 @@ export class Notebook {
       assetUrl: (p) => new URL(p, document.baseURI).href,
       t: this.L,
     };
-    Promise.resolve().then(() => mountExercise(el, ctx)).catch((e) => {
+    // The judge's exercise block, loaded on first use: chapters without exercises never download it.
+    import('../judge/page/exercise.js').then((m) => m.mountExercise(el, ctx)).catch((e) => {
       el.append(h('p', { class: 'widget-error', role: 'alert', text: String(e.message) }));
     });
     return el;

@@ -2,7 +2,7 @@
 // thread, on plain data (see values.js), never inside the solution's worker.
 //   compareValues(got, want, { atol, rtol, kind, lang, hidden }) → { pass: true } | { pass: false, message, mismatch }
 // kind is the function's `returns` (a kind or a list of them): with 'integer', a number must be whole.
-// Shape first ("expected shape [4, 5], got [5, 4]"), then |got − want| ≤ atol + rtol·|want| elementwise,
+// Shape first ("expected shape [4, 5], got [5, 4]"), then isClose elementwise (NaN answers NaN),
 // reporting the first element out of tolerance (its index, both values, the absolute and relative error)
 // and how many are: never the whole expected value. NaN where a number is expected fails.
 // The message is in the reader's language (lang, default English).
@@ -37,16 +37,29 @@ export function unravel(i, shape) {
   return idx;
 }
 
+/**
+ * The tolerance rule of tp.isclose, element by element, on doubles: the JS copy of close() in
+ * cpp/src/compare.cpp (tests/js/judge.test.mjs checks the two agree, NaN and infinities included).
+ * Equal values (equal infinities too) are close; otherwise NaN or an infinity is close to nothing, except
+ * NaN to NaN with equalNan; otherwise |got − want| ≤ atol + rtol·|want|. The judge always passes
+ * equalNan: an expected NaN is answered by NaN. (Doubles, not the core's float32: an exact integer answer
+ * such as 1234567891 must not pass for 1234567890.)
+ */
+export function isClose(got, want, { atol = 0, rtol = 0, equalNan = false } = {}) {
+  if (got === want) return true;
+  if (Number.isNaN(got) || Number.isNaN(want)) return equalNan && Number.isNaN(got) && Number.isNaN(want);
+  if (!Number.isFinite(got) || !Number.isFinite(want)) return false;
+  return Math.abs(got - want) <= atol + rtol * Math.abs(want);
+}
+
 // One element: null when it passes, else its error size relative to what is allowed.
 function elementExcess(g, w, atol, rtol) {
-  if (Number.isNaN(w)) return Number.isNaN(g) ? null : { abs: NaN, rel: NaN, ratio: Infinity };
+  if (typeof g === 'number' && isClose(g, w, { atol, rtol, equalNan: true })) return null;
+  if (Number.isNaN(w)) return { abs: NaN, rel: NaN, ratio: Infinity };
   if (typeof g !== 'number' || Number.isNaN(g)) return { abs: NaN, rel: NaN, ratio: Infinity, nan: true };
-  if (!Number.isFinite(w) || !Number.isFinite(g)) {
-    return g === w ? null : { abs: Infinity, rel: Infinity, ratio: Infinity };
-  }
+  if (!Number.isFinite(w) || !Number.isFinite(g)) return { abs: Infinity, rel: Infinity, ratio: Infinity };
   const abs = Math.abs(g - w);
   const allowed = atol + rtol * Math.abs(w);
-  if (abs <= allowed) return null;
   const rel = w === 0 ? Infinity : abs / Math.abs(w);
   return { abs, rel, ratio: allowed > 0 ? abs / allowed : Infinity };
 }

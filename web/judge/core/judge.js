@@ -1,7 +1,9 @@
 // The judge: one function used by the CLI (Node workers) and by the page (Web Workers).
 //   judge({ exercise, source, filename, seed, lang, env }) → Promise<Result>, its messages in lang (en | zh)
 // env = { spawn() → WorkerHandle, exerciseUrls(exercise) → { cases, reference },
-//         moduleUrl(source, filename) → { url | source, stackName?, clean(text), dispose() } }
+//         baseUrl?(filename) → the URL the solution's relative imports resolve against (Node), or null,
+//         spawnSolution?({ source, filename, baseUrl }, limits) → WorkerHandle for the solution (the CLI's sandbox) }
+// The solution's source goes to its worker as text; web/runtime/module.js evaluates it there.
 // WorkerHandle = { post(msg), onMessage(fn), onExit(fn({ code, error })), terminate() }
 // Result = { exerciseId, seed, lang, status: 'pass'|'fail'|'error', errorKind?, message?, passed, failed,
 //            cases: [{ name, kind, fn, code, status: 'pass'|'fail'|'error', message, output }], output }
@@ -11,7 +13,7 @@
 import { MSG, DEFAULT_LIMITS } from './protocol.js';
 import { compareValues, toShaped } from './compare.js';
 import { caseTitle } from './values.js';
-import { inspectSolution, lineFromModuleError } from './source.js';
+import { inspectSolution } from './source.js';
 import { messages, localized, LANGS, DEFAULT_LANG } from './messages.js';
 import { forbidRules, findForbiddenCalls } from './forbid.js';
 import { caseCode } from './case-code.js';
@@ -83,7 +85,7 @@ function answerBound(expected) {
   return Math.max(4096, 64 * (shaped.data ? shaped.data.length : 1));
 }
 
-function runSolution(env, limits, module, functions, cases, lang, forbid) {
+function runSolution(env, limits, solution, functions, cases, lang, forbid) {
   const M = messages(lang);
   return new Promise((resolve) => {
     const results = new Map();
@@ -101,7 +103,7 @@ function runSolution(env, limits, module, functions, cases, lang, forbid) {
     };
     const startupTimer = timer(limits.startupMs, () => finish({ fatal: M.workerNotStarted }));
     // the solution's worker may be a stricter one (the CLI's sandbox) than the exercise's own
-    w = env.spawnSolution ? env.spawnSolution(module, limits) : env.spawn(limits);
+    w = env.spawnSolution ? env.spawnSolution(solution, limits) : env.spawn(limits);
     w.onExit(({ code, error }) => {
       let reason;
       if (error && /ERR_WORKER_OUT_OF_MEMORY/.test(`${error.code} ${error.message}`)) {
@@ -130,8 +132,8 @@ function runSolution(env, limits, module, functions, cases, lang, forbid) {
             finish();
           });
           caseTimer = timer(limits.perCaseMs, () => finish({ loadError: { kind: 'time', message: M.loadTimeLimit(limits.perCaseMs) } }));
-          w.post({ type: MSG.SOLVE, moduleUrl: module.url, source: module.source, stackName: module.stackName,
-            functions, cases: cases.map(({ id, fn, args, expected }) => ({ id, fn, args, maxElements: answerBound(expected) })), lang, forbid });
+          w.post({ type: MSG.SOLVE, ...solution, functions,
+            cases: cases.map(({ id, fn, args, expected }) => ({ id, fn, args, maxElements: answerBound(expected) })), lang, forbid });
           break;
         case MSG.FATAL:
           finish({ fatal: fatalMessage(m, M) });
@@ -143,7 +145,7 @@ function runSolution(env, limits, module, functions, cases, lang, forbid) {
           state.loadOutput = m.output || '';
           break;
         case MSG.LOAD_ERROR:
-          finish({ loadError: { kind: m.kind, message: m.message, stack: m.stack }, loadOutput: m.output || '' });
+          finish({ loadError: { kind: m.kind, message: m.message, line: m.line }, loadOutput: m.output || '' });
           break;
         case MSG.CASE_START:
           if (!cases.some((c) => c.id === m.id)) break;
@@ -234,20 +236,19 @@ export async function judge({ exercise, source, filename = 'solution.js', seed =
   } catch (err) {
     return summarize({ ...base, status: 'error', errorKind: 'internal', message: err.message });
   }
-  const module = await env.moduleUrl(inspected.source, filename);
+  const solution = { source, filename, baseUrl: env.baseUrl?.(filename) ?? null };
   try {
     const rules = forbidRules(exercise);
-    const run = await runSolution(env, lim, module, required, oracle.cases, lang, rules);
+    const run = await runSolution(env, lim, solution, required, oracle.cases, lang, rules);
     // the solution's tp lacked the forbidden paths; the source says which call, and where
     const seenPaths = new Set();
     const forbidden = findForbiddenCalls(source, rules).filter((f) => !seenPaths.has(f.path) && seenPaths.add(f.path))
       .map((f) => `\n${M.hint}${M.forbiddenCall(f.path, f.line)}`).join('');
-    const clean = (s) => module.clean(String(s ?? ''));
-    if (run.fatal) return summarize({ ...base, status: 'error', errorKind: 'internal', message: clean(run.fatal) });
+    if (run.fatal) return summarize({ ...base, status: 'error', errorKind: 'internal', message: run.fatal });
     if (run.loadError) {
       // Nothing could run, so no case is listed: one message says why, as for a syntax error.
       return summarize({ ...base, status: 'error', errorKind: run.loadError.kind,
-        message: loadErrorMessage(run.loadError, filename, clean, M) + forbidden, output: clean(run.loadOutput) });
+        message: loadErrorMessage(run.loadError, filename, M) + forbidden, output: run.loadOutput });
     }
     const specs = Object.fromEntries(exercise.functions.map((f) => [f.name, f]));
     const cases = [];
@@ -255,8 +256,6 @@ export async function judge({ exercise, source, filename = 'solution.js', seed =
       const outcome = run.results.get(c.id);
       const r = await judgeCase(c, outcome, specs[c.fn], oracle, lang);
       if (!outcome && run.stop) r.message = M.notRun(run.stop);
-      r.message = clean(r.message);
-      r.output = clean(r.output);
       if (r.status !== 'pass') r.hintsAfter = forbidden;
       cases.push(r);
     }
@@ -264,19 +263,15 @@ export async function judge({ exercise, source, filename = 'solution.js', seed =
       if (r.hintsAfter) r.message += r.hintsAfter;
       delete r.hintsAfter;
     }
-    return summarize({ ...base, cases, output: clean(run.loadOutput) });
+    return summarize({ ...base, cases, output: run.loadOutput });
   } finally {
     oracle.close();
-    module.dispose();
   }
 }
 
-function loadErrorMessage(e, filename, clean, M) {
-  const message = clean(e.message);
-  if (e.kind === 'syntax') {
-    const line = lineFromModuleError({ stack: e.stack });
-    return line ? `${filename}:${line}: ${message}` : message;
-  }
+function loadErrorMessage(e, filename, M) {
+  const message = e.message;
+  if (e.kind === 'syntax') return e.line ? `${filename}:${e.line}: ${message}` : message;
   return e.kind === 'load' ? M.loadFailed(filename, message) : message;
 }
 

@@ -18,10 +18,10 @@
 // judge → oracle:  { type: 'check', id, fn, args, got, want, lang }   (functions judged by invariants)
 // oracle → judge:  { type: 'checked', id, message }    (null when the check passes; string | { en, zh })
 //
-// judge → solution: { type: 'solve', moduleUrl | source, stackName?, functions: [name], cases: [{ id, fn, args }], lang }
-//   (Node imports moduleUrl; the page sends the source, evaluated like a notebook cell; the worker writes
-//   its own messages, such as "threw …", in lang)
-// solution → judge: { type: 'loaded', output }  |  { type: 'load-error', kind, message, output }
+// judge → solution: { type: 'solve', source, filename, baseUrl, functions: [name], cases: [{ id, fn, args }], lang }
+//   (the worker evaluates source with web/runtime/module.js, naming it filename in stack traces; baseUrl,
+//   null in the page, resolves its relative imports; the worker writes its own messages, such as "threw …", in lang)
+// solution → judge: { type: 'loaded', output }  |  { type: 'load-error', kind, message, line?, output }
 //                   { type: 'case-start', id }
 //                   { type: 'case-end', id, value?, error?, output }
 //                   { type: 'done' }

@@ -1,9 +1,10 @@
-// Reads a solution's source before it runs: syntax errors with their line, the names it exports,
-// and, for code typed in the page's editor, plain top-level declarations turned into exports.
-//   inspectSolution(source, required, filename, lang) → { ok: true, source, exported } | { ok: false, kind, message, line? }
+// Reads a solution's source before it runs, with the evaluator's own reading of it (web/runtime/module.js):
+// syntax errors with their line and a caret, and the required functions it does not export.
+//   inspectSolution(source, required, filename, lang) → { ok: true, exported } | { ok: false, kind, message, line? }
 // Messages are in the reader's language (lang, default English); the parser's own text stays as it is.
 
-import { parse, tokenizer } from 'acorn';
+import { tokenizer } from 'acorn';
+import { moduleShape } from '../../runtime/module.js';
 import { messages, DEFAULT_LANG } from './messages.js';
 
 const PARSE_OPTIONS = { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true, locations: true };
@@ -34,9 +35,9 @@ function unclosedBracketBefore(source, pos) {
 }
 
 function syntaxMessage(err, source, filename, M) {
-  const line = err.loc ? err.loc.line : undefined;
-  const column = err.loc ? err.loc.column : 0;
-  const text = err.message.replace(/\s*\(\d+:\d+\)$/, '');
+  const line = err.line ?? undefined;
+  const column = err.column ? err.column - 1 : 0;
+  const text = err.message;
   let message = `${filename}:${line}:${column + 1}: SyntaxError: ${text}`;
   if (line) {
     const code = source.split('\n')[line - 1] ?? '';
@@ -46,62 +47,24 @@ function syntaxMessage(err, source, filename, M) {
   return { ok: false, kind: 'syntax', message, line, column: column + 1 };
 }
 
-function declaredNames(node, out) {
-  if (node.type === 'FunctionDeclaration' || node.type === 'ClassDeclaration') {
-    if (node.id) out.add(node.id.name);
-  } else if (node.type === 'VariableDeclaration') {
-    for (const d of node.declarations) if (d.id.type === 'Identifier') out.add(d.id.name);
-  }
-}
-
 export function inspectSolution(source, required, filename = 'solution.js', lang = DEFAULT_LANG) {
   const M = messages(lang);
-  let ast;
+  let shape;
   try {
-    ast = parse(source, PARSE_OPTIONS);
+    shape = moduleShape(source);
   } catch (err) {
+    if (err.name !== 'SyntaxError') throw err;
     return syntaxMessage(err, source, filename, M);
   }
-  const declared = new Set();
-  const exported = new Set();
-  let hasExports = false;
-  let starExport = false;
-  for (const node of ast.body) {
-    declaredNames(node, declared);
-    if (node.type === 'ExportNamedDeclaration') {
-      hasExports = true;
-      if (node.declaration) declaredNames(node.declaration, exported);
-      for (const s of node.specifiers || []) exported.add(s.exported.name ?? s.exported.value);
-      if (node.declaration) declaredNames(node.declaration, declared);
-    } else if (node.type === 'ExportDefaultDeclaration') {
-      hasExports = true;
-    } else if (node.type === 'ExportAllDeclaration') {
-      hasExports = true;
-      starExport = true;
-    }
-  }
-  let out = source;
-  if (!hasExports) {
-    // Code typed like a notebook cell: export the required functions it declares at top level.
-    const names = required.filter((n) => declared.has(n));
-    if (names.length) out = `${source}\n;export { ${names.join(', ')} };\n`;
-    names.forEach((n) => exported.add(n));
-  }
-  if (!starExport) {
-    const missing = required.filter((n) => !exported.has(n));
+  if (!shape.star) {
+    const missing = required.filter((n) => !shape.exports.includes(n));
     if (missing.length) {
-      const declaredOnly = missing.filter((n) => declared.has(n));
+      const declaredOnly = missing.filter((n) => shape.declared.includes(n));
       let message = M.missingExport(filename, missing.map((n) => `\`${n}\``).join(', '), required.join(', '));
       if (declaredOnly.length) message += M.declaredNotExported(declaredOnly.join(', '));
       if (/\bmodule\.exports\b|\bexports\.\w+\s*=/.test(source)) message += M.commonJs;
       return { ok: false, kind: 'missing-export', message, missing };
     }
   }
-  return { ok: true, source: out, exported: starExport ? null : [...exported] };
-}
-
-// Node reports a module's syntax error in the first line of its stack: "file:///x.mjs:3".
-export function lineFromModuleError(err) {
-  const m = /:(\d+)(?::(\d+))?\s*\n/.exec(String(err && err.stack));
-  return m ? Number(m[1]) : undefined;
+  return { ok: true, exported: shape.star ? null : shape.exports };
 }

@@ -1,6 +1,7 @@
 // What a judge worker does, independent of where it runs (worker_threads or a Web Worker).
-// The entry files (node/worker.js, page/worker.js) only provide the environment: messaging, module
-// loading, tp, and (Node) hardening against process.exit and raw writes to the terminal.
+// The entry files (node/worker.js, page/worker.js) only provide the environment: messaging, loading the
+// exercise's trusted modules, tp, and (Node) hardening against process.exit and raw writes to the terminal.
+// The solution itself is evaluated here, the same way everywhere, by web/runtime/module.js.
 // The messages it writes are in the language the judge asks for in 'solve' and 'check' (English before).
 
 import { MSG } from './protocol.js';
@@ -8,6 +9,7 @@ import { createRng } from './rng.js';
 import { tensorArg, decodeArg, encodeResult, isTensorMarker, argumentProblem, caseTitle, describeValue } from './values.js';
 import { messages, DEFAULT_LANG } from './messages.js';
 import { restrictTp } from './forbid.js';
+import { evaluateModule, locateError } from '../../runtime/module.js';
 
 const OUTPUT_CAP = 8000;
 let lang = DEFAULT_LANG;
@@ -45,17 +47,9 @@ function errorMessage(err) {
 }
 
 // "solution.js:3:11" from the first stack frame inside the solution, when there is one.
-function where(err, msg, env) {
-  if (env.locate) {
-    const loc = env.locate(err);
-    return loc ? `${msg.stackName}:${loc.line}:${loc.column}` : null;
-  }
-  const moduleUrl = msg.moduleUrl;
-  const stack = String(err && err.stack);
-  const i = stack.indexOf(moduleUrl + ':');
-  if (i < 0) return null;
-  const m = /^:(\d+):(\d+)/.exec(stack.slice(i + moduleUrl.length));
-  return m ? `${moduleUrl}:${m[1]}:${m[2]}` : null;
+function where(err, msg) {
+  const loc = locateError(err, msg.filename);
+  return loc ? `${msg.filename}:${loc.line}:${loc.column}` : null;
 }
 
 function normalizeTensorMarkers(v) {
@@ -162,12 +156,11 @@ async function runSolution(msg, env, out) {
   globalThis.tp = restrictTp(fullTp, msg.forbid);
   let mod;
   try {
-    // Node imports the module file; the page evaluates the source like a notebook cell (its CSP
-    // allows no blob: modules), so top-level declarations and exports both define the functions.
-    mod = msg.moduleUrl ? await env.importModule(msg.moduleUrl) : await env.evaluateSource(msg.source);
+    mod = await evaluateModule(msg.source, { file: msg.filename, baseUrl: msg.baseUrl ?? null });
   } catch (err) {
     const kind = err instanceof SyntaxError ? 'syntax' : 'load';
-    env.post({ type: MSG.LOAD_ERROR, kind, message: errorMessage(err), stack: String(err && err.stack), output: out.take() });
+    env.post({ type: MSG.LOAD_ERROR, kind, message: errorMessage(err), line: locateError(err, msg.filename)?.line ?? err?.line ?? null,
+      output: out.take() });
     return;
   }
   const missing = msg.functions.filter((n) => typeof mod[n] !== 'function');
@@ -185,7 +178,7 @@ async function runSolution(msg, env, out) {
       const value = await fns[c.fn](...decodeArg(c.args, fullTp));
       reply = { type: MSG.CASE_END, id: c.id, value: encodeResult(value, 0, c.maxElements ?? Infinity) };
     } catch (err) {
-      reply = { type: MSG.CASE_END, id: c.id, error: say().threw(errorMessage(err), where(err, msg, env)) };
+      reply = { type: MSG.CASE_END, id: c.id, error: say().threw(errorMessage(err), where(err, msg)) };
     }
     reply.output = out.take();
     env.post(reply);
@@ -193,8 +186,7 @@ async function runSolution(msg, env, out) {
   env.post({ type: MSG.DONE });
 }
 
-// env: { post(msg), listen(handler), importModule(url), initTp() → Promise<tp>,
-//        evaluateSource?(source) → Promise<{ [name]: fn }>, locate?(err) → { line, column },
+// env: { post(msg), listen(handler), importModule(url) (the exercise's own modules), initTp() → Promise<tp>,
 //        harden?(out, say) with say() → the messages in the judge's language }
 export async function startWorker(env) {
   const out = captureConsole();

@@ -1,5 +1,5 @@
-// The judge under Node: worker_threads with resourceLimits, solutions loaded from a private
-// temporary .mjs copy (so a `.js` file outside a "type": "module" package still loads as a module).
+// The judge under Node: worker_threads with resourceLimits; the solution's text goes to the worker, which
+// evaluates it with web/runtime/module.js (its relative imports resolve against the file's own folder).
 //   judgeFile(exercise, path, opts)     → Promise<Result>
 //   judgeSource(exercise, source, opts) → Promise<Result>
 // With sandbox: true (the CLI), the solution runs in a child process under Node's permission model
@@ -7,9 +7,8 @@
 // <id>/cases.js and <id>/reference.js that replace the exercise's own.
 
 import { Worker } from 'node:worker_threads';
-import { mkdtempSync, mkdirSync, copyFileSync, writeFileSync, rmSync, readFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, basename, resolve, dirname } from 'node:path';
+import { readFileSync, existsSync } from 'node:fs';
+import { join, resolve, dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compiledCore } from 'tensorpad';
 import { judge } from '../core/judge.js';
@@ -18,29 +17,32 @@ import { sandboxSpawn } from './sandbox.js';
 import { importClosure } from './imports.js';
 
 const WORKER = new URL('./worker.js', import.meta.url);
-// Copies of solutions not yet disposed of, removed when the process exits whatever ends it (a time limit's
-// kill of the judge, Ctrl-C in the CLI: see cli.js), so no temp folder or hidden copy is left behind.
-const temporary = new Set();
-process.once('exit', () => { for (const p of temporary) rmSync(p, { recursive: true, force: true }); });
 
-// The "type" of the nearest package.json above dir ('module' | 'commonjs'), or null where none says.
-function packageType(dir) {
+// The nearest package.json above dir (it says how a helper named .js loads), or null where there is none.
+function packageJson(dir) {
   for (let d = dir; ; d = dirname(d)) {
     const p = join(d, 'package.json');
-    if (existsSync(p)) {
-      try { return JSON.parse(readFileSync(p, 'utf8')).type ?? 'commonjs'; } catch { return null; }
-    }
+    if (existsSync(p)) return p;
     if (dirname(d) === d) return null;
   }
 }
 
 export function nodeEnv({ tpModule, memoryMb = DEFAULT_LIMITS.memoryMb, sandbox = false, solutionPath = null,
   casesDir = process.env.TENSORPAD_CASES || null, neighbours = [] } = {}) {
+  const solutionFiles = (source) => {
+    if (!solutionPath) return [];
+    const original = resolve(solutionPath);
+    const helpers = importClosure(original, source, neighbours);
+    const pkg = helpers.length ? packageJson(dirname(original)) : null;
+    return [original, ...helpers.map((rel) => join(dirname(original), rel)), ...(pkg ? [pkg] : [])];
+  };
   return {
     spawnSolution: sandbox
-      // readable in it: the private copies of the solution and of its helpers, or the solution's own file
-      ? (module, limits) => sandboxSpawn({ memoryMb: limits?.memoryMb ?? memoryMb, rssMb: limits?.rssMb,
-        files: module?.files ?? (solutionPath ? [resolve(solutionPath)] : []) })
+      // readable in it: the solution's file and the helpers it imports by relative path (importClosure), one by
+      // one, where they are (never the folder: in a flat batch it holds the other submissions), and the
+      // package.json that says how those helpers load. Nothing is copied or written anywhere.
+      ? (solution, limits) => sandboxSpawn({ memoryMb: limits?.memoryMb ?? memoryMb, rssMb: limits?.rssMb,
+        files: solutionFiles(solution.source) })
       : undefined,
     spawn(limits) {
       // Workers share the core compiled once in this process: no compilation per worker (faster, and a
@@ -72,50 +74,8 @@ export function nodeEnv({ tpModule, memoryMb = DEFAULT_LIMITS.memoryMb, sandbox 
         },
       };
     },
-    moduleUrl(source, filename) {
-      // A private temp dir holds the copy and the helpers it imports by relative path (importClosure: parsed,
-      // within the solution's folder), at the same relative places, so its imports resolve there and nothing
-      // is ever written beside a submission (a read-only folder grades like any other).
-      const original = resolve(solutionPath ?? filename);
-      const home = dirname(original);
-      const helpers = importClosure(original, source, neighbours);
-      const dir = mkdtempSync(join(tmpdir(), 'tensorpad-judge-'));
-      temporary.add(dir);
-      const dispose = () => {
-        rmSync(dir, { recursive: true, force: true });
-        temporary.delete(dir);
-      };
-      let stem = basename(filename).replace(/\.[cm]?js$/, '');
-      if (helpers.includes(`${stem}.mjs`)) stem = `.${stem}.solution`;
-      const file = join(dir, `${stem}.mjs`);
-      const files = [file];
-      try {
-        for (const rel of helpers) {
-          mkdirSync(dirname(join(dir, rel)), { recursive: true });
-          copyFileSync(join(home, rel), join(dir, rel));
-          files.push(join(dir, rel));
-        }
-        // helpers named .js load as their own package says ("type": "module" or not)
-        const type = helpers.length ? packageType(home) : null;
-        if (type) {
-          writeFileSync(join(dir, 'package.json'), JSON.stringify({ type }));
-          files.push(join(dir, 'package.json'));
-        }
-        writeFileSync(file, source);
-      } catch (err) {
-        dispose();
-        throw err;
-      }
-      const url = pathToFileURL(file).href;
-      return {
-        url,
-        source,
-        files,   // what the sandbox may read: the copy and its helpers' copies, never the submission's folder
-        clean: (s) => s.split(url).join(filename).split(file).join(filename)
-          .split(pathToFileURL(dir).href).join(pathToFileURL(home).href).split(dir).join(home),
-        dispose,
-      };
-    },
+    // relative imports resolve against the solution's own folder (its path, else the name it is judged under)
+    baseUrl: (filename) => pathToFileURL(resolve(solutionPath ?? filename)).href,
     exerciseUrls(exercise) {
       // an instructor's private cases and reference, where the folder has them, over the public ones
       const file = (name) => {

@@ -62,7 +62,7 @@ process.on('disconnect', () => realExit(0));   // the judge is gone (or killed u
 startWorker({
   post: (msg) => process.connected && process.send(capStrings(msg)),
   listen: (handler) => process.on('message', (msg) => (msg?.type === MSG.SOLVE ? handler(msg) : undefined)),
-  importModule: (url) => import(url),   // the solution's module: what the permission model lets it read
+  importModule: (url) => import(url),   // for the oracle's modules, which never run here (module.js evaluates the solution)
   initTp: async () => {
     const { init } = await import('tensorpad');
     return init({ finalizers: false });

@@ -13,6 +13,7 @@
 import { judgeInWorker } from './runner.js';
 import { drawSeed } from '../core/seed.js';
 import { messages, localized, LANGS, DEFAULT_LANG } from '../core/messages.js';
+import { h } from '../../src/dom.js';
 
 const TEXT = {
   en: {
@@ -34,20 +35,6 @@ const TEXT = {
     passedBefore: '之前已通过', output: '加载答案时的输出：',
   },
 };
-
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
-    else if (k === 'class') el.className = v;
-    else if (k === 'text') el.textContent = v;
-    else if (k === 'html') el.innerHTML = v;   // only the build's pre-rendered statement
-    else el.setAttribute(k, v === true ? '' : String(v));
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c);
-  return el;
-}
 
 // A few rules so the block reads well before the site's stylesheet styles it (the page's CSP
 // allows inline styles); the site's own rules for these classes take precedence by coming later, and

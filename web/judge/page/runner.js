@@ -1,8 +1,8 @@
 // The judge in the page: the same judge() as the CLI, with module Web Workers.
 //   judgeInWorker(exercise, sourceText, { seed, lang, workerUrl, tpUrl, limits }) → Promise<Result>, in lang (en | zh)
 // `exercise` is exercise.json plus where its trusted modules are: `urls: { cases, reference }` (files
-// the build copies next to the page, see build-hook.mjs). `sourceText` is what the learner typed:
-// plain top-level declarations like any other cell, or an ES module with exports. Result is described
+// the build copies next to the page, see build-hook.mjs). `sourceText` is what the learner typed,
+// evaluated in the worker as the CLI evaluates a file (web/runtime/module.js). Result is described
 // in judge.js; result.status is the verdict (pass | fail | error) for data-verdict.
 // No memory limit here: browsers have no per-worker heap cap.
 
@@ -36,11 +36,6 @@ export function webEnv({ workerUrl = new URL('./worker.js', import.meta.url), tp
         onExit: (fn) => exitHandlers.push(fn),
         terminate: () => { closed = true; exitHandlers.length = 0; worker.terminate(); },
       };
-    },
-    // The page's worker evaluates the source like a cell (the page's CSP has no blob: scripts).
-    moduleUrl(source, filename) {
-      const stackName = 'cell-solution.js';
-      return { source, stackName, clean: (s) => s.split(stackName).join(filename), dispose() {} };
     },
     exerciseUrls(exercise) {
       if (!exercise.urls) throw new TypeError(`judgeInWorker: exercise ${JSON.stringify(exercise.id)} has no urls: { cases, reference }`);
