@@ -171,6 +171,23 @@ describe('tensorpad judge', () => {
     assert.ok(j.tests.some((t) => /提示：这是 r·dOut·dIn/.test(t.message ?? '')));
   });
 
+  test('a flag it does not know, or one missing its value, is a usage error naming that flag', async () => {
+    for (const [args, message] of [
+      [['--frobnicate'], /tensorpad: unknown option --frobnicate\n/],
+      [['-x'], /tensorpad: unknown option -x\n/],
+      [['--seed'], /tensorpad: --seed needs a value\n/],
+      [['--seed', '--json'], /tensorpad: --seed needs a value\n/],
+      [['--json=yes'], /tensorpad: --json takes no value\n/],
+    ]) {
+      const r = await run('judge', 'lora-params', REF('lora-params'), ...args);
+      assert.equal(r.code, 2, args.join(' '));
+      assert.match(r.stderr, message, args.join(' '));
+      assert.match(r.stderr, /usage:/);
+    }
+    const eq = JSON.parse((await run('judge', 'lora-params', REF('lora-params'), '--json', '--seed=11')).stdout);
+    assert.equal(eq.seed, 11);
+  });
+
   test('the usage text names --lang for every command that takes it', async () => {
     const r = await run('--help');
     assert.match(r.stdout, /tensorpad judge <exercise-id\|folder> <solution\.js> .*\[--lang zh\|en\]/);

@@ -17,6 +17,7 @@
 // --lang picks the language of everything the judge says (default en); usage errors stay in English.
 
 import { existsSync, statSync, readFileSync } from 'node:fs';
+import { parseArgs as parseArgsStrict } from 'node:util';
 import { loadExercise, listExerciseIds, locateExercise, ExerciseError } from './exercises.js';
 import { exercisesInChapterOrder } from './chapter-order.js';
 import { judgeFile, nodeEnv } from './runner.js';
@@ -42,24 +43,33 @@ const USAGE = `usage:
   tensorpad --version`;
 
 class UsageError extends Error {}
-// options that take a value (--name value or --name=value)
-const VALUED = new Set(['seed', 'lang', 'cases', 'out', 'jobs', 'time-limit']);
+// Every command's options (node:util parseArgs, strict): --name value or --name=value for the valued ones.
+const OPTIONS = {
+  json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  seed: { type: 'string' }, lang: { type: 'string' }, cases: { type: 'string' }, out: { type: 'string' },
+  jobs: { type: 'string' }, 'time-limit': { type: 'string' },
+};
+
+// parseArgs' errors, in our words and naming the flag: "unknown option --foo", "--seed needs a value"
+function usageErrorOf(err) {
+  const flag = /'(-[^' ]+)/.exec(err.message)?.[1] ?? '';
+  if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return new UsageError(`unknown option ${flag}`);
+  if (err.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    return new UsageError(OPTIONS[flag.replace(/^--/, '')]?.type === 'boolean' ? `${flag} takes no value` : `${flag} needs a value`);
+  }
+  return new UsageError(err.message);
+}
 
 function parseArgs(argv) {
-  const positional = [];
-  const flags = {};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--json') flags.json = true;
-    else if (a === '--help' || a === '-h') flags.help = true;
-    else if (VALUED.has(a.slice(2))) {
-      if (i + 1 >= argv.length) throw new UsageError(`${a} needs a value`);
-      flags[a.slice(2)] = argv[++i];
-    } else if (a.startsWith('--') && VALUED.has(a.slice(2, a.indexOf('=')))) {
-      flags[a.slice(2, a.indexOf('='))] = a.slice(a.indexOf('=') + 1);
-    } else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
-    else positional.push(a);
+  let parsed;
+  try {
+    parsed = parseArgsStrict({ args: argv, options: OPTIONS, strict: true, allowPositionals: true });
+  } catch (err) {
+    if (!String(err.code).startsWith('ERR_PARSE_ARGS')) throw err;
+    throw usageErrorOf(err);
   }
+  const positional = parsed.positionals;
+  const flags = { ...parsed.values };
   if (flags.seed !== undefined && !/^\d+$/.test(flags.seed)) throw new UsageError(`--seed must be a non-negative integer, got "${flags.seed}"`);
   if (flags.lang !== undefined && !['zh', 'en'].includes(flags.lang)) throw new UsageError(`--lang must be zh or en, got "${flags.lang}"`);
   if (flags.cases !== undefined) {
