@@ -74,7 +74,7 @@ describe('the sandbox', () => {
   for (const [how, refused] of Object.entries({
     'by fs': /Access to this API has been restricted/,
     'by import() of its URL': /Access to this API has been restricted/,
-    'by a relative import()': /Cannot find module/,   // the copy's private folder holds its helpers only
+    'by a relative import()': /Cannot find module/,   // not among the files it is handed: the sandbox cannot read it
   })) {
     test(`a submission reading a neighbour's file ${how} is refused, while its own helper import works`, async () => {
       const flat = mkdtempSync(join(tmpdir(), 'tp-flat-'));

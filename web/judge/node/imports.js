@@ -1,5 +1,5 @@
 // The files a solution imports by relative path ('./helper.js'), found by parsing (acorn), transitively,
-// and only inside the solution's own folder: what the judge copies beside it and lets the sandbox read.
+// and only inside the solution's own folder: the files the sandbox lets it read (one by one, never the folder).
 //   importClosure(file, source, neighbours = []) → [relative path of each helper]  (never the solution itself)
 // neighbours: files it may not have even when it imports them (the other submissions of a batch).
 // Specifiers that are not string literals (`import('./' + name)`) name no file and grant nothing.
