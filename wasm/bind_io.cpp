@@ -1,6 +1,7 @@
 // Embind bindings of the file readers and writers (cpp/include/tensorpad/io.hpp) for wasm/js/io.js.
 // JS reads the bytes (Blob.slice, fs positioned reads) and hands over only what each step needs:
 // the 8-byte prefix, the JSON header, then one tensor's bytes. Errors travel as pending messages.
+#include <algorithm>
 #include <cstring>
 
 #include <nlohmann/json.hpp>
@@ -71,6 +72,44 @@ bool decode_chunk(int id, std::string dtype, double first, val bytes) {
 }
 
 // ---- safetensors ----
+// Appends s as a JSON string. The header was checked to be UTF-8, so only quotes, backslashes and
+// control characters need escapes.
+void append_json_string(std::string& out, const std::string& s) {
+  static const char* hex = "0123456789abcdef";
+  out += '"';
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (uint8_t(c) < 0x20) {
+      out += "\\u00";
+      out += hex[uint8_t(c) >> 4];
+      out += hex[c & 15];
+    } else {
+      out += c;
+    }
+  }
+  out += '"';
+}
+
+// Why get() cannot load entry e as a tensor, or "": the core's size limit, and dims JS cannot hold
+// exactly (they reach the JS API as numbers, and a file may declare [0, 2^63 - 1]: an empty tensor).
+std::string unloadable(const io::SafetensorsEntry& e) {
+  size_t cut = std::min<size_t>(e.name.size(), 80);  // between UTF-8 characters
+  while (cut < e.name.size() && (uint8_t(e.name[cut]) & 0xC0) == 0x80) --cut;
+  const std::string who = "tensor '" + e.name.substr(0, cut) + (cut < e.name.size() ? "...'" : "'");
+  for (int64_t d : e.shape)
+    if (d > (int64_t(1) << 53) - 1)
+      return who + " has dimension " + std::to_string(d) + " in shape " + tp::shape_str(e.shape) +
+             ", beyond 2^53 - 1, which JS numbers cannot hold exactly";
+  try {
+    tp::checked_numel("io", e.shape);
+  } catch (const tp::Error& x) {
+    return x.what();
+  }
+  return "";
+}
+
 double st_header_size(val prefix, double file_size) {
   return tpw::guard([&] {
     const auto p = copy_in(prefix);
@@ -80,19 +119,40 @@ double st_header_size(val prefix, double file_size) {
 
 // The validated header as JSON text for JSON.parse: one string crosses into JS instead of thousands of
 // embind calls (a 1000-tensor header went from ~40 ms to a few).
-// {"dataOffset", "tensors": [{name, dtype, itemsize, shape, begin, end}], "metadata": [[key, value], ...]};
+// {"dataOffset", "tensors": [{name, dtype, itemsize, shape, begin, end, error?}], "metadata": [[key, value], ...]};
+// error says why get() cannot load that tensor (it is listed all the same).
 // metadata travels as pairs so JS builds the object and a key like "__proto__" stays a key.
 std::string st_parse_header(val json, double file_size) {
   return tpw::guard([&] {
     const auto bytes = copy_in(json);
     const io::SafetensorsHeader h = io::parse_safetensors_header(bytes.data(), bytes.size(), file_size_of(file_size));
-    nlohmann::json tensors = nlohmann::json::array();
-    for (const auto& e : h.tensors)
-      tensors.push_back({{"name", e.name}, {"dtype", io::dtype_name(e.dtype)}, {"itemsize", io::dtype_size(e.dtype)},
-                         {"shape", e.shape}, {"begin", e.begin}, {"end", e.end}});
-    nlohmann::json metadata = nlohmann::json::array();
-    for (const auto& [k, v] : h.metadata) metadata.push_back({k, v});
-    return nlohmann::json{{"dataOffset", h.data_offset()}, {"tensors", tensors}, {"metadata", metadata}}.dump();
+    // Written as text, not built as a JSON DOM and dumped: for a header of a million tensors the DOM
+    // cost as much as the parse.
+    std::string out = "{\"dataOffset\":" + std::to_string(h.data_offset()) + ",\"tensors\":[";
+    for (size_t i = 0; i < h.tensors.size(); ++i) {
+      const auto& e = h.tensors[i];
+      out += i ? ",{\"name\":" : "{\"name\":";
+      append_json_string(out, e.name);
+      out += ",\"dtype\":\"" + std::string(io::dtype_name(e.dtype)) + "\",\"itemsize\":" + std::to_string(io::dtype_size(e.dtype)) +
+             ",\"shape\":[";
+      for (size_t d = 0; d < e.shape.size(); ++d) out += (d ? "," : "") + std::to_string(e.shape[d]);
+      out += "],\"begin\":" + std::to_string(e.begin) + ",\"end\":" + std::to_string(e.end);
+      const std::string why = unloadable(e);
+      if (!why.empty()) {
+        out += ",\"error\":";
+        append_json_string(out, why);
+      }
+      out += '}';
+    }
+    out += "],\"metadata\":[";
+    for (size_t i = 0; i < h.metadata.size(); ++i) {
+      out += i ? ",[" : "[";
+      append_json_string(out, h.metadata[i].first);
+      out += ',';
+      append_json_string(out, h.metadata[i].second);
+      out += ']';
+    }
+    return out + "]}";
   });
 }
 

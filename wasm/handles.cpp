@@ -1,6 +1,7 @@
 // Handle table and pending-error slot shared by every binding file.
 #include "handles.hpp"
 
+#include <cmath>
 #include <unordered_map>
 
 namespace tpw {
@@ -42,7 +43,15 @@ std::string take_error() {
 
 std::vector<int64_t> to_shape(const emscripten::val& array) {
   const auto v = emscripten::vecFromJSArray<double>(array);
-  return std::vector<int64_t>(v.begin(), v.end());
+  std::vector<int64_t> out;
+  for (double d : v) {
+    // Converting a double outside int64 is undefined (in WASM it gave -2^63): refuse what JS cannot
+    // hold exactly. The JS API has checked the shape by now, so this names the value, not the op.
+    if (!(std::abs(d) <= 9007199254740991.0) || d != std::trunc(d))
+      tp::fail("shape", "dimension ", d, " is not an integer that JS holds exactly (|d| <= 2^53 - 1)");
+    out.push_back(int64_t(d));
+  }
+  return out;
 }
 
 emscripten::val from_shape(const std::vector<int64_t>& shape) {

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 #include <set>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -15,16 +16,54 @@ namespace tp::io {
 namespace {
 
 constexpr const char* kOp = "safetensors";
-constexpr int kMaxJsonDepth = 16;  // a valid header nests 3 deep; deep nesting is only ever an attack
+constexpr int kMaxJsonDepth = 16;
+constexpr const char* kHex = "0123456789abcdef";  // a valid header nests 3 deep; deep nesting is only ever an attack
 
 // std::map objects: nlohmann's ordered_json inserts in linear time, which makes a 10k-tensor header take
 // seconds (and a 100 MB one forever). The file's order of tensors is recorded while parsing instead.
 using Json = nlohmann::json;
 
 std::string quote_name(const std::string& name) {
-  // Names come from the file: keep messages readable and bounded whatever the name holds.
-  std::string s = name.size() > 80 ? name.substr(0, 80) + "..." : name;
-  return "'" + s + "'";
+  // Names come from the file: keep messages readable and bounded whatever the name holds, cutting
+  // between UTF-8 characters (never before a continuation byte), so the message stays valid UTF-8.
+  if (name.size() <= 80) return "'" + name + "'";
+  size_t cut = 80;
+  while (cut > 0 && (uint8_t(name[cut]) & 0xC0) == 0x80) --cut;
+  return "'" + name.substr(0, cut) + "...'";
+}
+
+// The offset of the first byte of s that is not well-formed UTF-8 (an overlong form, a surrogate,
+// past U+10FFFF, a truncated sequence), or npos: what a JSON writer must refuse.
+size_t invalid_utf8_at(const uint8_t* s, size_t size) {
+  size_t i = 0;
+  while (i < size) {
+    const uint8_t c = s[i];
+    size_t n;
+    uint32_t cp;
+    if (c < 0x80) { ++i; continue; }
+    if (c >= 0xC2 && c <= 0xDF) n = 1, cp = c & 0x1F;
+    else if (c >= 0xE0 && c <= 0xEF) n = 2, cp = c & 0x0F;
+    else if (c >= 0xF0 && c <= 0xF4) n = 3, cp = c & 0x07;
+    else return i;
+    if (i + n >= size) return i;
+    for (size_t k = 1; k <= n; ++k) {
+      const uint8_t d = s[i + k];
+      if ((d & 0xC0) != 0x80) return i;
+      cp = (cp << 6) | (d & 0x3F);
+    }
+    if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
+    i += n + 1;
+  }
+  return std::string::npos;
+}
+
+// Refuses a name or metadata string the header could not hold as JSON text; what: "a tensor name".
+void check_utf8(const char* what, const std::string& s) {
+  const size_t at = invalid_utf8_at(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+  if (at == std::string::npos) return;
+  const uint8_t b = uint8_t(s[at]);
+  fail(kOp, "cannot write ", what, " that is not valid UTF-8 (byte 0x", kHex[b >> 4], kHex[b & 15], " at offset ", at,
+       at ? ", after " + quote_name(s.substr(0, at)) : std::string(), ")");
 }
 
 // Reads a JSON integer that must be a non-negative int64 (dimensions, offsets).
@@ -42,36 +81,66 @@ bool as_count(const Json& v, int64_t* out) {
   return false;
 }
 
-// A first SAX pass over the header: bounds the nesting before any DOM is built (so "[[[[..." of 100 MB
-// costs nothing), records the top-level keys in the file's order, and refuses a key given twice.
-// (nlohmann's callback parser would do the same in one pass, but it rescans the parent object after
-// every child, which makes a 10k-tensor header take seconds.)
-struct HeaderScan : nlohmann::json_sax<Json> {
-  std::vector<std::string>* order;
-  std::set<std::string> seen;
+// The header in one pass of nlohmann's SAX parser: the top-level (key, value) pairs in the file's order,
+// each value built as a small DOM of its own, with the nesting bounded before anything is built (so
+// "[[[[..." of 100 MB costs nothing). A first pass for the order and then a DOM of the whole header
+// (a std::map of every tensor) took about twice the time. (nlohmann's callback parser rescans the
+// parent object after every child: quadratic in the number of tensors.)
+struct HeaderSax : nlohmann::json_sax<Json> {
+  std::vector<std::pair<std::string, Json>> top;  // the root object's members, in order
+  const char* root_type = nullptr;                // the root's type once seen ("object", "array", ...)
+  std::vector<Json*> open;  // the containers being filled, innermost last (below the root)
+  std::string pending_key;  // the key of the next member of open.back(), an object
   int depth = 0;
   std::string error;
 
-  explicit HeaderScan(std::vector<std::string>* o) : order(o) {}
-  bool open() {
-    if (++depth > kMaxJsonDepth) fail(kOp, "header nests deeper than ", kMaxJsonDepth, " levels");
+  // Stores v where the parser is (the root, a top-level member, an element or a member), returning it.
+  Json* put(Json&& v) {
+    if (depth == 0) {
+      root_type = v.type_name();
+      return nullptr;
+    }
+    if (!root_type || std::strcmp(root_type, "object") != 0) return nullptr;  // refused once parsed
+    if (open.empty()) return &(top.back().second = std::move(v));
+    Json& parent = *open.back();
+    if (parent.is_array()) {
+      parent.push_back(std::move(v));
+      return &parent.back();
+    }
+    return &(parent[std::move(pending_key)] = std::move(v));
+  }
+  bool scalar(Json&& v) {
+    put(std::move(v));
     return true;
   }
-  bool null() override { return true; }
-  bool boolean(bool) override { return true; }
-  bool number_integer(number_integer_t) override { return true; }
-  bool number_unsigned(number_unsigned_t) override { return true; }
-  bool number_float(number_float_t, const string_t&) override { return true; }
-  bool string(string_t&) override { return true; }
-  bool binary(binary_t&) override { return true; }
-  bool start_object(std::size_t) override { return open(); }
-  bool start_array(std::size_t) override { return open(); }
-  bool end_object() override { return --depth, true; }
-  bool end_array() override { return --depth, true; }
+  bool start(Json&& container) {
+    if (depth + 1 > kMaxJsonDepth) fail(kOp, "header nests deeper than ", kMaxJsonDepth, " levels");
+    Json* at = put(std::move(container));
+    ++depth;
+    if (at) open.push_back(at);
+    return true;
+  }
+  bool end() {
+    --depth;
+    if (!open.empty() && depth >= 1 && int(open.size()) == depth) open.pop_back();
+    return true;
+  }
+  bool null() override { return scalar(Json()); }
+  bool boolean(bool b) override { return scalar(Json(b)); }
+  bool number_integer(number_integer_t n) override { return scalar(Json(n)); }
+  bool number_unsigned(number_unsigned_t n) override { return scalar(Json(n)); }
+  bool number_float(number_float_t x, const string_t&) override { return scalar(Json(x)); }
+  bool string(string_t& v) override { return scalar(Json(std::move(v))); }
+  bool binary(binary_t&) override { return true; }  // JSON text has none
+  bool start_object(std::size_t) override { return start(Json::object()); }
+  bool start_array(std::size_t) override { return start(Json::array()); }
+  bool end_object() override { return end(); }
+  bool end_array() override { return end(); }
   bool key(string_t& k) override {
-    if (depth == 1) {
-      if (!seen.insert(k).second) fail(kOp, "header names ", quote_name(k), " twice");
-      order->push_back(k);
+    if (depth == 1 && root_type && std::strcmp(root_type, "object") == 0) {
+      top.emplace_back(std::move(k), Json());
+    } else {
+      pending_key = std::move(k);
     }
     return true;
   }
@@ -89,15 +158,24 @@ struct HeaderScan : nlohmann::json_sax<Json> {
   fail(kOp, "header is not JSON (", what, ")");
 }
 
-// Parses the header, appending its top-level keys to `order` as they appear.
-Json parse_json(const uint8_t* json, size_t len, std::vector<std::string>* order) {
-  HeaderScan scan(order);
-  if (!Json::sax_parse(json, json + len, &scan)) not_json(scan.error);
-  try {
-    return Json::parse(json, json + len);
-  } catch (const Json::exception& e) {
-    not_json(e.what());  // the scan accepted it, so this is only a number out of range or the like
-  }
+// Parses the header: the root object's members in the file's order.
+std::vector<std::pair<std::string, Json>> parse_json(const uint8_t* json, size_t len) {
+  // JSON text is UTF-8: say where it is not, before the parser quotes the bad bytes back.
+  const size_t bad = invalid_utf8_at(json, len);
+  if (bad != std::string::npos)
+    fail(kOp, "header is not valid UTF-8 (byte 0x", kHex[json[bad] >> 4], kHex[json[bad] & 15], " at offset ", bad, ")");
+  HeaderSax sax;
+  if (!Json::sax_parse(json, json + len, &sax)) not_json(sax.error);
+  if (!sax.root_type || std::strcmp(sax.root_type, "object") != 0)
+    fail(kOp, "header is JSON but not an object (it is ", sax.root_type, ")");
+  // A name given twice: the names sorted (by pointer, no copies), equal neighbours.
+  std::vector<const std::string*> names;
+  names.reserve(sax.top.size());
+  for (const auto& member : sax.top) names.push_back(&member.first);
+  std::sort(names.begin(), names.end(), [](const std::string* a, const std::string* b) { return *a < *b; });
+  for (size_t i = 1; i < names.size(); ++i)
+    if (*names[i] == *names[i - 1]) fail(kOp, "header names ", quote_name(*names[i]), " twice");
+  return std::move(sax.top);
 }
 
 SafetensorsEntry parse_entry(const std::string& name, const Json& v, uint64_t data_size) {
@@ -184,12 +262,7 @@ SafetensorsHeader parse_safetensors_header(const uint8_t* json, size_t json_len,
     fail(kOp, "header of ", json_len, " bytes does not fit in a file of ", file_size, " bytes");
   h.data_size = file_size - 8 - json_len;
 
-  std::vector<std::string> order;
-  const Json root = parse_json(json, json_len, &order);
-  if (!root.is_object()) fail(kOp, "header is JSON but not an object (it is ", root.type_name(), ")");
-
-  for (const std::string& key : order) {
-    const Json& value = root.at(key);
+  for (const auto& [key, value] : parse_json(json, json_len)) {
     if (key == "__metadata__") {
       if (!value.is_object()) fail(kOp, "__metadata__ is not an object but ", value.type_name());
       for (const auto& [mk, mv] : value.items())
@@ -235,13 +308,18 @@ std::vector<uint8_t> write_safetensors(const std::vector<NamedArray>& arrays,
   std::string text = "{";
   if (!metadata.empty()) {
     Json m = Json::object();
-    for (const auto& [k, v] : metadata) m[k] = v;
+    for (const auto& [k, v] : metadata) {
+      check_utf8("a metadata key", k);
+      check_utf8("a metadata value", v);
+      m[k] = v;
+    }
     text += "\"__metadata__\":" + m.dump();
   }
   std::set<std::string> names;
   uint64_t offset = 0;
   for (const auto& a : arrays) {
     if (a.name.empty()) fail(kOp, "cannot write a tensor with an empty name");
+    check_utf8("a tensor name", a.name);
     if (a.name == "__metadata__") fail(kOp, "cannot write a tensor named __metadata__ (reserved)");
     if (!names.insert(a.name).second) fail(kOp, "cannot write two tensors named ", quote_name(a.name));
     if (a.dtype != DType::F32 && a.dtype != DType::F16 && a.dtype != DType::BF16)

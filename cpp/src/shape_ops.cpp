@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <string>
 
 #include "tensorpad/ops.hpp"
 #include "tensorpad/strided.hpp"
@@ -31,29 +33,43 @@ Tensor arange(double start, double end, double step) {
   return t;
 }
 
+namespace {
+// The product of shape's dims but dim `skip`, saturated at INT64_MAX (0 if any is 0).
+int64_t product_but(const Shape& shape, int64_t skip) {
+  int64_t k = 1;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (int64_t(i) == skip) continue;
+    if (shape[i] == 0) return 0;
+    k = k > std::numeric_limits<int64_t>::max() / shape[i] ? std::numeric_limits<int64_t>::max() : k * shape[i];
+  }
+  return k;
+}
+}  // namespace
+
 Tensor reshape(const Tensor& x, Shape shape) {
-  int64_t known = 1, infer = -1;
+  int64_t infer = -1;
   for (size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] == -1) {
       if (infer >= 0) fail("reshape", "only one dimension can be -1, got ", shape_str(shape));
       infer = int64_t(i);
     } else if (shape[i] < 0) {
       fail("reshape", "invalid dimension ", shape[i], " in ", shape_str(shape));
-    } else {
-      known *= shape[i];
-      if (known > kMaxElements) fail("reshape", "shape ", shape_str(shape), " is too large");
     }
   }
   const int64_t n = x.numel();
-  if (infer >= 0) {
-    if (known == 0 || n % known != 0)
-      fail("reshape", "cannot reshape a tensor of shape ", shape_str(x.shape()), " (", n, " elements) into ",
-           shape_str(shape));
-    shape[size_t(infer)] = n / known;
-  } else if (known != n) {
+  const auto cannot = [&](const auto&... why) {
     fail("reshape", "cannot reshape a tensor of shape ", shape_str(x.shape()), " (", n, " elements) into ",
-         shape_str(shape), " (", known, " elements)");
+         shape_str(shape), why...);
+  };
+  if (infer >= 0) {
+    const int64_t k = product_but(shape, infer);
+    if (k == 0) cannot(": with a 0 among the other dims, -1 could be any size");
+    if (n % k != 0) cannot(": ", n, " is not a multiple of ", k);
+    shape[size_t(infer)] = n / k;
   }
+  const int64_t m = product_but(shape, -1);
+  if (m != n) cannot(" (", m == std::numeric_limits<int64_t>::max() ? "more than 2^63" : std::to_string(m), " elements)");
+  checked_numel("reshape", shape);  // an empty shape's other dims must still give 64-bit strides
   const Tensor c = x.contiguous();
   return c.view(shape, contiguous_strides(shape), c.offset());
 }

@@ -4,7 +4,14 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <limits>
 #include <new>
+#include <string>
+#ifdef __EMSCRIPTEN__
+#include <emscripten/heap.h>
+#include <malloc.h>
+#include <unistd.h>
+#endif
 
 #include "tensorpad/strided.hpp"
 
@@ -24,12 +31,34 @@ void transpose_tiles(const float* src, int64_t col_stride, float* dst, int64_t r
         for (int64_t j = j0; j < j1; ++j) dst[i * cols + j] = src[i + j * col_stride];
     }
 }
+
+// Why an allocation of `bytes` failed, in terms a reader can act on: in WebAssembly, the heap's limit,
+// how much of it is free and whether the free space is in pieces too small (freed tensors between
+// live ones). Natively the operating system has refused and there is nothing more to tell.
+std::string heap_report(int64_t bytes) {
+#ifdef __EMSCRIPTEN__
+  const auto mb = [](double b) { return std::to_string(int64_t(b / 1048576.0 + 0.5)) + " MB"; };
+  const double limit = double(emscripten_get_heap_max()), top = double(reinterpret_cast<uintptr_t>(sbrk(0)));
+  // mallinfo counts in int: read it as the unsigned 32-bit count it is (a free 3 GB is not negative).
+  const double free_inside = double(uint32_t(mallinfo().fordblks)), growable = limit - top;
+  if (growable >= double(bytes) + 65536)
+    return ": the engine refused to grow the heap beyond " + mb(top) + " (its limit is " + mb(limit) + ")";
+  if (free_inside + growable >= double(bytes))
+    return ": " + mb(free_inside) + " of the heap are free but not in one piece that large (memory freed between "
+           "tensors that are still live), and the heap can grow by only " + mb(growable) + " more (its limit is " +
+           mb(limit) + ")";
+  return ": the heap is at " + mb(top) + " of its " + mb(limit) + " limit, " + mb(free_inside) + " of it free";
+#else
+  (void)bytes;
+  return "";
+#endif
+}
 }  // namespace
 
 Storage::Storage(int64_t n) : size_(n) {
   TP_ASSERT(n >= 0 && n <= kMaxElements);
   data_.reset(new (std::nothrow) float[size_t(std::max<int64_t>(n, 1))]);
-  if (!data_) fail("alloc", "out of memory allocating ", n * 4, " bytes");
+  if (!data_) fail("alloc", "out of memory allocating ", n * 4, " bytes", heap_report(n * 4));
   g_live_bytes += n * int64_t(sizeof(float));
   ++g_live_buffers;
 }
@@ -44,14 +73,23 @@ int64_t Storage::live_buffers() { return g_live_buffers.load(); }
 
 int64_t checked_numel(const char* op, const Shape& shape) {
   if (shape.size() > 16) fail(op, "shape ", shape_str(shape), " has ", shape.size(), " dims; at most 16 are supported");
-  int64_t n = 1;
+  bool empty = false;
   for (int64_t d : shape) {
     if (d < 0) fail(op, "shape ", shape_str(shape), " has a negative dimension");
-    if (d > kMaxElements) fail(op, "shape ", shape_str(shape), " is too large (more than ", kMaxElements, " elements)");
-    n *= d;
-    if (n > kMaxElements) fail(op, "shape ", shape_str(shape), " is too large (more than ", kMaxElements, " elements)");
+    empty = empty || d == 0;
   }
-  return n;
+  // A 0 anywhere makes the tensor empty however large the other dims are (as torch: zeros(0, 2**40)),
+  // but its strides are still products of those dims and must fit in 64 bits.
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d == 0) continue;
+    if (n > std::numeric_limits<int64_t>::max() / d)
+      fail(op, "shape ", shape_str(shape), " has 0 elements but its other dims multiply past 2^63 (their strides would overflow)");
+    n *= d;
+    if (!empty && n > kMaxElements)
+      fail(op, "shape ", shape_str(shape), " is too large (more than ", kMaxElements, " elements)");
+  }
+  return empty ? 0 : n;
 }
 
 Shape contiguous_strides(const Shape& shape) {
@@ -106,8 +144,12 @@ Tensor Tensor::view(const Shape& shape, const Shape& strides, int64_t offset) co
 }
 
 int64_t Tensor::numel() const {
+  // Multiplying in order could overflow before reaching a 0 (checked_numel allows [2^40, 2^40, 0]).
   int64_t n = 1;
-  for (int64_t d : shape_) n *= d;
+  for (int64_t d : shape_) {
+    if (d == 0) return 0;
+    n *= d;
+  }
   return n;
 }
 

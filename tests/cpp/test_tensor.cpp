@@ -62,7 +62,42 @@ TEST_CASE("reshape of a non-contiguous view copies, and infers one -1") {
   CHECK(r.shape() == Shape{6});
   CHECK(r.data()[1] == 3.f);
   CHECK(error_of([&] { tp::reshape(t, {4, -1}); }) ==
-        "reshape: cannot reshape a tensor of shape [3, 2] (6 elements) into [4, -1]");
+        "reshape: cannot reshape a tensor of shape [3, 2] (6 elements) into [4, -1]: 6 is not a multiple of 4");
+  CHECK(error_of([&] { tp::reshape(t, {4, 2}); }) ==
+        "reshape: cannot reshape a tensor of shape [3, 2] (6 elements) into [4, 2] (8 elements)");
+}
+
+TEST_CASE("a 0 dim makes an empty tensor however large the other dims are, as torch's zeros(0, 2**40)") {
+  // Regression: these were "too large (more than 536870912 elements)" though they hold nothing.
+  const int64_t big = int64_t(1) << 40;
+  const Tensor e = Tensor::zeros({0, big});
+  CHECK(e.numel() == 0);
+  CHECK(e.strides() == Shape{big, 1});
+  CHECK(Tensor::zeros({big, int64_t(1) << 22, 0}).numel() == 0);  // the others' product, 2^62, fits in 64 bits
+  CHECK(error_of([&] { Tensor::zeros({big, big * 16, 0}); }) ==
+        "zeros: shape [1099511627776, 17592186044416, 0] has 0 elements but its other dims multiply past 2^63 "
+        "(their strides would overflow)");
+  CHECK(error_of([&] { Tensor::zeros({big, 2}); }) ==
+        "zeros: shape [1099511627776, 2] is too large (more than 536870912 elements)");
+}
+
+TEST_CASE("reshape of an empty tensor keeps its 0, infers -1 only when the other dims decide it") {
+  const int64_t big = int64_t(1) << 40;
+  const Tensor e = Tensor::zeros({0, 3});
+  CHECK(tp::reshape(e, {-1, 3}).shape() == Shape{0, 3});
+  CHECK(tp::reshape(e, {big, -1}).shape() == Shape{big, 0});
+  CHECK(tp::reshape(e, {big, 0, 7}).shape() == Shape{big, 0, 7});
+  CHECK(tp::reshape(e, {0}).shape() == Shape{0});
+  CHECK(error_of([&] { tp::reshape(e, {0, -1}); }) ==
+        "reshape: cannot reshape a tensor of shape [0, 3] (0 elements) into [0, -1]: with a 0 among the other dims, "
+        "-1 could be any size");
+  CHECK(error_of([&] { tp::reshape(e, {2}); }) == "reshape: cannot reshape a tensor of shape [0, 3] (0 elements) into [2] (2 elements)");
+  CHECK(error_of([&] { tp::reshape(iota({2, 3}), {big, big}); }) ==
+        "reshape: cannot reshape a tensor of shape [2, 3] (6 elements) into [1099511627776, 1099511627776] "
+        "(more than 2^63 elements)");
+  CHECK(error_of([&] { tp::reshape(iota({2, 3}), {big, -1}); }) ==
+        "reshape: cannot reshape a tensor of shape [2, 3] (6 elements) into [1099511627776, -1]: 6 is not a multiple "
+        "of 1099511627776");
 }
 
 TEST_CASE("broadcasting follows numpy and names both shapes when it fails") {

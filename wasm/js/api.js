@@ -3,6 +3,7 @@
 // another as arguments, never through tp, so no module depends on the order of another's install.
 //
 //   runtime.js    errors from the core, handles (wrap, operands), tidy scopes, dispose, memory
+//   stack.js      the core as runtime.js calls it: each call restores the WASM stack however it ends
 //   tensor.js     the Tensor class (accessors, views; math methods call rt.ops)
 //   checks.js     argument checks           creation.js   tp.tensor, zeros, ..., stack, cat
 //   arithmetic.js elementwise, softmax, matmul, outer

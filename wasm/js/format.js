@@ -45,6 +45,8 @@ function formatter(values) {
 }
 
 export function formatTensor(shape, data) {
+  // An empty tensor prints its shape alone: walking its dims would visit every index of the non-zero ones.
+  if (data.length === 0 && shape.length > 0) return `tensor([], shape=[${shape.join(', ')}])`;
   const summarise = data.length > THRESHOLD;
   const shown = [];
   const keep = (n) => (summarise && n > 2 * EDGE ? [...Array(EDGE).keys(), -1, ...Array.from({ length: EDGE }, (_, i) => n - EDGE + i)] : [...Array(n).keys()]);
@@ -66,7 +68,5 @@ export function formatTensor(shape, data) {
     return `[${parts.join(sep)}]`;
   };
   const body = render(0, 0, 'tensor('.length);
-  const empty = data.length === 0 && shape.length > 0;
-  const suffix = empty || summarise ? `, shape=[${shape.join(', ')}]` : '';
-  return `tensor(${empty ? '[]' : body}${suffix})`;
+  return `tensor(${body}${summarise ? `, shape=[${shape.join(', ')}]` : ''})`;
 }

@@ -104,6 +104,10 @@ const WRITE_DTYPES = new Map([['F32', 'F32'], ['float32', 'F32'], ['F16', 'F16']
   ['BF16', 'BF16'], ['bfloat16', 'BF16'], ['F64', 'F64'], ['float64', 'F64']]);
 const NPY_DTYPES = ['F32', 'F16', 'F64'], SAFETENSORS_DTYPES = ['F32', 'F16', 'BF16'];
 const quoted = (s) => `'${s.length > 60 ? s.slice(0, 60) + '…' : s}'`;
+// A lone surrogate (half of a UTF-16 pair) has no UTF-8 form: the conversion to the core's UTF-8 would
+// silently take the next character as its other half. With the u flag, a pair is one code point and
+// does not match.
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
 export function io(rt) {
   const { core, wrap, Tensor } = rt;
@@ -167,7 +171,10 @@ export function io(rt) {
     const json = await file.read(8, 8 + n, op);
     const h = JSON.parse(call(op, () => core.ioSafetensorsParseHeader(json, file.size)));
     return lazyFile('safetensors', file, h.tensors, Object.fromEntries(h.metadata),
-      (gop, e) => readTensor(gop, file, h.dataOffset + e.begin, e.end - e.begin, e.dtype, e.itemsize, e.shape));
+      (gop, e) => {
+        if (e.error) fail(gop, e.error);  // the core's words: too large, or a dim JS cannot hold
+        return readTensor(gop, file, h.dataOffset + e.begin, e.end - e.begin, e.dtype, e.itemsize, e.shape);
+      });
   }
 
   // An .npy header, read and checked: {n (data offset), header (its bytes), h (the parsed fields)}.
@@ -281,11 +288,21 @@ export function io(rt) {
     if (!metadata || typeof metadata !== 'object' || Array.isArray(metadata)) {
       fail(op, `metadata must be an object of strings, got ${describe(metadata)}`);
     }
+    const utf8 = (what, s) => {
+      const at = s.search(LONE_SURROGATE);
+      if (at >= 0) {
+        fail(op, `${what} ${JSON.stringify(s.length > 40 ? s.slice(0, 40) + '…' : s)} has a lone surrogate ` +
+          `(\\u${s.charCodeAt(at).toString(16)} at index ${at}), which UTF-8 cannot encode`);
+      }
+    };
     const meta = Object.entries(metadata).map(([k, v]) => {
       if (typeof v !== 'string') fail(op, `metadata ${describe(k)} must be a string, got ${describe(v)}`);
+      utf8('metadata key', k);
+      utf8(`metadata ${describe(k)}`, v);
       return [k, v];
     });
     const names = Object.keys(tensors);
+    names.forEach((name) => utf8('tensor name', name));
     const ids = names.map((k) => {
       const t = tensors[k];
       if (!(t instanceof Tensor)) fail(op, `${describe(k)} must be a Tensor, got ${describe(t)}`);

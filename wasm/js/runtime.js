@@ -6,11 +6,13 @@
 import { TensorpadError, fail, describe, renamed } from './errors.js';
 import { tensorClass } from './tensor.js';
 import { fromData } from './creation.js';
+import { restoringStack } from './stack.js';
 
 // finalizers: false leaves tensors to dispose, tidy and the end of the instance. Node's judge workers
 // use it: Node 20 can abort (NodePlatform::ForIsolate check) when a worker that has pending
 // FinalizationRegistry cleanups is torn down, and those workers live for one judgement.
-export function createRuntime(core, { finalizers = true } = {}) {
+export function createRuntime(wasmCore, { finalizers = true } = {}) {
+  const core = restoringStack(wasmCore);
   const registry = finalizers ? new FinalizationRegistry((id) => core.release(id)) : null;
   const scopes = []; // tidy scopes: each a Set of the tensors (and other handles) created inside it
   // Handle types beyond Tensor (tp.quant's QuantizedTensor) that tidy, tp.dispose and tp.memory treat
@@ -29,7 +31,9 @@ export function createRuntime(core, { finalizers = true } = {}) {
     let message = core.takeError();
     if (/out of memory/.test(message)) {
       if (message.startsWith('out of memory')) message = `alloc: ${message}`; // std::bad_alloc names no op
-      message += memoryAdvice();
+      // A fragmented heap is explained by the core (heap_report in cpp/src/tensor.cpp): live tensors
+      // are not what blocks the allocation there, so they are not blamed.
+      if (!/not in one piece/.test(message)) message += memoryAdvice();
     }
     throw renamed(new TensorpadError(message), op);
   }
@@ -92,12 +96,7 @@ export function createRuntime(core, { finalizers = true } = {}) {
     } finally {
       scopes.pop();
       const keep = new Set();
-      const collect = (v) => {
-        if (isHandle(v)) keep.add(v);
-        else if (Array.isArray(v)) v.forEach(collect);
-        else if (v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) Object.values(v).forEach(collect);
-      };
-      collect(result);
+      handlesIn(result, (h) => keep.add(h), { plainOnly: true });
       for (const t of scope) if (!keep.has(t)) t.dispose();
       // What survives belongs to the enclosing scope, if any.
       if (scopes.length) for (const t of keep) if (scope.has(t)) scopes[scopes.length - 1].add(t);
@@ -107,12 +106,30 @@ export function createRuntime(core, { finalizers = true } = {}) {
   }
   // tp.dispose: every handle in the arguments, arrays and objects.
   function dispose(...xs) {
-    const walk = (v) => {
-      if (isHandle(v)) v.dispose();
-      else if (Array.isArray(v)) v.forEach(walk);
-      else if (v && typeof v === 'object') Object.values(v).forEach(walk);
-    };
-    xs.forEach(walk);
+    handlesIn(xs, (h) => h.dispose());
+  }
+  // Calls visit on each handle in v: v itself, or one in its arrays and objects, however deep. Each
+  // object is entered once, so a structure that contains itself is walked, not recursed into forever
+  // (that threw RangeError and left a tidy scope undisposed); of an object only data properties are
+  // read, so no getter runs. plainOnly: enter arrays and plain objects only (what tidy keeps), not class instances.
+  function handlesIn(v, visit, { plainOnly = false } = {}) {
+    const seen = new Set();
+    const stack = [v];
+    while (stack.length) {
+      const x = stack.pop();
+      if (isHandle(x)) {
+        visit(x);
+        continue;
+      }
+      if (!x || typeof x !== 'object' || seen.has(x)) continue;
+      seen.add(x);
+      if (Array.isArray(x)) {
+        for (let i = x.length - 1; i >= 0; i--) stack.push(x[i]);
+      } else if (!plainOnly || Object.getPrototypeOf(x) === Object.prototype) {
+        const props = Object.values(Object.getOwnPropertyDescriptors(x));
+        for (let i = props.length - 1; i >= 0; i--) if (props[i].enumerable && 'value' in props[i]) stack.push(props[i].value);
+      }
+    }
   }
 
   const rt = {

@@ -55,6 +55,10 @@ export function tensorClass(rt) {
       this._id('toArray');
       const shape = this._shape('toArray'), flat = this.data();
       if (shape.length === 0) return flat[0];
+      // An empty tensor is nested empty arrays, as torch's tolist(); [2^40, 0] would be 2^40 of them.
+      let arrays = 0;
+      for (let d = 0, rows = 1; d < shape.length && rows > 0; rows *= shape[d++]) arrays += rows;
+      if (arrays > 2 ** 29) fail('toArray', `a tensor of shape [${shape.join(', ')}] would be ${arrays} nested arrays (at most 2^29)`);
       const build = (d, base) => {
         const n = shape[d], stride = shape.slice(d + 1).reduce((a, b) => a * b, 1);
         const out = new Array(n);
