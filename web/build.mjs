@@ -9,8 +9,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import esbuild from 'esbuild';
 import { parse as parseJs } from 'acorn';
-import { parseChapter, createMarkdown } from './tools/chapter.mjs';
-import { EXERCISES_DIR, listExerciseIds, loadExercise } from './judge/node/exercises.js';
+import { parseChapter, createMarkdown } from './content/chapter.mjs';
+import { EXERCISES_DIR, listExerciseIds, loadExercise } from './content/exercises.js';
 import buildJudge from './judge/page/build-hook.mjs';
 
 const web = path.dirname(fileURLToPath(import.meta.url));

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import esbuild from 'esbuild';
 import { root, launch, openPage } from './helpers.mjs';
 import { createServer } from '../../web/server.mjs';
-import { loadExercise } from '../../web/judge/node/exercises.js';
+import { loadExercise } from '../../web/content/exercises.js';
 import { judgeFile, judgeSource } from '../../web/judge/node/runner.js';
 import { EVALUATOR_SOURCES, messagesOf } from '../js/evaluator-sources.mjs';
 import { localized } from '../../web/judge/core/messages.js';

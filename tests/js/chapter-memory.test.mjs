@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { init } from 'tensorpad';
-import { parseChapter } from '../../web/tools/chapter.mjs';
+import { parseChapter } from '../../web/content/chapter.mjs';
 import { runCell, createScope } from '../../web/runtime/cells.js';
 import { plot } from '../../web/runtime/plot.js';
 import { html, table } from '../../web/runtime/display.js';

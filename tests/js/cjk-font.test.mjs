@@ -12,7 +12,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const fonts = path.join(root, 'web', 'fonts');
 const manifest = JSON.parse(fs.readFileSync(path.join(fonts, 'tensorpad-cjk-sc.json'), 'utf8'));
 // The same folders and ranges as make_cjk_subset.py.
-const SCAN = [['web/chapters', ['.md']], ['web/src', ['.js']], ['web/widgets', ['.js']], ['web/judge', ['.js']],
+const SCAN = [['web/chapters', ['.md']], ['web/src', ['.js']], ['web/widgets', ['.js']], ['web/judge', ['.js']], ['web/content', ['.js']],
   ['web/runtime', ['.js']], ['exercises', ['.json', '.js', '.md']]];
 const CJK = /[\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]/gu;
 

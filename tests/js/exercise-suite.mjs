@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { loadExercise } from '../../web/judge/node/exercises.js';
+import { loadExercise } from '../../web/content/exercises.js';
 import { judgeFile, judgeSource, nodeEnv } from '../../web/judge/node/runner.js';
 import { generateCases } from '../../web/judge/core/judge.js';
 import { localized } from '../../web/judge/core/messages.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkExercise } from '../../web/judge/node/check.js';
-import { loadExercise, EXERCISES_DIR } from '../../web/judge/node/exercises.js';
+import { loadExercise, EXERCISES_DIR } from '../../web/content/exercises.js';
 import { generateCases } from '../../web/judge/core/judge.js';
 import { nodeEnv, judgeSource } from '../../web/judge/node/runner.js';
 import { compareValues } from '../../web/judge/core/compare.js';

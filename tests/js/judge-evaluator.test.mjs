@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { evaluateModule, moduleShape, locateError, ModuleSyntaxError } from '../../web/runtime/module.js';
-import { loadExercise } from '../../web/judge/node/exercises.js';
+import { loadExercise } from '../../web/content/exercises.js';
 import { judgeSource, judgeFile } from '../../web/judge/node/runner.js';
 import { EVALUATOR_SOURCES, messagesOf } from './evaluator-sources.mjs';
 

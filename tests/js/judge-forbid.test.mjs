@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { listExerciseIds, loadExercise } from '../../web/judge/node/exercises.js';
+import { listExerciseIds, loadExercise } from '../../web/content/exercises.js';
 import { judgeFile, judgeSource } from '../../web/judge/node/runner.js';
 import { findForbiddenCalls, restrictTp, forbiddenBy } from '../../web/judge/core/forbid.js';
 

@@ -10,7 +10,7 @@ import { messages, localized, LANGS } from '../../web/judge/core/messages.js';
 import { compareValues } from '../../web/judge/core/compare.js';
 import { tensorArg, encodeResult } from '../../web/judge/core/values.js';
 import { inspectSolution } from '../../web/judge/core/source.js';
-import { loadExercise, loadExercises, EXERCISES_DIR } from '../../web/judge/node/exercises.js';
+import { loadExercise, loadExercises, EXERCISES_DIR } from '../../web/content/exercises.js';
 import { judgeSource, judgeFile } from '../../web/judge/node/runner.js';
 import { formatText } from '../../web/judge/core/format.js';
 

@@ -2,7 +2,7 @@
 // test takes about a second.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadExercise } from '../../web/judge/node/exercises.js';
+import { loadExercise } from '../../web/content/exercises.js';
 import { judgeSource, judgeFile } from '../../web/judge/node/runner.js';
 import { exitCodeOf } from '../../web/judge/core/judge.js';
 import { mkdtempSync, writeFileSync, readdirSync } from 'node:fs';
@@ -127,7 +127,7 @@ describe('tensorpad check catches broken exercises', () => {
   async function checkBroken(edit) {
     const { cpSync, readFileSync } = await import('node:fs');
     const { checkExercise } = await import('../../web/judge/node/check.js');
-    const { EXERCISES_DIR } = await import('../../web/judge/node/exercises.js');
+    const { EXERCISES_DIR } = await import('../../web/content/exercises.js');
     const root = mkdtempSync(join(tmpdir(), 'tp-check-'));
     cpSync(join(EXERCISES_DIR, 'lora-params'), join(root, 'lora-params'), { recursive: true });
     const file = (f) => join(root, 'lora-params', f);

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync, rmSync, existsSync, readFileSync, readdirSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { loadExercise } from '../../web/judge/node/exercises.js';
+import { loadExercise } from '../../web/content/exercises.js';
 import { judgeFile } from '../../web/judge/node/runner.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

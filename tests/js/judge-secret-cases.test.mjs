@@ -8,7 +8,7 @@ import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadExercise } from '../../web/judge/node/exercises.js';
+import { loadExercise } from '../../web/content/exercises.js';
 import { judgeSource } from '../../web/judge/node/runner.js';
 import judgeBuildHook from '../../web/judge/page/build-hook.mjs';
 

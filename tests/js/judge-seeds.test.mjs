@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadExercise } from '../../web/judge/node/exercises.js';
+import { loadExercise } from '../../web/content/exercises.js';
 import { nodeEnv, judgeSource } from '../../web/judge/node/runner.js';
 import { generateCases } from '../../web/judge/core/judge.js';
 import { drawSeed, MAX_SEED } from '../../web/judge/core/seed.js';

@@ -10,7 +10,7 @@ import { createRng } from '../../web/judge/core/rng.js';
 import { init } from 'tensorpad';
 import { tensorArg, encodeResult, countUpTo } from '../../web/judge/core/values.js';
 import { inspectSolution } from '../../web/judge/core/source.js';
-import { loadExercise, loadExercises, ExerciseError, EXERCISES_DIR } from '../../web/judge/node/exercises.js';
+import { loadExercise, loadExercises, ExerciseError, EXERCISES_DIR } from '../../web/content/exercises.js';
 import { formatText, toResultsJson } from '../../web/judge/core/format.js';
 
 const T = (nested) => tensorArg(nested);

@@ -1,4 +1,4 @@
-// The chapter format and the build (web/tools/chapter.mjs, web/build.mjs) and the exports
+// The chapter format and the build (web/content/chapter.mjs, web/build.mjs) and the exports
 // (web/runtime/export.js): author mistakes are errors naming file and line; .ipynb validates.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
-import { parseChapter, slug } from '../../web/tools/chapter.mjs';
+import { parseChapter, slug } from '../../web/content/chapter.mjs';
 import crypto from 'node:crypto';
 import { loadChapters, writeServiceWorker } from '../../web/build.mjs';
 import { toIpynb, chapterToMarkdown } from '../../web/runtime/export.js';

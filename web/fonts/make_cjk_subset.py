@@ -25,7 +25,7 @@ OUT = os.path.join(HERE, "tensorpad-cjk-sc.woff2")
 
 # Where Chinese text lives: chapters, the page's strings, widgets, exercises, the judge. The same rule
 # as tests/js/cjk-font.test.mjs (keep the two in step).
-SCAN = [("web/chapters", (".md",)), ("web/src", (".js",)), ("web/widgets", (".js",)), ("web/judge", (".js",)),
+SCAN = [("web/chapters", (".md",)), ("web/src", (".js",)), ("web/widgets", (".js",)), ("web/judge", (".js",)), ("web/content", (".js",)),
         ("web/runtime", (".js",)), ("exercises", (".json", ".js", ".md"))]
 CJK = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
 

@@ -1,6 +1,7 @@
 // Draws the plot specs cells produce (web/runtime/plot.js) as SVG with Observable Plot, with a text
 // description for screen readers. Loaded lazily: the first plot pays for the library.
 import * as Plot from '@observablehq/plot';
+import { t } from './i18n.js';
 
 const fmt = (v) => (Number.isFinite(v) ? Number(v.toPrecision(4)).toString() : String(v));
 const extent = (a) => {
@@ -17,9 +18,8 @@ function describeXY(kind, series, lang) {
   const n = series.reduce((a, s) => a + s.y.length, 0);
   const [x0, x1] = extent(series.flatMap((s) => s.x));
   const [y0, y1] = extent(series.flatMap((s) => s.y));
-  return lang === 'zh'
-    ? `${kind === 'line' ? '折线图' : '散点图'}：${series.length} 组数据，共 ${n} 个点；x 从 ${fmt(x0)} 到 ${fmt(x1)}，y 从 ${fmt(y0)} 到 ${fmt(y1)}。`
-    : `${kind === 'line' ? 'Line chart' : 'Scatter plot'}: ${series.length} series, ${n} points; x from ${fmt(x0)} to ${fmt(x1)}, y from ${fmt(y0)} to ${fmt(y1)}.`;
+  return t(lang, kind === 'line' ? 'plotLine' : 'plotScatter',
+    { series: series.length, n, x0: fmt(x0), x1: fmt(x1), y0: fmt(y0), y1: fmt(y1) });
 }
 
 export function renderPlot(spec, lang = 'en') {
@@ -53,7 +53,7 @@ export function renderPlot(spec, lang = 'en') {
       const rows = labels.map((label, i) => ({ label, value: values[i] }));
       marks = [Plot.barY(rows, { x: 'label', y: 'value', fill: o.color ?? 'steelblue', tip: true }), Plot.ruleY([0])];
       extra.x = { ...base.x, domain: labels, type: 'band' };
-      description = (lang === 'zh' ? '柱状图：' : 'Bar chart: ') + rows.slice(0, 20).map((r) => `${r.label} ${fmt(r.value)}`).join(', ') + (rows.length > 20 ? ', …' : '');
+      description = t(lang, 'plotBar', { bars: rows.slice(0, 20).map((r) => `${r.label} ${fmt(r.value)}`).join(', ') + (rows.length > 20 ? ', …' : '') });
       break;
     }
     case 'histogram': {
@@ -62,9 +62,7 @@ export function renderPlot(spec, lang = 'en') {
       // Plot would label the counts "Frequency", in English whatever the page.
       extra.y = { ...base.y, label: o.yLabel ?? (lang === 'zh' ? '个数' : 'count') };
       const [lo, hi] = extent(values);
-      description = lang === 'zh'
-        ? `直方图：${values.length} 个值，范围 ${fmt(lo)} 到 ${fmt(hi)}。`
-        : `Histogram of ${values.length} values from ${fmt(lo)} to ${fmt(hi)}.`;
+      description = t(lang, 'plotHistogram', { n: values.length, lo: fmt(lo), hi: fmt(hi) });
       break;
     }
     case 'heatmap': {
@@ -85,9 +83,7 @@ export function renderPlot(spec, lang = 'en') {
         extra.y = { axis: null, reverse: true };
       }
       const [lo, hi] = extent(values);
-      description = lang === 'zh'
-        ? `热力图：${rows}×${cols} 矩阵，数值从 ${fmt(lo)} 到 ${fmt(hi)}。`
-        : `Heatmap of a ${rows}×${cols} matrix, values from ${fmt(lo)} to ${fmt(hi)}.`;
+      description = t(lang, 'plotHeatmap', { rows, cols, lo: fmt(lo), hi: fmt(hi) });
       break;
     }
     default:

@@ -1,5 +1,6 @@
-// Every message the judge writes for a learner, in English and in Chinese. Each message is a function
-// of its parameters, so a translator sees the whole sentence and where each value goes.
+// Every message the judge writes for a learner, in English and in Chinese, in the form all the site's
+// strings take (see web/src/i18n.js): a table per language keyed by name, each entry a string or a
+// function of its parameters, so a translator sees the whole sentence and where each value goes.
 //   messages(lang)        → { name(...params) → string } in that language (unknown languages get English)
 //   localized(text, lang) → an author's text (a hint, a starter, an invariant check's verdict) in that
 //                           language: a plain string as written, or { en, zh } picked by lang.
@@ -105,6 +106,12 @@ const en = {
   badTensorMarker: 'a { $tensor } whose shape and data do not agree (make it with tensorArg(nested))',
 
   // the terminal (node/cli.js) and the page (page/exercise.js)
+  titleSeparator: ': ',
+  judgeLocally: (id) => `Judge locally: npx tensorpad judge ${id} solution.js`,
+  functionsToWrite: 'Functions to write',
+  tolerance: 'tolerance: ',
+  examples: 'Examples',
+  starterCode: 'Starter code',
   difficulty: { easy: 'easy', medium: 'medium', hard: 'hard' },
   listHeader: ['id', 'difficulty', 'title'],
 };
@@ -204,6 +211,12 @@ const zh = {
   anInstance: (name) => `${name} 的实例`,
   badTensorMarker: '形状和数据对不上的 { $tensor }（请用 tensorArg(nested) 生成）',
 
+  titleSeparator: '：',   // a full-width colon in Chinese
+  judgeLocally: (id) => `本地判题：npx tensorpad judge ${id} solution.js --lang zh`,
+  functionsToWrite: '要写的函数',
+  tolerance: '容差：',
+  examples: '示例',
+  starterCode: '起始代码',
   difficulty: { easy: '简单', medium: '中等', hard: '困难' },
   listHeader: ['编号', '难度', '标题'],
 };

@@ -1,7 +1,7 @@
-// JSON schema of exercises/<id>/exercise.json (validated with ajv in node/exercises.js).
+// JSON schema of exercises/<id>/exercise.json (validated with ajv in web/content/exercises.js).
 // Text a reader sees is written per language ({ zh, en }); an exercise is in both unless its `languages`
-// names fewer (node/exercises.js checks that every text field has exactly those). The starter code may be
-// one string for every language or { zh, en } with comments in each (node/exercises.js checks that the two
+// names fewer (web/content/exercises.js checks that every text field has exactly those). The starter code may be
+// one string for every language or { zh, en } with comments in each (web/content/exercises.js checks that the two
 // hold the same code).
 
 export const EXERCISE_LANGS = ['en', 'zh'];

@@ -184,7 +184,7 @@ function markerProblem(t, M) {
 export function caseTitle(c, params = [], lang = DEFAULT_LANG) {
   const args = c.args.map((a, i) => (params[i] ? `${params[i]}=${describeArg(a)}` : describeArg(a)));
   const name = localized(c.name, lang) ?? messages(lang).caseName(c.kind, c.number, localized(c.label, lang));
-  return `${name}${lang === 'zh' ? '：' : ': '}${c.fn}(${args.join(', ')})`;  // a full-width colon in Chinese
+  return `${name}${messages(lang).titleSeparator}${c.fn}(${args.join(', ')})`;
 }
 
 // Arguments in a case name: numbers as written, tensors by shape.

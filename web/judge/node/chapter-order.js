@@ -1,7 +1,7 @@
 // The order a reader meets the exercises in: chapter by chapter (by each chapter's `order`, as the site
 // lists them), in the order of the chapter's `:::exercise <id>` directives (in en.md; zh.md places the
 // same blocks in the same order). Exercises no chapter places follow, alphabetically. The chapters are
-// read by the chapter parser itself (web/tools/chapter.mjs), so fences, :::details and front matter
+// read by the chapter parser itself (web/content/chapter.mjs), so fences, :::details and front matter
 // mean here what they mean on the page.
 //   exercisesInChapterOrder(ids, chaptersDir?) → ids reordered
 //   exerciseDirectives(markdown, lang?)         → { order, ids }: the chapter's order and the ids it places
@@ -9,7 +9,7 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseChapter, createMarkdown } from '../../tools/chapter.mjs';
+import { parseChapter, createMarkdown } from '../../content/chapter.mjs';
 
 export const CHAPTERS_DIR = fileURLToPath(new URL('../../chapters/', import.meta.url));
 

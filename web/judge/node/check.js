@@ -19,13 +19,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parse, tokenizer } from 'acorn';
-import { loadExercise } from './exercises.js';
+import { loadExercise } from '../../content/exercises.js';
 import { generateCases } from '../core/judge.js';
 import { nodeEnv, judgeSource } from './runner.js';
 import { compareValues } from '../core/compare.js';
 import { caseTitle, describeValue, isTensorMarker } from '../core/values.js';
 import { messages, localized, LANGS, DEFAULT_LANG, exerciseLangs } from '../core/messages.js';
-import { createMarkdown } from '../../tools/chapter.mjs';
+import { createMarkdown } from '../../content/chapter.mjs';
 import { findForbiddenCalls, forbidRules } from '../core/forbid.js';
 
 const moduleAst = (dir, file) => parse(readFileSync(join(dir, file), 'utf8'), { ecmaVersion: 'latest', sourceType: 'module' });

@@ -18,7 +18,7 @@
 
 import { existsSync, statSync, readFileSync } from 'node:fs';
 import { parseArgs as parseArgsStrict } from 'node:util';
-import { loadExercise, listExerciseIds, locateExercise, ExerciseError } from './exercises.js';
+import { loadExercise, listExerciseIds, locateExercise, ExerciseError } from '../../content/exercises.js';
 import { exercisesInChapterOrder } from './chapter-order.js';
 import { judgeFile, nodeEnv } from './runner.js';
 import { drawSeed } from '../core/seed.js';
@@ -147,23 +147,23 @@ function cmdShow(positional, flags) {
   if (positional.length !== 1) throw new UsageError('show needs <exercise-id>');
   const e = load(positional[0]);
   const lang = flags.lang ?? DEFAULT_LANG;
-  const zh = lang === 'zh';
-  const difficulty = messages(lang).difficulty[e.difficulty] ?? e.difficulty;
+  const M = messages(lang);
+  const difficulty = M.difficulty[e.difficulty] ?? e.difficulty;
   const out = [];
   out.push(`# ${localized(e.title, lang)}  (${e.id}, ${difficulty})`, '', localized(e.statement, lang).trim(), '');
-  out.push(zh ? '## 要写的函数' : '## Functions to write');
+  out.push(`## ${M.functionsToWrite}`);
   for (const f of e.functions) {
-    out.push(`- ${f.signature}   ${zh ? '容差：' : 'tolerance: '}atol ${f.atol}, rtol ${f.rtol}`);
+    out.push(`- ${f.signature}   ${M.tolerance}atol ${f.atol}, rtol ${f.rtol}`);
   }
-  if (e.forbid?.length) out.push('', messages(lang).forbiddenList(e.forbid.map((p) => `\`${p}\``).join(', ')));
-  out.push('', zh ? '## 示例' : '## Examples');
+  if (e.forbid?.length) out.push('', M.forbiddenList(e.forbid.map((p) => `\`${p}\``).join(', ')));
+  out.push('', `## ${M.examples}`);
   for (const ex of e.examples) {
     const args = ex.args.map((a) => JSON.stringify(a && a.$tensor !== undefined ? a.$tensor : a)).join(', ');
     const want = ex.expected === undefined ? '' : ` → ${JSON.stringify(ex.expected && ex.expected.$tensor !== undefined ? ex.expected.$tensor : ex.expected)}`;
     out.push(`- ${ex.fn}(${args})${want}`);
   }
-  out.push('', zh ? '## 起始代码' : '## Starter code', '', '```js', localized(e.starter, lang).trimEnd(), '```', '');
-  out.push(zh ? `本地判题：npx tensorpad judge ${e.id} solution.js --lang zh` : `Judge locally: npx tensorpad judge ${e.id} solution.js`);
+  out.push('', `## ${M.starterCode}`, '', '```js', localized(e.starter, lang).trimEnd(), '```', '');
+  out.push(M.judgeLocally(e.id));
   process.stdout.write(out.join('\n') + '\n');
   return 0;
 }

@@ -6,14 +6,14 @@
 //   listExercises() → [{ id, title: { en, zh }, difficulty }]
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { loadExercise, listExerciseIds } from './exercises.js';
+import { loadExercise, listExerciseIds } from '../../content/exercises.js';
 import { judgeSource } from './runner.js';
 import { toResultsJson } from '../core/format.js';
 import { DEFAULT_SEED } from '../core/judge.js';
 import { drawSeed } from '../core/seed.js';
 
 export { DEFAULT_SEED };
-export { ExerciseError } from './exercises.js';
+export { ExerciseError } from '../../content/exercises.js';
 
 const isFolder = (p) => existsSync(p) && statSync(p).isDirectory();
 

@@ -9,7 +9,7 @@
 // values only (computed here by the real reference), so the page judges the examples and nothing else.
 import fs from 'node:fs';
 import path from 'node:path';
-import { EXERCISES_DIR, listExerciseIds, loadExercise } from '../node/exercises.js';
+import { EXERCISES_DIR, listExerciseIds, loadExercise } from '../../content/exercises.js';
 
 export const PUBLIC_CASES = ['all', 'examples'];
 

@@ -1,9 +1,12 @@
-// Parses one chapter file (web/chapters/<id>/<lang>.md) into blocks the page renders, collecting
-// every author mistake as { file, line, message } so the build can name them all at once.
+// Parses one chapter file (web/chapters/<id>/<lang>.md) into blocks the page renders, collecting every
+// author mistake as { file, line, message } so the build can name them all at once. The site build and
+// the CLI (an exercise's order, `tensorpad check`) both read chapters through it.
 import MarkdownIt from 'markdown-it';
 import mathPlugin from './md-math.mjs';
 import { transformCell } from '../runtime/cells.js';
 
+// A :::details block's summary when the author gives none, per language.
+const DETAILS_SUMMARY = { en: 'Answer', zh: '答案' };
 export const DIRECTIVES = ['widget', 'exercise', 'details'];
 const FENCE = /^( {0,3})(`{3,}|~{3,})\s*([^`\s]*)(.*)$/;
 const DIRECTIVE = /^:::\s*([A-Za-z][\w-]*)?\s*(.*)$/;
@@ -291,7 +294,7 @@ export function parseChapter(text, { file, dirId, lang, widgets = new Set(), exe
       }
       case 'details': {
         const summaryEnv = { errors: [] };
-        const summaryHtml = md.renderInline(arg.trim() || (lang === 'zh' ? '答案' : 'Answer'), summaryEnv);
+        const summaryHtml = md.renderInline(arg.trim() || (DETAILS_SUMMARY[lang] ?? DETAILS_SUMMARY.en), summaryEnv);
         reportMath(summaryEnv, n);
         const block = { type: 'details', summary: arg.trim(), summaryHtml, children: [], line: n };
         push(block);

@@ -9,11 +9,11 @@ import { join, relative, resolve, basename, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
 import { parse, tokenizer } from 'acorn';
-import { exerciseSchema, EXERCISE_LANGS } from '../core/schema.js';
-import { isTensorMarker, shapeOfNested } from '../core/values.js';
+import { exerciseSchema, EXERCISE_LANGS } from '../judge/core/schema.js';
+import { isTensorMarker, shapeOfNested } from '../judge/core/values.js';
 
 // TENSORPAD_EXERCISES points the CLI (and everything else) at another folder of exercises, as tests do.
-export const EXERCISES_DIR = process.env.TENSORPAD_EXERCISES ?? fileURLToPath(new URL('../../../exercises/', import.meta.url));
+export const EXERCISES_DIR = process.env.TENSORPAD_EXERCISES ?? fileURLToPath(new URL('../../exercises/', import.meta.url));
 
 export class ExerciseError extends Error {
   constructor(file, field, message) {
