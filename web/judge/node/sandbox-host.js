@@ -17,7 +17,7 @@ import { startWorker } from '../core/worker-core.js';
 import { MSG } from '../core/protocol.js';
 import { hardenProcess } from './harden.js';
 
-const TEXT_CAP = 8000;   // a thrown 20 MB string must not become 20 MB of verdict
+const TEXT_CAP = 2000;   // per message: a thrown 20 MB string, repeated by every case, must stay a short verdict
 
 function capStrings(msg) {
   for (const k of ['message', 'error', 'output']) {
