@@ -67,6 +67,9 @@ test('tp. and x. offer matmul; a name from an earlier cell is offered; Esc close
     await page.keyboard.type('xTe', { delay: 30 });
     await list.waitFor({ timeout: 5000 });
     assert.ok((await options()).includes('xTensor'));
+    // CodeMirror ignores keys for its interactionDelay (75 ms) after a list opens, so an Enter sent at once
+    // (as a loaded machine can) would start a new line instead of taking the option.
+    await page.waitForTimeout(150);
     await page.keyboard.press('Enter');
     assert.equal(await cell(page, 'c2').locator('.cm-content').textContent(), 'xTensor');
     assert.deepEqual(log.errors, []);
