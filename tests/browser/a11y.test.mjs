@@ -4,7 +4,7 @@
 // computed values (styles, geometry, attributes) after an action, never a timing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSiteAndBrowser, openPage, cell, typeInto, waitForState, waitIdle } from './helpers.mjs';
+import { useSiteAndBrowser, withSitePage, cell, typeInto, waitForState, waitIdle } from './helpers.mjs';
 import { CONTRAST } from './contrast.mjs';
 import { u8, safetensorsBytes } from '../fixtures/safetensors-bytes.mjs';
 
@@ -13,16 +13,8 @@ useSiteAndBrowser((s, b) => { srv = s; browser = b; });
 
 const url = (chapter, lang) => `${srv.base}?chapter=${chapter}&lang=${lang}`;
 
-async function withPage(fn, { viewport = { width: 1280, height: 900 }, reducedMotion, colorScheme } = {}) {
-  const context = await browser.newContext({ viewport, reducedMotion, colorScheme });
-  const { page, log } = await openPage(context, srv.base);
-  try {
-    await fn(page, log);
-    assert.deepEqual(log.errors, [], 'no console error');
-  } finally {
-    await context.close();
-  }
-}
+const withPage = (fn, { viewport = { width: 1280, height: 900 }, reducedMotion, colorScheme } = {}) =>
+  withSitePage(browser, srv.base, (page, _context, log) => fn(page, log), { contextOptions: { viewport, reducedMotion, colorScheme } });
 
 async function ready(page) {
   await page.waitForFunction(() => document.querySelector('#app')?.dataset.kernel === 'ready', null, { timeout: 30000 });

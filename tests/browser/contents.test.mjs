@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { root, useSiteAndBrowser, openPage } from './helpers.mjs';
+import { root, withSitePage, useSiteAndBrowser, openPage } from './helpers.mjs';
 
 let srv, browser;
 useSiteAndBrowser((s, b) => { srv = s; browser = b; });
@@ -13,16 +13,7 @@ useSiteAndBrowser((s, b) => { srv = s; browser = b; });
 const url = (chapter, lang) => `${srv.base}?chapter=${chapter}&lang=${lang}`;
 const built = (lang) => JSON.parse(fs.readFileSync(path.join(root, 'web', 'dist', 'chapters', 'linear-algebra', `${lang}.json`), 'utf8'));
 
-async function withPage(fn, { width = 1600, height = 900 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height } });
-  const { page, log } = await openPage(context, srv.base);
-  try {
-    await fn(page);
-    assert.deepEqual(log.errors, [], 'no console error');
-  } finally {
-    await context.close();
-  }
-}
+const withPage = (fn, { width = 1600, height = 900 } = {}) => withSitePage(browser, srv.base, (page) => fn(page), { contextOptions: { viewport: { width, height } } });
 
 const current = (page) => page.evaluate(() => [...document.querySelectorAll('[data-testid=toc-link][aria-current]')].map((a) => a.getAttribute('href')));
 const progress = (page, id) => page.locator(`[data-testid=toc-link][href="#${id}"] + [data-testid=toc-progress]`).evaluate((el) => ({

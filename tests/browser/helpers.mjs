@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { before, after } from 'node:test';
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { createServer } from '../../web/server.mjs';
 
@@ -74,6 +75,34 @@ export async function openPage(context, base) {
   });
   page.on('worker', (w) => w.on('console', (m) => process.env.TP_VERBOSE && console.log(`  [worker ${m.type()}] ${m.text()}`)));
   return { page, log };
+}
+
+/**
+ * Opens the site at `base` in a fresh context (`contextOptions` as browser.newContext's; `prepare(context)`
+ * runs before the page opens, to route requests say), runs fn(page, context, log), and fails on any console
+ * error; the context is closed however fn ends.
+ */
+export async function withSitePage(browser, base, fn, { contextOptions, prepare } = {}) {
+  const context = await browser.newContext(contextOptions);
+  if (prepare) await prepare(context);
+  const { page, log } = await openPage(context, base);
+  try {
+    await fn(page, context, log);
+    assert.deepEqual(log.errors, [], 'no console error');
+  } finally {
+    await context.close();
+  }
+}
+
+/** Waits until the cell engine says it is ready, in the page's language. */
+export const engineReady = (page, lang = 'en') => page.locator('[data-testid=kernel-status]').filter({ hasText: lang === 'en' ? 'Ready' : '就绪' }).waitFor({ timeout: 60000 });
+
+/** Types `source` into a cell, runs it with Ctrl+Enter, waits for it to end; returns its output's text. */
+export async function runCell(page, id, source) {
+  await typeInto(page, id, source);
+  await page.keyboard.press('Control+Enter');
+  await waitForState(page, id, ['done', 'error']);
+  return (await cell(page, id).locator('[data-testid=cell-output]').textContent()).trim();
 }
 
 export const cell = (page, id) => page.locator(`[data-testid=cell][data-cell-id="${id}"]`);

@@ -5,40 +5,21 @@
 // Interrupt to a worker that runs the next cell, in each mode (measured, not asserted).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSiteAndBrowser, openPage, cell, typeInto, waitForState } from './helpers.mjs';
+import { useSiteAndBrowser, withSitePage, engineReady as ready, runCell as run, cell } from './helpers.mjs';
 
 let srv, browser;
 useSiteAndBrowser((s, b) => { srv = s; browser = b; });
 const url = (lang) => `${srv.base}?chapter=demo&lang=${lang}`;
 
-async function withPage(fn, { isolated = true } = {}) {
-  const context = await browser.newContext();
-  if (!isolated) {
-    // The same responses without the headers that make the page crossOriginIsolated.
-    await context.route('**/*', async (route) => {
-      const response = await route.fetch();
-      const headers = { ...response.headers() };
-      delete headers['cross-origin-opener-policy'];
-      delete headers['cross-origin-embedder-policy'];
-      await route.fulfill({ response, headers });
-    });
-  }
-  const { page, log } = await openPage(context, srv.base);
-  try {
-    await fn(page);
-    assert.deepEqual(log.errors, [], 'no console error');
-  } finally {
-    await context.close();
-  }
-}
-
-const ready = (page, lang = 'en') => page.locator('[data-testid=kernel-status]').filter({ hasText: lang === 'en' ? 'Ready' : '就绪' }).waitFor({ timeout: 60000 });
-async function run(page, id, source) {
-  await typeInto(page, id, source);
-  await page.keyboard.press('Control+Enter');
-  await waitForState(page, id, ['done', 'error']);
-  return (await cell(page, id).locator('[data-testid=cell-output]').textContent()).trim();
-}
+// The same responses without the headers that make the page crossOriginIsolated.
+const stripIsolation = (context) => context.route('**/*', async (route) => {
+  const response = await route.fetch();
+  const headers = { ...response.headers() };
+  delete headers['cross-origin-opener-policy'];
+  delete headers['cross-origin-embedder-policy'];
+  await route.fulfill({ response, headers });
+});
+const withPage = (fn, { isolated = true } = {}) => withSitePage(browser, srv.base, fn, { prepare: isolated ? undefined : stripIsolation });
 
 // Runs the loop, interrupts it, and runs the next cell; returns what the next cell printed and the times.
 async function interruptLoop(page) {

@@ -3,29 +3,13 @@
 // on a figure scrolls the page, and a Restart clears the notice that asked for it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSiteAndBrowser, openPage, cell, typeInto, waitForState } from './helpers.mjs';
+import { useSiteAndBrowser, withSitePage, engineReady, runCell as run, cell } from './helpers.mjs';
 
 let srv, browser;
 useSiteAndBrowser((s, b) => { srv = s; browser = b; });
 const url = (lang, chapter = 'demo') => `${srv.base}?chapter=${chapter}&lang=${lang}`;
 
-async function withPage(fn, options = {}) {
-  const context = await browser.newContext(options);
-  const { page, log } = await openPage(context, srv.base);
-  try {
-    await fn(page);
-    assert.deepEqual(log.errors, [], 'no console error');
-  } finally {
-    await context.close();
-  }
-}
-
-const engineReady = (page, lang = 'en') => page.locator('[data-testid=kernel-status]').filter({ hasText: lang === 'en' ? 'Ready' : '就绪' }).waitFor({ timeout: 60000 });
-async function run(page, id, source) {
-  await typeInto(page, id, source);
-  await page.keyboard.press('Control+Enter');
-  await waitForState(page, id, ['done', 'error']);
-}
+const withPage = (fn, contextOptions = {}) => withSitePage(browser, srv.base, (page) => fn(page), { contextOptions });
 
 test('a <style> in a cell\'s html() output styles that output only, never the page', async () => {
   await withPage(async (page) => {

@@ -3,23 +3,14 @@
 // and two tabs editing one cell see each other's text (or, mid-edit, a choice) instead of overwriting it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSiteAndBrowser, openPage, cell, typeInto, editorText } from './helpers.mjs';
+import { useSiteAndBrowser, withSitePage, openPage, cell, typeInto, editorText } from './helpers.mjs';
 
 let srv, browser;
 useSiteAndBrowser((s, b) => { srv = s; browser = b; });
 const KEY = 'tensorpad:v1:chapter:demo';
 const url = (lang) => `${srv.base}?chapter=demo&lang=${lang}`;
 
-async function withPage(fn) {
-  const context = await browser.newContext();
-  const { page, log } = await openPage(context, srv.base);
-  try {
-    await fn(page, context);
-    assert.deepEqual(log.errors, [], 'no console error');
-  } finally {
-    await context.close();
-  }
-}
+const withPage = (fn) => withSitePage(browser, srv.base, (page, context) => fn(page, context));
 
 async function until(check, ms = 5000) {
   const end = Date.now() + ms;

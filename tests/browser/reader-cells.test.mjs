@@ -4,23 +4,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { useSiteAndBrowser, openPage, cell, editorText } from './helpers.mjs';
+import { useSiteAndBrowser, withSitePage, cell } from './helpers.mjs';
 
 let srv, browser;
 useSiteAndBrowser((s, b) => { srv = s; browser = b; });
 const url = (lang, chapter = 'demo') => `${srv.base}?chapter=${chapter}&lang=${lang}`;
 const ready = (page) => page.locator('[data-testid=cell] .cm-editor').first().waitFor();
 
-async function withPage(fn) {
-  const context = await browser.newContext({ acceptDownloads: true });
-  const { page, log } = await openPage(context, srv.base);
-  try {
-    await fn(page, context);
-    assert.deepEqual(log.errors, [], 'no console error');
-  } finally {
-    await context.close();
-  }
-}
+const withPage = (fn) => withSitePage(browser, srv.base, (page, context) => fn(page, context), { contextOptions: { acceptDownloads: true } });
 
 /** The page's cells in order: author cells by id, the reader's as "R:<text>" (Markdown as "M:<text>"). */
 const layout = (page) => page.evaluate(() => [...document.querySelectorAll('main [data-testid=cell], main [data-testid=md-cell]')].map((el) => {
