@@ -43,7 +43,9 @@ std::string heap_report(int64_t bytes) {
   const double free_inside = double(uint32_t(mallinfo().fordblks)), growable = limit - top;
   if (growable >= double(bytes) + 65536)
     return ": the engine refused to grow the heap beyond " + mb(top) + " (its limit is " + mb(limit) + ")";
-  if (free_inside + growable >= double(bytes))
+  // Fragmentation is the story only when a real share of the heap (an eighth or more) sits in free holes:
+  // a heap filled by live tensors with a few MB of gaps left is full, and says so below.
+  if (free_inside + growable >= double(bytes) && free_inside * 8 >= top)
     return ": " + mb(free_inside) + " of the heap are free but not in one piece that large (memory freed between "
            "tensors that are still live), and the heap can grow by only " + mb(growable) + " more (its limit is " +
            mb(limit) + ")";
