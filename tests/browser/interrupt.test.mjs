@@ -5,7 +5,7 @@
 // Interrupt to a worker that runs the next cell, in each mode (measured, not asserted).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSiteAndBrowser, withSitePage, engineReady as ready, runCell as run, cell } from './helpers.mjs';
+import { useSiteAndBrowser, withSitePage, engineReady as ready, runCell as run, cell, typeInto, waitForState } from './helpers.mjs';
 
 let srv, browser;
 useSiteAndBrowser((s, b) => { srv = s; browser = b; });
