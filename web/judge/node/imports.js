@@ -6,29 +6,9 @@
 
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve, relative, isAbsolute } from 'node:path';
-import { parse } from 'acorn';
+import { importsIn } from '../core/imports.js';
 
-function specifiers(source) {
-  let ast;
-  try {
-    ast = parse(source, { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true, allowAwaitOutsideFunction: true });
-  } catch {
-    return [];   // a syntax error is the judge's to report; it imports nothing
-  }
-  const found = [];
-  const literal = (node) => { if (node?.type === 'Literal' && typeof node.value === 'string') found.push(node.value); };
-  const IMPORTS = new Set(['ImportDeclaration', 'ExportNamedDeclaration', 'ExportAllDeclaration', 'ImportExpression']);
-  // every node, by its object-valued fields (no walker dependency for four node types)
-  const stack = [ast];
-  while (stack.length) {
-    const node = stack.pop();
-    if (Array.isArray(node)) { stack.push(...node); continue; }
-    if (!node || typeof node.type !== 'string') continue;
-    if (IMPORTS.has(node.type)) literal(node.source);
-    for (const key in node) if (node[key] && typeof node[key] === 'object') stack.push(node[key]);
-  }
-  return found;
-}
+const specifiers = (source) => importsIn(source).map((i) => i.specifier).filter((s) => s !== null);
 
 const isFile = (p) => { try { return statSync(p).isFile(); } catch { return false; } };
 
@@ -39,7 +19,13 @@ export function importClosure(file, source, neighbours = []) {
   const visit = (from, text) => {
     for (const spec of specifiers(text)) {
       if (!/^\.\.?\//.test(spec)) continue;
-      const target = resolve(dirname(from), decodeURIComponent(spec.replace(/[?#].*$/, '')));
+      let path;
+      try {
+        path = decodeURIComponent(spec.replace(/[?#].*$/, ''));
+      } catch {
+        continue;   // a malformed escape names no file
+      }
+      const target = resolve(dirname(from), path);
       const rel = relative(root, target);
       if (!rel || rel.startsWith('..') || isAbsolute(rel) || seen.has(target) || !isFile(target)) continue;
       seen.add(target);

@@ -1,7 +1,7 @@
 // What keeps a learner's code in the page's judge worker from reaching the site's judge files
 // (/judge/<id>/reference.js, cases.js), which the page's own oracle worker loads:
-//   importsIn(source) → [{ line, what }]   every import declaration, re-export and import() expression;
-//                                          the page refuses a solution that has one (page/runner.js)
+//   importsIn(source)                      (core/imports.js) every import of a solution: the page refuses
+//                                          a solution that has one (page/runner.js)
 //   isolateWorker(say)                     in the worker, once tp is initialised: no fetch, XMLHttpRequest,
 //                                          importScripts, WebSocket, EventSource, Cache Storage (the
 //                                          service worker's copy holds the judge files), nested Workers
@@ -12,34 +12,7 @@
 // before this runs. This is not a substitute for a server that keeps answers secret: a site built with
 // `--public-cases examples` ships no reference at all.
 
-import { parse } from 'acorn';
-
-const PARSE_OPTIONS = { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true, locations: true };
-
-export function importsIn(source) {
-  let ast;
-  try {
-    ast = parse(source, PARSE_OPTIONS);
-  } catch {
-    return [];   // the judge reports the syntax error itself
-  }
-  const found = [];
-  const visit = (node) => {
-    if (!node || typeof node.type !== 'string') return;
-    if (node.type === 'ImportExpression') found.push({ line: node.loc.start.line, what: 'import()' });
-    else if (node.type === 'ImportDeclaration' || ((node.type === 'ExportNamedDeclaration' || node.type === 'ExportAllDeclaration') && node.source)) {
-      found.push({ line: node.loc.start.line, what: `import from ${JSON.stringify(node.source.value)}` });
-    }
-    for (const key of Object.keys(node)) {
-      if (key === 'loc') continue;
-      const v = node[key];
-      if (Array.isArray(v)) v.forEach(visit);
-      else if (v && typeof v === 'object' && typeof v.type === 'string') visit(v);
-    }
-  };
-  visit(ast);
-  return found;
-}
+export { importsIn } from '../core/imports.js';
 
 export function isolateWorker(say) {
   const g = globalThis;
