@@ -158,7 +158,9 @@ describe('tensorpad check catches broken exercises', () => {
     }));
     assert.ok(f.some((m) => /gave different cases on two runs/.test(m)), f.join('\n'));
     const g = failed(await checkBroken(({ read, write }) => write('cases.js', `import { x } from './x.js';\n${read('cases.js')}`)));
-    assert.ok(g.some((m) => /cases\.js imports "\.\/x\.js"; it must be self-contained/.test(m)), g.join('\n'));
+    assert.ok(g.some((m) => /cases\.js line 1: import from "\.\/x\.js"; it must be self-contained/.test(m)), g.join('\n'));
+    const h = failed(await checkBroken(({ read, write }) => write('cases.js', `${read('cases.js')}\nexport const later = () => import('./x.js');\n`)));
+    assert.ok(h.some((m) => /cases\.js line \d+: import\(\); it must be self-contained/.test(m)), h.join('\n'));
   });
 
   test('a hint must be a non-empty string, or { en, zh } with both written', async () => {

@@ -27,15 +27,16 @@ import { caseTitle, describeValue, isTensorMarker } from '../core/values.js';
 import { messages, localized, LANGS, DEFAULT_LANG, exerciseLangs } from '../core/messages.js';
 import { createMarkdown } from '../../content/chapter.mjs';
 import { findForbiddenCalls, forbidRules } from '../core/forbid.js';
+import { importsIn } from '../core/imports.js';
 
 const moduleAst = (dir, file) => parse(readFileSync(join(dir, file), 'utf8'), { ecmaVersion: 'latest', sourceType: 'module' });
 
 function selfContained(dir, file) {
-  const ast = moduleAst(dir, file);
-  const imports = ast.body.filter((n) => n.type === 'ImportDeclaration' || (n.type.startsWith('Export') && n.source));
+  moduleAst(dir, file);   // a syntax error is reported as such, by file:line:column
+  const imports = importsIn(readFileSync(join(dir, file), 'utf8'));
   if (imports.length) {
-    throw new Error(`${file} imports "${imports[0].source.value}"; it must be self-contained ` +
-      '(the page loads it from a Blob URL; cases get rng and tensorArg as arguments, tp is a global)');
+    throw new Error(`${file} line ${imports[0].line}: ${imports[0].what}; it must be self-contained ` +
+      '(the build copies it alone to judge/<id>/ for the page; cases get rng and tensorArg as arguments, tp is a global)');
   }
 }
 
