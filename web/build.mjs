@@ -260,6 +260,11 @@ export async function build({ quiet = false, check = false, chaptersDir, publicC
     fs.mkdirSync(path.join(dist, 'chapters', c.id), { recursive: true });
     fs.writeFileSync(path.join(dist, 'chapters', c.id, `${c.lang}.json`), JSON.stringify(c));
   }
+  // A chapter's assets/ folder (data its cells fetch, e.g. the passage a loaded model reads) ships beside it.
+  for (const id of new Set(chapters.map((c) => c.id))) {
+    const assets = path.join(chaptersDir ?? path.join(web, 'chapters'), id, 'assets');
+    if (fs.existsSync(assets)) copyDir(assets, path.join(dist, 'chapters', id, 'assets'));
+  }
   // A chapter written in fewer languages gets a placeholder for the others: the page fetches the likely
   // language before the index arrives, and a placeholder answers that without a 404 (the index says
   // which languages there are, and the page then loads one of those).

@@ -184,6 +184,7 @@ export function serveKernel(port, loadTp) {
     },
     async [MSG.LANG]({ lang }) {
       words = WORDS[lang] ?? WORDS.en;
+      scope.pageLang = lang; // cells may read it (e.g. to fetch the passage in the reader's language)
     },
     async [MSG.PING]() {
       port.postMessage({ type: MSG.PONG });
