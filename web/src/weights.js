@@ -1,6 +1,9 @@
 // "Use your own model": a drop zone and file picker for a .safetensors or .npy file — or all the shards
 // of a model split over several (model-00001-of-00003.safetensors, ...) — a searchable list of their
 // tensors, and buttons that bind one tensor into the cells' scope as `weights.<name>` (W by default).
+// A whole model folder (config.json beside the safetensors, tokenizer.json optional: picked as a folder,
+// dropped as one, or its files chosen together) is also loaded with tp.model.load and bound as `model`,
+// which the chapter's real-model cells run.
 // The Files go to the cell worker (structured clone: nothing is uploaded) and are opened there with
 // tp.io.open, which reads the header only; a tensor's bytes are read when it is bound. Binding re-runs
 // the cells that read `weights`. The Files are kept on the page, so after Interrupt/Restart they are
@@ -62,6 +65,28 @@ export async function bindWeight(tp, { id, name, shard = 0, as, remove = [] }, s
   return { shape, summary };
 }
 
+/** Loads a model folder's Files with tp.model.load and binds it as scope.model (the previous model is
+ *  disposed first, so two never share the heap). Returns what the page shows about it. */
+export async function loadModel(tp, { files }, scope) {
+  const old = scope.model;
+  delete scope.model;
+  try { old?.dispose?.(); } catch { /* already disposed */ }
+  if (!tp.model) throw new Error('this build of the engine has no tp.model');
+  const m = await tp.model.load(files);
+  scope.model = m;
+  const c = m.config ?? {};
+  return { architecture: c.architecture ?? c.architectures?.[0] ?? '', layers: c.numLayers ?? c.num_hidden_layers ?? null,
+    bytes: tp.memory().bytes };
+}
+
+/** Disposes and unbinds scope.model. */
+export async function unloadModel(tp, _args, scope) {
+  const old = scope.model;
+  delete scope.model;
+  try { old?.dispose?.(); } catch { /* already disposed */ }
+  return true;
+}
+
 /** After a worker restart: opens the files again and binds the same tensors, in one request. */
 export async function restoreWeights(tp, { files, id, binds }, scope) {
   const st = (globalThis.__tpWeights ??= { files: [], id: 0 });
@@ -78,6 +103,26 @@ export async function restoreWeights(tp, { files, id, binds }, scope) {
 // ---- on the page --------------------------------------------------------------------------------------
 
 const MAX_ROWS = 200; // rows drawn at once; the filter narrows a 10k-tensor file down
+const isConfig = (f) => f.name === 'config.json';
+const isTensorFile = (f) => /\.(safetensors|npy)$/i.test(f.name);
+
+/** The Files of a drop: a dropped folder is read one level deep (a model folder is flat). */
+async function droppedFiles(dt) {
+  const entries = [...(dt?.items ?? [])].map((i) => i.webkitGetAsEntry?.()).filter(Boolean);
+  if (!entries.some((e) => e.isDirectory)) return [...(dt?.files ?? [])];
+  const fileOf = (entry) => new Promise((resolve, reject) => entry.file(resolve, reject));
+  const out = [];
+  for (const e of entries) {
+    if (e.isFile) { out.push(await fileOf(e)); continue; }
+    const reader = e.createReader();
+    for (;;) { // readEntries answers in batches until an empty one
+      const batch = await new Promise((resolve, reject) => reader.readEntries(resolve, reject));
+      if (!batch.length) break;
+      for (const x of batch) if (x.isFile) out.push(await fileOf(x));
+    }
+  }
+  return out;
+}
 const NAME_RE = /^[A-Za-z_$][\w$]*$/;
 const mb = (bytes) => (bytes >= 1e9 ? `${(bytes / 1e9).toFixed(2)} GB` : bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1e3))} kB`);
 const shapeText = (shape) => (shape.length ? shape.join('×') : 'scalar');
@@ -91,6 +136,8 @@ export class WeightsPanel {
     this.id = 0; // which open the worker holds; answers to older opens are ignored
     this.list = null;
     this.bound = new Map(); // as → { name, shard, dtype, shape }
+    this.modelFiles = []; // a model folder's Files, kept to load it again after a restart
+    this.modelId = 0;
     this.#render(heading);
     notebook.onRestart(() => this.#restarted());
     this.#catchStrayDrops();
@@ -107,27 +154,37 @@ export class WeightsPanel {
     document.addEventListener('drop', (e) => {
       if (!hasFiles(e) || this.zone.contains(e.target)) return;
       const files = [...e.dataTransfer.files];
-      if (e.target.closest?.('.cm-editor') && !files.some(isModel)) return;
+      const folder = [...(e.dataTransfer.items ?? [])].some((i) => i.webkitGetAsEntry?.()?.isDirectory);
+      if (e.target.closest?.('.cm-editor') && !folder && !files.some(isModel)) return;
       e.preventDefault();
       e.stopPropagation();
       if (!files.length) return;
       this.el.scrollIntoView({ block: 'nearest' });
-      this.open(files);
+      droppedFiles(e.dataTransfer).then((fs) => this.open(fs), (err) => this.#showError(cleanMessage(err)));
     }, { capture: true });
   }
 
   #render(heading) {
     const L = this.L;
     const id = 'weights';
-    this.input = h('input', { type: 'file', id: `${id}-file`, accept: '.safetensors,.npy', multiple: true, 'data-testid': 'weights-input',
+    this.input = h('input', { type: 'file', id: `${id}-file`, accept: '.safetensors,.npy,.json', multiple: true, 'data-testid': 'weights-input',
       // Cleared on click, so choosing the same file again (after an error or a restart) still opens it.
       onclick: () => { this.input.value = ''; }, onchange: () => this.input.files.length && this.open([...this.input.files]) });
+    // A model folder: config.json, the safetensors (and their index), tokenizer.json. Subfolders are left out.
+    this.folderInput = h('input', { type: 'file', id: `${id}-folder`, webkitdirectory: true, 'data-testid': 'weights-folder',
+      onclick: () => { this.folderInput.value = ''; },
+      onchange: () => {
+        const top = [...this.folderInput.files].filter((f) => (f.webkitRelativePath || f.name).split('/').length <= 2);
+        if (top.length) this.open(top);
+      } });
+    this.modelStatus = h('p', { class: 'weights-status', role: 'status', 'aria-live': 'polite', 'data-testid': 'model-status', hidden: true });
     this.status = h('p', { class: 'weights-status', role: 'status', 'aria-live': 'polite', 'data-testid': 'weights-status' });
     this.error = h('p', { class: 'weights-error', role: 'alert', 'data-testid': 'weights-error', hidden: true });
     this.zone = h('div', { class: 'weights-drop', 'data-testid': 'weights-drop', role: 'group', 'aria-labelledby': `${id}-title`, 'aria-describedby': `${id}-hint` },
       h('p', { id: `${id}-hint`, class: 'weights-hint', text: L('weightsHint') }),
       h('label', { for: this.input.id, class: 'weights-pick' }, h('span', { text: L('weightsChoose') }), this.input),
-      this.status, this.error);
+      h('label', { for: this.folderInput.id, class: 'weights-pick' }, h('span', { text: L('modelChooseFolder') }), this.folderInput),
+      this.status, this.modelStatus, this.error);
     for (const ev of ['dragenter', 'dragover']) {
       this.zone.addEventListener(ev, (e) => {
         if (![...(e.dataTransfer?.types ?? [])].includes('Files')) return;
@@ -140,8 +197,8 @@ export class WeightsPanel {
     this.zone.addEventListener('drop', (e) => {
       e.preventDefault();
       this.zone.classList.remove('dragging');
-      const files = [...(e.dataTransfer?.files ?? [])];
-      if (files.length) this.open(files);
+      if (!e.dataTransfer?.files?.length) return;
+      droppedFiles(e.dataTransfer).then((fs) => fs.length && this.open(fs), (err) => this.#showError(cleanMessage(err)));
     });
 
     this.asInput = h('input', { type: 'text', id: `${id}-as`, value: 'W', size: 8, spellcheck: 'false', autocomplete: 'off', 'data-testid': 'weights-as', oninput: () => this.#asChanged() });
@@ -190,7 +247,11 @@ export class WeightsPanel {
    *  appears. A sharded model's index (model.safetensors.index.json) is not needed and is left out. */
   async open(fileOrFiles) {
     const all = Array.isArray(fileOrFiles) ? fileOrFiles : [fileOrFiles];
-    const data = all.filter((f) => !/\.index\.json$/i.test(f.name));
+    // A model folder: its tensor files are listed here, and the whole folder goes to tp.model.load.
+    const folder = all.some(isConfig);
+    if (folder) this.#loadModel(all);
+    else if (this.modelFiles.length) this.#unloadModel();
+    const data = all.filter((f) => (folder ? isTensorFile(f) : !/\.index\.json$/i.test(f.name)));
     const files = data.length ? data : all;
     const label = this.#filesLabel(files);
     const size = files.reduce((s, f) => s + f.size, 0);
@@ -313,9 +374,42 @@ export class WeightsPanel {
     }
   }
 
+  /** Loads a model folder in the worker as `model`; the cells that read `model` run again. */
+  async #loadModel(files) {
+    const id = ++this.modelId;
+    this.modelFiles = files;
+    this.modelStatus.hidden = false;
+    this.modelStatus.textContent = this.L('modelLoading', { size: mb(files.reduce((s, f) => s + f.size, 0)) });
+    this.zone.dataset.model = 'loading';
+    try {
+      if (this.nb.kernelState === 'failed') throw new Error(this.L('weightsNoEngine'));
+      const r = await this.nb.kernel.compute(loadModel, { files });
+      if (id !== this.modelId) return;
+      this.zone.dataset.model = 'loaded';
+      this.modelStatus.textContent = this.L('modelLoaded', { arch: r.architecture || '?', layers: r.layers ?? '?', size: mb(r.bytes) });
+      this.nb.changed('model', r);
+    } catch (e) {
+      if (id !== this.modelId) return;
+      this.modelFiles = [];
+      this.zone.dataset.model = 'error';
+      this.modelStatus.textContent = '';
+      this.modelStatus.hidden = true;
+      this.#showError(this.L('modelFailed', { msg: cleanMessage(e).replace(/^model\.load: /, '') }));
+    }
+  }
+
+  #unloadModel() {
+    this.modelId++;
+    this.modelFiles = [];
+    this.modelStatus.hidden = true;
+    delete this.zone.dataset.model;
+    this.nb.kernel.compute(unloadModel, {}).then(() => this.nb.changed('model', null), () => {});
+  }
+
   // A fresh worker has no file and no `weights`: open the kept File again and bind the same tensors.
   // Sent at once, so it is queued in the worker before any cell the reader re-runs.
   #restarted() {
+    if (this.modelFiles.length) this.#loadModel(this.modelFiles);
     if (!this.files.length) {
       if (this.zone.dataset.state === 'opening' || this.zone.dataset.state === 'reading') {
         this.id++;

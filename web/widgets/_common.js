@@ -231,6 +231,7 @@ const STYLE = `
 /* Every label of a figure is in the text colour: this rule wins over a text's fill attribute. */
 .tpw svg text { font-family: inherit; fill: var(--fg, #1a1a1a); }
 .tpw .tpw-row { display: flex; flex-wrap: wrap; align-items: center; gap: .5rem; margin: .35rem 0; }
+.tpw .tpw-row[hidden] { display: none; }
 .tpw .tpw-row input[type=range] { flex: 1 1 12rem; min-width: 8rem; }
 .tpw .tpw-cols { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
 .tpw .tpw-side { flex: 1 1 16rem; min-width: 14rem; }
