@@ -9,6 +9,10 @@ export type TensorSource = Blob | ArrayBuffer | ArrayBufferView | string | URL;
 export type TensorFile = { format: "safetensors" | "npy"; tensors: { name: string; dtype: string; shape: number[] }[]; metadata: Record<string, unknown>; size: number; get(name: string): Promise<Tensor>; close(): Promise<void> };
 export type Memory = { tensors: number; quantized: number; bytes: number };
 export type JudgeResults = { version: number; status: 'pass' | 'fail' | 'error'; message: string | null; tests: { name: string; status: 'pass' | 'fail' | 'error'; message: string | null; output: string | null; test_code: string }[]; exercise: string; seed: number; passed: number; failed: number; error_kind?: string };
+export type DType = 'float32' | 'float64' | 'float16' | 'bfloat16' | 'int32' | 'int64' | 'uint8' | 'int8' | 'int16' | 'bool';
+export type DTypeName = DType | 'float' | 'double' | 'half' | 'int' | 'long' | 'short';
+export type TypedData = Float32Array | Float64Array | Int32Array | Int16Array | Int8Array | Uint8Array;
+export type NestedValues = number | boolean | NestedValues[];
 
 /** The one error type of the API: the message names the operation ("matmul: shapes ..."), as does .op. */
 export declare class TensorpadError extends Error {
@@ -20,8 +24,8 @@ export declare class Tensor {
   private constructor();
   /** The sizes of the dims (a copy). @example tp.zeros([2, 3]).shape  // [2, 3] */
   readonly shape: number[];
-  /** Always "float32". @example tp.ones(2).dtype */
-  readonly dtype: "float32";
+  /** The element type, by torch's name ("float32", "int64", "bool", ...). @example tp.tensor([1, 2], { dtype: 'int32' }).dtype  // 'int32' */
+  readonly dtype: DType;
   /** The number of dims. @example tp.zeros([2, 3]).ndim  // 2 */
   readonly ndim: number;
   /** The number of elements. @example tp.zeros([2, 3]).numel  // 6 */
@@ -41,12 +45,12 @@ export declare class Tensor {
   stride(): number[];
   /** Whether the elements lie row-major without gaps. @example tp.zeros([2, 3]).T.isContiguous()  // false */
   isContiguous(): boolean;
-  /** The elements in row-major order (a copy). @example tp.arange(3).data()  // Float32Array [0, 1, 2] */
-  data(): Float32Array;
-  /** The value of a one-element tensor. @example tp.tensor([[5]]).item()  // 5 */
-  item(): number;
-  /** The elements as nested arrays (a number for a 0-d tensor). @example tp.eye(2).toArray()  // [[1, 0], [0, 1]] */
-  toArray(): NestedNumbers;
+  /** The elements in row-major order (a copy): float16/bfloat16 widened to a Float32Array, int64 to a Float64Array (exact within ±2^53), bool as a Uint8Array of 0/1. @example tp.arange(3).data()  // Float32Array [0, 1, 2] */
+  data(): TypedData;
+  /** The value of a one-element tensor (a boolean for a bool tensor). @example tp.tensor([[5]]).item()  // 5 */
+  item(): number | boolean;
+  /** The elements as nested arrays of numbers, or booleans for a bool tensor (a single value for a 0-d tensor), as torch's tolist(). @example tp.eye(2).toArray()  // [[1, 0], [0, 1]] */
+  toArray(): NestedValues;
   /** Prints as torch does: tensor([...]). @example tp.tensor([1, 2.5]).toString()  // "tensor([1.0000, 2.5000])" */
   toString(): string;
   /** Elementwise a + b, broadcasting (other may be a number). @example tp.tensor([1, 2]).add(2) */
@@ -111,6 +115,22 @@ export declare class Tensor {
   contiguous(): Tensor;
   /** A compact copy. @example tp.ones(2).clone() */
   clone(): Tensor;
+  /** A copy converted to dtype (or another tensor's dtype) as torch converts: float → int truncates toward zero, float16/bfloat16 round to nearest even, anything → bool is x != 0. @example tp.tensor([-1.7, 2.5]).to('int32').toArray()  // [-1, 2] */
+  to(dtype: DTypeName | Tensor): Tensor;
+  /** to('float32'). @example tp.tensor([0, 1.5]).float().dtype  // 'float32' */
+  float(): Tensor;
+  /** to('float64'). @example tp.tensor([0, 1.5]).double().dtype  // 'float64' */
+  double(): Tensor;
+  /** to('float16'). @example tp.tensor([0, 1.5]).half().dtype  // 'float16' */
+  half(): Tensor;
+  /** to('bfloat16'). @example tp.tensor([0, 1.5]).bfloat16().dtype  // 'bfloat16' */
+  bfloat16(): Tensor;
+  /** to('int32'). @example tp.tensor([0, 1.5]).int().dtype  // 'int32' */
+  int(): Tensor;
+  /** to('int64'). @example tp.tensor([0, 1.5]).long().dtype  // 'int64' */
+  long(): Tensor;
+  /** to('bool'). @example tp.tensor([0, 1.5]).bool().dtype  // 'bool' */
+  bool(): Tensor;
   /** The sum over a dim, a list of dims, or every element (no dim, null or []). @example tp.ones([2, 3]).sum(-1) */
   sum(dim?: number | number[] | null, opts?: { keepdim?: boolean }): Tensor;
   /** The mean over a dim, a list of dims, or every element (no dim, null or []). @example tp.ones([2, 3]).mean(-1) */
@@ -160,25 +180,28 @@ export interface Tp {
   TensorpadError: typeof TensorpadError;
   /** Whether x is a tensor of this API. @example tp.isTensor(tp.ones(1))  // true */
   isTensor(x: unknown): x is Tensor;
-  /** A tensor from a number, nested arrays (ragged ones refused with their position), a typed array, or a list of equally shaped tensors (stacked). @example tp.tensor([[1, 2], [3, 4]]).shape  // [2, 2] */
-  tensor(data: TensorLike, opts?: { shape?: Shape; dtype?: 'float32' }): Tensor;
-  /** A tensor of zeros. @example tp.zeros([2, 3]) */
-  zeros(shape: Shape): Tensor;
+  /** A tensor from a number, nested arrays (ragged ones refused with their position), a typed array, or a list of equally shaped tensors (stacked). Without dtype: booleans give bool, a typed array its own dtype (Int32Array int32, ...), numbers float32. @example tp.tensor([[1, 2], [3, 4]], { dtype: 'int64' }).shape  // [2, 2] */
+  tensor(data: TensorLike, opts?: { shape?: Shape; dtype?: DTypeName }): Tensor;
+  /** A tensor of zeros (float32 unless dtype is given). @example tp.zeros([2, 3], { dtype: 'int32' }) */
+  zeros(shape: Shape, opts?: { dtype?: DTypeName }): Tensor;
   zeros(...sizes: number[]): Tensor;
-  /** A tensor of ones. @example tp.ones(2, 3) */
-  ones(shape: Shape): Tensor;
+  zeros(...sizesThenOptions: [...number[], { dtype?: DTypeName }]): Tensor;
+  /** A tensor of ones (float32 unless dtype is given). @example tp.ones(2, 3) */
+  ones(shape: Shape, opts?: { dtype?: DTypeName }): Tensor;
   ones(...sizes: number[]): Tensor;
-  /** A tensor with every element value. @example tp.full([2, 2], 7) */
-  full(shape: Shape, value: number): Tensor;
-  /** Zeros of x's shape. @example tp.zerosLike(tp.ones([2, 3])).shape */
-  zerosLike(x: Tensor): Tensor;
-  /** Ones of x's shape. @example tp.onesLike(tp.zeros([2, 3])).shape */
-  onesLike(x: Tensor): Tensor;
+  ones(...sizesThenOptions: [...number[], { dtype?: DTypeName }]): Tensor;
+  /** A tensor with every element value, converted to dtype (float32 by default, bool for a boolean value). @example tp.full([2, 2], 7) */
+  full(shape: Shape, value: number | boolean, opts?: { dtype?: DTypeName }): Tensor;
+  /** Zeros of x's shape and dtype (unless dtype is given). @example tp.zerosLike(tp.ones([2, 3])).shape */
+  zerosLike(x: Tensor, opts?: { dtype?: DTypeName }): Tensor;
+  /** Ones of x's shape and dtype (unless dtype is given). @example tp.onesLike(tp.zeros([2, 3])).shape */
+  onesLike(x: Tensor, opts?: { dtype?: DTypeName }): Tensor;
   /** The n x m identity (m = n by default). @example tp.eye(3) */
   eye(n: number, m?: number): Tensor;
-  /** [start, end) by step, as torch. @example tp.arange(0, 1, 0.25).toArray()  // [0, 0.25, 0.5, 0.75] */
-  arange(end: number): Tensor;
-  arange(start: number, end: number, step?: number): Tensor;
+  /** [start, end) by step, as torch; float32 unless dtype is given (each value computed in double, so int64 is exact within ±2^53). @example tp.arange(0, 1, 0.25).toArray()  // [0, 0.25, 0.5, 0.75] */
+  arange(end: number, opts?: { dtype?: DTypeName }): Tensor;
+  arange(start: number, end: number, opts?: { dtype?: DTypeName }): Tensor;
+  arange(start: number, end: number, step: number, opts?: { dtype?: DTypeName }): Tensor;
   /** Standard normal samples; the same seed gives the same bits in Node, the browser and C++. @example tp.randn([2, 3], { seed: 1 }) */
   randn(shape: Shape, opts?: RandomOptions): Tensor;
   randn(...sizes: number[]): Tensor;

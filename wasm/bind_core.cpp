@@ -17,33 +17,67 @@ namespace {
 int h(Tensor t) { return put(std::move(t)); }
 
 // ---- handles and memory ----
+// A typed array onto a contiguous tensor's elements: Float32Array, Float64Array, Int32Array, Int16Array,
+// Int8Array, or Uint8Array (uint8, bool); Uint16Array holds float16/bfloat16 bits, and int64 has none
+// (JS reads it through float64). Valid only until the heap grows, so JS copies or fills it at once.
+val typed_view(const Tensor& t) {
+  const size_t n = size_t(t.numel());
+  void* p = const_cast<void*>(t.raw());
+  using emscripten::typed_memory_view;
+  switch (t.dtype()) {
+    case tp::DType::Float32: return val(typed_memory_view(n, static_cast<float*>(p)));
+    case tp::DType::Float64: return val(typed_memory_view(n, static_cast<double*>(p)));
+    case tp::DType::Int32: return val(typed_memory_view(n, static_cast<int32_t*>(p)));
+    case tp::DType::Int16: return val(typed_memory_view(n, static_cast<int16_t*>(p)));
+    case tp::DType::Int8: return val(typed_memory_view(n, static_cast<int8_t*>(p)));
+    case tp::DType::UInt8:
+    case tp::DType::Bool: return val(typed_memory_view(n, static_cast<uint8_t*>(p)));
+    case tp::DType::Float16:
+    case tp::DType::BFloat16: return val(typed_memory_view(n, static_cast<uint16_t*>(p)));
+    case tp::DType::Int64: break;
+  }
+  throw tp::Error("view: an int64 tensor has no typed view (read it as float64)");
+}
 val tensor_view(int id) {
-  // A Float32Array onto the heap: valid only until the heap grows, so JS copies or fills it at once.
   return guard([&] {
     const Tensor& t = get(id);
     if (!t.is_contiguous()) throw tp::Error("view: tensor is not contiguous");
-    return val(emscripten::typed_memory_view(size_t(t.numel()), const_cast<float*>(t.data())));
+    return typed_view(t);
   });
 }
+// A copy of the elements as JS reads them: 16-bit floats widened to float32, int64 to float64 (exact
+// within 2^53), every other dtype in its own typed array (bool as 0/1 bytes).
 val copy_out(int id) {
   return guard([&] {
-    const Tensor c = get(id).contiguous();
-    return val(emscripten::typed_memory_view(size_t(c.numel()), c.data())).call<val>("slice");
+    const Tensor& t = get(id);
+    const tp::DType d = t.dtype();
+    const tp::DType js = d == tp::DType::Float16 || d == tp::DType::BFloat16 ? tp::DType::Float32
+                         : d == tp::DType::Int64                              ? tp::DType::Float64
+                                                                              : d;
+    const Tensor c = t.to(js).contiguous();
+    return typed_view(c).call<val>("slice");
   });
 }
+int dtype_of(int id) { return guard([&] { return int(get(id).dtype()); }); }
+int to_dtype(int id, int d) { return guard([&] { return h(get(id).to(tp::DType(d))); }); }
 val shape_of(int id) { return guard([&] { return tpw::from_shape(get(id).shape()); }); }
 val strides_of(int id) { return guard([&] { return tpw::from_shape(get(id).strides()); }); }
 bool is_contiguous(int id) { return guard([&] { return get(id).is_contiguous(); }); }
-double item(int id) { return guard([&] { return double(get(id).item()); }); }
+double item(int id) { return guard([&] { return get(id).item_double(); }); }
 double live_bytes() { return double(tp::Storage::live_bytes()); }
 
 // ---- creation ----
 int empty(val shape, std::string op) { return guard([&] { return h(Tensor::empty(to_shape(shape), op.c_str())); }); }
-int full(val shape, double v, std::string op) {
-  return guard([&] { return h(Tensor::full(to_shape(shape), float(v), op.c_str())); });
+int empty_as(val shape, int d, std::string op) {
+  return guard([&] { return h(Tensor::empty(to_shape(shape), tp::DType(d), op.c_str())); });
+}
+int full(val shape, double v, int d, std::string op) {
+  return guard([&] { return h(Tensor::full(to_shape(shape), v, tp::DType(d), op.c_str())); });
 }
 int eye(int n, int m) { return guard([&] { return h(tp::eye(n, m)); }); }
-int arange(double s, double e, double st) { return guard([&] { return h(tp::arange(s, e, st)); }); }
+int arange(double s, double e, double st, int d) {
+  return guard([&] { return h(tp::arange(s, e, st, tp::DType(d))); });
+}
 int randn(val shape, double seed, bool seeded) {
   return guard([&] {
     if (!seeded) return h(tp::randn(to_shape(shape), tp::global_rng()));
@@ -125,7 +159,10 @@ EMSCRIPTEN_BINDINGS(tensorpad_core) {
   function("strides", &strides_of);
   function("isContiguous", &is_contiguous);
   function("item", &item);
+  function("dtype", &dtype_of);
+  function("to", &to_dtype);
   function("empty", &empty);
+  function("emptyAs", &empty_as);
   function("full", &full);
   function("eye", &eye);
   function("arange", &arange);

@@ -19,17 +19,29 @@ Tensor eye(int64_t n, int64_t m) {
   return t;
 }
 
-Tensor arange(double start, double end, double step) {
+Tensor arange(double start, double end, double step, DType dtype) {
   if (!std::isfinite(start) || !std::isfinite(end) || !std::isfinite(step))
     fail("arange", "start, end and step must be finite, got ", start, ", ", end, ", ", step);
   if (step == 0) fail("arange", "step must be non-zero");
   if ((end - start) * step < 0)
     fail("arange", "step ", step, " goes away from end ", end, " when starting at ", start);
   const double count = std::ceil((end - start) / step);
-  if (count > double(kMaxElements)) fail("arange", "would make ", count, " elements, too many");
+  if (count > double(kMaxBytes / itemsize(dtype))) fail("arange", "would make ", count, " elements, too many");
   const int64_t n = int64_t(std::max(0.0, count));
-  Tensor t = Tensor::empty({n});
-  for (int64_t i = 0; i < n; ++i) t.data()[i] = float(start + double(i) * step);
+  Tensor t = Tensor::empty({n}, dtype, "arange");
+  if (dtype == DType::Float32) {
+    float* p = t.data();
+    for (int64_t i = 0; i < n; ++i) p[i] = float(start + double(i) * step);
+    return t;
+  }
+  // Other dtypes: each value computed in double, then converted (exact for integers within 2^53).
+  double buf[256];
+  uint8_t* out = static_cast<uint8_t*>(t.raw());
+  for (int64_t i0 = 0; i0 < n; i0 += 256) {
+    const int64_t m = std::min<int64_t>(256, n - i0);
+    for (int64_t i = 0; i < m; ++i) buf[i] = start + double(i0 + i) * step;
+    store_block(dtype, buf, m, out + i0 * itemsize(dtype), 1);
+  }
   return t;
 }
 
@@ -149,9 +161,19 @@ Tensor unsqueeze(const Tensor& x, int64_t dim) {
 }
 
 namespace {
-// Copies src into the same-shaped view dst (dst's storage is written through).
+// Copies src into the same-shaped view dst (dst's storage is written through), converting its dtype.
 void copy_into(Tensor dst, const Tensor& src) {
   TP_ASSERT(dst.shape() == src.shape());
+  if (dst.dtype() != DType::Float32 || src.dtype() != DType::Float32) {
+    auto* d = static_cast<uint8_t*>(dst.raw());
+    const auto* s = static_cast<const uint8_t*>(src.raw());
+    const int64_t dsz = itemsize(dst.dtype()), ssz = itemsize(src.dtype());
+    strided_rows<2>(dst.shape(), {&dst.strides(), &src.strides()}, {0, 0},
+                    [&](const std::array<int64_t, 2>& o, int64_t n, const std::array<int64_t, 2>& st) {
+                      convert_strided(src.dtype(), s + o[1] * ssz, st[1], dst.dtype(), d + o[0] * dsz, st[0], n);
+                    });
+    return;
+  }
   float* d = dst.data();
   const float* s = src.data();
   strided_rows<2>(dst.shape(), {&dst.strides(), &src.strides()}, {0, 0},
@@ -184,7 +206,9 @@ Tensor cat(const std::vector<Tensor>& xs, int64_t dim) {
            shape_str(first.shape()), " except in dim ", dim);
     shape[d] += x.shape()[d];
   }
-  Tensor out = Tensor::empty(shape);
+  DType dtype = first.dtype();  // torch.cat promotes its inputs' dtypes
+  for (const Tensor& x : xs) dtype = promote_types(dtype, x.dtype());
+  Tensor out = Tensor::empty(shape, dtype);
   int64_t at = 0;
   for (const Tensor& x : xs) {
     if (skipped(x) && &x != &first) continue;

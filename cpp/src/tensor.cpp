@@ -57,23 +57,25 @@ std::string heap_report(int64_t bytes) {
 }
 }  // namespace
 
-Storage::Storage(int64_t n) : size_(n) {
-  TP_ASSERT(n >= 0 && n <= kMaxElements);
-  data_.reset(new (std::nothrow) float[size_t(std::max<int64_t>(n, 1))]);
-  if (!data_) fail("alloc", "out of memory allocating ", n * 4, " bytes", heap_report(n * 4));
-  g_live_bytes += n * int64_t(sizeof(float));
+Storage::Storage(int64_t nbytes) : size_(nbytes) {
+  TP_ASSERT(nbytes >= 0 && nbytes <= kMaxBytes);
+  // Allocated in 8-byte units so every dtype's elements are aligned (malloc aligns to at least 8).
+  data_.reset(reinterpret_cast<uint8_t*>(new (std::nothrow) uint64_t[size_t(std::max<int64_t>((nbytes + 7) / 8, 1))]));
+  if (!data_) fail("alloc", "out of memory allocating ", nbytes, " bytes", heap_report(nbytes));
+  g_live_bytes += nbytes;
   ++g_live_buffers;
 }
 
 Storage::~Storage() {
-  g_live_bytes -= size_ * int64_t(sizeof(float));
+  g_live_bytes -= size_;
   --g_live_buffers;
 }
 
 int64_t Storage::live_bytes() { return g_live_bytes.load(); }
 int64_t Storage::live_buffers() { return g_live_buffers.load(); }
 
-int64_t checked_numel(const char* op, const Shape& shape) {
+int64_t checked_numel(const char* op, const Shape& shape, DType dtype) {
+  const int64_t max_elements = kMaxBytes / itemsize(dtype);
   if (shape.size() > 16) fail(op, "shape ", shape_str(shape), " has ", shape.size(), " dims; at most 16 are supported");
   bool empty = false;
   for (int64_t d : shape) {
@@ -88,8 +90,9 @@ int64_t checked_numel(const char* op, const Shape& shape) {
     if (n > std::numeric_limits<int64_t>::max() / d)
       fail(op, "shape ", shape_str(shape), " has 0 elements but its other dims multiply past 2^63 (their strides would overflow)");
     n *= d;
-    if (!empty && n > kMaxElements)
-      fail(op, "shape ", shape_str(shape), " is too large (more than ", kMaxElements, " elements)");
+    if (!empty && n > max_elements)
+      fail(op, "shape ", shape_str(shape), " is too large (more than ", max_elements, " elements",
+           dtype == DType::Float32 ? "" : " of ", dtype == DType::Float32 ? "" : dtype_name(dtype), ")");
   }
   return empty ? 0 : n;
 }
@@ -111,16 +114,40 @@ int64_t wrap_dim(const char* op, int64_t dim, int64_t ndim) {
   return dim < 0 ? dim + std::max<int64_t>(ndim, 1) : dim;
 }
 
-Tensor::Tensor() : storage_(std::make_shared<Storage>(1)) { storage_->data()[0] = 0.f; }
+Tensor::Tensor() : storage_(std::make_shared<Storage>(4)) { data()[0] = 0.f; }
 
-Tensor::Tensor(std::shared_ptr<Storage> storage, Shape shape)
-    : storage_(std::move(storage)), shape_(std::move(shape)), strides_(contiguous_strides(shape_)) {}
+Tensor::Tensor(std::shared_ptr<Storage> storage, Shape shape, DType dtype)
+    : storage_(std::move(storage)), shape_(std::move(shape)), strides_(contiguous_strides(shape_)), dtype_(dtype) {}
 
-Tensor Tensor::empty(const Shape& shape, const char* op) {
-  return Tensor(std::make_shared<Storage>(checked_numel(op, shape)), shape);
+Tensor Tensor::empty(const Shape& shape, const char* op) { return empty(shape, DType::Float32, op); }
+
+Tensor Tensor::empty(const Shape& shape, DType dtype, const char* op) {
+  const int64_t n = checked_numel(op, shape, dtype);
+  return Tensor(std::make_shared<Storage>(n * itemsize(dtype)), shape, dtype);
 }
 
 Tensor Tensor::zeros(const Shape& shape, const char* op) { return full(shape, 0.f, op); }
+
+Tensor Tensor::zeros(const Shape& shape, DType dtype, const char* op) {
+  Tensor t = empty(shape, dtype, op);
+  if (t.numel()) std::memset(t.raw(), 0, size_t(t.numel() * itemsize(dtype)));  // 0 is all-zero bytes in every dtype
+  return t;
+}
+
+Tensor Tensor::full(const Shape& shape, double value, DType dtype, const char* op) {
+  if (dtype == DType::Float32) return full(shape, float(value), op);
+  Tensor t = empty(shape, dtype, op);
+  uint8_t one[8];
+  from_double(dtype, value, one);
+  const int64_t size = itemsize(dtype), n = t.numel();
+  uint8_t* p = static_cast<uint8_t*>(t.raw());
+  if (size == 1) {
+    std::memset(p, one[0], size_t(n));
+  } else {
+    for (int64_t i = 0; i < n; ++i) std::memcpy(p + i * size, one, size_t(size));
+  }
+  return t;
+}
 
 Tensor Tensor::full(const Shape& shape, float value, const char* op) {
   Tensor t = empty(shape, op);
@@ -168,14 +195,22 @@ bool Tensor::is_contiguous() const {
 
 Tensor Tensor::contiguous() const { return is_contiguous() ? *this : clone(); }
 
+
 Tensor Tensor::clone() const {
-  Tensor out = empty(shape_);
+  Tensor out = empty(shape_, dtype_);
   if (out.numel() == 0) return out;
+  if (dtype_ != DType::Float32) {
+    if (is_contiguous()) {
+      std::memcpy(out.raw(), raw(), size_t(out.numel() * itemsize(dtype_)));
+      return out;
+    }
+    return convert_into(out);
+  }
   if (is_contiguous()) {
     std::memcpy(out.data(), data(), size_t(out.numel()) * sizeof(float));
     return out;
   }
-  const float* src = storage_->data();
+  const float* src = reinterpret_cast<const float*>(storage_->bytes());
   float* dst = out.data();
   const int64_t nd = dim();
   if (nd >= 2 && strides_[size_t(nd - 2)] == 1 && shape_[size_t(nd - 1)] > 1 && shape_[size_t(nd - 2)] > 1) {
@@ -204,9 +239,41 @@ Tensor Tensor::clone() const {
   return out;
 }
 
+Tensor Tensor::to(DType dtype) const {
+  if (dtype == dtype_) return *this;
+  Tensor out = empty(shape_, dtype, "to");
+  return out.numel() == 0 ? out : convert_into(out);
+}
+
+// Writes this tensor's elements into compact `out` (same shape, any dtype), converting.
+Tensor Tensor::convert_into(Tensor out) const {
+  const DType dtype = out.dtype_;
+  const Shape out_strides = out.strides_;
+  const uint8_t* src = storage_->bytes();
+  uint8_t* dst = static_cast<uint8_t*>(out.raw());
+  const int64_t ss = itemsize(dtype_), ds = itemsize(dtype);
+  strided_rows<2>(shape_, {&strides_, &out_strides}, {offset_, 0},
+                  [&](const std::array<int64_t, 2>& o, int64_t n, const std::array<int64_t, 2>& s) {
+                    convert_strided(dtype_, src + o[0] * ss, s[0], dtype, dst + o[1] * ds, 1, n);
+                  });
+  return out;
+}
+
 float Tensor::item() const {
+  if (dtype_ == DType::Float32) {
+    if (numel() != 1) fail("item", "a tensor of shape ", shape_str(shape_), " has ", numel(), " elements, not one");
+    return data()[0];
+  }
+  return float(item_double());
+}
+
+double Tensor::item_double() const {
   if (numel() != 1) fail("item", "a tensor of shape ", shape_str(shape_), " has ", numel(), " elements, not one");
-  return data()[0];
+  return to_double(dtype_, raw());
+}
+
+void Tensor::dtype_mismatch(DType want) const {
+  fail("dtype", "expected a ", dtype_name(want), " tensor, got ", dtype_name(dtype_), " of shape ", shape_str(shape_));
 }
 
 }  // namespace tp

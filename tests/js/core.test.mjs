@@ -285,7 +285,8 @@ function malformedCalls() {
   calls.push(['cumsum(null)', () => good().cumsum(null)]);
   calls.push(['median over a dim list', () => good().median([0, 1])]);
   calls.push(['median of an empty dim', () => tp.zeros([2, 0]).median(1)]);
-  calls.push(['tensor dtype int8', () => tp.tensor([1], { dtype: 'int8' })]);
+  calls.push(['tensor dtype complex64', () => tp.tensor([1], { dtype: 'complex64' })]);
+  calls.push(['softmax of int32', () => tp.tensor([1, 2], { dtype: 'int32' }).softmax(0)]);
   calls.push(['item of many', () => good().item()]);
   calls.push(['matmul of scalars', () => tp.matmul(tp.tensor(1), tp.tensor(2))]);
   calls.push(['outer of matrices', () => tp.outer(good(), good())]);

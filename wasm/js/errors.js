@@ -13,8 +13,9 @@ export function fail(op, message) {
 }
 
 // An error raised under a helper's name (the core's allocator says "alloc", a new tensor's shape check
-// "empty", allclose's broadcast "isclose") named after the op the user called; other errors unchanged.
-export function renamed(e, op, helpers = ['alloc', 'empty']) {
+// "empty", a float32-only kernel given another dtype "dtype", allclose's broadcast "isclose") named after
+// the op the user called; other errors unchanged.
+export function renamed(e, op, helpers = ['alloc', 'empty', 'dtype']) {
   if (!(e instanceof TensorpadError) || !op || e.op === op || !helpers.includes(e.op)) return e;
   return new TensorpadError(`${op}:${e.message.slice(e.op.length + 1)}`, { op });
 }

@@ -44,9 +44,18 @@ function formatter(values) {
   return (v) => one(v).padStart(width);
 }
 
-export function formatTensor(shape, data) {
+// Integers print as integers ("1, 2"), bools as True/False, right-aligned as torch; a dtype other than
+// float32, int64 and bool (torch's defaults) is named after the values (", dtype=torch.int32").
+// Integer tensors: each value as an integer, right-aligned to the widest.
+function exactFormatter(values) {
+  const width = values.reduce((w, v) => Math.max(w, String(v).length), 1);
+  return (v) => String(v).padStart(width);
+}
+
+export function formatTensor(shape, data, dtype = 'float32') {
+  const suffix = ['float32', 'int64', 'bool'].includes(dtype) ? '' : `, dtype=torch.${dtype}`;
   // An empty tensor prints its shape alone: walking its dims would visit every index of the non-zero ones.
-  if (data.length === 0 && shape.length > 0) return `tensor([], shape=[${shape.join(', ')}])`;
+  if (data.length === 0 && shape.length > 0) return `tensor([], shape=[${shape.join(', ')}]${suffix})`;
   const summarise = data.length > THRESHOLD;
   const shown = [];
   const keep = (n) => (summarise && n > 2 * EDGE ? [...Array(EDGE).keys(), -1, ...Array.from({ length: EDGE }, (_, i) => n - EDGE + i)] : [...Array(n).keys()]);
@@ -57,7 +66,8 @@ export function formatTensor(shape, data) {
     for (const i of keep(shape[d])) if (i >= 0) collect(d + 1, base + i * strides[d]);
   };
   collect(0, 0);
-  const fmt = formatter(shown);
+  const fmt = dtype === 'bool' ? (v) => (v ? ' True' : 'False').slice(shown.every(Boolean) ? 1 : 0)
+    : /int/.test(dtype) ? exactFormatter(shown) : formatter(shown);
   const render = (d, base, indent) => {
     if (d === shape.length) return fmt(data[base]);
     // A cut in the last dim is an item " ..." (so "2.,  ..., 1997."); a cut in an outer dim, a line "...".
@@ -68,5 +78,5 @@ export function formatTensor(shape, data) {
     return `[${parts.join(sep)}]`;
   };
   const body = render(0, 0, 'tensor('.length);
-  return `tensor(${body}${summarise ? `, shape=[${shape.join(', ')}]` : ''})`;
+  return `tensor(${body}${summarise ? `, shape=[${shape.join(', ')}]` : ''}${suffix})`;
 }

@@ -1,15 +1,17 @@
-// The Tensor class of one tp instance: a float32 tensor held in the core by an integer handle. Its
-// accessors, its conversions to JS (data, item, toArray, toString) and its views and reshapes call the
-// core directly; its math methods call the op functions of the other modules through rt.ops.
+// The Tensor class of one tp instance: a tensor of one dtype held in the core by an integer handle. Its
+// accessors, its conversions (to, float, ...; data, item, toArray, toString) and its views and reshapes
+// call the core directly; its math methods call the op functions of the other modules through rt.ops.
 import { fail } from './errors.js';
 import { checkInt, checkShape, shapeArgs, MAX_DIMS } from './checks.js';
 import { formatTensor } from './format.js';
+import { DTYPES, dtypeCode } from './dtype.js';
 
 export function tensorClass(rt) {
   const { core, wrap, check, registry, untrack, ops } = rt;
   return class Tensor {
     #id;
     #shape = null;
+    #dtype = null;
     constructor(id) {
       this.#id = id;
     }
@@ -35,7 +37,13 @@ export function tensorClass(rt) {
       return [...this.#shape];
     }
     get shape() { return this._shape('shape'); }
-    get dtype() { return 'float32'; }
+    get dtype() {
+      if (!this.#dtype) {
+        this.#dtype = DTYPES[core.dtype(this._id('dtype'))];
+        check('dtype');
+      }
+      return this.#dtype;
+    }
     get ndim() { return this._shape('ndim').length; }
     dim() { return this._shape('dim').length; }
     get numel() { return this._shape('numel').reduce((a, b) => a * b, 1); }
@@ -49,11 +57,19 @@ export function tensorClass(rt) {
     stride() { const r = core.strides(this._id('stride')); check(); return r; }
     isContiguous() { const r = core.isContiguous(this._id('isContiguous')); check(); return r; }
 
+    // A copy of the elements: Float32Array (float32, and float16/bfloat16 widened), Float64Array (float64,
+    // and int64: exact within ±2^53), Int32Array, Int16Array, Int8Array, Uint8Array (uint8, bool as 0/1).
     data() { const r = core.copyOut(this._id('data')); check(); return r; }
-    item() { const r = core.item(this._id('item')); check(); return r; }
+    item() {
+      const r = core.item(this._id('item'));
+      check('item');
+      return this.dtype === 'bool' ? r !== 0 : r;
+    }
+    // Nested JS arrays of numbers (booleans for a bool tensor), as torch's tolist().
     toArray() {
       this._id('toArray');
-      const shape = this._shape('toArray'), flat = this.data();
+      const shape = this._shape('toArray'), raw = this.data();
+      const flat = this.dtype === 'bool' ? Array.from(raw, (v) => v !== 0) : raw;
       if (shape.length === 0) return flat[0];
       // An empty tensor is nested empty arrays, as torch's tolist(); [2^40, 0] would be 2^40 of them.
       let arrays = 0;
@@ -69,9 +85,23 @@ export function tensorClass(rt) {
     }
     toString() {
       if (this.#id === 0) return 'tensor(<disposed>)';
-      return formatTensor(this.shape, this.data());
+      return formatTensor(this.shape, this.data(), this.dtype);
     }
     [Symbol.for('nodejs.util.inspect.custom')]() { return this.toString(); }
+
+    // dtype conversions, as torch: a copy converted (itself when the dtype is already its own, as torch's
+    // .to returns self; here a new handle on the same storage, so disposing either leaves the other).
+    to(dtype) {
+      const name = dtype instanceof Tensor ? dtype.dtype : dtype;
+      return wrap(core.to(this._id('to'), dtypeCode('to', name)), 'to');
+    }
+    float() { return this.to('float32'); }
+    double() { return this.to('float64'); }
+    half() { return this.to('float16'); }
+    bfloat16() { return this.to('bfloat16'); }
+    int() { return this.to('int32'); }
+    long() { return this.to('int64'); }
+    bool() { return this.to('bool'); }
 
     // elementwise
     add(o) { return ops.binary('add', this, o); }

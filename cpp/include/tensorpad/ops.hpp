@@ -10,7 +10,8 @@ namespace tp {
 
 // ---- creation ------------------------------------------------------------------------------------
 Tensor eye(int64_t n, int64_t m = -1);                    // n x m identity (m = n by default)
-Tensor arange(double start, double end, double step);     // [start, end) by step, like torch
+// [start, end) by step, like torch; each value start + i*step in double, converted to dtype.
+Tensor arange(double start, double end, double step, DType dtype = DType::Float32);
 
 // ---- views and layout (no copy unless stated) ----------------------------------------------------
 Tensor reshape(const Tensor& x, Shape shape);             // one -1 allowed; copies only if x is not contiguous

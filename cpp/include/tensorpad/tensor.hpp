@@ -1,38 +1,41 @@
-// tp::Tensor: a float32 strided view (shape, strides, offset) on shared, counted storage.
+// tp::Tensor: a strided view (shape, strides, offset) of one dtype on shared, counted byte storage.
 #pragma once
 #include <cstdint>
 #include <memory>
 #include <vector>
 
+#include "tensorpad/dtype.hpp"
 #include "tensorpad/error.hpp"
 
 namespace tp {
 
 using Shape = std::vector<int64_t>;
 
-// The largest tensor the core will allocate: 2^29 floats (2 GiB). Absurd shapes are refused
+// The largest tensor the core will allocate: 2 GiB (2^29 float32, 2^31 bools). Absurd shapes are refused
 // before any allocation, so `zeros([1e6, 1e6])` is an error, not an out-of-memory abort.
-constexpr int64_t kMaxElements = int64_t(1) << 29;
+constexpr int64_t kMaxBytes = int64_t(1) << 31;
+constexpr int64_t kMaxElements = kMaxBytes / 4;  // of float32, for callers that make float32 tensors
 
-// Owns one float buffer and keeps the process-wide count of live bytes (tp.memory()).
+// Owns one byte buffer (aligned as malloc aligns) and keeps the process-wide count of live bytes (tp.memory()).
 class Storage {
  public:
-  explicit Storage(int64_t n);
+  explicit Storage(int64_t nbytes);
   ~Storage();
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
-  float* data() { return data_.get(); }
-  int64_t size() const { return size_; }
+  uint8_t* bytes() { return data_.get(); }
+  int64_t nbytes() const { return size_; }
   static int64_t live_bytes();
   static int64_t live_buffers();
 
  private:
-  std::unique_ptr<float[]> data_;
+  std::unique_ptr<uint8_t[]> data_;
   int64_t size_;
 };
 
-// Checks every dimension is in [0, kMaxElements] and the product fits; returns the element count.
-int64_t checked_numel(const char* op, const Shape& shape);
+// Checks every dimension is >= 0 and the tensor fits in kMaxBytes with elements of `item` bytes; returns
+// the element count.
+int64_t checked_numel(const char* op, const Shape& shape, DType dtype = DType::Float32);
 
 // Row-major strides of a contiguous tensor of this shape.
 Shape contiguous_strides(const Shape& shape);
@@ -42,12 +45,16 @@ int64_t wrap_dim(const char* op, int64_t dim, int64_t ndim);
 
 class Tensor {
  public:
-  Tensor();  // a 0-d tensor holding 0
+  Tensor();  // a 0-d float32 tensor holding 0
 
-  // `op` names the calling operation in the error for a refused shape.
+  // float32 unless a dtype is given; `op` names the calling operation in the error for a refused shape.
   static Tensor empty(const Shape& shape, const char* op = "empty");  // uninitialised
+  static Tensor empty(const Shape& shape, DType dtype, const char* op = "empty");
   static Tensor zeros(const Shape& shape, const char* op = "zeros");
+  static Tensor zeros(const Shape& shape, DType dtype, const char* op = "zeros");
   static Tensor full(const Shape& shape, float value, const char* op = "full");
+  // value converted to dtype as Tensor::to converts (3.7 -> int32 3, NaN -> bool true).
+  static Tensor full(const Shape& shape, double value, DType dtype, const char* op = "full");
   static Tensor scalar(float value);
   static Tensor from(const Shape& shape, const float* data);  // copies
 
@@ -65,18 +72,43 @@ class Tensor {
 
   Tensor contiguous() const;  // itself when already contiguous, else a compact copy
   Tensor clone() const;       // always a compact copy
+  // A compact copy converted to dtype with torch's rules (dtype.hpp); itself when dtype is its own.
+  Tensor to(DType dtype) const;
 
-  float* data() { return storage_->data() + offset_; }
-  const float* data() const { return storage_->data() + offset_; }
-  float item() const;  // the single value of a one-element tensor
+  DType dtype() const { return dtype_; }
+  // The elements of a float32 tensor: every float32 kernel reads and writes through these. Any other
+  // dtype throws "dtype: expected a float32 tensor, got int32 of shape [..]" (checked in release builds
+  // too: a kernel reading int32 bytes as floats would return garbage, not fail).
+  float* data() {
+    if (dtype_ != DType::Float32) dtype_mismatch(DType::Float32);
+    return reinterpret_cast<float*>(storage_->bytes()) + offset_;
+  }
+  const float* data() const { return const_cast<Tensor*>(this)->data(); }
+  // Typed access, checked the same way: data_as<int32_t>(), data_as<float16_t>(), data_as<bool>() ...
+  template <class T>
+  T* data_as() {
+    if (dtype_ != dtype_of<T>::value) dtype_mismatch(dtype_of<T>::value);
+    return reinterpret_cast<T*>(storage_->bytes()) + offset_;
+  }
+  template <class T>
+  const T* data_as() const { return const_cast<Tensor*>(this)->data_as<T>(); }
+  // The first element's bytes, whatever the dtype (offset applied); strides count elements of dtype().
+  void* raw() { return storage_->bytes() + offset_ * itemsize(dtype_); }
+  const void* raw() const { return storage_->bytes() + offset_ * itemsize(dtype_); }
+
+  float item() const;          // the single value of a one-element tensor, as float
+  double item_double() const;  // the same as double (exact for every dtype but int64 beyond 2^53)
 
  private:
-  Tensor(std::shared_ptr<Storage> storage, Shape shape);
+  Tensor(std::shared_ptr<Storage> storage, Shape shape, DType dtype);
+  [[noreturn]] void dtype_mismatch(DType want) const;
+  Tensor convert_into(Tensor out) const;
 
   std::shared_ptr<Storage> storage_;
   Shape shape_;
   Shape strides_;
   int64_t offset_ = 0;
+  DType dtype_ = DType::Float32;
 };
 
 }  // namespace tp
