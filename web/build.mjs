@@ -73,6 +73,21 @@ function listExercises(errors, dir = EXERCISES_DIR) {
   return map;
 }
 
+/** The parts of a chapter (its top-level headings), each { id, title (HTML, as the chapter renders it), exercises (ids under it) }. */
+function chapterSections(toc) {
+  if (!toc.length) return [];
+  // The shallowest level with two headings or more (a chapter under one heading lists the ones below it).
+  const levels = [...new Set(toc.map((e) => e.level))].sort((x, y) => x - y);
+  const top = levels.find((l) => toc.filter((e) => e.level === l).length >= 2) ?? levels[0];
+  const parts = [];
+  for (const e of toc) {
+    if (e.level < top) continue;
+    if (e.level === top || !parts.length) parts.push({ id: e.id, title: e.html, exercises: [] });
+    parts.at(-1).exercises.push(...e.exercises);
+  }
+  return parts;
+}
+
 /** Parses every chapter; returns { chapters, index, errors }. Exported for tests. widgets: a Set of names, or a
  *  Map name → the props its directive may set (null: unchecked); by default the widgets of web/widgets. */
 export function loadChapters({ chaptersDir = path.join(web, 'chapters'), widgets, exercises } = {}) {
@@ -85,7 +100,7 @@ export function loadChapters({ chaptersDir = path.join(web, 'chapters'), widgets
   for (const id of fs.existsSync(chaptersDir) ? fs.readdirSync(chaptersDir).sort() : []) {
     const dir = path.join(chaptersDir, id);
     if (!fs.statSync(dir).isDirectory()) continue;
-    const entry = { id, order: 0, titles: {}, langs: [], declared: null };
+    const entry = { id, order: 0, titles: {}, summaries: {}, sections: {}, langs: [], declared: null };
     for (const lang of LANGS) {
       const file = path.join(dir, `${lang}.md`);
       if (!fs.existsSync(file)) continue;
@@ -94,6 +109,10 @@ export function loadChapters({ chaptersDir = path.join(web, 'chapters'), widgets
       chapters.push({ id, lang, title: meta.title, order: meta.order, toc, blocks });
       entry.order = meta.order;
       entry.titles[lang] = meta.title;
+      // The chapter list: a line on what the reader will do, and the chapter's parts with their exercises.
+      if (typeof meta.summary === 'string') entry.summaries[lang] = meta.summary;
+      entry.sections[lang] = chapterSections(toc);
+      entry.cells = collectBlocks(blocks, 'cell').map((b) => b.id);
       // The chapter list shows the reader's progress: which exercises count (the same in both languages).
       entry.exercises = collectBlocks(blocks, 'exercise').map((b) => b.id);
       entry.langs.push(lang);
@@ -193,7 +212,8 @@ function copyDir(from, to, filter = () => true) {
 
 // The one page shell for both languages. main.js sets <html lang> and the skip link's text from the
 // reader's language; what shows before (or without) JavaScript says it in both.
-function indexHtml() {
+// preloads: the chunks main.js imports statically, fetched with it rather than after it has been parsed.
+function indexHtml(preloads = []) {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -204,11 +224,12 @@ function indexHtml() {
 <title>Tensorpad</title>
 <link rel="icon" href="data:,">
 <script src="assets/theme-boot.js"></script>
+<script async src="assets/chapter-preload.js"></script>
 <link rel="stylesheet" href="assets/style.css">
 <link rel="stylesheet" href="katex/katex.min.css">
 <link rel="preload" href="chapters/index.json" as="fetch" crossorigin="anonymous">
 <script type="module" src="assets/main.js"></script>
-</head>
+${preloads.map((f) => `<link rel="modulepreload" href="${f}">\n`).join('')}</head>
 <body>
 <a class="skip-link" href="#main">Skip to content</a>
 <div id="app"><p class="loading"><span lang="en">Loading…</span> <span lang="zh-CN">加载中…</span></p></div>
@@ -287,8 +308,9 @@ export async function build({ quiet = false, check = false, chaptersDir, publicC
     legalComments: 'none', logLevel: 'warning',
     define: { __TP_MT_CORE__: JSON.stringify(mtCore ? './mt/tensorpad_core.js' : null) },
   };
-  await esbuild.build({
+  const page = await esbuild.build({
     ...common,
+    metafile: true,
     entryPoints: { main: path.join(web, 'src', 'main.js') },
     outdir: path.join(dist, 'assets'),
     splitting: true,
@@ -313,8 +335,12 @@ export async function build({ quiet = false, check = false, chaptersDir, publicC
   fs.copyFileSync(path.join(web, 'src', 'style.css'), path.join(dist, 'assets', 'style.css'));
   // A classic script run before the first paint (it picks the colour theme), copied as written.
   fs.copyFileSync(path.join(web, 'src', 'theme-boot.js'), path.join(dist, 'assets', 'theme-boot.js'));
+  // Another, which starts the download of the chapter the URL names before the modules have loaded.
+  fs.copyFileSync(path.join(web, 'src', 'chapter-preload.js'), path.join(dist, 'assets', 'chapter-preload.js'));
   copyDir(path.join(web, 'fonts'), path.join(dist, 'fonts'), (f) => f.endsWith('.woff2') || f.startsWith('LICENSE'));
-  fs.writeFileSync(path.join(dist, 'index.html'), indexHtml());
+  const mainOut = Object.entries(page.metafile.outputs).find(([, o]) => o.entryPoint)?.[1];
+  const chunks = (mainOut?.imports ?? []).filter((i) => i.kind === 'import-statement').map((i) => path.relative(dist, path.resolve(i.path)));
+  fs.writeFileSync(path.join(dist, 'index.html'), indexHtml(chunks));
 
   // The judge's own bundles (its isolated worker, exercise modules).
   await buildJudge({ esbuild, root, web, dist, common, publicCases });

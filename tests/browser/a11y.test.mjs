@@ -345,7 +345,13 @@ test('in the dark theme every text of a chapter, code tokens, verdicts and the f
     });
     assert.ok(placeholders.length >= 1 && placeholders.every((r) => r >= 4.5), `placeholders ${placeholders.map((r) => r.toFixed(2))}`);
 
+    // Tab indents in the exercise's editor; Esc then Tab moves on to its Check button (no keyboard trap).
     await page.keyboard.press('Tab');
+    assert.ok(await exercise.evaluate((el) => el.querySelector('.cm-content').contains(document.activeElement)), 'Tab stays in the exercise editor');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), 'judge-button', 'Esc then Tab reaches the Check button');
     const ring = await page.evaluate(() => {
       const { parse, ratio } = globalThis.__contrast;
       const cs = getComputedStyle(document.activeElement);

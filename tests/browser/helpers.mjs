@@ -117,7 +117,7 @@ export async function typeInto(page, id, text) {
 }
 
 export async function editorText(page, id) {
-  return cell(page, id).locator('.cm-content').evaluate((el) => el.cmView?.view?.state.doc.toString() ?? [...el.querySelectorAll('.cm-line')].map((l) => l.textContent).join('\n'));
+  return cell(page, id).locator('.cm-content').evaluate((el) => (el.cmTile?.root?.view ?? el.cmView?.view)?.state.doc.toString() ?? [...el.querySelectorAll('.cm-line')].map((l) => l.textContent).join('\n'));
 }
 
 export function waitForState(page, id, states = ['done', 'error'], timeout = 30000) {

@@ -53,14 +53,22 @@ test('on a phone, a table wider than the page scrolls sideways with a shadow cue
   }, { viewport: { width: 390, height: 800 }, isMobile: true, hasTouch: true });
 });
 
-test('code, outputs and exercise editors use the font stack with the shipped CJK subset', { timeout: 180000 }, async () => {
+test('code, outputs, exercise editors and verdicts use the font stack with the shipped CJK subset', { timeout: 180000 }, async () => {
   await withPage(async (page) => {
     await page.goto(url('zh', 'linear-algebra'));
     const editor = page.locator('[data-testid=exercise] .cm-scroller').first();
-    await editor.waitFor({ timeout: 120000 }); // the whole chapter renders first (issue 25's progressive rendering is not done)
-    for (const el of [editor, page.locator('[data-testid=cell] .cm-scroller').first(), page.locator('[data-testid=exercise] code').first()]) {
+    await editor.waitFor({ timeout: 120000 });
+    // Editors (a static copy until they near the viewport, then CodeMirror), code, and an exercise's verdict,
+    // case list, buttons and title: each one's stack ends with the shipped subset.
+    const exercise = page.locator('[data-testid=exercise]').first();
+    for (const el of [editor, page.locator('[data-testid=cell] .cm-scroller').first(), exercise.locator('code').first(),
+      exercise.locator('[data-testid=judge-verdict]'), exercise.locator('[data-testid=judge-cases]'), exercise.locator('[data-testid=judge-button]'),
+      exercise.locator('.judge-title'), exercise.locator('.judge-cli code')]) {
       assert.match(await el.evaluate((e) => getComputedStyle(e).fontFamily), /Tensorpad CJK/);
     }
+    await exercise.scrollIntoViewIfNeeded();
+    await exercise.locator('.cm-editor:not([data-static]) .cm-scroller').waitFor();
+    assert.match(await exercise.locator('.cm-scroller').evaluate((e) => getComputedStyle(e).fontFamily), /Tensorpad CJK/, 'the editor made from the static copy too');
     // The stack's shipped face has the exercise block's characters ("本地判题").
     assert.ok(await page.evaluate(async () => (await document.fonts.load('16px "Tensorpad CJK"', '本地判题')).length) >= 1);
   });
@@ -93,4 +101,20 @@ test('in the Chinese chapter, what our code writes into outputs is Chinese: a hi
     await run(page, 'c1', 'table([{ a: 1 }, { a: 2 }])');
     assert.equal(await cell(page, 'c1').locator('.out-table caption').textContent(), '2 行 × 1 列');
   });
+});
+
+test('the Chinese chapter\'s own cells print in Chinese, and the English chapter\'s in English', { timeout: 180000 }, async () => {
+  for (const [lang, words, not] of [['zh', /同一个 id 取到同一行：\s*true/, /of shape|same row/], ['en', /the same id gives the same row:\s*true/, /[\u4e00-\u9fff]/]]) {
+    await withPage(async (page) => {
+      await page.goto(url(lang, 'linear-algebra'));
+      await engineReady(page, lang);
+      for (const id of ['helpers', 'embedding']) {
+        await cell(page, id).locator('[data-testid=cell-run]').click();
+        await page.waitForFunction((cid) => ['done', 'error'].includes(document.querySelector(`[data-testid=cell][data-cell-id="${cid}"]`).dataset.state), id, { timeout: 60000 });
+      }
+      const out = await cell(page, 'embedding').locator('[data-testid=cell-output]').textContent();
+      assert.match(out, words);
+      assert.doesNotMatch(out, not);
+    });
+  }
 });

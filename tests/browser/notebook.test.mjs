@@ -450,8 +450,16 @@ test('every action is reachable by keyboard; Shift+Enter runs and moves to the n
     await page.keyboard.press('Shift+Enter');
     await waitForState(page, 'c1', ['done']);
     assert.equal(await page.evaluate(() => document.activeElement.closest('[data-testid=cell]')?.dataset.cellId), 'c2');
-    await page.keyboard.press('Tab'); // no focus trap: Tab leaves the editor
-    assert.equal(await page.evaluate(() => !!document.activeElement.closest('.cm-editor')), false);
+    // Tab indents inside the editor, Shift+Tab takes it back; Esc then Tab leaves it (no keyboard trap).
+    const c2 = await editorText(page, 'c2');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => !!document.activeElement.closest('[data-cell-id=c2] .cm-editor')), true, 'Tab stays in the editor');
+    assert.equal(await editorText(page, 'c2'), c2.replace(/^/, '  '), 'Tab indents the line');
+    await page.keyboard.press('Shift+Tab');
+    assert.equal(await editorText(page, 'c2'), c2, 'Shift+Tab takes the indent back');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => !!document.activeElement.closest('.cm-editor')), false, 'Esc then Tab leaves the editor');
     const unlabelled = await page.$$eval('button', (bs) => bs.filter((b) => !(b.getAttribute('aria-label') || b.textContent.trim())).length);
     assert.equal(unlabelled, 0, 'every button has a label');
   });

@@ -1,7 +1,7 @@
 // One code cell on the page: its editor, run/reset controls, state attribute and output area.
 import { h } from './dom.js';
 import { t } from './i18n.js';
-import { createEditor, setDoc } from './editor.js';
+import { LazyEditor } from './lazy-editor.js';
 import { renderOutput } from './output.js';
 
 export class CellView {
@@ -42,7 +42,8 @@ export class CellView {
     this.el = h('div', { class: reader ? 'cell reader-cell' : 'cell', role: 'group', tabindex: '-1', 'data-testid': testid, 'data-cell-id': block.id, 'data-state': 'idle', 'data-reader': reader && tools ? 'true' : null, 'aria-label': L(reader ? 'readerCellLabel' : 'cellLabel'), id: `cell-${block.id}` },
       h('div', { class: 'cell-bar' }, this.countEl, this.runBtn, this.resetBtn, this.statusEl, tools ? cellTools(lang, n, reader, (action) => hooks.onTool?.(this, action)) : null),
       this.notice, this.editorHost, this.outputEl);
-    this.view = createEditor(this.editorHost, {
+    // A static copy of the code until the cell nears the viewport, is clicked or focused (web/src/lazy-editor.js).
+    this.editor = new LazyEditor(this.editorHost, {
       doc: block.source,
       label: L('editorLabel'),
       onChange: (text) => {
@@ -67,12 +68,17 @@ export class CellView {
     for (const b of this.el.querySelectorAll('.cell-tool')) b.setAttribute('aria-label', L(b.dataset.label)), (b.title = b.getAttribute('aria-label'));
   }
 
+  /** The CodeMirror view, made now if the cell still shows its static copy. */
+  get view() {
+    return this.editor.ensure();
+  }
+
   get source() {
-    return this.view.state.doc.toString();
+    return this.editor.text;
   }
 
   set source(text) {
-    if (text !== this.source) setDoc(this.view, text);
+    if (text !== this.source) this.editor.text = text;
     this.#syncEdited(text);
   }
 
@@ -83,7 +89,7 @@ export class CellView {
   }
 
   focus() {
-    this.view.focus();
+    this.editor.focus();
   }
 
   setState(state) {

@@ -86,9 +86,12 @@ export class Contents {
       this.links.get(at)?.setAttribute('aria-current', 'location');
       this.#keepInView();
     };
-    addEventListener('scroll', () => {
+    const later = () => {
       if (!pending) { pending = true; requestAnimationFrame(update); }
-    }, { passive: true });
+    };
+    addEventListener('scroll', later, { passive: true });
+    // The page also moves under a still reader: blocks laid out late (web/src/notebook.js) change its height.
+    new ResizeObserver(later).observe(document.querySelector('main') ?? document.body);
     update();
   }
 

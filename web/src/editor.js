@@ -1,8 +1,10 @@
 // The CodeMirror 6 setup shared by cells and exercise editors: JavaScript mode, line numbers,
-// bracket matching, undo, and run keys. Tab is left to focus navigation (no tab trap).
+// bracket matching, undo, and run keys. Tab and Shift+Tab indent, as in every code editor; Esc then Tab
+// leaves (no keyboard trap): a cell's Esc focuses the cell (command mode), whence Tab goes on through the page,
+// and elsewhere CodeMirror's own rule holds (a Tab within 2 s of an Esc moves focus).
 import { EditorView, keymap, lineNumbers, highlightActiveLineGutter, highlightActiveLine, drawSelection, hoverTooltip } from '@codemirror/view';
 import { EditorState, Prec } from '@codemirror/state';
-import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
+import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { bracketMatching, indentOnInput, syntaxHighlighting, defaultHighlightStyle, HighlightStyle, syntaxTree } from '@codemirror/language';
 import { closeBrackets, closeBracketsKeymap, autocompletion, completionStatus, closeCompletion } from '@codemirror/autocomplete';
 import { javascript } from '@codemirror/lang-javascript';
@@ -19,7 +21,7 @@ const TOKEN_VARS = {
   '#00f': 'definition', '#30a': 'local', '#085': 'type', '#167': 'class', '#256': 'special', '#00c': 'property',
   '#940': 'comment', '#f00': 'invalid',
 };
-const highlightStyle = HighlightStyle.define(defaultHighlightStyle.specs.map((spec) => {
+export const highlightStyle = HighlightStyle.define(defaultHighlightStyle.specs.map((spec) => {
   if (!spec.color) return spec;
   if (!TOKEN_VARS[spec.color]) throw new Error(`editor: CodeMirror's token colour ${spec.color} has no page variable`);
   return { ...spec, color: `var(--tok-${TOKEN_VARS[spec.color]})` };
@@ -165,7 +167,7 @@ export function createEditor(parent, { doc = '', label = 'Code', onChange = () =
         bracketMatching(),
         closeBrackets(),
         highlightActiveLine(),
-        keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap]),
+        keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, indentWithTab]),
         escape,
         complete ? [autocompletion({ override: [completionSource(complete)], activateOnTypingDelay: 50 }), hoverDocs(complete)] : [],
         language === 'js' ? javascript() : [],

@@ -2,7 +2,7 @@
 import { Notebook, startKernel, SCRATCH_CHAPTER } from './notebook.js';
 import { h, trackStickyHeader } from './dom.js';
 import { t, LANGS } from './i18n.js';
-import { loadLang, saveLang, passedCount } from './storage.js';
+import { loadLang, saveLang, passedCount, ranCount } from './storage.js';
 import { themeMenu } from './theme.js';
 
 const app = document.getElementById('app');
@@ -43,17 +43,47 @@ async function showIndex(params) {
       h('h1', { text: t(lang, 'chapters') })),
     h('main', { id: 'main', tabindex: '-1' },
       chapters.length
-        ? h('ol', { class: 'chapter-list', 'data-testid': 'chapter-list' }, chapters.map((c) => {
-          const l = c.langs.includes(lang) ? lang : c.langs[0];
-          // A chapter not written in the reader's language opens in its own, and the list says so.
-          const only = l !== lang ? h('span', { class: 'chapter-lang', 'data-testid': 'chapter-lang' }, ` · ${t(lang, 'chapterOnlyIn', { language: t(lang, `lang-${l}`) })}`) : null;
-          const progress = c.exercises?.length ? h('span', { class: 'chapter-progress', 'data-testid': 'chapter-progress' }) : null;
-          if (progress) counts.push(() => progress.replaceChildren(' · ', t(lang, 'exercisesPassed', { passed: passedCount(c.id, c.exercises), total: c.exercises.length })));
-          return h('li', {}, h('a', { href: `./?chapter=${encodeURIComponent(c.id)}&lang=${l}`, 'data-chapter': c.id, lang: l }, c.titles[l]), only, progress);
-        }))
+        ? h('ol', { class: 'chapter-list', 'data-testid': 'chapter-list' }, chapters.map((c) => chapterItem(c, lang)))
         : h('p', { text: t(lang, 'noChapters') })));
   trackStickyHeader(app.querySelector('.chapter-header'));
   refreshCounts();
+}
+
+// One chapter of the list: its title (a link), the line on what the reader will do, the progress (exercises
+// passed, cells run) and its parts, each a link into the chapter with the exercises passed in it.
+function chapterItem(c, lang) {
+  const l = c.langs.includes(lang) ? lang : c.langs[0];
+  const href = `./?chapter=${encodeURIComponent(c.id)}&lang=${l}`;
+  // A chapter not written in the reader's language opens in its own, and the list says so.
+  const only = l !== lang ? h('span', { class: 'chapter-lang', 'data-testid': 'chapter-lang' }, t(lang, 'chapterOnlyIn', { language: t(lang, `lang-${l}`) })) : null;
+  const progress = c.exercises?.length ? h('span', { class: 'chapter-progress', 'data-testid': 'chapter-progress' }) : null;
+  if (progress) counts.push(() => { progress.textContent = t(lang, 'exercisesPassed', { passed: passedCount(c.id, c.exercises), total: c.exercises.length }); });
+  const cellIds = c.cells ?? [];
+  const ran = cellIds.length ? h('span', { class: 'chapter-progress', 'data-testid': 'chapter-cells-run' }) : null;
+  if (ran) counts.push(() => { ran.textContent = t(lang, 'cellsRun', { ran: ranCount(c.id, cellIds), total: cellIds.length }); });
+  const meta = [only, progress, ran].filter(Boolean).flatMap((el, i) => (i ? [' · ', el] : [el]));
+  const summary = c.summaries?.[l];
+  const sections = c.sections?.[l] ?? [];
+  const sectionList = sections.length
+    ? h('ol', { class: 'chapter-sections', 'data-testid': 'chapter-sections', lang: l !== lang ? l : null, 'aria-label': t(lang, 'chapterSections', { title: c.titles[l] }) }, sections.map((s) => {
+      const badge = s.exercises.length ? h('span', { class: 'section-progress' }) : null;
+      if (badge) {
+        counts.push(() => {
+          const done = passedCount(c.id, s.exercises);
+          badge.dataset.complete = String(done === s.exercises.length);
+          badge.replaceChildren(h('span', { 'aria-hidden': 'true' }, ` ${done === s.exercises.length ? '✓ ' : ''}${done}/${s.exercises.length}`),
+            h('span', { class: 'sr-only' }, `, ${t(lang, 'exercisesPassed', { passed: done, total: s.exercises.length })}`));
+        });
+      }
+      // The title as the chapter renders it (a formula in KaTeX), from the build's sanitized HTML.
+      return h('li', {}, h('a', { href: `${href}#${encodeURIComponent(s.id)}`, html: s.title }), badge);
+    }))
+    : null;
+  return h('li', { class: 'chapter-entry' },
+    h('h2', { class: 'chapter-title' }, h('a', { href, 'data-chapter': c.id, lang: l }, c.titles[l])),
+    meta.length ? h('p', { class: 'chapter-meta muted' }, ...meta) : null,
+    summary ? h('p', { class: 'chapter-summary', 'data-testid': 'chapter-summary', lang: l !== lang ? l : null, text: summary }) : null,
+    sectionList);
 }
 
 // The chapter list's counts of passed exercises: written when the list is drawn, and again when another
@@ -92,6 +122,7 @@ async function showChapter(params) {
     lang,
     workerUrl,
     kernel,
+    focusId: location.hash ? decodeURIComponent(location.hash.slice(1)) : null,
     otherLangHref: other ? `./?chapter=${encodeURIComponent(id)}&lang=${other}` : null,
   });
   globalThis.tensorpad = { notebook };
@@ -140,7 +171,7 @@ if ('serviceWorker' in navigator && window.isSecureContext) {
 
 const params = new URLSearchParams(location.search);
 if (!params.get('chapter')) {
-  addEventListener('storage', (e) => { if (e.key?.startsWith('tensorpad:v1:chapter:')) refreshCounts(); });
+  addEventListener('storage', (e) => { if (/^tensorpad:v1:(chapter|ran):/.test(e.key ?? '')) refreshCounts(); });
   addEventListener('pageshow', (e) => { if (e.persisted) refreshCounts(); });
 }
 (params.get('chapter') ? showChapter(params) : showIndex(params)).catch((e) => {

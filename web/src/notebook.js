@@ -2,10 +2,11 @@
 // hosts widgets and exercises, and implements the toolbar (run all, interrupt, restart, exports).
 import { Kernel } from './kernel.js';
 import { CellView } from './cell.js';
-import { ChapterStore, hashSource, passed, loadKeepOutputs, saveKeepOutputs } from './storage.js';
+import { ChapterStore, hashSource, passed, loadKeepOutputs, saveKeepOutputs, markRan, clearRan } from './storage.js';
 import { mountWidget } from './widgets.js';
 import { WeightsPanel, weightsAnchor } from './weights.js';
-import { createEditor, setDoc } from './editor.js';
+import { LazyEditor } from './lazy-editor.js';
+import { whenNearViewport, yieldToPage, SLICE_MS } from './progressive.js';
 import { toIpynb, fromIpynb, chapterToMarkdown } from '../runtime/export.js';
 import { h, download, trackStickyHeader } from './dom.js';
 import { t } from './i18n.js';
@@ -24,7 +25,8 @@ export function startKernel(workerUrl) {
 
 export class Notebook {
   // kernel: a Kernel already started by the caller (see main.js), else one is started here.
-  constructor(root, chapter, { lang, workerUrl, otherLangHref, kernel = null }) {
+  // focusId: the element the page opens at (the URL's #…): its part of the chapter is filled first.
+  constructor(root, chapter, { lang, workerUrl, otherLangHref, kernel = null, focusId = null }) {
     this.root = root;
     this.chapter = chapter;
     this.lang = lang;
@@ -42,11 +44,13 @@ export class Notebook {
     this.restoring = false;
     this.restartHooks = [];
     this.L = (k, v) => t(lang, k, v);
+    // What rendering leaves for later (a block's text, an exercise), in page order: see #fill.
+    this.fills = [];
+    this.widgetMounts = [];
     this.#render(otherLangHref);
     performance.mark?.('tensorpad:cells-rendered');
     this.store = new ChapterStore(chapter.id, (kind) => this.#storageNotice(kind), { onRemote: (changes) => this.#remoteChanged(changes) });
     this.contents?.refresh();
-    this.contents?.track();
     // The liveness ping's period; tests shorten it (globalThis.__TENSORPAD_HEARTBEAT_MS__, set before load).
     this.kernel = kernel ?? startKernel(workerUrl);
     this.kernel.attach((s, msg) => this.#kernelStatus(s, msg));
@@ -61,6 +65,9 @@ export class Notebook {
       this.restoring = false;
       this.scratchEl.open = true;
     }
+    // The first screen is filled now (before the page first paints), the rest in slices after.
+    this.ready = this.#fill(focusId).catch((e) => console.error(e));
+    this.ready.then(() => this.#layOutOnce());
     const flush = () => this.store.flush();
     addEventListener('pagehide', flush);
     addEventListener('beforeunload', flush);
@@ -108,6 +115,7 @@ export class Notebook {
     const panel = (level) => new WeightsPanel(this, { heading: `h${level}` });
     this.chapter.blocks.forEach((b, i) => {
       if (i === Math.max(0, anchor)) main.append((this.weights = panel(b.subLevel ?? 2)).el);
+      this.renderingTop = i;
       const el = this.#renderBlock(b);
       el.id ||= `b${i}`;
       el.dataset.block = String(i);
@@ -133,9 +141,74 @@ export class Notebook {
     });
   }
 
+  /**
+   * Fills what rendering left empty, in slices: first the blocks of the first screen (from the block that
+   * holds focusId, else the top) synchronously, so the page paints them; then the rest, in page order, with a
+   * yield between slices. Marks tensorpad:first-screen and tensorpad:interactive (every block filled).
+   */
+  async #fill(focusId) {
+    const fills = this.fills;
+    this.fills = null;
+    const start = Math.max(0, focusId ? blockHolding(this.chapter.blocks, focusId) : 0);
+    const first = fills.filter((f) => f.top >= start);
+    const topEl = (i) => this.main.querySelector(`:scope > [data-block="${i}"]`);
+    const origin = first.length ? topEl(first[0].top).getBoundingClientRect().top : 0;
+    for (const f of first) {
+      if (topEl(f.top).getBoundingClientRect().top - origin > innerHeight) break;
+      const r = f.run();
+      f.done = true;
+      if (r?.then) break; // a module still loading: the rest waits for the next slice
+    }
+    performance.mark?.('tensorpad:first-screen');
+    let rest = fills.filter((f) => !f.done);
+    while (rest.length) {
+      await yieldToPage();
+      const t0 = performance.now();
+      while (rest.length && performance.now() - t0 < SLICE_MS) {
+        const r = rest.shift().run();
+        if (r?.then) await r.catch(() => {});
+      }
+    }
+    this.contents?.track();
+    performance.mark?.('tensorpad:interactive');
+    this.root.dataset.rendered = 'true';
+    // The widgets still off screen, one a slice.
+    const widgets = [];
+    for (const mount of this.widgetMounts) {
+      await yieldToPage();
+      widgets.push(mount());
+    }
+    await Promise.all(widgets);
+  }
+
+  // The text and exercises are laid out only near the viewport (content-visibility in style.css), standing in
+  // with an estimate before: each is laid out once, a few a frame, so that the page's height, its scrollbar
+  // and its end are where they will stay. Sets data-laid-out on the root when done.
+  async #layOutOnce() {
+    const blocks = [...this.main.querySelectorAll(':scope > .prose, :scope > .exercise')];
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    for (let i = 0; i < blocks.length; i += 4) {
+      const group = blocks.slice(i, i + 4);
+      for (const el of group) el.classList.add('lay-out');
+      await frame();
+      for (const el of group) el.classList.remove('lay-out');
+    }
+    this.root.dataset.laidOut = 'true';
+  }
+
+  /** Leaves fn to #fill, for the top-level block being rendered. */
+  #later(fn) {
+    if (this.fills) this.fills.push({ top: this.renderingTop, run: fn });
+    else fn();
+  }
+
   #renderBlock(b) {
     switch (b.type) {
-      case 'md': return h('div', { class: 'prose', html: b.html });
+      case 'md': {
+        const el = h('div', { class: 'prose' });
+        this.#later(() => { el.innerHTML = b.html; });
+        return el;
+      }
       case 'cell': {
         const cell = new CellView(b, this.cells.length + 1, this.lang, this.#cellHooks());
         cell.hash = hashSource(b.source);
@@ -150,7 +223,12 @@ export class Notebook {
       }
       case 'widget': {
         const el = h('div', { class: 'widget', role: 'group', 'data-widget': b.name, 'data-testid': 'widget', 'aria-label': b.props.label ?? b.name });
-        mountWidget(el, { name: b.name, props: b.props, lang: this.lang, notebook: this });
+        // Made as it nears the viewport (its module loads then too), else once the chapter is filled: cells
+        // read the values widgets set, so every widget is mounted before a cell runs (#execute).
+        let mounted = null;
+        const mount = () => (mounted ??= mountWidget(el, { name: b.name, props: b.props, lang: this.lang, notebook: this }));
+        const cancel = whenNearViewport(el, mount);
+        this.widgetMounts.push(() => { cancel(); return mount(); });
         return el;
       }
       case 'exercise': return this.#renderExercise(b);
@@ -179,16 +257,23 @@ export class Notebook {
         this.store.setExercise(b.id, value);
         if (value?.verdict !== before) this.contents?.refresh();
       },
+      // A static copy of the code until it nears the viewport, is clicked or focused (web/src/lazy-editor.js).
       createEditor: (parent, opts) => {
-        const view = createEditor(parent, opts);
-        return { view, getValue: () => view.state.doc.toString(), setValue: (text) => setDoc(view, text), focus: () => view.focus() };
+        const editor = new LazyEditor(parent, opts);
+        return { get view() { return editor.ensure(); }, getValue: () => editor.text, setValue: (text) => { editor.text = text; }, focus: () => editor.focus() };
       },
       assetUrl: (p) => new URL(p, document.baseURI).href,
       t: this.L,
     };
     // The judge's exercise block, loaded on first use: chapters without exercises never download it.
-    import('../judge/page/exercise.js').then((m) => m.mountExercise(el, ctx)).catch((e) => {
-      el.append(h('p', { class: 'widget-error', role: 'alert', text: String(e.message) }));
+    this.#later(() => {
+      const fail = (e) => el.append(h('p', { class: 'widget-error', role: 'alert', text: String(e.message) }));
+      if (exerciseModule) {
+        try { exerciseModule.mountExercise(el, ctx); } catch (e) { fail(e); }
+        return null;
+      }
+      exerciseImport ??= import('../judge/page/exercise.js').then((m) => (exerciseModule = m));
+      return exerciseImport.then((m) => m.mountExercise(el, ctx)).catch(fail);
     });
     return el;
   }
@@ -529,6 +614,7 @@ export class Notebook {
     const added = this.readerViews.size;
     if (!confirm(this.L('resetChapterConfirm') + (added ? ' ' + this.L(added === 1 ? 'resetRemovesOne' : 'resetRemovesCells', { n: added }) : ''))) return;
     this.store.clearChapter();
+    clearRan(this.chapter.id);
     // Exercise blocks keep their attempt in memory and would save it again: the page starts afresh.
     location.reload();
   }
@@ -543,6 +629,8 @@ export class Notebook {
   }
 
   async #execute(cell) {
+    // Cells may read what widgets set: every widget is mounted first (at once after the chapter has opened).
+    await this.ready;
     const source = cell.source;
     cell.clearOutput();
     cell.setState('running');
@@ -574,6 +662,7 @@ export class Notebook {
       return r;
     }
     cell.setState('done');
+    if (!cell.reader) markRan(this.chapter.id, cell.id);
     this.#notifyWatchers(r.declared ?? []);
     return r;
   }
@@ -878,6 +967,19 @@ function keptOutputs(outputs) {
 const SCRATCH_ID = '#scratch';
 /** The chapter that opened notebooks land in: no author blocks, only the reader's cells (main.js). */
 export const SCRATCH_CHAPTER = 'scratch';
+
+// The judge's page module, once loaded (exerciseImport while it loads).
+let exerciseModule = null;
+let exerciseImport = null;
+
+/** The index of the top-level block that holds the element with this id ("b12" is block 12), or -1. */
+function blockHolding(blocks, id) {
+  const block = /^b(\d+)$/.exec(id);
+  if (block) return Number(block[1]);
+  const attr = `id="${id}"`;
+  const holds = (b) => [b.html, b.summaryHtml, b.statementHtml].some((s) => s?.includes(attr)) || (b.children ?? []).some(holds);
+  return blocks.findIndex(holds);
+}
 
 /** The ids of a chapter's exercises, in order, those inside :::details included. */
 function exerciseIds(blocks) {

@@ -77,6 +77,40 @@ export function passedCount(chapterId, exerciseIds) {
 }
 
 /** Whether a saved exercise attempt has passed at least once (its best verdict, or the last one). */
+// Which of a chapter's cells the reader has run (ids, the same in both languages), for the chapter list's
+// progress: a list of its own beside the chapter's entry, so a broken entry costs at most this count.
+const ranKey = (chapterId) => `${PREFIX}ran:${chapterId}`;
+
+function readRan(chapterId) {
+  try {
+    const list = JSON.parse(storage()?.getItem(ranKey(chapterId)) ?? '[]');
+    return Array.isArray(list) ? list.filter((x) => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Notes that a cell of the chapter ran to its end. */
+export function markRan(chapterId, cellId) {
+  const list = readRan(chapterId);
+  if (list.includes(cellId)) return;
+  try {
+    storage()?.setItem(ranKey(chapterId), JSON.stringify([...list, cellId]));
+  } catch { /* a progress count is not worth a notice */ }
+}
+
+/** How many of cellIds the reader has run. */
+export function ranCount(chapterId, cellIds) {
+  const ran = new Set(readRan(chapterId));
+  return cellIds.filter((id) => ran.has(id)).length;
+}
+
+export function clearRan(chapterId) {
+  try {
+    storage()?.removeItem(ranKey(chapterId));
+  } catch { /* nothing to clear */ }
+}
+
 export function passed(attempt) {
   return attempt?.best === 'pass' || attempt?.verdict === 'pass';
 }

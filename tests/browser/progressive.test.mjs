@@ -1,0 +1,115 @@
+// The chapter renders progressively (web/src/lazy-editor.js, progressive.js, notebook.js #fill): a cell's code
+// is a static copy until it nears the viewport, is clicked or focused. These tests hold what that must not
+// change (a CodeMirror view is found from its content element: .cmTile.root.view in CodeMirror 6.43): the
+// static copy has the editor's size and text, a click puts the caret where it landed, focus
+// makes the editor, and every block of the chapter is filled in the end.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useSiteAndBrowser, withSitePage } from './helpers.mjs';
+
+let srv, browser;
+useSiteAndBrowser((s, b) => { srv = s; browser = b; });
+
+const open = async (page, lang = 'en') => {
+  await page.goto(`${srv.base}?chapter=linear-algebra&lang=${lang}`);
+  await page.locator('#app[data-rendered=true]').waitFor({ timeout: 120000 });
+};
+
+// The id of the last cell (far below the first screen) whose code is still a static copy, and its editor host.
+const lastStatic = (page) => page.evaluate(() => {
+  const cells = [...document.querySelectorAll('main [data-testid=cell]')].filter((el) => el.querySelector('.cm-editor[data-static]') && el.checkVisibility());
+  return cells.at(-1)?.dataset.cellId ?? null;
+});
+
+for (const lang of ['en', 'zh']) {
+  test(`(${lang}) a static copy of a cell has its editor's size and text, so nothing moves when the editor replaces it`, async () => {
+    await withSitePage(browser, srv.base, async (page) => {
+      await open(page, lang);
+      const before = await page.evaluate(() => [...document.querySelectorAll('main [data-testid=cell]')]
+        // Not those in a closed :::details (made when it is opened).
+        .filter((el) => el.querySelector('.cm-editor[data-static]') && el.checkVisibility())
+        .map((el) => ({ id: el.dataset.cellId, height: el.querySelector('.cell-editor').getBoundingClientRect().height, text: [...el.querySelectorAll('.cm-line')].map((l) => l.textContent).join('\n') })));
+      assert.ok(before.length >= 10, `cells far down the chapter start static (${before.length})`);
+      for (const { id, height, text } of before) {
+        const cell = page.locator(`[data-testid=cell][data-cell-id="${id}"]`);
+        await cell.scrollIntoViewIfNeeded();
+        await cell.locator('.cm-editor:not([data-static])').waitFor({ timeout: 30000 });
+        const after = await cell.evaluate((el) => ({ height: el.querySelector('.cell-editor').getBoundingClientRect().height, text: el.querySelector('.cm-content').cmTile.root.view.state.doc.toString() }));
+        assert.equal(after.text, text, `cell ${id}: the static copy shows the editor's text`);
+        assert.ok(Math.abs(after.height - height) < 0.5, `cell ${id}: static ${height} px, editor ${after.height} px`);
+      }
+    });
+  });
+}
+
+test('a click on a static copy makes the editor, with the caret where the click landed', async () => {
+  await withSitePage(browser, srv.base, async (page) => {
+    await open(page);
+    const id = await lastStatic(page);
+    assert.ok(id, 'a cell far down is still static');
+    // Scrolled to and clicked in one turn of the page's event loop, before the viewport observer makes the editor.
+    const expected = await page.evaluate((cid) => {
+      const el = document.querySelector(`[data-testid=cell][data-cell-id="${cid}"]`);
+      el.scrollIntoView({ block: 'center' });
+      const lines = [...el.querySelectorAll('.cm-line')];
+      const n = lines.findIndex((l) => l.textContent.length >= 4);
+      const line = lines[n];
+      // The point between the 3rd and 4th characters of that line.
+      const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+      let node, left = 3;
+      while ((node = walker.nextNode()) && node.length < left) left -= node.length;
+      const r = document.createRange();
+      r.setStart(node, left);
+      r.setEnd(node, left);
+      const { left: x, top, height } = r.getBoundingClientRect();
+      const y = top + height / 2;
+      const opts = { bubbles: true, cancelable: true, clientX: x + 1, clientY: y, button: 0 };
+      const target = document.elementFromPoint(x + 1, y);
+      for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click']) target.dispatchEvent(new (type.startsWith('pointer') ? PointerEvent : MouseEvent)(type, opts));
+      return lines.slice(0, n).reduce((a, l) => a + l.textContent.length + 1, 0) + 3;
+    }, id);
+    const got = await page.evaluate((cid) => {
+      const el = document.querySelector(`[data-testid=cell][data-cell-id="${cid}"]`);
+      const view = el.querySelector('.cm-content').cmTile?.root.view;
+      return { static: !!el.querySelector('.cm-editor[data-static]'), head: view?.state.selection.main.head, focused: !!document.activeElement?.closest('.cm-editor:not([data-static])') && el.contains(document.activeElement) };
+    }, id);
+    assert.deepEqual(got, { static: false, head: expected, focused: true });
+  });
+});
+
+test('focusing a static copy (Tab, or a script) makes the editor and moves focus into it', async () => {
+  await withSitePage(browser, srv.base, async (page) => {
+    await open(page, 'zh');
+    const id = await lastStatic(page);
+    const got = await page.evaluate((cid) => {
+      const el = document.querySelector(`[data-testid=cell][data-cell-id="${cid}"]`);
+      const content = el.querySelector('.cm-content');
+      const label = content.getAttribute('aria-label');
+      content.focus();
+      const editor = el.querySelector('.cm-content');
+      return { label, editorLabel: editor.getAttribute('aria-label'), static: !!el.querySelector('.cm-editor[data-static]'), focused: editor.contains(document.activeElement) };
+    }, id);
+    assert.equal(got.static, false);
+    assert.equal(got.focused, true);
+    assert.equal(got.editorLabel, got.label, 'the static copy is named as its editor is');
+    await page.keyboard.type('// 你好');
+    assert.match(await page.evaluate((cid) => document.querySelector(`[data-cell-id="${cid}"] .cm-content`).cmTile.root.view.state.doc.toString(), id), /^\/\/ 你好/);
+  });
+});
+
+test('every block of the chapter is filled in the end: headings, exercises and widgets', async () => {
+  await withSitePage(browser, srv.base, async (page) => {
+    await open(page);
+    const chapter = await page.evaluate(() => fetch('chapters/linear-algebra/en.json').then((r) => r.json()));
+    const count = (blocks, type) => blocks.reduce((n, b) => n + (b.type === type) + (b.children ? count(b.children, type) : 0), 0);
+    const page_ = await page.evaluate(() => ({
+      headings: document.querySelectorAll('main .prose :is(h2, h3)').length,
+      exercises: document.querySelectorAll('[data-testid=exercise] .judge-title').length,
+      emptyProse: [...document.querySelectorAll('main .prose')].filter((el) => !el.childElementCount).length,
+    }));
+    assert.equal(page_.exercises, count(chapter.blocks, 'exercise'));
+    assert.equal(page_.emptyProse, 0);
+    assert.ok(page_.headings >= chapter.toc.length - 1, `${page_.headings} headings for ${chapter.toc.length} entries of the contents`);
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid=widget] .widget-body > *').length >= n, count(chapter.blocks, 'widget'), { timeout: 60000 });
+  });
+});

@@ -1,0 +1,20 @@
+// Starts the download of the chapter the URL names, in the language the page will most likely show, as the
+// page's <head> is read: main.js asks for the same file once its modules have loaded, and gets this
+// download rather than starting one then. A classic script (the page's CSP allows no inline script);
+// its guess is main.js's pickLang: the URL's lang, the reader's saved language, the browser's.
+(function () {
+  var params = new URLSearchParams(location.search);
+  var id = params.get('chapter');
+  if (!id || id === 'scratch') return;
+  var saved = null;
+  try { saved = window.localStorage.getItem('tensorpad:v1:lang'); } catch (e) { /* storage off */ }
+  var wanted = [params.get('lang'), saved, (navigator.language || '').indexOf('zh') === 0 ? 'zh' : 'en'];
+  var lang = 'en';
+  for (var i = 0; i < wanted.length; i++) if (wanted[i] === 'en' || wanted[i] === 'zh') { lang = wanted[i]; break; }
+  var link = document.createElement('link');
+  link.rel = 'preload';
+  link.as = 'fetch';
+  link.crossOrigin = 'anonymous';
+  link.href = 'chapters/' + encodeURIComponent(id) + '/' + lang + '.json';
+  document.head.appendChild(link);
+})();
