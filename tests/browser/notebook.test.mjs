@@ -67,6 +67,8 @@ test('a chapter loads in both languages; run all finishes with no cell error', a
       assert.ok(states.every((s) => s === 'done'), `states: ${states}`);
       const first = cell(page, 'c1').locator('[data-testid=cell-output]');
       assert.match(await first.textContent(), /tensor\(\[\[3\.\],\s*\[7\.\]\]\)/);
+      // A plot is drawn once its module has loaded, which may be after its cell is done.
+      await page.waitForFunction(() => document.querySelectorAll('figure.out-plot svg').length >= 3, null, { timeout: 30000 });
       assert.equal(await page.locator('figure.out-plot:has(svg)').count(), 3, 'three plots are drawn as SVG');
       assert.match(await page.locator('.out-plot').first().getAttribute('aria-label'), /sin|Line/);
       assert.equal(await page.locator('.out-table').count(), 1);
