@@ -182,16 +182,16 @@ export class Notebook {
   }
 
   // The text and exercises are laid out only near the viewport (content-visibility in style.css), standing in
-  // with an estimate before: each is laid out once, a few a frame, so that the page's height, its scrollbar
+  // with an estimate before: each is laid out once, one a frame, so that the page's height, its scrollbar
   // and its end are where they will stay. Sets data-laid-out on the root when done.
   async #layOutOnce() {
     const blocks = [...this.main.querySelectorAll(':scope > .prose, :scope > .exercise')];
     const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    for (let i = 0; i < blocks.length; i += 4) {
-      const group = blocks.slice(i, i + 4);
-      for (const el of group) el.classList.add('lay-out');
+    // One a frame: a block of formulas can take a frame's budget on its own.
+    for (const el of blocks) {
+      el.classList.add('lay-out');
       await frame();
-      for (const el of group) el.classList.remove('lay-out');
+      el.classList.remove('lay-out');
     }
     this.root.dataset.laidOut = 'true';
   }
