@@ -7,12 +7,19 @@ export type CloseOptions = { rtol?: number; atol?: number; equalNan?: boolean };
 export type RandomOptions = { seed?: number };
 export type TensorSource = Blob | ArrayBuffer | ArrayBufferView | string | URL;
 export type TensorFile = { format: "safetensors" | "npy"; tensors: { name: string; dtype: string; shape: number[] }[]; metadata: Record<string, unknown>; size: number; get(name: string): Promise<Tensor>; close(): Promise<void> };
-export type Memory = { tensors: number; quantized: number; bytes: number };
+export type Memory = { tensors: number; quantized: number; models: number; bytes: number };
 export type JudgeResults = { version: number; status: 'pass' | 'fail' | 'error'; message: string | null; tests: { name: string; status: 'pass' | 'fail' | 'error'; message: string | null; output: string | null; test_code: string }[]; exercise: string; seed: number; passed: number; failed: number; error_kind?: string };
 export type DType = 'float32' | 'float64' | 'float16' | 'bfloat16' | 'int32' | 'int64' | 'uint8' | 'int8' | 'int16' | 'bool';
 export type DTypeName = DType | 'float' | 'double' | 'half' | 'int' | 'long' | 'short';
 export type TypedData = Float32Array | Float64Array | Int32Array | Int16Array | Int8Array | Uint8Array;
 export type NestedValues = number | boolean | NestedValues[];
+export type ModelSource = string | ArrayLike<Blob>;
+export type ModelConfig = { architecture: string; vocabSize: number; hiddenSize: number; intermediateSize: number; numLayers: number; numHeads: number; numKvHeads: number; headDim: number; ropeTheta: number; ropeType: string; rmsNormEps: number; tiedEmbeddings: boolean; eosTokenIds: number[]; raw: Record<string, unknown> };
+export type LoadProgress = { bytes: number; totalBytes: number; tensors: number; totalTensors: number; name: string };
+export type ForwardProgress = { step: number; steps: number; layer: number; layers: number };
+export type ForwardOptions = { capture?: string | string[]; logits?: 'last' | 'all' | false; onProgress?: (p: ForwardProgress) => void; signal?: AbortSignal };
+export type ForwardResult = { logits: Tensor | null; captures: Record<string, Tensor> };
+export type ModelTokenizer = { available: boolean; encode(text: string): number[]; decode(ids: ArrayLike<number>): string };
 
 /** The one error type of the API: the message names the operation ("matmul: shapes ..."), as does .op. */
 export declare class TensorpadError extends Error {
@@ -173,6 +180,29 @@ export declare class QuantizedTensor {
   toString(): string;
 }
 
+export declare class Model {
+  private constructor();
+  /** The sizes the forward uses (numLayers, numHeads, numKvHeads, headDim, ...) and raw, config.json as read. @example const m = await tp.model.load('tests/fixtures/models/llama-gqa-f32'); m.config.headDim; m.dispose() */
+  config: ModelConfig;
+  /** encode(text) → ids and decode(ids) → text from the folder's tokenizer.json (@huggingface/tokenizers, no network); without one both throw and ids still work. @example const m = await tp.model.load('tests/fixtures/models/llama-gqa-f32'); m.tokenizer.decode(m.tokenizer.encode('Alice'))  // 'Alice'
+m.dispose() */
+  tokenizer: ModelTokenizer;
+  /** The checkpoint's tensors as stored (name, file dtype, shape). @example const m = await tp.model.load('tests/fixtures/models/llama-gqa-f32'); m.weights[0].dtype; m.dispose() */
+  weights: { name: string; dtype: string; shape: number[] }[];
+  /** Heap bytes the weights hold (in their file dtype). @example const m = await tp.model.load('tests/fixtures/models/llama-gqa-f32'); m.bytes; m.dispose() */
+  readonly bytes: number;
+  /** One weight as a float32 tensor (a copy); 'lm_head.weight' of a tied model is embed_tokens. @example const m = await tp.model.load('tests/fixtures/models/llama-gqa-f32'); const w = m.weight('model.layers.0.mlp.gate_proj.weight'); w.shape; w.dispose(); m.dispose() */
+  weight(name: string): Tensor;
+  /** Runs the model on token ids (or text, with a tokenizer). logits: 'last' ([vocab], default), 'all' ([T, vocab]) or false. capture: names or patterns ('*' one dot-separated part, '**' any) of embed, layers.{i}.input, layers.{i}.attn.q/k/v (after q/k norm and RoPE, [heads, T, headDim]), layers.{i}.attn.weights ([heads, T, T], only when named), layers.{i}.mlp.input, layers.{i}.mlp.act, norm. onProgress after each layer; an aborted signal stops it between layers. @example const m = await tp.model.load('tests/fixtures/models/llama-gqa-f32'); const { logits, captures } = await m.forward([1, 2, 3], { capture: 'layers.*.attn.k' }); captures['layers.0.attn.k'].shape
+tp.dispose(logits, captures); m.dispose() */
+  forward(input: string | ArrayLike<number>, opts?: ForwardOptions): Promise<ForwardResult>;
+  /** Greedy decoding over a KV cache: up to maxNewTokens (32) new ids, stopping at an eos id of config.json; text when the model has a tokenizer. @example const m = await tp.model.load('tests/fixtures/models/llama-gqa-f32'); (await m.generate('Alice dropped', { maxNewTokens: 3 })).ids.length
+m.dispose() */
+  generate(input: string | ArrayLike<number>, opts?: { maxNewTokens?: number; greedy?: true; onToken?: (id: number) => void; signal?: AbortSignal }): Promise<{ ids: number[]; text: string | null }>;
+  /** Frees the weights (tp.memory() drops back); the model is unusable afterwards. @example const m = await tp.model.load('tests/fixtures/models/llama-gqa-f32'); m.dispose() */
+  dispose(): void;
+}
+
 export interface Tp {
   /** The tensor class (for instanceof). @example tp.ones(1) instanceof tp.Tensor  // true */
   Tensor: typeof Tensor;
@@ -260,6 +290,7 @@ export interface Tp {
   lora: TpLora;
   synth: TpSynth;
   io: TpIo;
+  model: TpModel;
 }
 
 export interface TpLinalg {
@@ -356,4 +387,10 @@ export interface TpIo {
   saveNpy(tensor: Tensor, opts?: { dtype?: 'F32' | 'F16' | 'F64' | 'float32' | 'float16' | 'float64' }): Uint8Array;
   /** A safetensors file of named tensors, F32, F16 or BF16 (rounded to nearest even). @example tp.io.saveSafetensors({ w: tp.ones(2) }, { dtype: 'BF16' }) */
   saveSafetensors(tensors: Record<string, Tensor>, opts?: { metadata?: Record<string, string>; dtype?: string | Record<string, string> }): Uint8Array;
+}
+
+export interface TpModel {
+  /** A Hugging Face checkpoint (Qwen3ForCausalLM, Qwen2ForCausalLM, LlamaForCausalLM) from a folder path (Node) or the folder's Files (browser): config.json, *.safetensors (sharded with model.safetensors.index.json), tokenizer.json optional. Weights stay in their file dtype, read tensor by tensor; a missing/extra/misshapen tensor, an unknown architecture or a truncated shard is an error naming it. @example const m = await tp.model.load('tests/fixtures/models/llama-gqa-f32'); m.config.numLayers  // 2
+m.dispose() */
+  load(source: ModelSource, opts?: { onProgress?: (p: LoadProgress) => void; signal?: AbortSignal }): Promise<Model>;
 }

@@ -14,7 +14,11 @@ const GOAL = 200_000;
 // tridiagonalization and bidiagonalization (issue 24) and the multi-dim reductions moved into C++ (issue 21);
 // Emscripten's JS-based exceptions, which this flavour needs, make its code about 15% bigger. Its ceiling
 // stops further growth until the gap is closed; the goal stays 200 KB for both.
-const BUDGET = { web: GOAL, 'web-mt': 214_000 };
+// The model engine (issue 23: cpp/src/model_*.cpp, wasm/bind_model.cpp) added 16,541 bytes gzipped to the
+// single-thread core (187,788 -> 204,329) and 19,773 to the pthreads one (212,797 -> 232,570), measured
+// on 2026-12-01 before dtypes landed; with dtypes the single-thread core measured 208,412. The web ceiling
+// rose from the goal to 209 KB, web-mt's by the engine's growth to 234 KB. The goal stays 200 KB for both.
+const BUDGET = { web: 209_000, 'web-mt': 234_000 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {

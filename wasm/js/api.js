@@ -9,7 +9,7 @@
 //   arithmetic.js elementwise, softmax, matmul, outer
 //   reductions.js sum ... median, cumsum, the vector norm
 //   compare.js    isclose, allclose
-//   linalg.js  nn.js  quant.js  lora.js  synth.js  io.js   the namespaces tp.linalg, tp.nn, ...
+//   linalg.js  nn.js  quant.js  lora.js  synth.js  io.js  model.js   the namespaces tp.linalg, tp.nn, ...
 // No math in any of them: every operation is one call into the C++ core. Arguments are checked before
 // that call (options by their known keys, shapes up to 16 dims), and an error names the op the user called.
 import { TensorpadError } from './errors.js';
@@ -25,6 +25,7 @@ import { quant } from './quant.js';
 import { lora } from './lora.js';
 import { synth } from './synth.js';
 import { io } from './io.js';
+import { modelApi } from './model.js';
 
 // finalizers: false makes no FinalizationRegistry (see runtime.js): tensors are freed by dispose, tidy
 // and the end of the instance.
@@ -63,6 +64,7 @@ export function createApi(core, { finalizers = true } = {}) {
     lora: lora(rt),
     synth: synth(rt),
     io: io(rt),
+    model: modelApi(rt),
 
     tidy: rt.tidy,
     dispose: rt.dispose,

@@ -35,7 +35,7 @@ import { TensorpadError, fail, describe } from './errors.js';
 import { options } from './checks.js';
 
 // A random-access byte source: {size, read(start, end, op) → Promise<Uint8Array>, close()}.
-async function openSource(op, source) {
+export async function openSource(op, source) {
   if (typeof Blob !== 'undefined' && source instanceof Blob) {
     return {
       size: source.size,

@@ -181,6 +181,8 @@ export function serveKernel(port, loadTp) {
     },
     async [MSG.FLAG]({ flag: shared }) {
       flag = shared;
+      // tp.model checks it between layers, so an Interrupt stops a long forward and keeps the worker.
+      globalThis.__tensorpadCheck = check;
     },
     async [MSG.LANG]({ lang }) {
       words = WORDS[lang] ?? WORDS.en;
