@@ -12,6 +12,8 @@
 // by 3-8% once C no longer fits in L2.
 // Packing reads any strides (so transposes cost nothing extra) and zero-pads the last strip of A
 // and of B up to MR / NR: edge tiles run the same micro-kernel and only their store is partial.
+// B may also be 16-bit floats (bfloat16 / float16, a model's weights as stored): packing converts them,
+// so the micro-kernels, the blocking and therefore every bit of C are those of sgemm on the widened B.
 #include "tensorpad/gemm.hpp"
 
 #include <algorithm>
@@ -20,8 +22,10 @@
 #include <memory>
 #include <vector>
 
+#include "half_simd.hpp"
 #include "out_of_line.hpp"
 #include "tensorpad/error.hpp"
+#include "tensorpad/half.hpp"
 #include "tensorpad/simd.hpp"
 #include "work_pool.hpp"
 
@@ -62,7 +66,7 @@ class Scratch {
   size_t cap_ = 0;
 };
 
-thread_local Scratch scratch_a, scratch_b;
+thread_local Scratch scratch_a, scratch_b, scratch_h;
 
 // Packs the mc x kc block of A into strips of MR rows: strip s holds A(s*MR + r, p) at [p*MR + r],
 // rows past mc are zero.
@@ -112,7 +116,7 @@ void pack_a(int64_t mc, int64_t kc, const float* A, int64_t rsa, int64_t csa, fl
 // Packs the kc x nc panel of B into strips of NR columns: strip s holds B(p, s*NR + c) at [p*NR + c],
 // columns past nc are zero.
 template <int NR>
-void pack_b(int64_t kc, int64_t nc, const float* B, int64_t rsb, int64_t csb, float* out) {
+void pack_b_f32(int64_t kc, int64_t nc, const float* B, int64_t rsb, int64_t csb, float* out) {
   const int64_t full = nc / NR;  // strips without padding
   int64_t s0 = 0;
   if (csb == 1) {
@@ -165,6 +169,112 @@ void pack_b(int64_t kc, int64_t nc, const float* B, int64_t rsb, int64_t csb, fl
       }
     }
   }
+}
+
+struct HalfOps;
+
+// The B operand as packing reads it: B(p, j) = data[p*rs + j*cs], float32, or 16-bit floats when half
+// is set (the 16-bit code is reached only through it, so a module without sgemm_half links none of it).
+struct BOperand {
+  const void* data;
+  int64_t rs, cs;
+  const HalfOps* half = nullptr;
+  Half kind = Half::BF16;
+
+  // The same operand seen from element (p, j).
+  BOperand at(int64_t p, int64_t j) const {
+    const int64_t off = p * rs + j * cs;
+    BOperand r = *this;
+    r.data = half ? static_cast<const void*>(static_cast<const uint16_t*>(data) + off)
+                  : static_cast<const void*>(static_cast<const float*>(data) + off);
+    return r;
+  }
+  const float* f32() const { return static_cast<const float*>(data); }
+  const uint16_t* u16() const { return static_cast<const uint16_t*>(data); }
+};
+
+// What sgemm_half does differently from sgemm: pack B (for sgemm's tile), stream rows of B, dot a column.
+struct HalfOps {
+  void (*pack)(int64_t kc, int64_t nc, const uint16_t* B, int64_t rsb, int64_t csb, Half kind, float* out);
+  void (*rows)(int64_t n, int64_t k, const float* x, int64_t incx, const uint16_t* B, int64_t ldb, Half kind,
+               float* y);
+  float (*dot)(int64_t k, const uint16_t* u, Half kind, const float* v);
+};
+
+// pack_b_f32 for 16-bit B, widening on the way: the same layout, the same values as pack_b_f32 would
+// write for the widened B. Converting here costs one pass over each B panel, which every row block of A
+// then reuses.
+template <int NR>
+void pack_b_half(int64_t kc, int64_t nc, const uint16_t* B, int64_t rsb, int64_t csb, Half kind, float* out) {
+  static_assert(NR % 4 == 0, "NR is a multiple of the vector width");
+  const int64_t full = nc / NR;
+  int64_t s0 = 0;
+  if (csb == 1) {
+    // Row-major B: each row of the panel once, 8 values per load.
+    for (int64_t p = 0; p < kc; ++p) {
+      const uint16_t* b = B + p * rsb;
+      float* o = out + p * NR;
+      for (int64_t s = 0; s < full; ++s, b += NR, o += NR * kc) {
+        int v = 0;
+        for (; v + 8 <= NR; v += 8) {
+          simd::f32x4 lo, hi;
+          tp::detail::widen8(kind, b + v, lo, hi);
+          simd::store(o + v, lo);
+          simd::store(o + v + 4, hi);
+        }
+        for (; v < NR; ++v) o[v] = half::to_f32(kind, b[v]);
+      }
+    }
+    s0 = full;
+  } else if (rsb == 1) {
+    // Column-major B (a linear layer's weight W (n,k) read as W^T): 4 columns x 8 steps of p at a
+    // time, widened, then transposed in registers as two 4x4 blocks.
+    for (int64_t s = 0; s < full; ++s) {
+      const uint16_t* b = B + s * NR * csb;
+      float* o = out + s * NR * kc;
+      int64_t p = 0;
+      for (; p + 8 <= kc; p += 8) {
+        for (int c = 0; c < NR; c += 4) {
+          const uint16_t* bc = b + c * csb + p;
+          simd::f32x4 l0, l1, l2, l3, h0, h1, h2, h3;
+          tp::detail::widen8(kind, bc, l0, h0);
+          tp::detail::widen8(kind, bc + csb, l1, h1);
+          tp::detail::widen8(kind, bc + 2 * csb, l2, h2);
+          tp::detail::widen8(kind, bc + 3 * csb, l3, h3);
+          simd::transpose4(l0, l1, l2, l3);
+          simd::transpose4(h0, h1, h2, h3);
+          float* oc = o + p * NR + c;
+          simd::store(oc, l0);
+          simd::store(oc + NR, l1);
+          simd::store(oc + 2 * NR, l2);
+          simd::store(oc + 3 * NR, l3);
+          simd::store(oc + 4 * NR, h0);
+          simd::store(oc + 5 * NR, h1);
+          simd::store(oc + 6 * NR, h2);
+          simd::store(oc + 7 * NR, h3);
+        }
+      }
+      for (; p < kc; ++p)
+        for (int c = 0; c < NR; ++c) o[p * NR + c] = half::to_f32(kind, b[c * csb + p]);
+    }
+    s0 = full;
+  }
+  // Any other strides, and the last (zero-padded) strip.
+  for (int64_t s = s0; s * NR < nc; ++s) {
+    const int cols = int(std::min<int64_t>(NR, nc - s * NR));
+    const uint16_t* b = B + s * NR * csb;
+    float* o = out + s * NR * kc;
+    for (int64_t p = 0; p < kc; ++p)
+      for (int c = 0; c < NR; ++c) o[p * NR + c] = c < cols ? half::to_f32(kind, b[p * rsb + c * csb]) : 0.0f;
+  }
+}
+
+template <int NR>
+void pack_b(int64_t kc, int64_t nc, const BOperand& B, float* out) {
+  if (B.half)
+    B.half->pack(kc, nc, B.u16(), B.rs, B.cs, B.kind, out);
+  else
+    pack_b_f32<NR>(kc, nc, B.f32(), B.rs, B.cs, out);
 }
 
 // C[0:mr, 0:nr] (+)= a @ b for one packed MR-strip of A and NR-strip of B, all kc steps.
@@ -245,7 +355,7 @@ void macro_kernel(int64_t mc, int64_t nc, int64_t kc, const float* ap, const flo
 
 template <int MR, int NR, int KU, int KC, int MC, int NC>
 void sgemm_packed(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t csa,
-                  const float* B, int64_t rsb, int64_t csb, float* C, int64_t rsc, bool accumulate,
+                  const BOperand& B, float* C, int64_t rsc, bool accumulate,
                   int64_t kc_max, int64_t mc_max, int64_t nc_max) {
   static_assert(NR % 4 == 0 && MC % MR == 0 && NC % NR == 0, "blocking must tile the register tile");
   TP_ASSERT(m >= 0 && n >= 0 && k >= 0);
@@ -272,7 +382,7 @@ void sgemm_packed(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, 
       const bool add = accumulate || pc > 0;
       // Out of line (out_of_line.hpp): one call per block, so V8's optimized code takes over after the
       // first few (a reader's first 512x1024 @ 1024x3072: 246 ms inline, ~100 ms so).
-      tp::detail::call_out_of_line<&pack_b<NR>>(kc, nc, B + pc * rsb + jc * csb, rsb, csb, bp);
+      tp::detail::call_out_of_line<&pack_b<NR>>(kc, nc, B.at(pc, jc), bp);
       for (int64_t ic = 0; ic < m; ic += mc_blk) {
         const int64_t mc = std::min(mc_blk, m - ic);
         tp::detail::call_out_of_line<&pack_a<MR>>(mc, kc, A + ic * rsa + pc * csa, rsa, csa, ap);
@@ -287,8 +397,16 @@ void sgemm_packed(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, 
 #else
 #define TP_SIMD_SUFFIX "__scalar"
 #endif
+// The table's entry point: sgemm_packed with a float32 B.
+template <int MR, int NR, int KU, int KC, int MC, int NC>
+void sgemm_variant_run(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t csa, const float* B,
+                       int64_t rsb, int64_t csb, float* C, int64_t rsc, bool accumulate, int64_t kc_max,
+                       int64_t mc_max, int64_t nc_max) {
+  sgemm_packed<MR, NR, KU, KC, MC, NC>(m, n, k, A, rsa, csa, BOperand{B, rsb, csb}, C, rsc, accumulate, kc_max,
+                                       mc_max, nc_max);
+}
 #define TP_GEMM_VARIANT(mr, nr, ku, kc, mc, nc) \
-  { "f32_gemm_" #mr "x" #nr "_k" #ku TP_SIMD_SUFFIX, mr, nr, &sgemm_packed<mr, nr, ku, kc, mc, nc> }
+  { "f32_gemm_" #mr "x" #nr "_k" #ku TP_SIMD_SUFFIX, mr, nr, &sgemm_variant_run<mr, nr, ku, kc, mc, nc> }
 
 // The first entry is sgemm's tile (keep the two in step); the others stay for tuning and edge tests.
 constexpr detail::SgemmVariant variants[] = {
@@ -306,11 +424,11 @@ constexpr detail::SgemmVariant variants[] = {
 // Matrix-vector products (m == 1 or n == 1) skip packing: they read each element of the matrix once,
 // so packing would double the memory traffic, and a 4x8 tile would be 3/4 or 7/8 padding.
 
-// y[0:len] = sum over p of x[p*incx] * M[p*ld + 0:len] (rows of M contiguous), y overwritten.
-// Each y[j] is summed in p order from 0, exactly like sgemm_ref.
+// y[0:len] += sum over p of x[p*incx] * M[p*ld + 0:len] (rows of M contiguous), in p order, so a
+// y zeroed first is summed exactly like sgemm_ref, and two calls over p = [0, q) and [q, k) give the
+// bits of one call over [0, k).
 void gemv_rows(int64_t len, int64_t k, const float* x, int64_t incx, const float* M, int64_t ld,
                float* y) {
-  std::fill(y, y + len, 0.0f);
   constexpr int64_t JB = 1024;  // a y block of 4 KB stays in L1 while four rows of M stream by
   for (int64_t j0 = 0; j0 < len; j0 += JB) {
     const int64_t jn = std::min(JB, len - j0);
@@ -359,6 +477,30 @@ float dot(int64_t k, const float* u, const float* v) {
   return s;
 }
 
+// dot for a 16-bit u, widened in registers: the same additions in the same order as dot on the widened
+// u, so the same bits.
+float dot_half(int64_t k, const uint16_t* u, Half kind, const float* v) {
+  f32x4 a0 = simd::zero(), a1 = simd::zero(), a2 = simd::zero(), a3 = simd::zero();
+  int64_t p = 0;
+  for (; p + 16 <= k; p += 16) {
+    f32x4 u0, u1, u2, u3;
+    tp::detail::widen8(kind, u + p, u0, u1);
+    tp::detail::widen8(kind, u + p + 8, u2, u3);
+    a0 = simd::add(a0, simd::mul(u0, simd::load(v + p)));
+    a1 = simd::add(a1, simd::mul(u1, simd::load(v + p + 4)));
+    a2 = simd::add(a2, simd::mul(u2, simd::load(v + p + 8)));
+    a3 = simd::add(a3, simd::mul(u3, simd::load(v + p + 12)));
+  }
+  for (; p + 4 <= k; p += 4) {
+    alignas(16) float w[4];
+    for (int i = 0; i < 4; ++i) w[i] = half::to_f32(kind, u[p + i]);
+    a0 = simd::add(a0, simd::mul(simd::load(w), simd::load(v + p)));
+  }
+  float s = simd::hsum(simd::add(simd::add(a0, a1), simd::add(a2, a3)));
+  for (; p < k; ++p) s += half::to_f32(kind, u[p]) * v[p];
+  return s;
+}
+
 // x gathered into contiguous scratch when its stride is not 1.
 const float* contiguous(int64_t k, const float* x, int64_t incx, Scratch& scratch) {
   if (incx == 1) return x;
@@ -372,42 +514,121 @@ void write_vector(int64_t len, const float* y, float* C, int64_t incc, bool accu
   for (int64_t i = 0; i < len; ++i) C[i * incc] = accumulate ? C[i * incc] + y[i] : y[i];
 }
 
-// Tries the matrix-vector paths; false when the shape or strides are not one of them.
-bool try_gemv(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t csa,
-              const float* B, int64_t rsb, int64_t csb, float* C, int64_t rsc, bool accumulate) {
-  if (m == 1 && csb == 1) {  // x @ B with B row-major: stream B's rows
-    float* y = scratch_b.get(size_t(n));
-    gemv_rows(n, k, A, csa, B, rsb, y);
-    write_vector(n, y, C, 1, accumulate);
-    return true;
-  }
-  if (m == 1 && rsb == 1) {  // x @ W^T with W (n,k) row-major: one dot per column
-    const float* x = contiguous(k, A, csa, scratch_a);
-    for (int64_t j = 0; j < n; ++j) {
-      const float s = dot(k, B + j * csb, x);
-      C[j] = accumulate ? C[j] + s : s;
+// The m == 1 product with a 16-bit row-major B (x @ B, B (k,n)): rows of B widened a block at a time
+// into scratch, then gemv_rows on the block. y[j] still sums over p in order, so the bits are those of
+// the f32 path on the widened B.
+void gemv_rows_half(int64_t n, int64_t k, const float* x, int64_t incx, const uint16_t* B, int64_t ldb, Half kind,
+                    float* y) {
+  constexpr int64_t JB = 1024, PB = 16;  // a 16 x 1024 block of B widened: 64 KB
+  float* wide = scratch_h.get(size_t(PB * JB));
+  for (int64_t j0 = 0; j0 < n; j0 += JB) {
+    const int64_t jn = std::min(JB, n - j0);
+    for (int64_t p0 = 0; p0 < k; p0 += PB) {
+      const int64_t pn = std::min(PB, k - p0);
+      for (int64_t p = 0; p < pn; ++p) widen_half(kind, B + (p0 + p) * ldb + j0, wide + p * jn, jn);
+      gemv_rows(jn, pn, x + p0 * incx, incx, wide, jn, y + j0);
     }
-    return true;
   }
-  if (n == 1 && csa == 1) {  // A @ x with A row-major: one dot per row
-    const float* x = contiguous(k, B, rsb, scratch_b);
-    for (int64_t i = 0; i < m; ++i) {
-      const float s = dot(k, A + i * rsa, x);
-      C[i * rsc] = accumulate ? C[i * rsc] + s : s;
+}
+
+// The matrix-vector paths; which one runs depends on the shape and strides alone, so a 16-bit B takes
+// the path a float32 B with the same strides takes, and both give the same bits.
+enum class Gemv { None, RowsOfB, DotPerColumn, DotPerRow, ColumnsOfA };
+
+Gemv gemv_path(int64_t m, int64_t n, int64_t rsa, int64_t csa, int64_t rsb, int64_t csb) {
+  if (m == 1 && csb == 1) return Gemv::RowsOfB;       // x @ B with B row-major: stream B's rows
+  if (m == 1 && rsb == 1) return Gemv::DotPerColumn;  // x @ W^T with W (n,k) row-major: one dot per column
+  if (n == 1 && csa == 1) return Gemv::DotPerRow;     // A @ x with A row-major: one dot per row
+  if (n == 1 && rsa == 1) return Gemv::ColumnsOfA;    // A @ x with A column-major: stream A's columns
+  return Gemv::None;
+}
+
+// Runs a matrix-vector path; false when the shape or strides are not one of them.
+bool try_gemv(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t csa, const BOperand& B,
+              float* C, int64_t rsc, bool accumulate) {
+  const int64_t rsb = B.rs, csb = B.cs;
+  switch (gemv_path(m, n, rsa, csa, rsb, csb)) {
+    case Gemv::None:
+      return false;
+    case Gemv::RowsOfB: {
+      float* y = scratch_b.get(size_t(n));
+      std::fill(y, y + n, 0.0f);
+      if (B.half)
+        B.half->rows(n, k, A, csa, B.u16(), rsb, B.kind, y);
+      else
+        gemv_rows(n, k, A, csa, B.f32(), rsb, y);
+      write_vector(n, y, C, 1, accumulate);
+      return true;
     }
-    return true;
-  }
-  if (n == 1 && rsa == 1) {  // A @ x with A column-major: stream A's columns
-    float* y = scratch_a.get(size_t(m));
-    gemv_rows(m, k, B, rsb, A, csa, y);
-    write_vector(m, y, C, rsc, accumulate);
-    return true;
+    case Gemv::DotPerColumn: {
+      const float* x = contiguous(k, A, csa, scratch_a);
+      for (int64_t j = 0; j < n; ++j) {
+        const float s = B.half ? B.half->dot(k, B.u16() + j * csb, B.kind, x) : dot(k, B.f32() + j * csb, x);
+        C[j] = accumulate ? C[j] + s : s;
+      }
+      return true;
+    }
+    case Gemv::DotPerRow:
+    case Gemv::ColumnsOfA: {
+      // x = B's only column, gathered (and widened) into contiguous scratch.
+      float* x = scratch_h.get(size_t(k));
+      for (int64_t p = 0; p < k; ++p) x[p] = B.half ? half::to_f32(B.kind, B.u16()[p * rsb]) : B.f32()[p * rsb];
+      if (csa == 1) {
+        for (int64_t i = 0; i < m; ++i) {
+          const float s = dot(k, A + i * rsa, x);
+          C[i * rsc] = accumulate ? C[i * rsc] + s : s;
+        }
+      } else {
+        float* y = scratch_a.get(size_t(m));
+        std::fill(y, y + m, 0.0f);
+        gemv_rows(m, k, x, 1, A, csa, y);
+        write_vector(m, y, C, rsc, accumulate);
+      }
+      return true;
+    }
   }
   return false;
 }
 
 std::atomic<int> g_threads{1};
 std::atomic<int64_t> g_min_flops{int64_t(1) << 24};
+
+// sgemm's register tile. Called directly, not through the table: the module then links only this tile
+// (the table, used by tests and benchmarks alone, is dropped by wasm-ld with the other tiles).
+constexpr int kTileMR = 4, kTileNR = 8;
+constexpr auto tile = &sgemm_packed<kTileMR, kTileNR, 1, 384, 128, 512>;
+static_assert(variants[0].run == &sgemm_variant_run<kTileMR, kTileNR, 1, 384, 128, 512>, "sgemm runs variants()[0]");
+
+// The whole product for sgemm and sgemm_half: the matrix-vector paths, or the packed tile, split into
+// column blocks (row blocks when n is narrow), one per thread. Every element still sums over the same k
+// blocks in the same order, so results do not depend on the split.
+void gemm_any(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t csa, const BOperand& B,
+              float* C, int64_t rsc, bool accumulate) {
+  TP_ASSERT(m >= 0 && n >= 0 && k >= 0);
+  if (m > 0 && n > 0 && k > 0 && (m == 1 || n == 1) && try_gemv(m, n, k, A, rsa, csa, B, C, rsc, accumulate))
+    return;
+  const int threads = g_threads;
+  if (threads > 1 && 2.0 * double(m) * double(n) * double(k) >= double(g_min_flops)) {
+    if (n >= 64 * threads) {
+      const int64_t cols = (n + threads - 1) / threads;
+      const int64_t chunk = (cols + kTileNR - 1) / kTileNR * kTileNR;  // whole tiles
+      tp::detail::run_parts(threads, [&](int t) {
+        const int64_t j0 = std::min(n, t * chunk), j1 = std::min(n, j0 + chunk);
+        if (j0 < j1) tile(m, j1 - j0, k, A, rsa, csa, B.at(0, j0), C + j0, rsc, accumulate, 0, 0, 0);
+      });
+      return;
+    }
+    if (m >= 16 * threads) {
+      const int64_t rows = (m + threads - 1) / threads, chunk = (rows + kTileMR - 1) / kTileMR * kTileMR;
+      tp::detail::run_parts(threads, [&](int t) {
+        const int64_t i0 = std::min(m, t * chunk), i1 = std::min(m, i0 + chunk);
+        if (i0 < i1) tile(i1 - i0, n, k, A + i0 * rsa, rsa, csa, B, C + i0 * rsc, rsc, accumulate, 0, 0, 0);
+      });
+      return;
+    }
+  }
+  tile(m, n, k, A, rsa, csa, B, C, rsc, accumulate, 0, 0, 0);
+}
 
 }  // namespace
 
@@ -420,37 +641,35 @@ int sgemm_threads() { return g_threads; }
 
 void sgemm(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t csa, const float* B,
            int64_t rsb, int64_t csb, float* C, int64_t rsc, bool accumulate) {
-  TP_ASSERT(m >= 0 && n >= 0 && k >= 0);
-  if (m > 0 && n > 0 && k > 0 && (m == 1 || n == 1) &&
-      try_gemv(m, n, k, A, rsa, csa, B, rsb, csb, C, rsc, accumulate))
-    return;
-  // Called directly, not through the table: the module then links only this tile (the table, used by
-  // tests and benchmarks alone, is dropped by wasm-ld with the other tiles).
-  constexpr auto tile = &sgemm_packed<4, 8, 1, 384, 128, 512>;
-  static_assert(variants[0].run == tile, "sgemm runs variants()[0]");
+  gemm_any(m, n, k, A, rsa, csa, BOperand{B, rsb, csb}, C, rsc, accumulate);
+}
 
-  // Split large products into column blocks (row blocks when n is narrow), one per thread. Every
-  // element still sums over the same k blocks in the same order, so results do not depend on the split.
-  const int threads = g_threads;
-  if (threads > 1 && 2.0 * double(m) * double(n) * double(k) >= double(g_min_flops)) {
-    if (n >= 64 * threads) {
-      const int64_t cols = (n + threads - 1) / threads, chunk = (cols + 7) / 8 * 8;  // whole 4x8 tiles
-      tp::detail::run_parts(threads, [&](int t) {
-        const int64_t j0 = std::min(n, t * chunk), j1 = std::min(n, j0 + chunk);
-        if (j0 < j1) tile(m, j1 - j0, k, A, rsa, csa, B + j0 * csb, rsb, csb, C + j0, rsc, accumulate, 0, 0, 0);
-      });
-      return;
-    }
-    if (m >= 16 * threads) {
-      const int64_t rows = (m + threads - 1) / threads, chunk = (rows + 3) / 4 * 4;
-      tp::detail::run_parts(threads, [&](int t) {
-        const int64_t i0 = std::min(m, t * chunk), i1 = std::min(m, i0 + chunk);
-        if (i0 < i1) tile(i1 - i0, n, k, A + i0 * rsa, rsa, csa, B, rsb, csb, C + i0 * rsc, rsc, accumulate, 0, 0, 0);
-      });
-      return;
+void sgemm_half(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t csa, const uint16_t* B,
+                int64_t rsb, int64_t csb, Half kind, float* C, int64_t rsc, bool accumulate) {
+  static constexpr HalfOps ops{&pack_b_half<kTileNR>, &gemv_rows_half, &dot_half};
+  gemm_any(m, n, k, A, rsa, csa, BOperand{B, rsb, csb, &ops, kind}, C, rsc, accumulate);
+}
+
+void sgemm_half_ref(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t csa, const uint16_t* B,
+                    int64_t rsb, int64_t csb, Half kind, float* C, int64_t rsc, bool accumulate) {
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      float s = 0.0f;
+      for (int64_t p = 0; p < k; ++p) s += A[i * rsa + p * csa] * half::to_f32(kind, B[p * rsb + j * csb]);
+      C[i * rsc + j] = accumulate ? C[i * rsc + j] + s : s;
     }
   }
-  tile(m, n, k, A, rsa, csa, B, rsb, csb, C, rsc, accumulate, 0, 0, 0);
+}
+
+void widen_half(Half kind, const uint16_t* src, float* dst, int64_t count) {
+  int64_t i = 0;
+  for (; i + 8 <= count; i += 8) {
+    simd::f32x4 lo, hi;
+    tp::detail::widen8(kind, src + i, lo, hi);
+    simd::store(dst + i, lo);
+    simd::store(dst + i + 4, hi);
+  }
+  for (; i < count; ++i) dst[i] = half::to_f32(kind, src[i]);
 }
 
 namespace detail {

@@ -42,6 +42,21 @@ void gemm(int variant, int m, int n, int k, uintptr_t a, uintptr_t b, uintptr_t 
   }
 }
 
+// C (m,n) = A @ W^T with the weight W (n,k) stored as 16-bit floats (kind 0: bfloat16, 1: float16), as a
+// linear layer reads it; reference true runs the scalar triple loop.
+void gemm_half(int kind, int m, int n, int k, uintptr_t a, uintptr_t w, uintptr_t c, bool reference, int reps) {
+  const auto* A = reinterpret_cast<const float*>(a);
+  const auto* W = reinterpret_cast<const uint16_t*>(w);
+  auto* C = reinterpret_cast<float*>(c);
+  const tp::Half h = kind == 0 ? tp::Half::BF16 : tp::Half::F16;
+  for (int r = 0; r < reps; ++r) {
+    if (reference)
+      tp::kernels::sgemm_half_ref(m, n, k, A, k, 1, W, 1, k, h, C, n, false);
+    else
+      tp::kernels::sgemm_half(m, n, k, A, k, 1, W, 1, k, h, C, n, false);
+  }
+}
+
 // The arithmetic limit: 12 independent f32x4 chains of acc = acc*x + y (a multiply then an add,
 // as GEMM does without FMA). 96 flops per iteration; the chains converge, so no denormals or infs.
 float simd_peak(int iters, float x, float y) {
@@ -64,6 +79,7 @@ EMSCRIPTEN_BINDINGS(tensorpad_bench) {
   emscripten::function("variantCount", &sgemm_variant_count);
   emscripten::function("variantName", &variant_name);
   emscripten::function("gemm", &gemm);
+  emscripten::function("gemmHalf", &gemm_half);
   emscripten::function("simdPeak", &simd_peak);
   emscripten::function("setThreads", +[](int threads) { tp::kernels::set_sgemm_threads(threads); });
   emscripten::function("threads", &tp::kernels::sgemm_threads);

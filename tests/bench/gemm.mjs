@@ -118,6 +118,19 @@ function randomFill(array, seed) {
   }
 }
 
+// float32 -> bfloat16 / float16 bits, truncating (random benchmark weights need no rounding).
+function toHalfBits(values, kind) {
+  const out = new Uint16Array(values.length);
+  const u = new Uint32Array(values.buffer, values.byteOffset, values.length);
+  for (let i = 0; i < values.length; ++i) {
+    const b = u[i];
+    if (kind === 'bf16') { out[i] = b >>> 16; continue; }
+    const sign = (b >>> 16) & 0x8000, e = ((b >>> 23) & 0xff) - 112, mant = (b >>> 13) & 0x3ff;
+    out[i] = e <= 0 ? sign : e >= 31 ? sign | 0x7c00 : sign | (e << 10) | mant;  // tiny values flush to 0
+  }
+  return out;
+}
+
 function naiveMatmul(a, b, c, m, n, k) {
   for (let i = 0; i < m; ++i) {
     for (let j = 0; j < n; ++j) {
@@ -185,11 +198,20 @@ async function main() {
     heap().set(b, bPtr / 4);
     heap().set(bt, btPtr / 4);
     const ta = tf.tensor2d(a, [m, k]), tb = tf.tensor2d(b, [k, n]);
+    // The same weight W = B^T (n,k) as bfloat16 and float16 bits, as a model file stores it.
+    const halfPtr = {};
+    for (const kind of ['bf16', 'f16']) {
+      halfPtr[kind] = M.allocFloats(Math.ceil(k * n / 2));
+      new Uint16Array(M.HEAPU8.buffer, halfPtr[kind], k * n).set(toHalfBits(bt, kind));
+    }
 
     const competitors = [
       { name: 'tensorpad', flops, fn: (reps) => M.gemm(-1, m, n, k, aPtr, bPtr, cPtr, false, false, 0, 0, 0, reps) },
       // B stored transposed (n,k), as a linear layer's weight: packing reads it in place.
       { name: 'tensorpad B^T', flops, fn: (reps) => M.gemm(-1, m, n, k, aPtr, btPtr, cPtr, false, true, 0, 0, 0, reps) },
+      // The same with B^T stored as 16-bit floats, widened while packing (issue 23: >= 0.9 of f32).
+      { name: 'tp B^T bf16', flops, fn: (reps) => M.gemmHalf(0, m, n, k, aPtr, halfPtr.bf16, cPtr, false, reps) },
+      { name: 'tp B^T f16', flops, fn: (reps) => M.gemmHalf(1, m, n, k, aPtr, halfPtr.f16, cPtr, false, reps) },
       // The wasm backend runs synchronously: the product is done when matMul returns.
       { name: 'tfjs-wasm', flops, fn: (reps) => { for (let r = 0; r < reps; ++r) tf.matMul(ta, tb).dispose(); } },
       peakCompetitor,
@@ -216,9 +238,19 @@ async function main() {
     M.gemm(-1, m, n, k, aPtr, btPtr, cPtr, false, true, 0, 0, 0, 1);
     const diffT = maxRelDiff(heap().slice(cPtr / 4, cPtr / 4 + m * n), ours);
     if (!(diff < 1e-4) || !(diffT < 1e-4)) throw new Error(`${label}: results differ (vs tfjs ${diff}, B^T ${diffT})`);
+    for (const [kind, tol] of [['bf16', 3e-2], ['f16', 3e-3]]) {  // the weights' own rounding
+      M.gemmHalf(kind === 'bf16' ? 0 : 1, m, n, k, aPtr, halfPtr[kind], cPtr, false, 1);
+      const d = maxRelDiff(heap().slice(cPtr / 4, cPtr / 4 + m * n), ours);
+      if (!(d < tol)) throw new Error(`${label}: the ${kind} product is off by ${d} (relative)`);
+    }
 
     const tfjs = measured.find((r) => r.name === 'tfjs-wasm');
     const localPeak = measured.find((r) => r.name === 'simd-peak');
+    const f32T = measured.find((r) => r.name === 'tensorpad B^T');
+    for (const r of measured.filter((r) => / (bf16|f16)$/.test(r.name))) {
+      r.vs_f32 = r.gflops.median / f32T.gflops.median;
+      r.cpu_vs_f32 = r.cpu_gflops.median / f32T.cpu_gflops.median;
+    }
     for (const r of measured) {
       r.vs_tfjs = r.gflops.median / tfjs.gflops.median;
       r.vs_peak = r.gflops.median / localPeak.gflops.median;
@@ -240,7 +272,7 @@ async function main() {
     results.push({ shape: label, m, k, n, max_rel_diff_vs_tfjs: diff, competitors: measured });
     ta.dispose();
     tb.dispose();
-    for (const p of [aPtr, bPtr, btPtr, cPtr]) M.freeFloats(p);
+    for (const p of [aPtr, bPtr, btPtr, cPtr, halfPtr.bf16, halfPtr.f16]) M.freeFloats(p);
   }
 
   // The split GEMM on 2 threads: the same entry points built with pthreads (tensorpad_bench_mt), if built.
@@ -267,7 +299,21 @@ async function main() {
         `   ${identical ? 'identical results' : 'RESULTS DIFFER'}`);
       if (!identical) throw new Error(`${label}: the 2-thread product differs from the 1-thread one`);
       threadResults.push({ shape: label, m, k, n, one_thread: one, two_threads: two, speedup, identical });
-      for (const p of [a, b, c1, c2]) MT.freeFloats(p);
+      // The bfloat16 weight (W = B^T, (n,k)) on 1 and 2 threads: the same bits, and the same speed-up.
+      const w = MT.allocFloats(Math.ceil(k * n / 2));
+      { const t = new Float32Array(k * n); randomFill(t, 3); new Uint16Array(MT.HEAPU8.buffer, w, k * n).set(toHalfBits(t, 'bf16')); }
+      const runHalf = (threads, c) => (reps) => { MT.setThreads(threads); MT.gemmHalf(0, m, n, k, a, w, c, false, reps); };
+      const [hOne, hTwo] = race([{ name: '1 thread', flops, fn: runHalf(1, c1) }, { name: '2 threads', flops, fn: runHalf(2, c2) }], trials);
+      MT.setThreads(1);
+      const hh = MT.HEAPF32;
+      let hIdentical = true;
+      for (let i = 0; i < m * n && hIdentical; ++i) hIdentical = hh[c1 / 4 + i] === hh[c2 / 4 + i];
+      const hSpeedup = hTwo.gflops.median / hOne.gflops.median;
+      console.log(`${(label + ' bf16').padEnd(22)} 1 thread ${fmtRange(hOne.gflops)}   2 threads ${fmtRange(hTwo.gflops)}   speedup ${fmt(hSpeedup, 5, 2)}` +
+        `   ${hIdentical ? 'identical results' : 'RESULTS DIFFER'}`);
+      if (!hIdentical) throw new Error(`${label}: the 2-thread bf16 product differs from the 1-thread one`);
+      threadResults.push({ shape: `${label} bf16`, m, k, n, one_thread: hOne, two_threads: hTwo, speedup: hSpeedup, identical: hIdentical });
+      for (const p of [a, b, c1, c2, w]) MT.freeFloats(p);
     }
     console.log('');
   }
@@ -296,6 +342,14 @@ async function main() {
     console.log(`goals (${clock.padEnd(4)}): tensorpad/tfjs >= 1.15: 1024^3 ${fmt(g.vs_tfjs_1024, 4, 2)}, 512x1024.1024x3072 ` +
       `${fmt(g.vs_tfjs_512x1024x3072, 4, 2)};  tensorpad/peak >= 0.75: 1024^3 ${fmt(g.vs_peak_1024, 4, 2)}, ` +
       `512x1024.1024x3072 ${fmt(g.vs_peak_512x1024x3072, 4, 2)}`);
+  }
+  for (const kind of ['bf16', 'f16']) {
+    const row = (label) => results.find((r) => r.shape === label)?.competitors.find((c) => c.name === `tp B^T ${kind}`);
+    const at = (label, key) => fmt(row(label)?.[key], 4, 2);
+    goals[`${kind}_vs_f32`] = Object.fromEntries(results.map((r) => [r.shape, { wall: row(r.shape)?.vs_f32, cpu: row(r.shape)?.cpu_vs_f32 }]));
+    console.log(`goals: ${kind} weight / f32 weight (both B^T) >= 0.9: 512x1024.1024x3072 ${at('512x1024 . 1024x3072', 'vs_f32')} ` +
+      `(cpu ${at('512x1024 . 1024x3072', 'cpu_vs_f32')}), 1024^3 ${at('1024^3', 'vs_f32')} (cpu ${at('1024^3', 'cpu_vs_f32')}), ` +
+      `1x1024.1024x3072 ${at('1x1024 . 1024x3072', 'vs_f32')} (cpu ${at('1x1024 . 1024x3072', 'cpu_vs_f32')})`);
   }
   const t1024 = threadResults.find((r) => r.shape === '1024^3');
   if (t1024) {

@@ -1,7 +1,9 @@
-// f32 matrix product kernels. A is (m,k), B is (k,n), C is (m,n).
+// f32 matrix product kernels, B in float32 or 16-bit floats. A is (m,k), B is (k,n), C is (m,n).
 // Operands are strided views, so a transposed A or B is read by the packing step, never copied first.
 #pragma once
 #include <cstdint>
+
+#include "tensorpad/half.hpp"
 
 namespace tp::kernels {
 
@@ -21,6 +23,16 @@ int sgemm_threads();
 // The plain i-j-p triple loop with a float accumulator: the oracle the fast kernel is tested against.
 void sgemm_ref(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t csa,
                const float* B, int64_t rsb, int64_t csb, float* C, int64_t rsc, bool accumulate);
+
+// sgemm with B stored as 16-bit floats (bfloat16 or float16, raw bits as in a safetensors file), widened
+// to float32 while B is packed, never as a whole. C gets exactly the bits sgemm gives for the widened B,
+// whatever the thread count. A linear layer's weight W (n,k) is B = W^T: rsb = 1, csb = k.
+void sgemm_half(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t csa, const uint16_t* B,
+                int64_t rsb, int64_t csb, Half kind, float* C, int64_t rsc, bool accumulate);
+
+// The triple loop for sgemm_half, widening each element of B with the scalar half::to_f32.
+void sgemm_half_ref(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t csa, const uint16_t* B,
+                    int64_t rsb, int64_t csb, Half kind, float* C, int64_t rsc, bool accumulate);
 
 namespace detail {
 
