@@ -165,9 +165,11 @@ bool check_complete(int id) {
   });
 }
 
-double model_bytes(int id) {
+// All the weights' bytes (model.bytes), or only those outside tensors (what tp.memory adds for models).
+double model_bytes(int id, bool outside_tensors) {
   auto it = g_models.find(id);
-  return it == g_models.end() ? 0.0 : double(it->second.m->bytes());
+  if (it == g_models.end()) return 0.0;
+  return double(outside_tensors ? it->second.m->vec_bytes() : it->second.m->bytes());
 }
 
 // Frees the model and every run and cache made from it.

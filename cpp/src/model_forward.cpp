@@ -76,7 +76,7 @@ void ForwardRun::embed() {
   x_ = Tensor::empty({T, c.hidden}, "model.forward");
   const size_t row_bytes = size_t(c.hidden) * io::dtype_size(e.dtype);
   for (int64_t t = 0; t < T; ++t)
-    io::to_float32(e.dtype, e.bytes.get() + size_t(ids_[size_t(t)]) * row_bytes, c.hidden, x_.data() + t * c.hidden);
+    io::to_float32(e.dtype, e.data() + size_t(ids_[size_t(t)]) * row_bytes, c.hidden, x_.data() + t * c.hidden);
   if (wants("embed")) keep("embed", x_.clone());
 }
 

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <new>
 
 #include "tensorpad/gemm.hpp"
 #include "tensorpad/model.hpp"
@@ -101,15 +100,15 @@ uint8_t* Model::allocate(const std::string& name, io::DType dtype, const Shape& 
   w.shape = shape;
   w.numel = 1;
   for (int64_t d : shape) w.numel *= d;
-  const size_t n = w.nbytes();
+  const DType td = dtype == io::DType::F32 ? DType::Float32 : dtype == io::DType::F16 ? DType::Float16 : DType::BFloat16;
   try {
-    w.bytes.reset(new uint8_t[std::max<size_t>(n, 1)]);
-  } catch (const std::bad_alloc&) {
-    fail(kLoad, "out of memory for tensor '", name, "' (", int64_t(n >> 20), " MB; the weights so far hold ",
-         bytes_ >> 20, " MB)");
+    w.t = Tensor::empty(shape, td, kLoad);
+  } catch (const std::exception& e) {
+    fail(kLoad, "cannot hold tensor '", name, "' (", int64_t(w.nbytes() >> 20), " MB; the weights so far hold ", bytes_ >> 20,
+         " MB): ", e.what());
   }
-  uint8_t* dst = w.bytes.get();
-  bytes_ += int64_t(n);
+  uint8_t* dst = w.data();
+  bytes_ += int64_t(w.nbytes());
   weights_.emplace(name, std::move(w));
   return dst;
 }
@@ -121,8 +120,8 @@ void Model::mark_loaded(const std::string& name) {
   w.loaded = true;
   if (w.shape.size() == 1) {
     std::vector<float> f(size_t(w.numel));
-    io::to_float32(w.dtype, w.bytes.get(), w.numel, f.data());
-    bytes_ += int64_t(f.size() * sizeof(float));
+    io::to_float32(w.dtype, w.data(), w.numel, f.data());
+    vec_bytes_ += int64_t(f.size() * sizeof(float));
     vecs_[name] = std::move(f);
   }
 }
@@ -159,7 +158,7 @@ std::vector<std::string> Model::weight_names() const {
 Tensor Model::weight_f32(const std::string& name) const {
   const Weight& w = weight(name);
   Tensor t = Tensor::empty(w.shape, "model.weight");
-  io::to_float32(w.dtype, w.bytes.get(), w.numel, t.data());
+  io::to_float32(w.dtype, w.data(), w.numel, t.data());
   return t;
 }
 
@@ -176,14 +175,14 @@ void Model::linear(const float* x, int64_t T, const std::string& wname, const st
   const Weight& w = weight(wname);
   const int64_t out = w.shape[0], in = w.shape[1];
   if (w.dtype == io::DType::F32) {
-    kernels::sgemm(T, out, in, x, in, 1, reinterpret_cast<const float*>(w.bytes.get()), 1, in, y, out, false);
+    kernels::sgemm(T, out, in, x, in, 1, reinterpret_cast<const float*>(w.data()), 1, in, y, out, false);
   } else {
     constexpr int64_t kBlock = 512;
     const size_t esize = io::dtype_size(w.dtype);
     std::vector<float> scratch(size_t(std::min(kBlock, out) * in));
     for (int64_t j0 = 0; j0 < out; j0 += kBlock) {
       const int64_t nb = std::min(kBlock, out - j0);
-      io::to_float32(w.dtype, w.bytes.get() + size_t(j0 * in) * esize, nb * in, scratch.data());
+      io::to_float32(w.dtype, w.data() + size_t(j0 * in) * esize, nb * in, scratch.data());
       kernels::sgemm(T, nb, in, x, in, 1, scratch.data(), 1, in, y + j0, out, false);
     }
   }

@@ -241,7 +241,8 @@ export function modelApi(rt) {
       if (this.#id === 0) fail(op, 'this model was disposed (use after dispose)');
       return this.#id;
     }
-    get bytes() { return this.#id ? core.modelBytes(this.#id) : 0; }
+    get bytes() { return this.#id ? core.modelBytes(this.#id, false) : 0; }
+    get _extraBytes() { return this.#id ? core.modelBytes(this.#id, true) : 0; }
     weight(name) {
       const op = 'model.weight';
       if (typeof name !== 'string') fail(op, `expects a tensor name, got ${describe(name)}`);
@@ -323,7 +324,8 @@ export function modelApi(rt) {
   rt.addHandleType({
     name: 'models',
     type: Model,
-    memory: () => ({ count: live.size, bytes: [...live].reduce((s, m) => s + m.bytes, 0) }),
+    // The weights are tensors (in tp.memory's bytes already); the float32 copies of the 1-d ones are not.
+    memory: () => ({ count: live.size, bytes: [...live].reduce((s, m) => s + m._extraBytes, 0) }),
   });
 
   return { load };

@@ -80,15 +80,17 @@ struct WeightSpec {
 };
 std::vector<WeightSpec> expected_weights(const Config& c);
 
-// One weight in its file dtype (F32, F16 or BF16): raw little-endian bytes, never widened as a whole.
-// The one place weights are held, so moving them to dtype-carrying tp::Tensors changes only this.
+// One weight in its file dtype (F32, F16 or BF16), a tensor of that dtype: never widened as a whole,
+// counted in the heap's live bytes like every tensor. The one place weights are held.
 struct Weight {
   io::DType dtype = io::DType::F32;
   Shape shape;
-  std::unique_ptr<uint8_t[]> bytes;
+  Tensor t;
   int64_t numel = 0;
-  bool loaded = false;  // every byte written (set by Model::allocate's caller through mark_loaded)
+  bool loaded = false;  // every byte written (set by Model::mark_loaded)
   size_t nbytes() const { return size_t(numel) * io::dtype_size(dtype); }
+  const uint8_t* data() const { return static_cast<const uint8_t*>(t.raw()); }
+  uint8_t* data() { return static_cast<uint8_t*>(t.raw()); }
 };
 
 // Which activations to keep: names or patterns where '*' matches any run of characters without a dot
@@ -152,8 +154,9 @@ class Model {
   void mark_loaded(const std::string& name);
   // Throws naming the missing tensors (up to a few, and how many in all).
   void check_complete() const;
-  // Bytes the weights hold.
-  int64_t bytes() const { return bytes_; }
+  // Bytes the weights hold (their tensors, and the float32 copies of the 1-d ones).
+  int64_t bytes() const { return bytes_ + vec_bytes_; }
+  int64_t vec_bytes() const { return vec_bytes_; }  // the part outside tensors (not in tp.memory's tensors)
 
   const Weight& weight(const std::string& name) const;  // throws for an unknown name
   bool has(const std::string& name) const { return weights_.count(name) != 0; }
@@ -181,7 +184,7 @@ class Model {
   std::map<std::string, Weight> weights_;
   std::map<std::string, std::vector<float>> vecs_;  // float32 copies of the 1-d weights (tiny)
   std::vector<double> inv_freq_;
-  int64_t bytes_ = 0;
+  int64_t bytes_ = 0, vec_bytes_ = 0;
 };
 
 // Whether name matches pattern ('*' = any run of non-dot characters, '**' = any run).
