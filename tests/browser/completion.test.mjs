@@ -77,3 +77,39 @@ test('tp. and x. offer matmul; a name from an earlier cell is offered; Esc close
     await context.close();
   }
 });
+
+test('(zh) on the Chinese page, tp. offers matmul and a name written in Chinese is offered and completed', async () => {
+  const context = await browser.newContext();
+  const { page, log } = await openPage(context, srv.base);
+  try {
+    await page.goto(`${srv.base}?chapter=demo&lang=zh`);
+    await page.locator('[data-testid=kernel-status]').filter({ hasText: '就绪' }).waitFor({ timeout: 60000 });
+    await typeInto(page, 'c1', 'const 矩阵甲 = tp.tensor([[1, 2], [3, 4]]);');
+    await page.keyboard.press('Control+Enter');
+    await waitForState(page, 'c1', ['done', 'error']);
+    assert.equal(await cell(page, 'c1').getAttribute('data-state'), 'done', await cell(page, 'c1').locator('[data-testid=cell-output]').textContent());
+    const list = page.locator('.cm-tooltip-autocomplete');
+    const options = () => list.locator('.cm-completionLabel').allTextContents();
+    for (const typed of ['tp.', '矩阵甲.']) {
+      await typeInto(page, 'c2', '');
+      await page.keyboard.type(typed, { delay: 30 });
+      await list.waitFor({ timeout: 5000 });
+      await page.keyboard.type('mat', { delay: 30 });
+      await page.waitForFunction(() => [...document.querySelectorAll('.cm-tooltip-autocomplete .cm-completionLabel')].some((l) => l.textContent === 'matmul'), null, { timeout: 5000 });
+      assert.ok((await options()).includes('matmul'), `${typed}: ${await options()}`);
+      await page.keyboard.press('Escape');
+      await list.waitFor({ state: 'detached' });
+    }
+    await typeInto(page, 'c2', '');
+    await page.keyboard.insertText('矩阵');
+    await page.keyboard.press('Control+Space');
+    await list.waitFor({ timeout: 5000 });
+    assert.ok((await options()).includes('矩阵甲'), `${await options()}`);
+    await page.waitForTimeout(150);
+    await page.keyboard.press('Enter');
+    assert.equal(await cell(page, 'c2').locator('.cm-content').textContent(), '矩阵甲');
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
