@@ -168,23 +168,16 @@ const std::vector<float>& Model::vec(const std::string& name) const {
   return it->second;
 }
 
-// x is [T, in], W is [out, in], y is [T, out]. An F32 weight goes to sgemm as it is (read transposed by
-// its packing); a BF16/F16 weight is widened a block of rows at a time into a scratch buffer, so the
-// float32 copy never exceeds kBlock rows.
+// x is [T, in], W is [out, in], y is [T, out]: sgemm with B = Wᵀ read transposed by its packing; a
+// BF16/F16 weight goes to sgemm_half, which widens it while packing (never a float32 copy of W).
 void Model::linear(const float* x, int64_t T, const std::string& wname, const std::string& bname, float* y) const {
   const Weight& w = weight(wname);
   const int64_t out = w.shape[0], in = w.shape[1];
   if (w.dtype == io::DType::F32) {
     kernels::sgemm(T, out, in, x, in, 1, reinterpret_cast<const float*>(w.data()), 1, in, y, out, false);
   } else {
-    constexpr int64_t kBlock = 512;
-    const size_t esize = io::dtype_size(w.dtype);
-    std::vector<float> scratch(size_t(std::min(kBlock, out) * in));
-    for (int64_t j0 = 0; j0 < out; j0 += kBlock) {
-      const int64_t nb = std::min(kBlock, out - j0);
-      io::to_float32(w.dtype, w.data() + size_t(j0 * in) * esize, nb * in, scratch.data());
-      kernels::sgemm(T, nb, in, x, in, 1, scratch.data(), 1, in, y + j0, out, false);
-    }
+    kernels::sgemm_half(T, out, in, x, in, 1, reinterpret_cast<const uint16_t*>(w.data()), 1, in,
+                        w.dtype == io::DType::BF16 ? Half::BF16 : Half::F16, y, out, false);
   }
   if (!bname.empty()) {
     const std::vector<float>& b = vec(bname);

@@ -17,8 +17,11 @@ const GOAL = 200_000;
 // The model engine (issue 23: cpp/src/model_*.cpp, wasm/bind_model.cpp) added 16,541 bytes gzipped to the
 // single-thread core (187,788 -> 204,329) and 19,773 to the pthreads one (212,797 -> 232,570), measured
 // on 2026-12-01 before dtypes landed; with dtypes the single-thread core measured 208,412. The web ceiling
-// rose from the goal to 209 KB, web-mt's by the engine's growth to 234 KB. The goal stays 200 KB for both.
-const BUDGET = { web: 209_000, 'web-mt': 234_000 };
+// rose from the goal to 209 KB, web-mt's by the engine's growth to 234 KB. The model's linear layers then
+// took perf's sgemm_half (BF16/F16 weights widened while packing), which LTO had dropped while nothing called
+// it: +4,259 bytes in the single-thread core (208,489 -> 212,748), so 213 KB; web-mt, not rebuilt for this
+// step, rose by 5 KB to 239 KB (to be re-measured). The goal stays 200 KB for both.
+const BUDGET = { web: 213_000, 'web-mt': 239_000 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
