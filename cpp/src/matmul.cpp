@@ -1,4 +1,5 @@
-// matmul with torch's rules (1-D, 2-D, batched with broadcast batch dims) and outer, on the packed GEMM.
+// matmul with torch's rules (1-D, 2-D, batched with broadcast batch dims), outer, and linear (float32 or
+// 16-bit weights), on the packed GEMM.
 #include <algorithm>
 
 #include "tensorpad/gemm.hpp"
@@ -62,6 +63,48 @@ Tensor matmul(const Tensor& a_in, const Tensor& b_in) {
   if (a_vec) r = select(r, -2, 0);
   if (b_vec) r = select(r, -1, 0);
   return r;
+}
+
+Tensor linear(const Tensor& x, const Tensor& w, const std::optional<Tensor>& bias) {
+  // x is (..., in), w is (out, in), bias is (out) or none, y is (..., out).
+  if (x.dtype() != DType::Float32)
+    fail("linear", "x must be float32, got ", dtype_name(x.dtype()), " of shape ", shape_str(x.shape()));
+  if (x.dim() == 0) fail("linear", "x needs at least 1 dim [.., in], got a 0-d tensor");
+  if (w.dim() != 2) fail("linear", "weight must be 2-D [out, in], got shape ", shape_str(w.shape()));
+  const DType wt = w.dtype();
+  if (wt != DType::Float32 && wt != DType::BFloat16 && wt != DType::Float16)
+    fail("linear", "weight must be float32, bfloat16 or float16, got ", dtype_name(wt));
+  const int64_t out = w.size(0), in = w.size(1);
+  if (x.size(-1) != in)
+    fail("linear", "x's last dim ", x.size(-1), " does not match the weight's ", in, " input features (x ",
+         shape_str(x.shape()), ", weight ", shape_str(w.shape()), ")");
+  if (bias) {
+    if (bias->dtype() != DType::Float32 || bias->dim() != 1 || bias->size(0) != out)
+      fail("linear", "bias must be float32 of shape [", out, "], got ", dtype_name(bias->dtype()), " of shape ",
+           shape_str(bias->shape()));
+  }
+  const Tensor xc = x.contiguous();
+  int64_t rows = 1;
+  for (int64_t d = 0; d + 1 < x.dim(); ++d) rows *= x.size(d);
+  Shape out_shape = x.shape();
+  out_shape.back() = out;
+  Tensor y = Tensor::empty(out_shape, "linear");
+  if (rows == 0 || out == 0) return y;
+  // B = w^T: B(p, j) = w[j, p], read through w's strides (a transposed or sliced weight costs no copy).
+  const int64_t rsb = w.strides()[1], csb = w.strides()[0];
+  if (wt == DType::Float32)
+    kernels::sgemm(rows, out, in, xc.data(), in, 1, w.data(), rsb, csb, y.data(), out, false);
+  else
+    kernels::sgemm_half(rows, out, in, xc.data(), in, 1, static_cast<const uint16_t*>(w.raw()), rsb, csb,
+                        wt == DType::BFloat16 ? Half::BF16 : Half::F16, y.data(), out, false);
+  if (bias) {
+    const float* b = bias->data();
+    const int64_t sb = bias->strides()[0];
+    float* yp = y.data();
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < out; ++j) yp[i * out + j] += b[j * sb];
+  }
+  return y;
 }
 
 Tensor outer(const Tensor& a, const Tensor& b) {

@@ -1,6 +1,7 @@
 // The tensor operations of the core, with torch semantics. Every op validates its inputs and throws
 // tp::Error("op: ...") naming the offending shapes or values; dims may be negative (from the end).
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,10 @@ Tensor softmax(const Tensor& x, int64_t dim);                             // -in
 // ---- products --------------------------------------------------------------------------------------
 Tensor matmul(const Tensor& a, const Tensor& b);  // 1-D, 2-D and batched [..., m, k] @ [..., k, n]
 Tensor outer(const Tensor& a, const Tensor& b);   // a is (m), b is (n), out is (m, n)
+// torch.nn.functional.linear: x [..., in] float32 @ w [out, in]^T (+ bias [out], float32) -> [..., out].
+// w may be float32, bfloat16 or float16: 16-bit weights stay as stored and are widened while the GEMM
+// packs them, giving the bits of linear(x, w.to(float32)).
+Tensor linear(const Tensor& x, const Tensor& w, const std::optional<Tensor>& bias = std::nullopt);
 
 // ---- comparison and norms ----------------------------------------------------------------------------
 // 1 where |a-b| <= atol + rtol*|b| (a and b broadcast), else 0. Equal values (infinities too) are close;
