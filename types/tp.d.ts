@@ -92,6 +92,32 @@ export declare class Tensor {
   relu(): Tensor;
   /** Elementwise -1, 0 or 1. @example tp.tensor([-1, 4]).sign() */
   sign(): Tensor;
+  /** Elementwise sin x (radians). @example tp.tensor([0, Math.PI / 2]).sin() */
+  sin(): Tensor;
+  /** Elementwise cos x (radians). @example tp.tensor([0, Math.PI]).cos() */
+  cos(): Tensor;
+  /** Elementwise tan x (radians). @example tp.tensor([0, 1]).tan() */
+  tan(): Tensor;
+  /** Elementwise tanh x. @example tp.tensor([-1, 0, 1]).tanh() */
+  tanh(): Tensor;
+  /** Elementwise 1 / (1 + e^-x). @example tp.tensor([-2, 0, 2]).sigmoid() */
+  sigmoid(): Tensor;
+  /** Elementwise The error function. @example tp.tensor([0, 1]).erf() */
+  erf(): Tensor;
+  /** Elementwise e^x - 1, exact for tiny x. @example tp.tensor([1e-10]).expm1() */
+  expm1(): Tensor;
+  /** Elementwise log(1 + x), exact for tiny x. @example tp.tensor([1e-10]).log1p() */
+  log1p(): Tensor;
+  /** Elementwise 1 / √x. @example tp.tensor([4, 16]).rsqrt() */
+  rsqrt(): Tensor;
+  /** Elementwise 1 / x. @example tp.tensor([2, -4]).reciprocal() */
+  reciprocal(): Tensor;
+  /** Elementwise Rounded toward -inf. @example tp.tensor([-1.5, 1.5]).floor() */
+  floor(): Tensor;
+  /** Elementwise Rounded toward +inf. @example tp.tensor([-1.5, 1.5]).ceil() */
+  ceil(): Tensor;
+  /** Elementwise Rounded toward 0. @example tp.tensor([-1.5, 1.5]).trunc() */
+  trunc(): Tensor;
   /** Each element kept within [min, max]; one bound may be null, not both; min > max gives max. @example tp.arange(5).clamp(1, 3) */
   clamp(min?: number | null, max?: number | null): Tensor;
   /** Swaps two dims (the last two by default): a view, no copy. @example tp.zeros([2, 3, 4]).transpose(0, 2).shape  // [4, 3, 2] */
@@ -105,12 +131,33 @@ export declare class Tensor {
   /** Same as reshape. @example tp.arange(6).view([3, 2]).shape */
   view(shape: Shape): Tensor;
   view(...shape: number[]): Tensor;
-  /** The elements as one dim. @example tp.zeros([2, 3]).flatten().shape  // [6] */
-  flatten(): Tensor;
+  /** Dims startDim..endDim (all by default) merged into one. @example tp.zeros([2, 3, 4]).flatten(1).shape  // [2, 12] */
+  flatten(startDim?: number, endDim?: number): Tensor;
   /** A new dim of size 1 at dim. @example tp.zeros([3]).unsqueeze(0).shape  // [1, 3] */
   unsqueeze(dim: number): Tensor;
-  /** Dims of size 1 removed (all of them, or dim if it has size 1). @example tp.zeros([1, 3, 1]).squeeze().shape  // [3] */
-  squeeze(dim?: number): Tensor;
+  /** Size-1 dims removed: all of them, or those of dim that have size 1 (a view). @example tp.zeros([1, 3, 1]).squeeze().shape  // [3] */
+  squeeze(dim?: number | number[]): Tensor;
+  /** dim split into sizes (one may be -1). @example tp.zeros([6]).unflatten(0, [2, 3]).shape  // [2, 3] */
+  unflatten(dim: number, sizes: number[]): Tensor;
+  /** Views along dim: pieces of one size or of the listed sizes. @example tp.arange(5).split(2).length  // 3 */
+  split(sizes: number | number[], dim?: number): Tensor[];
+  /** Views along dim of ceil(n / chunks) each. @example tp.arange(6).chunk(3).length  // 3 */
+  chunk(chunks: number, dim?: number): Tensor[];
+  /** A copy reversed along each dim listed. @example tp.arange(3).flip(0)  // [2, 1, 0] */
+  flip(dims: number[]): Tensor;
+  flip(...dims: number[]): Tensor;
+  /** Elements shifted along dims with wrap-around (flattened without dims). @example tp.arange(4).roll(1)  // [3, 0, 1, 2] */
+  roll(shifts: number | number[], dims?: number | number[]): Tensor;
+  /** x tiled reps[i] times along each dim (at least one rep per dim; extra ones add leading dims). @example tp.tensor([1, 2]).repeat(2, 2).shape  // [2, 4] */
+  repeat(reps: number[]): Tensor;
+  repeat(...reps: number[]): Tensor;
+  /** As repeat, with reps padded by leading 1s. @example tp.ones([2, 3]).tile(2).shape  // [2, 6] */
+  tile(reps: number[]): Tensor;
+  tile(...reps: number[]): Tensor;
+  /** The lower triangle of each matrix. @example tp.ones([3, 3]).tril() */
+  tril(diagonal?: number): Tensor;
+  /** The upper triangle of each matrix. @example tp.ones([3, 3]).triu(1) */
+  triu(diagonal?: number): Tensor;
   /** A broadcast view to a larger shape; -1 keeps a size. @example tp.ones([3, 1]).expand(3, 4).shape  // [3, 4] */
   expand(shape: Shape): Tensor;
   expand(...shape: number[]): Tensor;
@@ -148,6 +195,18 @@ export declare class Tensor {
   amin(dim?: number | number[] | null, opts?: { keepdim?: boolean }): Tensor;
   /** The median (the lower of the two middle values, as torch) over one dim or every element; NaN for no elements. @example tp.tensor([3, 1, 2]).median().item()  // 2 */
   median(dim?: number | null, opts?: { keepdim?: boolean }): Tensor;
+  /** The variance over dims (all by default), divided by N - correction (1 by default). @example tp.tensor([1, 2, 3, 4]).var() */
+  var(dim?: number | number[] | null, opts?: { correction?: number; keepdim?: boolean }): Tensor;
+  /** The standard deviation, √var. @example tp.tensor([1, 2, 3, 4]).std() */
+  std(dim?: number | number[] | null, opts?: { correction?: number; keepdim?: boolean }): Tensor;
+  /** The product over a dim, or of every element. @example tp.tensor([1, 2, 3]).prod() */
+  prod(dim?: number | null, opts?: { keepdim?: boolean }): Tensor;
+  /** Running products along dim. @example tp.tensor([1, 2, 3]).cumprod(0) */
+  cumprod(dim: number): Tensor;
+  /** log(sum(exp(x))) over dims, without overflow. @example tp.tensor([1, 2]).logsumexp(0) */
+  logsumexp(dim?: number | number[] | null, opts?: { keepdim?: boolean }): Tensor;
+  /** log(softmax(x)) along dim, computed stably. @example tp.tensor([1, 2, 3]).logSoftmax(-1) */
+  logSoftmax(dim: number): Tensor;
   /** Running sums along dim. @example tp.ones(3).cumsum(0).toArray()  // [1, 2, 3] */
   cumsum(dim: number): Tensor;
   /** exp(x) / sum(exp(x)) along dim (computed stably). @example tp.zeros([2, 4]).softmax(-1) */
@@ -270,6 +329,91 @@ export interface Tp {
   isclose(a: TensorLike, b: TensorLike, opts?: CloseOptions): Tensor;
   /** Whether every element is close, as isclose. @example tp.allclose(tp.ones(2), [1, 1 + 1e-7])  // true */
   allclose(a: TensorLike, b: TensorLike, opts?: CloseOptions): boolean;
+  /** Elementwise -x; also x.neg(). @example tp.neg([1, -2]) */
+  neg(x: TensorLike): Tensor;
+  /** Elementwise |x|; also x.abs(). @example tp.abs([-1, 2]) */
+  abs(x: TensorLike): Tensor;
+  /** Elementwise √x (NaN below 0); also x.sqrt(). @example tp.sqrt([4, 9]) */
+  sqrt(x: TensorLike): Tensor;
+  /** Elementwise e^x; also x.exp(). @example tp.exp([0, 1]) */
+  exp(x: TensorLike): Tensor;
+  /** Elementwise The natural log (-inf at 0, NaN below); also x.log(). @example tp.log([1, Math.E]) */
+  log(x: TensorLike): Tensor;
+  /** Elementwise x²; also x.square(). @example tp.square([2, 3]) */
+  square(x: TensorLike): Tensor;
+  /** Elementwise Round half to even, as torch; also x.round(). @example tp.round([0.5, 1.5]) */
+  round(x: TensorLike): Tensor;
+  /** Elementwise max(x, 0); also x.relu(). @example tp.relu([-1, 2]) */
+  relu(x: TensorLike): Tensor;
+  /** Elementwise -1, 0 or 1 (NaN stays); also x.sign(). @example tp.sign([-3, 0, 2]) */
+  sign(x: TensorLike): Tensor;
+  /** Elementwise sin x (radians); also x.sin(). @example tp.sin([0, Math.PI / 2]) */
+  sin(x: TensorLike): Tensor;
+  /** Elementwise cos x (radians); also x.cos(). @example tp.cos([0, Math.PI]) */
+  cos(x: TensorLike): Tensor;
+  /** Elementwise tan x (radians); also x.tan(). @example tp.tan([0, 1]) */
+  tan(x: TensorLike): Tensor;
+  /** Elementwise tanh x; also x.tanh(). @example tp.tanh([-1, 0, 1]) */
+  tanh(x: TensorLike): Tensor;
+  /** Elementwise 1 / (1 + e^-x); also x.sigmoid(). @example tp.sigmoid([-2, 0, 2]) */
+  sigmoid(x: TensorLike): Tensor;
+  /** Elementwise The error function; also x.erf(). @example tp.erf([0, 1]) */
+  erf(x: TensorLike): Tensor;
+  /** Elementwise e^x - 1, exact for tiny x; also x.expm1(). @example tp.expm1([1e-10]) */
+  expm1(x: TensorLike): Tensor;
+  /** Elementwise log(1 + x), exact for tiny x; also x.log1p(). @example tp.log1p([1e-10]) */
+  log1p(x: TensorLike): Tensor;
+  /** Elementwise 1 / √x; also x.rsqrt(). @example tp.rsqrt([4, 16]) */
+  rsqrt(x: TensorLike): Tensor;
+  /** Elementwise 1 / x; also x.reciprocal(). @example tp.reciprocal([2, -4]) */
+  reciprocal(x: TensorLike): Tensor;
+  /** Elementwise Rounded toward -inf; also x.floor(). @example tp.floor([-1.5, 1.5]) */
+  floor(x: TensorLike): Tensor;
+  /** Elementwise Rounded toward +inf; also x.ceil(). @example tp.ceil([-1.5, 1.5]) */
+  ceil(x: TensorLike): Tensor;
+  /** Elementwise Rounded toward 0; also x.trunc(). @example tp.trunc([-1.5, 1.5]) */
+  trunc(x: TensorLike): Tensor;
+  /** steps evenly spaced values from start to end, both included. @example tp.linspace(0, 1, 5)  // [0, 0.25, 0.5, 0.75, 1] */
+  linspace(start: number, end: number, steps: number): Tensor;
+  /** base^linspace(start, end, steps), base 10 by default. @example tp.logspace(0, 2, 3)  // [1, 10, 100] */
+  logspace(start: number, end: number, steps: number, base?: number): Tensor;
+  /** Views along dim: pieces of one size (the last may be shorter) or of the listed sizes. @example tp.split(tp.arange(5), 2).map((t) => t.shape)  // [[2], [2], [1]] */
+  split(x: TensorLike, sizes: number | number[], dim?: number): Tensor[];
+  /** Views along dim of ceil(n / chunks) each (so maybe fewer pieces), as torch.chunk. @example tp.chunk(tp.arange(6), 3).length  // 3 */
+  chunk(x: TensorLike, chunks: number, dim?: number): Tensor[];
+  /** Dims startDim..endDim (all by default) merged into one. @example tp.flatten(tp.zeros([2, 3, 4]), 1).shape  // [2, 12] */
+  flatten(x: TensorLike, startDim?: number, endDim?: number): Tensor;
+  /** dim split into sizes (one may be -1). @example tp.unflatten(tp.zeros([6]), 0, [2, -1]).shape  // [2, 3] */
+  unflatten(x: TensorLike, dim: number, sizes: number[]): Tensor;
+  /** Size-1 dims removed: all, or those of dim that have size 1 (a view). @example tp.squeeze(tp.zeros([1, 3, 1])).shape  // [3] */
+  squeeze(x: TensorLike, dim?: number | number[]): Tensor;
+  /** A size-1 dim inserted at dim (a view). @example tp.unsqueeze([1, 2], 0).shape  // [1, 2] */
+  unsqueeze(x: TensorLike, dim: number): Tensor;
+  /** A copy reversed along each dim listed. @example tp.flip([1, 2, 3], 0)  // [3, 2, 1] */
+  flip(x: TensorLike, dims: number | number[]): Tensor;
+  /** Elements shifted along dims with wrap-around; without dims over the flattened tensor. @example tp.roll([1, 2, 3, 4], 1)  // [4, 1, 2, 3] */
+  roll(x: TensorLike, shifts: number | number[], dims?: number | number[]): Tensor;
+  /** x repeated reps[i] times along each dim (reps padded with leading 1s). @example tp.tile([1, 2], [2]).toArray()  // [1, 2, 1, 2] */
+  tile(x: TensorLike, reps: number | number[]): Tensor;
+  /** The lower triangle of each matrix (*, m, n): entries above the diagonal-th diagonal set to 0. @example tp.tril(tp.ones([3, 3])) */
+  tril(x: TensorLike, diagonal?: number): Tensor;
+  /** The upper triangle: entries below the diagonal-th diagonal set to 0 (triu(1) of -inf is a causal mask). @example tp.full([3, 3], -Infinity).triu(1) */
+  triu(x: TensorLike, diagonal?: number): Tensor;
+  /** The variance over dims (all by default), dividing by N - correction (1 by default). @example tp.var([1, 2, 3, 4]).item()  // 1.666… */
+  var(x: TensorLike, dim?: number | number[] | null, opts?: { correction?: number; keepdim?: boolean }): Tensor;
+  /** The standard deviation, √var. @example tp.std([1, 2, 3, 4], 0, { correction: 0 }) */
+  std(x: TensorLike, dim?: number | number[] | null, opts?: { correction?: number; keepdim?: boolean }): Tensor;
+  /** log(sum(exp(x))) over dims, without overflow. @example tp.logsumexp([1000, 1000], 0).item()  // 1000.69… */
+  logsumexp(x: TensorLike, dim?: number | number[] | null, opts?: { keepdim?: boolean }): Tensor;
+  /** The product over a dim, or of every element. @example tp.prod([[1, 2], [3, 4]], 1)  // [2, 12] */
+  prod(x: TensorLike, dim?: number | null, opts?: { keepdim?: boolean }): Tensor;
+  /** Running products along dim. @example tp.cumprod([1, 2, 3], 0)  // [1, 2, 6] */
+  cumprod(x: TensorLike, dim: number): Tensor;
+  /** log(softmax(x)) along dim, computed stably as x - logsumexp. @example tp.logSoftmax([1, 2, 3], -1) */
+  logSoftmax(x: TensorLike, dim: number): Tensor;
+  /** Einstein summation as torch.einsum ("..." broadcasts; no "->": the labels used once, sorted); pairs contract left to right on the GEMM. @example tp.einsum('bqd,bkd->bqk', tp.ones([2, 3, 4]), tp.ones([2, 5, 4])).shape  // [2, 3, 5] */
+  einsum(equation: string, ...operands: TensorLike[]): Tensor;
+  einsum(equation: string, operands: TensorLike[]): Tensor;
   /** Runs fn and frees every tensor it created except those it returns (in arrays or plain objects too); fn must be synchronous. @example const s = tp.tidy(() => tp.ones(3).mul(2).sum()); */
   tidy<T>(fn: () => T): T;
   /** Frees the tensors in its arguments (arrays and objects searched). @example tp.dispose([tp.ones(1), { a: tp.ones(1) }]) */
@@ -318,6 +462,12 @@ export interface TpLinalg {
   matrixRank(A: TensorLike, opts?: { tol?: number }): number | Tensor;
   /** Randomized rank-q SVD (q = 6, niter = 2): A ≈ U diag(S) Vᵀ. @example const { U, S, V } = tp.linalg.svdLowrank(tp.randn([20, 10], { seed: 1 }), 3, { seed: 2 }); */
   svdLowrank(A: TensorLike, q?: number, opts?: { niter?: number; seed?: number }): { U: Tensor; S: Tensor; V: Tensor };
+  /** A^k per matrix (*, n, n) by repeated squaring; I for k = 0, inv(A)^|k| for k < 0. @example tp.linalg.matrixPower([[1, 1], [0, 1]], 3)  // [[1, 3], [0, 1]] */
+  matrixPower(A: TensorLike, k: number): Tensor;
+  /** The pseudo-inverse (*, n, m) via the SVD, dropping s ≤ max(atol, rtol·s_max); rtol defaults to max(m, n)·eps32 without atol. @example tp.linalg.pinv([[1, 2], [2, 4]]) */
+  pinv(A: TensorLike, opts?: { atol?: number; rtol?: number }): Tensor;
+  /** The condition number per matrix: s_max / s_min without ord; else norm(A)·norm(inv A) (square A), Infinity if singular. @example tp.linalg.cond([[1, 0], [0, 10]]).item()  // 10 */
+  cond(A: TensorLike, ord?: number | 'fro' | 'nuc'): Tensor;
   /** The orthonormal n x n Hadamard matrix (n a power of 2). @example tp.linalg.hadamard(4) */
   hadamard(n: number): Tensor;
   /** The orthonormal fast Walsh-Hadamard transform of the last dim (in blocks of block, if given). @example tp.linalg.fwht([1, 1, 1, 1]).toArray()  // [2, 0, 0, 0] */

@@ -91,7 +91,12 @@ const char* unary_name(UnaryOp op) {
     case UnaryOp::Round: return "round";
     case UnaryOp::Relu: return "relu";
     case UnaryOp::Sign: return "sign";
+    default: break;
   }
+  static const char* const more[] = {"sin", "cos", "tan", "tanh", "sigmoid", "erf", "expm1", "log1p",
+                                     "rsqrt", "reciprocal", "floor", "ceil", "trunc"};
+  const int k = int(op) - int(UnaryOp::Sin);
+  if (k >= 0 && k < int(sizeof more / sizeof *more)) return more[k];
   return "unary";
 }
 
@@ -188,6 +193,7 @@ Tensor unary(UnaryOp op, const Tensor& x) {
     case UnaryOp::Round: for (int64_t i = 0; i < n; ++i) p[i] = std::nearbyint(p[i]); break;
     case UnaryOp::Relu: for (int64_t i = 0; i < n; ++i) p[i] = p[i] > 0.f ? p[i] : (p[i] != p[i] ? p[i] : 0.f); break;
     case UnaryOp::Sign: for (int64_t i = 0; i < n; ++i) p[i] = p[i] > 0.f ? 1.f : (p[i] < 0.f ? -1.f : p[i]); break;
+    default: unary_more_f32(op, p, n); break;
   }
   return out;
 }

@@ -5,8 +5,7 @@ export function causalAttention(Q, K, V) {
   const [n, d] = Q.shape;
   const scores = Q.matmul(K.T).div(Math.sqrt(d));   // (n, n): query i against key j
   // Token i may look at tokens j <= i only: -∞ above the diagonal becomes weight 0 after softmax.
-  const mask = new Float32Array(n * n);
-  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) mask[i * n + j] = -Infinity;
-  const weights = tp.softmax(scores.add(tp.tensor(mask, { shape: [n, n] })), -1);   // each row sums to 1
+  const mask = tp.full([n, n], -Infinity).triu(1);
+  const weights = tp.softmax(scores.add(mask), -1);   // each row sums to 1
   return weights.matmul(V);
 }

@@ -568,7 +568,7 @@ test('squeeze(0) and squeeze(-1) of a 0-d tensor return it, as torch; other dims
     const s = tp.tensor(7);
     assert.deepEqual([s.squeeze(0).shape, s.squeeze(0).item()], [[], 7]);
     assert.deepEqual(s.squeeze(-1).shape, []);
-    assert.throws(() => s.squeeze(1), { message: 'squeeze: dim 1 is out of range for a 0-d tensor' });
+    assert.throws(() => s.squeeze(1), { message: /^squeeze: dim 1 is out of range for a 0-d tensor/ });  // the core's wrap_dim
   });
 });
 

@@ -9,6 +9,8 @@
 //   arithmetic.js elementwise, softmax, matmul, outer
 //   reductions.js sum ... median, cumsum, the vector norm
 //   compare.js    isclose, allclose
+//   shaping.js    linspace, logspace, split, chunk, flatten, unflatten, squeeze, flip, roll, repeat, tile, tril, triu
+//   statistics.js var, std, logsumexp, prod, cumprod, logSoftmax, einsum
 //   linalg.js  nn.js  quant.js  lora.js  synth.js  io.js  model.js   the namespaces tp.linalg, tp.nn, ...
 // No math in any of them: every operation is one call into the C++ core. Arguments are checked before
 // that call (options by their known keys, shapes up to 16 dims), and an error names the op the user called.
@@ -16,7 +18,9 @@ import { TensorpadError } from './errors.js';
 import { checkInt } from './checks.js';
 import { createRuntime } from './runtime.js';
 import { creation } from './creation.js';
-import { arithmetic } from './arithmetic.js';
+import { arithmetic, UNARY } from './arithmetic.js';
+import { shaping } from './shaping.js';
+import { statistics } from './statistics.js';
 import { reductions } from './reductions.js';
 import { compare } from './compare.js';
 import { linalg } from './linalg.js';
@@ -32,10 +36,11 @@ import { modelApi } from './model.js';
 export function createApi(core, { finalizers = true } = {}) {
   const rt = createRuntime(core, { finalizers });
   const math = arithmetic(rt), reduce = reductions(rt), close = compare(rt);
+  const shape = shaping(rt), stats = statistics(rt);
   // What the Tensor class's methods call (x.add, x.sum, x.norm, ...).
   Object.assign(rt.ops, {
     binary: math.binary, unary: math.unary, clamp: math.clamp, softmax: math.softmax, matmul: math.matmul,
-    reduce: reduce.reduce, cumsum: reduce.cumsum, norm: reduce.norm,
+    reduce: reduce.reduce, cumsum: reduce.cumsum, norm: reduce.norm, ...shape, ...stats,
   });
   const binary = (op) => (a, b) => math.binary(op, a, b);
 
@@ -57,6 +62,28 @@ export function createApi(core, { finalizers = true } = {}) {
     softmax: math.softmax,
     isclose: (a, b, opts) => close.isclose('isclose', a, b, opts),
     allclose: close.allclose,
+    // Elementwise functions as torch.exp(x) & co. (also methods: x.exp()).
+    ...Object.fromEntries(Object.keys(UNARY).map((op) => [op, (x) => math.unary(op, x)])),
+    linspace: shape.linspace,
+    logspace: shape.logspace,
+    split: shape.split,
+    chunk: shape.chunk,
+    flatten: shape.flatten,
+    unflatten: shape.unflatten,
+    squeeze: shape.squeeze,
+    unsqueeze: shape.unsqueeze,
+    flip: shape.flip,
+    roll: shape.roll,
+    tile: shape.tile,
+    tril: shape.tril,
+    triu: shape.triu,
+    var: stats.var,
+    std: stats.std,
+    logsumexp: stats.logsumexp,
+    prod: stats.prod,
+    cumprod: stats.cumprod,
+    logSoftmax: stats.logSoftmax,
+    einsum: stats.einsum,
 
     linalg: linalg(rt, { vectorNorm: reduce.norm }),
     nn: nn(rt),

@@ -5,7 +5,11 @@ import { checkInt, checkNumber } from './checks.js';
 
 // Op codes shared with cpp/include/tensorpad/ops.hpp (enum order).
 const BINARY = { add: 0, sub: 1, mul: 2, div: 3, pow: 4, maximum: 5, minimum: 6 };
-const UNARY = { neg: 0, abs: 1, sqrt: 2, exp: 3, log: 4, square: 5, round: 6, relu: 7, sign: 8 };
+export const UNARY = {
+  neg: 0, abs: 1, sqrt: 2, exp: 3, log: 4, square: 5, round: 6, relu: 7, sign: 8,
+  sin: 9, cos: 10, tan: 11, tanh: 12, sigmoid: 13, erf: 14, expm1: 15, log1p: 16, rsqrt: 17, reciprocal: 18,
+  floor: 19, ceil: 20, trunc: 21,
+};
 
 export function arithmetic(rt) {
   const { core, wrap, withHandles, Tensor } = rt;

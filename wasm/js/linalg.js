@@ -23,6 +23,10 @@
 //   tp.linalg.matrixNorm(A, ord = 'fro', {keepdim})  → (*), or (*, 1, 1) with keepdim
 //   tp.linalg.matrixRank(A, {tol}) → a number (a tensor of counts for a batch); default tol σ1·max(m,n)·eps32
 //   tp.linalg.svdLowrank(A, q = 6, {niter = 2, seed}) → {U (m,q), S (q), V (n,q)}, A ≈ U diag(S) Vᵀ
+//   tp.linalg.matrixPower(A, k)  → A^k (*,n,n): I for k = 0, inv(A)^|k| for k < 0
+//   tp.linalg.pinv(A, {atol, rtol}) → (*,n,m) through the SVD, dropping s <= max(atol, rtol·s_max)
+//                                 (rtol defaults to max(m,n)·eps32 when atol is not given, else 0)
+//   tp.linalg.cond(A, ord)      → (*): s_max/s_min without ord (any shape); else norm(A)·norm(inv A), inf if singular
 //   tp.linalg.hadamard(n), tp.linalg.fwht(x, {block}), tp.linalg.randomOrthogonal(n, {seed}),
 //   tp.linalg.blockDiag(...mats)   (as torch.block_diag: a 0-d block is 1x1, a 1-d block one row)
 // Singular matrices in inv/solve, NaN or Inf anywhere, and non-convergence are TensorpadErrors.
@@ -118,6 +122,30 @@ export function linalg(rt, { vectorNorm }) {
     return withHandles(op, [A], (a) => named(core.linalgSvdLowrank(a, q, niter, ...seedOf(op, seed)), ['U', 'S', 'V']));
   }
 
+  // issue 22's three (cpp/src/ops_linalg.cpp): errors of the decompositions they call are named after them.
+  const derived = {
+    matrixPower(A, k) {
+      const op = 'linalg.matrixPower';
+      checkInt(op, 'k', k, { min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER });
+      return withHandles(op, [A], (a) => asOp(op, () => wrap(core.linalgMatrixPower(a, k)), ['linalg.inv', 'matmul', 'alloc', 'empty']));
+    },
+    pinv(A, opts) {
+      const op = 'linalg.pinv';
+      const o = options(op, opts, ['atol', 'rtol']);
+      const atol = o.atol ?? 0, rtol = o.rtol ?? -1;
+      checkNumber(op, 'atol', atol);
+      checkNumber(op, 'rtol', rtol);
+      if (!(atol >= 0)) fail(op, `atol must be a non-negative number, got ${describe(o.atol)}`);
+      if (o.rtol !== undefined && o.rtol !== null && !(rtol >= 0)) fail(op, `rtol must be a non-negative number, got ${describe(o.rtol)}`);
+      return withHandles(op, [A], (a) => asOp(op, () => wrap(core.linalgPinv(a, atol, rtol)), ['linalg.svd', 'matmul', 'alloc', 'empty']));
+    },
+    cond(A, ord) {
+      const op = 'linalg.cond';
+      const code = ord === undefined || ord === null ? '' : matrixOrd(op, ord);
+      return withHandles(op, [A], (a) => asOp(op, () => wrap(core.linalgCond(a, code)), ['linalg.svdvals', 'alloc', 'empty']));
+    },
+  };
+
   const rotations = {
     hadamard(n) {
       checkInt('linalg.hadamard', 'n', n, { min: 0 });
@@ -155,6 +183,7 @@ export function linalg(rt, { vectorNorm }) {
     matrixNorm,
     matrixRank,
     svdLowrank,
+    ...derived,
     ...rotations,
   };
 }

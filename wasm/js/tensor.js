@@ -2,7 +2,7 @@
 // accessors, its conversions (to, float, ...; data, item, toArray, toString) and its views and reshapes
 // call the core directly; its math methods call the op functions of the other modules through rt.ops.
 import { fail } from './errors.js';
-import { checkInt, checkShape, shapeArgs, MAX_DIMS } from './checks.js';
+import { checkInt, checkShape, shapeArgs } from './checks.js';
 import { formatTensor } from './format.js';
 import { DTYPES, dtypeCode } from './dtype.js';
 
@@ -120,6 +120,19 @@ export function tensorClass(rt) {
     round() { return ops.unary('round', this); }
     relu() { return ops.unary('relu', this); }
     sign() { return ops.unary('sign', this); }
+    sin() { return ops.unary('sin', this); }
+    cos() { return ops.unary('cos', this); }
+    tan() { return ops.unary('tan', this); }
+    tanh() { return ops.unary('tanh', this); }
+    sigmoid() { return ops.unary('sigmoid', this); }
+    erf() { return ops.unary('erf', this); }
+    expm1() { return ops.unary('expm1', this); }
+    log1p() { return ops.unary('log1p', this); }
+    rsqrt() { return ops.unary('rsqrt', this); }
+    reciprocal() { return ops.unary('reciprocal', this); }
+    floor() { return ops.unary('floor', this); }
+    ceil() { return ops.unary('ceil', this); }
+    trunc() { return ops.unary('trunc', this); }
     clamp(min, max) { return ops.clamp(this, min, max); }
 
     // layout
@@ -144,22 +157,18 @@ export function tensorClass(rt) {
       return wrap(core.reshape(this._id('reshape'), shape), 'reshape');
     }
     view(...shape) { return this.reshape(...shape); }
-    flatten() { return this.reshape([-1]); }
-    unsqueeze(d) {
-      checkInt('unsqueeze', 'dim', d);
-      const n = this._shape('unsqueeze').length;
-      if (n >= MAX_DIMS) fail('unsqueeze', `a ${n}-d tensor cannot gain a dim: at most ${MAX_DIMS} dims are supported`);
-      return wrap(core.unsqueeze(this._id('unsqueeze'), d), 'unsqueeze');
-    }
-    squeeze(d) {
-      const s = this._shape('squeeze');
-      if (d === undefined) return this.reshape(s.filter((n) => n !== 1));
-      checkInt('squeeze', 'dim', d);
-      if (s.length === 0 && (d === 0 || d === -1)) return this.clone(); // as torch: a 0-d tensor has dim 0 (and -1)
-      const k = d < 0 ? d + s.length : d;
-      if (k < 0 || k >= s.length) fail('squeeze', `dim ${d} is out of range for a ${s.length}-d tensor`);
-      return s[k] === 1 ? this.reshape(s.filter((_, i) => i !== k)) : this.clone();
-    }
+    flatten(startDim, endDim) { return ops.flatten(this, startDim, endDim); }
+    unflatten(dim, sizes) { return ops.unflatten(this, dim, sizes); }
+    unsqueeze(dim) { return ops.unsqueeze(this, dim); }
+    squeeze(dim) { return ops.squeeze(this, dim); }
+    split(sizes, dim) { return ops.split(this, sizes, dim); }
+    chunk(chunks, dim) { return ops.chunk(this, chunks, dim); }
+    flip(...dims) { return ops.flip(this, ...dims); }
+    roll(shifts, dims) { return ops.roll(this, shifts, dims); }
+    repeat(...reps) { return ops.repeat(this, ...reps); }
+    tile(...reps) { return ops.tile(this, ...reps); }
+    tril(diagonal) { return ops.tril(this, diagonal); }
+    triu(diagonal) { return ops.triu(this, diagonal); }
     // -1 keeps a dim's size, as in torch; new dims go in front.
     expand(...shape) {
       shape = checkShape('expand', shapeArgs(shape), { allowInfer: true });
@@ -192,6 +201,12 @@ export function tensorClass(rt) {
     amin(dim, opts) { return ops.reduce('amin', this, dim, opts); }
     median(dim, opts) { return ops.reduce('median', this, dim, opts); }
     cumsum(dim) { return ops.cumsum(this, dim); }
+    var(dim, opts) { return ops.var(this, dim, opts); }
+    std(dim, opts) { return ops.std(this, dim, opts); }
+    prod(dim, opts) { return ops.prod(this, dim, opts); }
+    cumprod(dim) { return ops.cumprod(this, dim); }
+    logsumexp(dim, opts) { return ops.logsumexp(this, dim, opts); }
+    logSoftmax(dim) { return ops.logSoftmax(this, dim); }
     softmax(dim) { return ops.softmax(this, dim); }
     norm(ord, dim, opts) { return ops.norm(this, ord, dim, opts); }
 

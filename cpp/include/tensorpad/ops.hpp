@@ -27,7 +27,11 @@ Tensor cat(const std::vector<Tensor>& xs, int64_t dim);
 
 // ---- elementwise ---------------------------------------------------------------------------------
 enum class BinaryOp { Add, Sub, Mul, Div, Pow, Maximum, Minimum };
-enum class UnaryOp { Neg, Abs, Sqrt, Exp, Log, Square, Round, Relu, Sign };
+enum class UnaryOp {
+  Neg, Abs, Sqrt, Exp, Log, Square, Round, Relu, Sign,
+  // torch's other float functions (cpp/src/ops_unary.cpp)
+  Sin, Cos, Tan, Tanh, Sigmoid, Erf, Expm1, Log1p, Rsqrt, Reciprocal, Floor, Ceil, Trunc
+};
 
 Shape broadcast_shapes(const char* op, const Shape& a, const Shape& b);  // numpy rules
 Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b);           // with broadcasting
@@ -38,6 +42,7 @@ Tensor unary(UnaryOp op, const Tensor& x);
 Tensor clamp(const Tensor& x, float lo, float hi);
 const char* binary_name(BinaryOp op);
 const char* unary_name(UnaryOp op);
+void unary_more_f32(UnaryOp op, float* p, int64_t n);  // in place, for the codes from Sin on
 
 // ---- reductions ----------------------------------------------------------------------------------
 // Median is the lower median (element (n-1)/2 in sorted order), as torch.median; NaN propagates.
