@@ -374,9 +374,10 @@ export interface Tp {
   /** Elementwise Rounded toward 0; also x.trunc(). @example tp.trunc([-1.5, 1.5]) */
   trunc(x: TensorLike): Tensor;
   /** steps evenly spaced values from start to end, both included. @example tp.linspace(0, 1, 5)  // [0, 0.25, 0.5, 0.75, 1] */
-  linspace(start: number, end: number, steps: number): Tensor;
+  linspace(start: number, end: number, steps: number, opts?: { dtype?: string }): Tensor;
   /** base^linspace(start, end, steps), base 10 by default. @example tp.logspace(0, 2, 3)  // [1, 10, 100] */
   logspace(start: number, end: number, steps: number, base?: number): Tensor;
+  logspace(start: number, end: number, steps: number, opts?: { base?: number; dtype?: string }): Tensor;
   /** Views along dim: pieces of one size (the last may be shorter) or of the listed sizes. @example tp.split(tp.arange(5), 2).map((t) => t.shape)  // [[2], [2], [1]] */
   split(x: TensorLike, sizes: number | number[], dim?: number): Tensor[];
   /** Views along dim of ceil(n / chunks) each (so maybe fewer pieces), as torch.chunk. @example tp.chunk(tp.arange(6), 3).length  // 3 */

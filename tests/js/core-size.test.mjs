@@ -21,7 +21,13 @@ const GOAL = 200_000;
 // took perf's sgemm_half (BF16/F16 weights widened while packing), which LTO had dropped while nothing called
 // it: +4,259 bytes in the single-thread core (208,489 -> 212,748), so 213 KB; web-mt, not rebuilt for this
 // step, rose by 5 KB to 239 KB (to be re-measured). The goal stays 200 KB for both.
-const BUDGET = { web: 213_000, 'web-mt': 239_000 };
+// Issue 22's ops (cpp/src/ops_*.cpp, wasm/bind_ops.cpp: 13 libm functions, ranges, layout copies, statistics,
+// einsum, index ops, linalg's matrixPower/pinv/cond) add about 26.6 KB to the single-thread core: 19.9 KB for
+// the float ops (187,788 -> 207,698 before dtypes), and with dtypes and the index ops a tree without the model
+// engine measured 218,480 against ~191,900 for dtypes alone. The pthreads core grew by 24.0 KB for the float
+// ops (212,797 -> 236,768); the index ops' share there (~8 KB, 1.2x the web growth as for the float ops) is
+// an estimate, not yet measured. Ceilings rose by that growth; the goal stays 200 KB for both.
+const BUDGET = { web: 240_000, 'web-mt': 271_000 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {

@@ -2,7 +2,7 @@
 // wasm/bind_ops.cpp): linspace, logspace; split, chunk, flatten, unflatten, squeeze (views); flip, roll,
 // repeat, tile, tril, triu (copies). Arguments checked here, every rule in the core.
 import { fail, describe } from './errors.js';
-import { checkInt, checkNumber, shapeArgs, MAX_DIMS } from './checks.js';
+import { checkInt, checkNumber, shapeArgs, options, MAX_DIMS } from './checks.js';
 
 // A dim or a list of dims as a list (each an integer); undefined/null as [].
 function dimList(op, name, dims) {
@@ -10,6 +10,12 @@ function dimList(op, name, dims) {
   const list = Array.isArray(dims) ? dims : [dims];
   list.forEach((d) => checkInt(op, name, d));
   return list;
+}
+
+function checkRange(op, start, end, steps) {
+  checkNumber(op, 'start', start);
+  checkNumber(op, 'end', end);
+  checkInt(op, 'steps', steps, { min: 0 });
 }
 
 export function shaping(rt) {
@@ -20,19 +26,30 @@ export function shaping(rt) {
     check(op);
     return ids.map((id) => wrap(id, op));
   };
+  // A float32 range in the dtype asked for (float32 until tensors carry other dtypes).
+  const converted = (op, t, dtype) => {
+    if (dtype === undefined || dtype === null || dtype === 'float32') return t;
+    if (typeof t.to !== 'function') {
+      t.dispose();
+      fail(op, `dtype ${describe(dtype)} is not supported: tensors are float32`);
+    }
+    const r = t.to(dtype);
+    if (r !== t) t.dispose();
+    return r;
+  };
   return {
-    linspace(start, end, steps) {
-      checkNumber('linspace', 'start', start);
-      checkNumber('linspace', 'end', end);
-      checkInt('linspace', 'steps', steps, { min: 0 });
-      return wrap(core.linspace(start, end, steps), 'linspace');
+    // linspace(start, end, steps, {dtype}); logspace(start, end, steps, base = 10) or (..., {base, dtype}).
+    linspace(start, end, steps, opts) {
+      checkRange('linspace', start, end, steps);
+      const { dtype } = options('linspace', opts, ['dtype']);
+      return converted('linspace', wrap(core.linspace(start, end, steps), 'linspace'), dtype);
     },
     logspace(start, end, steps, base = 10) {
-      checkNumber('logspace', 'start', start);
-      checkNumber('logspace', 'end', end);
-      checkInt('logspace', 'steps', steps, { min: 0 });
+      checkRange('logspace', start, end, steps);
+      let dtype;
+      if (base !== null && typeof base === 'object') ({ base = 10, dtype } = options('logspace', base, ['base', 'dtype']));
       checkNumber('logspace', 'base', base);
-      return wrap(core.logspace(start, end, steps, base), 'logspace');
+      return converted('logspace', wrap(core.logspace(start, end, steps, base), 'logspace'), dtype);
     },
     // torch.split: a piece size, or a list of sizes that add up to the dim's size.
     split(x, sizes, dim = 0) {
