@@ -207,6 +207,30 @@ export declare class Tensor {
   logsumexp(dim?: number | number[] | null, opts?: { keepdim?: boolean }): Tensor;
   /** log(softmax(x)) along dim, computed stably. @example tp.tensor([1, 2, 3]).logSoftmax(-1) */
   logSoftmax(dim: number): Tensor;
+  /** int64 position of the largest value (first on ties, a NaN wins). @example tp.tensor([1, 3, 3]).argmax().item()  // 1 */
+  argmax(dim?: number | null, opts?: { keepdim?: boolean }): Tensor;
+  /** int64 position of the smallest value. @example tp.tensor([1, 3, 0]).argmin().item()  // 2 */
+  argmin(dim?: number | null, opts?: { keepdim?: boolean }): Tensor;
+  /** The largest value, {values, indices} along a dim, or elementwise with a tensor. @example tp.tensor([[1, 5], [7, 2]]).max(0).values  // [7, 5] */
+  max(): Tensor;
+  max(dim: number, opts?: { keepdim?: boolean }): { values: Tensor; indices: Tensor };
+  max(other: TensorLike): Tensor;
+  /** The smallest value, {values, indices} along a dim, or elementwise with a tensor. @example tp.tensor([[1, 5], [7, 2]]).min(1).indices  // [0, 1] */
+  min(): Tensor;
+  min(dim: number, opts?: { keepdim?: boolean }): { values: Tensor; indices: Tensor };
+  min(other: TensorLike): Tensor;
+  /** The k largest (or smallest) along dim, in order. @example tp.tensor([5, 1, 9]).topk(2).values  // [9, 5] */
+  topk(k: number, opts?: { dim?: number; largest?: boolean; sorted?: boolean }): { values: Tensor; indices: Tensor };
+  /** Sorted along dim (stable, NaN as the largest). @example tp.tensor([3, 1, 2]).sort({ descending: true }).values  // [3, 2, 1] */
+  sort(dim?: number, opts?: { descending?: boolean; stable?: boolean }): { values: Tensor; indices: Tensor };
+  sort(opts: { dim?: number; descending?: boolean; stable?: boolean }): { values: Tensor; indices: Tensor };
+  /** The int64 indices that sort along dim. @example tp.tensor([3, 1, 2]).argsort()  // [1, 2, 0] */
+  argsort(dim?: number, opts?: { descending?: boolean; stable?: boolean }): Tensor;
+  argsort(opts: { dim?: number; descending?: boolean; stable?: boolean }): Tensor;
+  /** Values at index along dim (index has x's dims). @example tp.tensor([[1, 2], [3, 4]]).gather(1, [[1], [0]])  // [[2], [3]] */
+  gather(dim: number, index: TensorLike): Tensor;
+  /** Slices along dim at integer positions. @example tp.tensor([1, 2, 3]).indexSelect(0, [2, 0])  // [3, 1] */
+  indexSelect(dim: number, index: TensorLike): Tensor;
   /** Running sums along dim. @example tp.ones(3).cumsum(0).toArray()  // [1, 2, 3] */
   cumsum(dim: number): Tensor;
   /** exp(x) / sum(exp(x)) along dim (computed stably). @example tp.zeros([2, 4]).softmax(-1) */
@@ -415,6 +439,30 @@ export interface Tp {
   /** Einstein summation as torch.einsum ("..." broadcasts; no "->": the labels used once, sorted); pairs contract left to right on the GEMM. @example tp.einsum('bqd,bkd->bqk', tp.ones([2, 3, 4]), tp.ones([2, 5, 4])).shape  // [2, 3, 5] */
   einsum(equation: string, ...operands: TensorLike[]): Tensor;
   einsum(equation: string, operands: TensorLike[]): Tensor;
+  /** int64 position of the largest value along dim (of x flattened without dim); the first on ties, a NaN wins. @example tp.argmax([1, 3, 3]).item()  // 1 */
+  argmax(x: TensorLike, dim?: number | null, opts?: { keepdim?: boolean }): Tensor;
+  /** int64 position of the smallest value (first on ties, a NaN wins). @example tp.argmin([[4, 1], [0, 2]], 1)  // [1, 0] */
+  argmin(x: TensorLike, dim?: number | null, opts?: { keepdim?: boolean }): Tensor;
+  /** The largest value of all; along a dim {values, indices}; with a tensor, elementwise (as maximum). @example tp.max([[1, 5], [7, 2]], 1).indices  // [1, 0] */
+  max(x: TensorLike): Tensor;
+  max(x: TensorLike, dim: number, opts?: { keepdim?: boolean }): { values: Tensor; indices: Tensor };
+  max(x: TensorLike, other: TensorLike): Tensor;
+  /** The smallest value of all; along a dim {values, indices}; with a tensor, elementwise (as minimum). @example tp.min([[1, 5], [7, 2]], 1).values  // [1, 2] */
+  min(x: TensorLike): Tensor;
+  min(x: TensorLike, dim: number, opts?: { keepdim?: boolean }): { values: Tensor; indices: Tensor };
+  min(x: TensorLike, other: TensorLike): Tensor;
+  /** The k largest (or smallest) along dim (-1 by default), in order; ties by position. @example tp.topk([5, 1, 9, 3], 2).indices  // [2, 0] */
+  topk(x: TensorLike, k: number, opts?: { dim?: number; largest?: boolean; sorted?: boolean }): { values: Tensor; indices: Tensor };
+  /** Sorted along dim (-1 by default), stable; NaN sorts as the largest. @example tp.sort([3, 1, 2]).values  // [1, 2, 3] */
+  sort(x: TensorLike, dim?: number, opts?: { descending?: boolean; stable?: boolean }): { values: Tensor; indices: Tensor };
+  sort(x: TensorLike, opts: { dim?: number; descending?: boolean; stable?: boolean }): { values: Tensor; indices: Tensor };
+  /** The int64 indices that sort x along dim (stable). @example tp.argsort([3, 1, 2])  // [1, 2, 0] */
+  argsort(x: TensorLike, dim?: number, opts?: { descending?: boolean; stable?: boolean }): Tensor;
+  argsort(x: TensorLike, opts: { dim?: number; descending?: boolean; stable?: boolean }): Tensor;
+  /** out[p] = x[p with its dim coordinate replaced by index[p]] (index int64, or a JS array). @example tp.gather([[1, 2], [3, 4]], 1, [[1], [0]])  // [[2], [3]] */
+  gather(x: TensorLike, dim: number, index: TensorLike): Tensor;
+  /** The slices of x along dim at the given integer positions. @example tp.indexSelect([[1, 2], [3, 4]], 0, [1, 1])  // [[3, 4], [3, 4]] */
+  indexSelect(x: TensorLike, dim: number, index: TensorLike): Tensor;
   /** Runs fn and frees every tensor it created except those it returns (in arrays or plain objects too); fn must be synchronous. @example const s = tp.tidy(() => tp.ones(3).mul(2).sum()); */
   tidy<T>(fn: () => T): T;
   /** Frees the tensors in its arguments (arrays and objects searched). @example tp.dispose([tp.ones(1), { a: tp.ones(1) }]) */
@@ -500,6 +548,8 @@ export interface TpNn {
   ropeMatrix(pos: number, dim: number, opts?: { theta?: number }): Tensor;
   /** RoPE applied to x [..., n, dim] at the given positions (default 0..n-1). @example tp.nn.applyRope(tp.ones([3, 4])) */
   applyRope(x: TensorLike, positions?: number[] | ArrayLike<number> | Tensor | null, opts?: { theta?: number }): Tensor;
+  /** Rows of weight (num, d) at integer ids (any shape) → (..., d), as torch.nn.functional.embedding. @example tp.nn.embedding([[2, 0]], tp.eye(3)).shape  // [1, 2, 3] */
+  embedding(ids: TensorLike, weight: TensorLike): Tensor;
 }
 
 export interface TpQuant {

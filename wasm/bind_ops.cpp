@@ -1,5 +1,5 @@
 // Embind bindings of issue 22's ops (cpp/include/tensorpad/ops_extra.hpp): ranges, views, layout
-// copies, reductions, einsum and linalg's matrixPower, pinv and cond. Unwrap, call, wrap: no math here.
+// copies, reductions, index ops, einsum and linalg's matrixPower, pinv and cond. Unwrap, call, wrap: no math here.
 #include "handles.hpp"
 #include "tensorpad/ops_extra.hpp"
 
@@ -53,6 +53,24 @@ int cumprod(int id, int d) { return guard([&] { return h(tp::cumprod(get(id), d)
 int log_softmax(int id, int d) { return guard([&] { return h(tp::log_softmax(get(id), d)); }); }
 int einsum(std::string eq, val ids) { return guard([&] { return h(tp::einsum(eq, tpw::to_tensors(ids))); }); }
 
+val pair(tp::ValuesIndices r) { return handles({r.values, r.indices}); }
+int argmax(int id, int d, bool keep) { return guard([&] { return h(tp::argmax(get(id), d, keep)); }); }
+int argmin(int id, int d, bool keep) { return guard([&] { return h(tp::argmin(get(id), d, keep)); }); }
+int argmax_all(int id) { return guard([&] { return h(tp::argmax_all(get(id))); }); }
+int argmin_all(int id) { return guard([&] { return h(tp::argmin_all(get(id))); }); }
+val max_dim(int id, int d, bool keep) { return guard([&] { return pair(tp::max_dim(get(id), d, keep)); }); }
+val min_dim(int id, int d, bool keep) { return guard([&] { return pair(tp::min_dim(get(id), d, keep)); }); }
+int max_all(int id) { return guard([&] { return h(tp::max_all(get(id))); }); }
+int min_all(int id) { return guard([&] { return h(tp::min_all(get(id))); }); }
+val topk(int id, double k, int d, bool largest) {
+  return guard([&] { return pair(tp::topk(get(id), int64_t(k), d, largest, true)); });
+}
+val sort(int id, int d, bool desc) { return guard([&] { return pair(tp::sort(get(id), d, desc)); }); }
+int argsort(int id, int d, bool desc) { return guard([&] { return h(tp::sort(get(id), d, desc).indices); }); }
+int gather(int id, int d, int index) { return guard([&] { return h(tp::gather(get(id), d, get(index))); }); }
+int index_select(int id, int d, int index) { return guard([&] { return h(tp::index_select(get(id), d, get(index))); }); }
+int embedding(int ids, int w) { return guard([&] { return h(tp::embedding(get(ids), get(w))); }); }
+
 int matrix_power(int id, double k) { return guard([&] { return h(tp::linalg::matrix_power(get(id), int64_t(k))); }); }
 int pinv(int id, double atol, double rtol) { return guard([&] { return h(tp::linalg::pinv(get(id), atol, rtol)); }); }
 int cond(int id, std::string ord) { return guard([&] { return h(tp::linalg::cond(get(id), ord)); }); }
@@ -83,6 +101,20 @@ EMSCRIPTEN_BINDINGS(tensorpad_ops) {
   function("cumprod", &cumprod);
   function("logSoftmax", &log_softmax);
   function("einsum", &einsum);
+  function("argmax", &argmax);
+  function("argmin", &argmin);
+  function("argmaxAll", &argmax_all);
+  function("argminAll", &argmin_all);
+  function("maxDim", &max_dim);
+  function("minDim", &min_dim);
+  function("maxAll", &max_all);
+  function("minAll", &min_all);
+  function("topk", &topk);
+  function("sort", &sort);
+  function("argsort", &argsort);
+  function("gather", &gather);
+  function("indexSelect", &index_select);
+  function("nnEmbedding", &embedding);
   function("linalgMatrixPower", &matrix_power);
   function("linalgPinv", &pinv);
   function("linalgCond", &cond);

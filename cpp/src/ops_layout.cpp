@@ -2,6 +2,7 @@
 // unflatten, squeeze (views); flip, roll, repeat, tile, tril/triu (copies).
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "tensorpad/ops.hpp"
 #include "tensorpad/ops_extra.hpp"
@@ -35,17 +36,30 @@ std::vector<bool> marked_dims(const char* op, const std::vector<int64_t>& dims, 
   return on;
 }
 
-// out (contiguous, x's shape) gets x read through `strides` from `offset` (x's storage).
-Tensor copy_through(const Tensor& x, const Shape& strides, int64_t offset) {
-  Tensor out = Tensor::empty(x.shape());
-  if (out.numel() == 0) return out;
-  const Shape ostrides = contiguous_strides(x.shape());
-  float* o = out.data();
-  const float* base = x.data() - x.offset();
-  strided_rows<2>(x.shape(), {&ostrides, &strides}, {0, offset},
+// out (contiguous, x's shape and dtype) gets x read through `strides` from `offset` (x's storage),
+// element by element as bytes: one loop per element size, whatever the dtype.
+template <class E>
+void copy_elements(const Shape& shape, const Shape& ostrides, const Shape& strides, int64_t offset, E* o, const E* base) {
+  strided_rows<2>(shape, {&ostrides, &strides}, {0, offset},
                   [&](const std::array<int64_t, 2>& at, int64_t n, const std::array<int64_t, 2>& st) {
                     for (int64_t i = 0; i < n; ++i) o[at[0] + i * st[0]] = base[at[1] + i * st[1]];
                   });
+}
+Tensor copy_through(const Tensor& x, const Shape& strides, int64_t offset) {
+  Tensor out = Tensor::empty(x.shape(), x.dtype());
+  if (out.numel() == 0) return out;
+  const Shape ostrides = contiguous_strides(x.shape());
+  const int64_t isz = itemsize(x.dtype());
+  const auto* base = static_cast<const uint8_t*>(x.raw()) - x.offset() * isz;  // the storage's first element
+  void* o = out.raw();
+  switch (isz) {
+    case 1: copy_elements(x.shape(), ostrides, strides, offset, static_cast<uint8_t*>(o), base); break;
+    case 2: copy_elements(x.shape(), ostrides, strides, offset, static_cast<uint16_t*>(o), reinterpret_cast<const uint16_t*>(base)); break;
+    case 4: copy_elements(x.shape(), ostrides, strides, offset, static_cast<uint32_t*>(o), reinterpret_cast<const uint32_t*>(base)); break;
+    default:
+      TP_ASSERT(isz == 8);
+      copy_elements(x.shape(), ostrides, strides, offset, static_cast<uint64_t*>(o), reinterpret_cast<const uint64_t*>(base));
+  }
   return out;
 }
 
@@ -235,17 +249,18 @@ Tensor tile(const Tensor& x, std::vector<int64_t> reps) {
 }
 
 namespace {
-// x (*, m, n) -> a copy with element (i, j) zeroed where zero(j - i).
+// x (*, m, n), any dtype -> a copy with element (i, j) zeroed where zero(j - i).
 template <class Zero>
 Tensor triangle(const char* op, const Tensor& x, Zero zero) {
   if (x.dim() < 2) fail(op, "expects a tensor of at least 2 dims, got shape ", shape_str(x.shape()));
   Tensor out = x.clone();
   const int64_t m = x.size(-2), n = x.size(-1), count = m * n == 0 ? 0 : out.numel() / (m * n);
-  float* p = out.data();
+  const int64_t isz = itemsize(x.dtype());
+  auto* p = static_cast<uint8_t*>(out.raw());  // zero is all-zero bytes in every dtype
   for (int64_t b = 0; b < count; ++b)
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j)
-        if (zero(j - i)) p[(b * m + i) * n + j] = 0.f;
+        if (zero(j - i)) std::memset(p + ((b * m + i) * n + j) * isz, 0, size_t(isz));
   return out;
 }
 }  // namespace

@@ -13,6 +13,5 @@ export function cosine(a, b) {
 
 // K is (n, d): the scores K q, one per key; the raw dot product, not the cosine.
 export function bestKey(q, K) {
-  const s = K.matmul(q).toArray();
-  return s.indexOf(Math.max(...s));
+  return K.matmul(q).argmax().item();    // the first best key on a tie, as indexOf(max) would
 }

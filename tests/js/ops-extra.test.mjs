@@ -166,3 +166,41 @@ test('the new ops free what they make: 2,000 calls in tidy return tp.memory() to
   });
   assert.deepEqual(tp.memory(), before);
 });
+
+test('argmax, max(dim), topk, sort and argsort give int64 indices with torch\'s tie and NaN rules', () => {
+  tp.tidy(() => {
+    const x = tp.tensor([[1, 3, 3, 0], [2, NaN, 5, NaN]]);
+    const a = x.argmax(1);
+    assert.equal(a.dtype, 'int64');
+    assert.deepEqual(a.toArray(), [1, 1]);
+    assert.deepEqual(tp.argmin(x, -1, { keepdim: true }).toArray(), [[3], [1]]);
+    assert.equal(x.argmax().item(), 5);
+    const { values, indices } = x.max(0);
+    assert.deepEqual(indices.toArray(), [1, 1, 1, 1]);
+    assert.equal(values.toArray()[0], 2);
+    assert.equal(tp.tensor([4, -1, 2]).min().item(), -1);
+    assert.deepEqual(tp.max([1, 5], [3, 2]).toArray(), [3, 5]);  // torch.max(a, b) is elementwise
+    const s = tp.tensor([3, 1, NaN, 1, 2, 3]).sort();
+    assert.deepEqual(s.indices.toArray(), [1, 3, 4, 0, 5, 2]);
+    assert.deepEqual(tp.argsort([3, 1, NaN, 1, 2, 3], { descending: true }).toArray(), [2, 0, 5, 4, 1, 3]);
+    const t = tp.tensor([[1, 9, 3, 9, 0], [4, 4, 4, 2, 8]]).topk(2);
+    assert.deepEqual(t.values.toArray(), [[9, 9], [8, 4]]);
+    assert.deepEqual(t.indices.toArray(), [[1, 3], [4, 0]]);
+    assert.deepEqual(tp.topk([5, 1, 3], 2, { largest: false }).indices.toArray(), [1, 2]);
+    throwsAs(() => tp.topk([1, 2], 3), /^topk: k 3 is out of range for dim -1 of size 2/);
+    throwsAs(() => x.max(0, { keepDim: true }), /^max: unknown option "keepDim"/);
+  });
+});
+
+test('gather, indexSelect and tp.nn.embedding follow integer indices given as tensors or arrays', () => {
+  tp.tidy(() => {
+    const x = tp.tensor([[1, 2, 3], [4, 5, 6]]);
+    assert.deepEqual(x.gather(1, [[2, 0], [1, 1]]).toArray(), [[3, 1], [5, 5]]);
+    assert.deepEqual(tp.indexSelect(x, -1, tp.tensor([2, 0], { dtype: 'int64' })).toArray(), [[3, 1], [6, 4]]);
+    assert.deepEqual(x.to('int32').indexSelect(0, [1]).dtype, 'int32');
+    const W = tp.tensor([[0, 0], [1, 1], [2, 2]]);
+    assert.deepEqual(tp.nn.embedding([[2, 0]], W).toArray(), [[[2, 2], [0, 0]]]);
+    throwsAs(() => tp.nn.embedding([3], W), /^nn\.embedding: index 3 is out of range/);
+    throwsAs(() => x.gather(1, x), /^gather: index must be an integer tensor \(int64 or int32\), got float32/);
+  });
+});

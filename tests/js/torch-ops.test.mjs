@@ -21,17 +21,16 @@ const groups = readdirSync(dir).filter((f) => f.endsWith('.json')).sort()
 const EXPECTED_MISSING_DTYPES = [];
 const EXPECTED_MISSING_OPS = [
   'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'where', 'maskedFill', 'logicalAnd', 'logicalOr', 'logicalNot', 'any', 'all',
-  'argmax', 'argmin', 'max', 'min', 'topk', 'sort', 'argsort', 'gather', 'indexSelect', 'embedding',
 ];
 // Ops that exist but are float32-only until the dtype-generic paths land (issue 22, helper "dtype"): their
 // cases that touch another dtype wait. Shrinks as those paths land.
 const DTYPE_WAITING_OPS = ['add', 'sub', 'mul', 'div', 'pow', 'maximum', 'minimum', 'isclose', 'promoteTypes',
   'sum', 'mean', 'amax', 'amin', 'cumsum', 'softmax', 'neg', 'abs', 'sqrt', 'exp', 'log', 'square', 'round', 'relu',
-  'sign', 'squeeze', 'unsqueeze',
+  'sign', 'unsqueeze',
   // issue 22's float ops (helper "ops"): float32 until they are made dtype-generic
   'sin', 'cos', 'tan', 'tanh', 'sigmoid', 'erf', 'expm1', 'log1p', 'rsqrt', 'reciprocal', 'floor', 'ceil', 'trunc',
-  'prod', 'var', 'std', 'logsumexp', 'cumprod', 'logSoftmax', 'flip', 'roll', 'split', 'chunk', 'repeat', 'tile',
-  'flatten', 'unflatten', 'tril', 'triu', 'linspace', 'logspace', 'einsum', 'matrixPower', 'pinv', 'cond'];
+  'prod', 'var', 'std', 'logsumexp', 'cumprod', 'logSoftmax', 'linspace', 'logspace', 'einsum', 'matrixPower', 'pinv',
+  'cond'];
 
 // ---- how each fixture op is called through tp ------------------------------------------------------------
 const T = tp.Tensor.prototype;
@@ -158,6 +157,22 @@ const DELIBERATE_DTYPE = { any: anyAllUint8, all: anyAllUint8, arange: jsInteger
 // ... where torch returns and we raise: (case) -> the reason, or undefined.
 const uint8Mask = (i) => (c) => (c.args[i]?.dtype === 'uint8' ? 'a uint8 condition or mask is refused: it must be bool (torch 1.13 accepts uint8 with a deprecation warning)' : undefined);
 const DELIBERATE_ERROR = { where: uint8Mask(0), maskedFill: uint8Mask(1) };
+// ... where torch raises and we return: (case) -> the reason, or undefined.
+const DELIBERATE_RESULT = {
+  topk: (c) => (/not implemented for 'Half'/.test(c.error) ? "topk works on float16 (torch 1.13's CPU kernel is not implemented for Half)" : undefined),
+};
+// topk's ties: we order equal values by position (a stable order); torch 1.13's CPU topk leaves their order
+// unspecified. Accepted when the values match torch's and x at our indices holds those values.
+function topkTie(c, got, deliberate) {
+  if (c.op !== 'topk' || !Array.isArray(got)) return false;
+  const x = decode(c.args[0]), dim = c.kw?.dim ?? -1;
+  const values = got[0].toArray ? got[0] : null;
+  if (!values || compare('topk', values, c.out[0], 0, [])) return false;
+  const picked = x.gather(dim < 0 ? dim + x.ndim : dim, got[1]);
+  const same = JSON.stringify(picked.toArray()) === JSON.stringify(values.toArray());
+  if (same) deliberate.push('topk: ties are ordered by position (torch 1.13 leaves their order unspecified)');
+  return same;
+}
 
 // Returns "" when got matches want, else what differs. `deliberate` collects accepted differences.
 function compare(op, got, want, scale, deliberate, path = 'out') {
@@ -228,9 +243,13 @@ function runCase(c, missingOps, missingDtypes, deliberate) {
       if (why) { deliberate.push(`${c.op}: ${why}`); return 'pass'; }
       return `threw ${e.message}`;
     }
-    if (c.error !== undefined) return `returned a result where torch raises "${c.error}"`;
+    if (c.error !== undefined) {
+      const why = DELIBERATE_RESULT[c.op]?.(c);
+      if (why) { deliberate.push(`${c.op}: ${why}`); return 'pass'; }
+      return `returned a result where torch raises "${c.error}"`;
+    }
     const m = compare(c.op, got, c.out, scaleOf(c.args), deliberate);
-    return m || 'pass';
+    return !m || topkTie(c, got, deliberate) ? 'pass' : m;
   });
 }
 

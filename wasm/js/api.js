@@ -11,6 +11,7 @@
 //   compare.js    isclose, allclose
 //   shaping.js    linspace, logspace, split, chunk, flatten, unflatten, squeeze, flip, roll, repeat, tile, tril, triu
 //   statistics.js var, std, logsumexp, prod, cumprod, logSoftmax, einsum
+//   indexing.js   argmax, argmin, max, min, topk, sort, argsort, gather, indexSelect, nn.embedding
 //   linalg.js  nn.js  quant.js  lora.js  synth.js  io.js  model.js   the namespaces tp.linalg, tp.nn, ...
 // No math in any of them: every operation is one call into the C++ core. Arguments are checked before
 // that call (options by their known keys, shapes up to 16 dims), and an error names the op the user called.
@@ -21,6 +22,7 @@ import { creation } from './creation.js';
 import { arithmetic, UNARY } from './arithmetic.js';
 import { shaping } from './shaping.js';
 import { statistics } from './statistics.js';
+import { indexing } from './indexing.js';
 import { reductions } from './reductions.js';
 import { compare } from './compare.js';
 import { linalg } from './linalg.js';
@@ -37,10 +39,13 @@ export function createApi(core, { finalizers = true } = {}) {
   const rt = createRuntime(core, { finalizers });
   const math = arithmetic(rt), reduce = reductions(rt), close = compare(rt);
   const shape = shaping(rt), stats = statistics(rt);
+  const idx = indexing(rt, { maximum: (a, b) => math.binary('maximum', a, b), minimum: (a, b) => math.binary('minimum', a, b) });
   // What the Tensor class's methods call (x.add, x.sum, x.norm, ...).
   Object.assign(rt.ops, {
     binary: math.binary, unary: math.unary, clamp: math.clamp, softmax: math.softmax, matmul: math.matmul,
     reduce: reduce.reduce, cumsum: reduce.cumsum, norm: reduce.norm, ...shape, ...stats,
+    argmax: idx.argmax, argmin: idx.argmin, max: idx.max, min: idx.min, topk: idx.topk, sort: idx.sort,
+    argsort: idx.argsort, gather: idx.gather, indexSelect: idx.indexSelect,
   });
   const binary = (op) => (a, b) => math.binary(op, a, b);
 
@@ -84,9 +89,18 @@ export function createApi(core, { finalizers = true } = {}) {
     cumprod: stats.cumprod,
     logSoftmax: stats.logSoftmax,
     einsum: stats.einsum,
+    argmax: idx.argmax,
+    argmin: idx.argmin,
+    max: idx.max,
+    min: idx.min,
+    topk: idx.topk,
+    sort: idx.sort,
+    argsort: idx.argsort,
+    gather: idx.gather,
+    indexSelect: idx.indexSelect,
 
     linalg: linalg(rt, { vectorNorm: reduce.norm }),
-    nn: nn(rt),
+    nn: { ...nn(rt), embedding: idx.embedding },
     quant: quant(rt),
     lora: lora(rt),
     synth: synth(rt),

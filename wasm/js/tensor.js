@@ -207,6 +207,15 @@ export function tensorClass(rt) {
     cumprod(dim) { return ops.cumprod(this, dim); }
     logsumexp(dim, opts) { return ops.logsumexp(this, dim, opts); }
     logSoftmax(dim) { return ops.logSoftmax(this, dim); }
+    argmax(dim, opts) { return ops.argmax(this, dim, opts); }
+    argmin(dim, opts) { return ops.argmin(this, dim, opts); }
+    max(dim, opts) { return ops.max(this, dim, opts); }
+    min(dim, opts) { return ops.min(this, dim, opts); }
+    topk(k, opts) { return ops.topk(this, k, opts); }
+    sort(dim, opts) { return ops.sort(this, dim, opts); }
+    argsort(dim, opts) { return ops.argsort(this, dim, opts); }
+    gather(dim, index) { return ops.gather(this, dim, index); }
+    indexSelect(dim, index) { return ops.indexSelect(this, dim, index); }
     softmax(dim) { return ops.softmax(this, dim); }
     norm(ord, dim, opts) { return ops.norm(this, ord, dim, opts); }
 

@@ -17,7 +17,7 @@ namespace tp {
 Tensor linspace(double start, double end, int64_t steps);
 Tensor logspace(double start, double end, int64_t steps, double base);  // base ^ linspace(start, end)
 
-// ---- views (no copy) -------------------------------------------------------------------------------
+// ---- views (no copy; every dtype) ------------------------------------------------------------------
 // x (..., n at dim, ...) -> pieces of `size` along dim (the last may be shorter); torch.split(int).
 std::vector<Tensor> split(const Tensor& x, int64_t size, int64_t dim);
 // pieces of the given sizes, which must add up to n; torch.split(list).
@@ -31,7 +31,7 @@ Tensor unflatten(const Tensor& x, int64_t dim, const Shape& sizes);
 // size-1 dims removed: all of them (dims empty) or those listed; a listed dim of size > 1 stays.
 Tensor squeeze(const Tensor& x, const std::vector<int64_t>& dims, bool all);
 
-// ---- layout copies -------------------------------------------------------------------------------------
+// ---- layout copies (every dtype: elements move as bytes) -----------------------------------------------
 Tensor flip(const Tensor& x, const std::vector<int64_t>& dims);  // reversed along each dim listed
 // Elements shifted by shifts[i] along dims[i], wrapping around; dims empty: x flattened, rolled, reshaped.
 Tensor roll(const Tensor& x, const std::vector<int64_t>& shifts, const std::vector<int64_t>& dims);
@@ -52,6 +52,32 @@ Tensor prod(const Tensor& x, int64_t dim, bool keepdim);   // product along dim,
 Tensor prod_all(const Tensor& x);                          // 0-d product of every element
 Tensor cumprod(const Tensor& x, int64_t dim);              // running product along dim, in double
 Tensor log_softmax(const Tensor& x, int64_t dim);          // x - logsumexp(x, dim, keepdim)
+
+// ---- indices (int64), any dtype -------------------------------------------------------------------------
+// Values are compared as doubles (exact but for int64 beyond 2^53); NaN counts as the largest value, so
+// argmax/max and a descending sort put it first, argmin/min pick it too (it propagates), as torch.
+struct ValuesIndices {
+  Tensor values, indices;  // indices int64
+};
+// x (..., n, ...) -> (..., ...) or (..., 1, ...): the first position of the largest / smallest value.
+Tensor argmax(const Tensor& x, int64_t dim, bool keepdim);
+Tensor argmin(const Tensor& x, int64_t dim, bool keepdim);
+Tensor argmax_all(const Tensor& x);  // 0-d index into x flattened
+Tensor argmin_all(const Tensor& x);
+ValuesIndices max_dim(const Tensor& x, int64_t dim, bool keepdim);
+ValuesIndices min_dim(const Tensor& x, int64_t dim, bool keepdim);
+Tensor max_all(const Tensor& x);  // 0-d, x's dtype; an empty x is an error
+Tensor min_all(const Tensor& x);
+// Stable: equal values keep their order (ascending: NaN last; descending: NaN first).
+ValuesIndices sort(const Tensor& x, int64_t dim, bool descending);
+// x (..., n, ...) -> (..., k, ...): the k largest (or smallest) in order, ties by position; always sorted.
+ValuesIndices topk(const Tensor& x, int64_t k, int64_t dim, bool largest, bool sorted);
+// out[p] = x[p with coordinate dim replaced by index[p]]; index int64 (or int32), x's dims, out index's shape.
+Tensor gather(const Tensor& x, int64_t dim, const Tensor& index);
+// x (a..., n, b...), index (m) integers in [0, n) -> (a..., m, b...).
+Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index);
+// ids (...) integers, weight (num, d) -> (..., d): rows of weight (torch.nn.functional.embedding).
+Tensor embedding(const Tensor& ids, const Tensor& weight);
 
 // ---- einsum ------------------------------------------------------------------------------------------------
 // torch.einsum: labels a-z A-Z, "..." for broadcast dims, "->" optional (implicit output: "..." then
