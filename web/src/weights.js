@@ -65,22 +65,39 @@ export async function bindWeight(tp, { id, name, shard = 0, as, remove = [] }, s
   return { shape, summary };
 }
 
-/** Loads a model folder's Files with tp.model.load and binds it as scope.model (the previous model is
- *  disposed first, so two never share the heap). Returns what the page shows about it. */
-export async function loadModel(tp, { files }, scope) {
+/** Starts loading a model folder's Files with tp.model.load, to bind it as scope.model (the previous model
+ *  is disposed first, so two never share the heap). Returns at once: the worker stays free for the page to
+ *  ask how far it got (modelLoadState), since one request runs after the other. */
+export async function startModelLoad(tp, { files, id }, scope) {
   const old = scope.model;
   delete scope.model;
   try { old?.dispose?.(); } catch { /* already disposed */ }
   if (!tp.model) throw new Error('this build of the engine has no tp.model');
-  const m = await tp.model.load(files);
-  scope.model = m;
-  const c = m.config ?? {};
-  return { architecture: c.architecture ?? c.architectures?.[0] ?? '', layers: c.numLayers ?? c.num_hidden_layers ?? null,
-    bytes: tp.memory().bytes };
+  const st = globalThis.__tpModelLoad = { id, progress: null, done: false, error: null, summary: null };
+  tp.model.load(files, { onProgress: (p) => { st.progress = p; } }).then((m) => {
+    if (globalThis.__tpModelLoad !== st) { m.dispose(); return; } // a newer load started meanwhile
+    scope.model = m;
+    const c = m.config ?? {};
+    st.summary = { architecture: c.architecture ?? c.architectures?.[0] ?? '', layers: c.numLayers ?? c.num_hidden_layers ?? null,
+      bytes: tp.memory().bytes };
+    st.done = true;
+  }, (e) => {
+    st.error = String(e?.message ?? e);
+    st.done = true;
+  });
+  return true;
+}
+
+/** How far the load `id` got: { progress: {bytes, totalBytes, tensors, totalTensors}, done, error, summary }. */
+export function modelLoadState(tp, { id }) {
+  const st = globalThis.__tpModelLoad;
+  if (!st || st.id !== id) return { done: true, error: 'the load was replaced' };
+  return { progress: st.progress, done: st.done, error: st.error, summary: st.summary };
 }
 
 /** Disposes and unbinds scope.model. */
 export async function unloadModel(tp, _args, scope) {
+  globalThis.__tpModelLoad = null; // a load still running disposes its model when it ends
   const old = scope.model;
   delete scope.model;
   try { old?.dispose?.(); } catch { /* already disposed */ }
@@ -383,8 +400,18 @@ export class WeightsPanel {
     this.zone.dataset.model = 'loading';
     try {
       if (this.nb.kernelState === 'failed') throw new Error(this.L('weightsNoEngine'));
-      const r = await this.nb.kernel.compute(loadModel, { files });
-      if (id !== this.modelId) return;
+      await this.nb.kernel.compute(startModelLoad, { files, id });
+      let r;
+      for (;;) { // asked every 250 ms: a 1.5 GB checkpoint takes seconds to read
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        if (id !== this.modelId) return;
+        const st = await this.nb.kernel.compute(modelLoadState, { id });
+        if (id !== this.modelId) return;
+        if (st.error) throw new Error(st.error);
+        if (st.done) { r = st.summary; break; }
+        const p = st.progress;
+        if (p?.totalTensors) this.modelStatus.textContent = this.L('modelProgress', { tensors: p.tensors, total: p.totalTensors, size: mb(p.bytes), totalSize: mb(p.totalBytes) });
+      }
       this.zone.dataset.model = 'loaded';
       this.modelStatus.textContent = this.L('modelLoaded', { arch: r.architecture || '?', layers: r.layers ?? '?', size: mb(r.bytes) });
       this.nb.changed('model', r);
