@@ -112,10 +112,10 @@ int cat(val ids, int d) { return guard([&] { return h(tp::cat(tpw::to_tensors(id
 // ---- elementwise ----
 int binary(int op, int a, int b) { return guard([&] { return h(tp::binary(tp::BinaryOp(op), get(a), get(b))); }); }
 int binary_scalar(int op, int a, double s) {
-  return guard([&] { return h(tp::binary_scalar(tp::BinaryOp(op), get(a), float(s))); });
+  return guard([&] { return h(tp::binary_scalar(tp::BinaryOp(op), get(a), s)); });
 }
 int scalar_binary(int op, double s, int b) {
-  return guard([&] { return h(tp::scalar_binary(tp::BinaryOp(op), float(s), get(b))); });
+  return guard([&] { return h(tp::scalar_binary(tp::BinaryOp(op), s, get(b))); });
 }
 int unary(int op, int id) { return guard([&] { return h(tp::unary(tp::UnaryOp(op), get(id))); }); }
 int clamp(int id, double lo, double hi) { return guard([&] { return h(tp::clamp(get(id), float(lo), float(hi))); }); }

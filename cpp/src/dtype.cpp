@@ -37,7 +37,11 @@ float bf16_to_f(uint16_t b) { return io::bf16_to_float(b); }
 
 // The loops below are many (dtype x compute type) and stay scalar: vectorised copies of each would add
 // tens of KB to the WebAssembly core, and the float32 paths that matter for speed never come here.
+#if defined(__clang__)
 #define TP_SCALAR_LOOP _Pragma("clang loop vectorize(disable) interleave(disable) unroll(disable)")
+#else
+#define TP_SCALAR_LOOP
+#endif
 
 template <class S, class C, class F>
 void load_loop(const void* src, int64_t stride, int64_t n, C* out, F f) {

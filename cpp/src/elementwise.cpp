@@ -6,6 +6,7 @@
 #include <xtensor/xadapt.hpp>
 #include <xtensor/xnoalias.hpp>
 
+#include "tensorpad/elementwise_dtype.hpp"
 #include "tensorpad/ops.hpp"
 #include "tensorpad/vmath.hpp"
 
@@ -115,7 +116,9 @@ Shape broadcast_shapes(const char* op, const Shape& a, const Shape& b) {
 }
 
 Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b) {
-  // a is (...), b is (...), out is their broadcast shape.
+  // a is (...), b is (...), out is their broadcast shape, of torch's result type (elementwise_dtype.cpp
+  // unless both are float32: the loops below).
+  if (a.dtype() != DType::Float32 || b.dtype() != DType::Float32) return binary_typed(op, a, b, result_type(a, b));
   const Shape shape = broadcast_shapes(binary_name(op), a.shape(), b.shape());
   Tensor out = Tensor::empty(shape);
   const int64_t n = out.numel();
@@ -175,10 +178,18 @@ Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b) {
   return out;
 }
 
-Tensor binary_scalar(BinaryOp op, const Tensor& a, float b) { return binary(op, a, Tensor::scalar(b)); }
-Tensor scalar_binary(BinaryOp op, float a, const Tensor& b) { return binary(op, Tensor::scalar(a), b); }
+Tensor binary_scalar(BinaryOp op, const Tensor& a, double b) {
+  if (a.dtype() == DType::Float32) return binary(op, a, Tensor::scalar(float(b)));
+  check_int_pow(op, a.dtype(), b);
+  return binary_typed(op, a, scalar_tensor(b), result_type(a, b));
+}
+Tensor scalar_binary(BinaryOp op, double a, const Tensor& b) {
+  if (b.dtype() == DType::Float32) return binary(op, Tensor::scalar(float(a)), b);
+  return binary_typed(op, scalar_tensor(a), b, result_type(b, a));
+}
 
 Tensor unary(UnaryOp op, const Tensor& x) {
+  if (x.dtype() != DType::Float32) return unary_typed(op, x);
   Tensor out = x.clone();
   float* p = out.data();
   const int64_t n = out.numel();
@@ -199,6 +210,7 @@ Tensor unary(UnaryOp op, const Tensor& x) {
 }
 
 Tensor clamp(const Tensor& x, float lo, float hi) {
+  if (x.dtype() != DType::Float32) return clamp_typed(x, lo, hi);
   if (lo == lo && hi == hi && lo > hi) lo = hi;  // torch: min > max sets every element to max
   Tensor out = x.clone();
   float* p = out.data();

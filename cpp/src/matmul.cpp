@@ -2,6 +2,7 @@
 // 16-bit weights), on the packed GEMM.
 #include <algorithm>
 
+#include "tensorpad/elementwise_dtype.hpp"
 #include "tensorpad/gemm.hpp"
 #include "tensorpad/ops.hpp"
 
@@ -9,6 +10,7 @@ namespace tp {
 
 Tensor matmul(const Tensor& a_in, const Tensor& b_in) {
   // a is (..., m, k), b is (..., k, n), out is (broadcast(...), m, n); 1-D operands gain and lose a dim.
+  if (a_in.dtype() != DType::Float32 || b_in.dtype() != DType::Float32) return matmul_typed(a_in, b_in);
   if (a_in.dim() == 0 || b_in.dim() == 0)
     fail("matmul", "both operands need at least 1 dim, got shapes ", shape_str(a_in.shape()), " and ",
          shape_str(b_in.shape()));

@@ -4,6 +4,7 @@
 #include <vector>
 #include <limits>
 
+#include "tensorpad/elementwise_dtype.hpp"
 #include "tensorpad/ops.hpp"
 #include "tensorpad/vmath.hpp"
 
@@ -102,16 +103,19 @@ Tensor reduce(ReduceOp op, const Tensor& x, int64_t dim, bool keepdim) {
   const char* name = reduce_name(op);
   if (x.dim() == 0) {
     wrap_dim(name, dim, 0);
-    return x.clone();
+    return x.dtype() == DType::Float32 ? x.clone() : reduce_typed(op, x, 0, true, false);
   }
   const size_t d = size_t(wrap_dim(name, dim, x.dim()));
   if (x.shape()[d] == 0 && (op == ReduceOp::Amax || op == ReduceOp::Amin || op == ReduceOp::Median))
     fail(name, "cannot reduce dim ", dim, " of size 0 (shape ", shape_str(x.shape()), ")");
+  if (x.dtype() != DType::Float32) return reduce_typed(op, x, dim, false, keepdim);
   return reduce_lines(name, x, dim, keepdim, [op](const float* p, int64_t n, int64_t step) { return reduce_line(op, p, n, step); });
 }
 
 Tensor reduce_pnorm(const Tensor& x, double p, const std::vector<int64_t>& dims, bool keepdim) {
   TP_ASSERT(p != 0 && std::isfinite(p) && dims.size() <= 1);
+  if (x.dtype() != DType::Float32)
+    return via_float32("norm", x, [&](const Tensor& f) { return reduce_pnorm(f, p, dims, keepdim); });
   if (!dims.empty() && x.dim() > 0)
     return reduce_lines("norm", x, dims[0], keepdim, [p](const float* v, int64_t n, int64_t step) { return pnorm_line(v, n, step, p); });
   if (!dims.empty()) wrap_dim("norm", dims[0], 0);
@@ -123,12 +127,14 @@ Tensor reduce_all(ReduceOp op, const Tensor& x) {
   const char* name = reduce_name(op);
   if (x.numel() == 0 && (op == ReduceOp::Amax || op == ReduceOp::Amin))
     fail(name, "cannot reduce an empty tensor of shape ", shape_str(x.shape()));
+  if (x.dtype() != DType::Float32) return reduce_typed(op, x, 0, true, false);
   if (x.numel() == 0 && op == ReduceOp::Median) return Tensor::scalar(std::numeric_limits<float>::quiet_NaN());  // torch
   const Tensor c = x.contiguous();
   return Tensor::scalar(reduce_line(op, c.data(), c.numel(), 1));
 }
 
 Tensor cumsum(const Tensor& x, int64_t dim) {
+  if (x.dtype() != DType::Float32) return cumsum_typed(x, dim);
   if (x.dim() == 0) {
     wrap_dim("cumsum", dim, 0);
     return x.clone();
@@ -150,6 +156,8 @@ Tensor cumsum(const Tensor& x, int64_t dim) {
 }
 
 Tensor softmax(const Tensor& x, int64_t dim) {
+  if (x.dtype() == DType::Float64) return softmax_f64(x, dim);
+  if (x.dtype() != DType::Float32) return via_float32("softmax", x, [&](const Tensor& f) { return softmax(f, dim); });
   // x is (..., n, ...) with n at dim; each line along dim becomes exp(x - max) / sum.
   if (x.dim() == 0) {
     wrap_dim("softmax", dim, 0);

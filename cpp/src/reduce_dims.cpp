@@ -67,7 +67,7 @@ Tensor norm_along(const Tensor& x, double ord, int64_t dim, bool keepdim) {
 Tensor reduce_dims(ReduceOp op, const Tensor& x, const std::vector<int64_t>& dims, bool keepdim) {
   const char* name = reduce_name(op);
   const std::vector<bool> reduced = reduced_dims(name, dims, x.dim());
-  if (x.dim() == 0) return x.clone();
+  if (x.dim() == 0) return x.dtype() == DType::Float32 ? x.clone() : reduce_all(op, x);  // sum of int32 is int64
   if (dims.size() == 1) return reduce(op, x, dims[0], keepdim);
   if (dims.empty()) {  // every dim: reduce_all's rules (an empty tensor's median is NaN, its amax an error)
     const Tensor r = reduce_all(op, x);

@@ -8,6 +8,7 @@
 #include <limits>
 #include <vector>
 
+#include "tensorpad/elementwise_dtype.hpp"
 #include "tensorpad/ops.hpp"
 
 using tp::DType;
@@ -177,7 +178,7 @@ TEST_CASE("the size limit is 2 GiB in bytes: 2^31 bools would fit where 2^30 flo
 TEST_CASE("float32 kernels refuse another dtype by name instead of reading its bytes as floats") {
   const Tensor i = f32({2}, {1, 2}).to(DType::Int32);
   CHECK(error_of([&] { (void)i.data(); }) == "dtype: expected a float32 tensor, got int32 of shape [2]");
-  CHECK(error_of([&] { tp::softmax(i, 0); }) == "dtype: expected a float32 tensor, got int32 of shape [2]");
+  CHECK(error_of([&] { tp::softmax(i, 0); }) == "softmax: expected a floating tensor, got int32 of shape [2]");
   CHECK(error_of([&] { (void)i.data_as<int64_t>(); }) == "dtype: expected a int64 tensor, got int32 of shape [2]");
   CHECK(i.data_as<int32_t>()[1] == 2);
 }
@@ -204,4 +205,131 @@ TEST_CASE("arange in int64 is exact far beyond float32's 2^24, and cat promotes 
   CHECK(values(u) == std::vector<double>{200, -3});
   CHECK(values(tp::stack({Tensor::full({2}, 1, DType::Bool), Tensor::zeros({2}, DType::Bool)}, 0)) ==
         std::vector<double>{1, 1, 0, 0});
+}
+
+namespace {
+Tensor ints(DType d, std::vector<double> v) {
+  Tensor t = Tensor::empty({int64_t(v.size())}, DType::Float64);
+  std::memcpy(t.raw(), v.data(), v.size() * 8);
+  return t.to(d);
+}
+}  // namespace
+
+TEST_CASE("binary ops promote as torch: int32 + float32 is float32, uint8 + int8 is int16, bool + bool is bool") {
+  using tp::BinaryOp;
+  const Tensor i = ints(DType::Int32, {1, -2, 3}), f = f32({3}, {0.5f, 0.5f, 0.5f});
+  const Tensor s = tp::binary(BinaryOp::Add, i, f);
+  CHECK(s.dtype() == DType::Float32);
+  CHECK(values(s) == std::vector<double>{1.5, -1.5, 3.5});
+  const Tensor u = tp::binary(BinaryOp::Add, ints(DType::UInt8, {200, 255}), ints(DType::Int8, {100, -1}));
+  CHECK(u.dtype() == DType::Int16);
+  CHECK(values(u) == std::vector<double>{300, 254});
+  const Tensor b = tp::binary(BinaryOp::Add, ints(DType::Bool, {1, 1, 0}), ints(DType::Bool, {1, 0, 0}));
+  CHECK(b.dtype() == DType::Bool);
+  CHECK(values(b) == std::vector<double>{1, 1, 0});
+  CHECK(error_of([] { tp::binary(BinaryOp::Sub, ints(DType::Bool, {1}), ints(DType::Bool, {0})); }).rfind("sub: subtraction with a bool tensor", 0) == 0);
+  // Integer arithmetic wraps in the result dtype, as torch's int32 does.
+  CHECK(values(tp::binary(BinaryOp::Mul, ints(DType::Int32, {65536}), ints(DType::Int32, {65536}))) == std::vector<double>{0});
+  CHECK(values(tp::binary(BinaryOp::Add, ints(DType::Int8, {127}), ints(DType::Int8, {1}))) == std::vector<double>{-128});
+}
+
+TEST_CASE("integer div is true division into float32, and float64 stays float64 through every op") {
+  using tp::BinaryOp;
+  const Tensor q = tp::binary(BinaryOp::Div, ints(DType::Int64, {7, -7, 1}), ints(DType::Int64, {2, 2, 0}));
+  CHECK(q.dtype() == DType::Float32);
+  CHECK(values(q) == std::vector<double>{3.5, -3.5, INFINITY});
+  const Tensor d = tp::binary(BinaryOp::Add, f64({0.1}), f64({0.2}));
+  CHECK(d.dtype() == DType::Float64);
+  CHECK(values(d)[0] == 0.1 + 0.2);
+  // A float64 0-d tensor does not widen a float32 [n] one; it does widen an int32 one (torch's categories).
+  CHECK(tp::binary(BinaryOp::Add, f32({1}, {1}), Tensor::full({}, 0.5, DType::Float64)).dtype() == DType::Float32);
+  CHECK(tp::binary(BinaryOp::Add, ints(DType::Int32, {1}), Tensor::full({}, 0.5, DType::Float64)).dtype() == DType::Float64);
+  CHECK(tp::binary(BinaryOp::Add, Tensor::full({}, 1, DType::Float32), Tensor::full({}, 0.5, DType::Float64)).dtype() == DType::Float64);
+}
+
+TEST_CASE("JS numbers are weak scalars: int32 + 2 is int32, int32 + 2.5 float32, float16 + 2.5 float16, bool + 2 int64") {
+  using tp::BinaryOp;
+  const Tensor i = ints(DType::Int32, {1, 2});
+  CHECK(tp::binary_scalar(BinaryOp::Add, i, 2).dtype() == DType::Int32);
+  CHECK(values(tp::binary_scalar(BinaryOp::Add, i, 2.5)) == std::vector<double>{3.5, 4.5});
+  CHECK(tp::binary_scalar(BinaryOp::Add, i, 2.5).dtype() == DType::Float32);
+  const Tensor h = tp::binary_scalar(BinaryOp::Add, ints(DType::Float16, {1}), 2.5);
+  CHECK(h.dtype() == DType::Float16);
+  CHECK(values(h) == std::vector<double>{3.5});
+  CHECK(tp::binary_scalar(BinaryOp::Add, ints(DType::Bool, {1}), 2).dtype() == DType::Int64);
+  CHECK(tp::scalar_binary(BinaryOp::Sub, 10, ints(DType::UInt8, {3})).dtype() == DType::UInt8);
+  CHECK(values(tp::scalar_binary(BinaryOp::Sub, 10, ints(DType::UInt8, {3}))) == std::vector<double>{7});
+  CHECK(values(tp::binary_scalar(BinaryOp::Div, i, 4)) == std::vector<double>{0.25, 0.5});
+  CHECK(values(tp::binary_scalar(BinaryOp::Pow, ints(DType::Int64, {3, -2}), 3)) == std::vector<double>{27, -8});
+  CHECK(error_of([&] { tp::binary_scalar(BinaryOp::Pow, i, -1); }) ==
+        "pow: integers to negative integer powers are not allowed (as torch), got a int32 tensor to the power -1");
+  CHECK(values(tp::binary_scalar(BinaryOp::Pow, i, -1.0 + 0.5)) == std::vector<double>{1, std::pow(2.0f, -0.5f)});
+}
+
+TEST_CASE("maximum and minimum keep integers exact and propagate NaN in floats; broadcasting and strides work") {
+  using tp::BinaryOp;
+  const Tensor big = ints(DType::Int64, {9007199254740993.0});  // 2^53 + 1 is not a double: exact through int64
+  CHECK(tp::binary(BinaryOp::Maximum, big, ints(DType::Int64, {0})).data_as<int64_t>()[0] == 9007199254740992);
+  CHECK(std::isnan(values(tp::binary(BinaryOp::Minimum, f64({NAN}), f64({1})))[0]));
+  Tensor m = Tensor::empty({2, 3}, DType::Int32);
+  for (int k = 0; k < 6; ++k) m.data_as<int32_t>()[k] = k;
+  const Tensor t = tp::transpose(m, 0, 1);  // [3, 2], strided
+  const Tensor r = tp::binary(BinaryOp::Add, t, ints(DType::Int64, {100, 200}));
+  CHECK(r.dtype() == DType::Int64);
+  CHECK(r.shape() == Shape{3, 2});
+  CHECK(values(r) == std::vector<double>{100, 203, 101, 204, 102, 205});
+}
+
+TEST_CASE("unary ops: sqrt/exp/log of integers are float32, others keep the dtype; bool negation is refused") {
+  using tp::UnaryOp;
+  const Tensor i = ints(DType::Int32, {4, -9});
+  CHECK(tp::unary(UnaryOp::Sqrt, i).dtype() == DType::Float32);
+  CHECK(values(tp::unary(UnaryOp::Sqrt, ints(DType::Int64, {4, 9}))) == std::vector<double>{2, 3});
+  CHECK(values(tp::unary(UnaryOp::Abs, i)) == std::vector<double>{4, 9});
+  CHECK(tp::unary(UnaryOp::Neg, i).dtype() == DType::Int32);
+  CHECK(values(tp::unary(UnaryOp::Sign, i)) == std::vector<double>{1, -1});
+  CHECK(tp::unary(UnaryOp::Exp, f64({1})).dtype() == DType::Float64);
+  CHECK(values(tp::unary(UnaryOp::Exp, f64({1})))[0] == std::exp(1.0));
+  CHECK(error_of([] { tp::unary(UnaryOp::Neg, ints(DType::Bool, {1})); }).rfind("neg: negating a bool", 0) == 0);
+  CHECK(values(tp::clamp(i, 0.f, NAN)) == std::vector<double>{4, 0});
+  CHECK(tp::clamp(i, 0.5f, NAN).dtype() == DType::Float32);
+}
+
+TEST_CASE("reductions follow torch's result dtypes: sum of int32 is int64, mean of ints an error, amax keeps the dtype") {
+  using tp::ReduceOp;
+  Tensor m = Tensor::empty({2, 3}, DType::Int32);
+  for (int k = 0; k < 6; ++k) m.data_as<int32_t>()[k] = k == 5 ? 2147483647 : k;
+  const Tensor s = tp::reduce(ReduceOp::Sum, m, 1, false);
+  CHECK(s.dtype() == DType::Int64);
+  CHECK(values(s) == std::vector<double>{3, 3 + 4 + 2147483647.0});  // no int32 overflow
+  CHECK(tp::reduce_all(ReduceOp::Sum, ints(DType::Bool, {1, 1, 0})).item_double() == 2);
+  CHECK(error_of([&] { tp::reduce(ReduceOp::Mean, m, 0, false); }).rfind("mean: cannot infer a floating result for a int32 tensor", 0) == 0);
+  const Tensor a = tp::reduce(ReduceOp::Amax, m, 0, true);
+  CHECK(a.dtype() == DType::Int32);
+  CHECK(a.shape() == Shape{1, 3});
+  CHECK(values(a) == std::vector<double>{3, 4, 2147483647});
+  CHECK(values(tp::reduce(ReduceOp::Median, ints(DType::Int8, {5, -1, 3, 2}), 0, false)) == std::vector<double>{2});
+  // float64 sums in double: 1e15 + 1 - 1e15 keeps the 1 float32 would lose.
+  CHECK(tp::reduce_all(ReduceOp::Sum, f64({1e15, 1, -1e15, 1})).item_double() == 2);
+  CHECK(tp::reduce_dims(ReduceOp::Sum, m, {0, 1}, false).dtype() == DType::Int64);
+  const Tensor c = tp::cumsum(ints(DType::UInt8, {200, 100}), 0);
+  CHECK(c.dtype() == DType::Int64);
+  CHECK(values(c) == std::vector<double>{200, 300});
+}
+
+TEST_CASE("matmul: float64 multiplies in double, float16 through float32, integers are refused by name") {
+  Tensor a = Tensor::empty({2, 2}, DType::Float64);
+  const double av[] = {1e8, 1, 1, 1};
+  std::memcpy(a.raw(), av, sizeof av);
+  const Tensor b = f64({1, 1e-8}).view({2, 1}, {1, 1}, 0);
+  const Tensor c = tp::matmul(a, b);
+  CHECK(c.dtype() == DType::Float64);
+  CHECK(values(c) == std::vector<double>{1e8 + 1e-8, 1 + 1e-8});  // float32 would round both
+  const Tensor h = tp::matmul(f32({1, 2}, {1, 2}).to(DType::Float16), f32({2}, {3, 4}).to(DType::Float16));
+  CHECK(h.dtype() == DType::Float16);
+  CHECK(values(h) == std::vector<double>{11});
+  CHECK(error_of([] { tp::matmul(ints(DType::Int32, {1}), ints(DType::Int32, {1})); }) ==
+        "matmul: expected a floating tensor, got int32 of shape [1]");
+  CHECK(error_of([] { tp::matmul(f64({1}), f32({1}, {1})); }).rfind("matmul: operands must have the same dtype", 0) == 0);
+  CHECK(tp::softmax(f64({0, 0}), 0).dtype() == DType::Float64);
 }

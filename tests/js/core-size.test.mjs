@@ -27,7 +27,10 @@ const GOAL = 200_000;
 // engine measured 218,480 against ~191,900 for dtypes alone. The pthreads core grew by 24.0 KB for the float
 // ops (212,797 -> 236,768); the index ops' share there (~8 KB, 1.2x the web growth as for the float ops) is
 // an estimate, not yet measured. Ceilings rose by that growth; the goal stays 200 KB for both.
-const BUDGET = { web: 240_000, 'web-mt': 271_000 };
+// Dtypes' second slice (type promotion, the generic elementwise/reduction/matmul paths) added 12,872 bytes to
+// the node core (189,973 -> 202,845, measured before the model and ops landed): web's ceiling rises by 13 KB,
+// web-mt's by 15.5 KB (1.2x, estimated, not measured).
+const BUDGET = { web: 253_000, 'web-mt': 286_500 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {

@@ -99,13 +99,14 @@ test('tensors print as torch prints them: integers bare, bools True/False, non-d
   assert.equal(String(tp.zeros([0, 2], { dtype: 'uint8' })), 'tensor([], shape=[0, 2], dtype=torch.uint8)');
 });
 
-test('cat promotes its inputs as torch.cat; float32-only ops refuse other dtypes naming op, dtype and shape', () => {
+test('cat promotes its inputs as torch.cat; float-only ops refuse integer dtypes naming op, dtype and shape', () => {
   const c = tp.cat([tp.tensor([1, 2], { dtype: 'int32' }), tp.tensor([0.5])]);
   assert.equal(c.dtype, 'float32');
   assert.deepEqual(c.toArray(), [1, 2, 0.5]);
   assert.equal(tp.cat([tp.tensor([200], { dtype: 'uint8' }), tp.tensor([-3], { dtype: 'int8' })]).dtype, 'int16');
   const i = tp.tensor([1, 2], { dtype: 'int32' });
-  assert.throws(() => i.softmax(0), { name: 'TensorpadError', message: 'softmax: expected a float32 tensor, got int32 of shape [2]' });
+  assert.throws(() => i.softmax(0), { name: 'TensorpadError', message: 'softmax: expected a floating tensor, got int32 of shape [2]' });
+  assert.equal(tp.tensor([0, 0], { dtype: 'float64' }).softmax(0).dtype, 'float64');
   // Layout ops are views or byte copies: any dtype.
   assert.deepEqual(tp.tensor([[1, 2], [3, 4]], { dtype: 'int64' }).T.contiguous().reshape(4).toArray(), [1, 3, 2, 4]);
   assert.deepEqual(tp.stack([i, i]).shape, [2, 2]);
@@ -121,6 +122,63 @@ test('10,000 conversions and creations of mixed dtypes inside tidy return tp.mem
       if (k % 3 === 0) base.T.to(d);
       else if (k % 3 === 1) tp.full([5], k, { dtype: d });
       else tp.cat([base.to(d), base]);
+    }
+  });
+  assert.deepEqual(tp.memory(), before);
+});
+
+test('arithmetic promotes as torch, with JS numbers as weak Python scalars', () => {
+  const i = tp.tensor([1, 2], { dtype: 'int32' });
+  assert.equal(i.add(tp.tensor([0.5, 0.5])).dtype, 'float32');
+  assert.equal(i.add(2).dtype, 'int32');
+  assert.deepEqual(i.add(2.5).toArray(), [3.5, 4.5]);
+  assert.equal(i.add(2.5).dtype, 'float32');
+  assert.equal(tp.tensor([1], { dtype: 'float16' }).add(2.5).dtype, 'float16');
+  assert.equal(tp.tensor([true]).add(2).dtype, 'int64');
+  assert.equal(tp.add(tp.tensor([true]), tp.tensor([true])).dtype, 'bool');
+  assert.deepEqual(i.div(4).toArray(), [0.25, 0.5]);
+  assert.equal(i.div(i).dtype, 'float32');
+  assert.equal(tp.tensor([200], { dtype: 'uint8' }).add(tp.tensor([-1], { dtype: 'int8' })).dtype, 'int16');
+  assert.deepEqual(tp.sub(10, tp.tensor([3], { dtype: 'uint8' })).toArray(), [7]);
+  assert.deepEqual(tp.tensor([65536], { dtype: 'int32' }).mul(65536).toArray(), [0]);  // wraps as int32
+  assert.deepEqual(tp.tensor([3], { dtype: 'int64' }).pow(3).toArray(), [27]);
+  assert.throws(() => i.pow(-1), { name: 'TensorpadError', message: /^pow: integers to negative integer powers are not allowed/ });
+  assert.throws(() => tp.sub(tp.tensor([true]), tp.tensor([false])), { name: 'TensorpadError', message: /^sub: subtraction with a bool tensor is not supported/ });
+  assert.equal(tp.tensor([0.1], { dtype: 'float64' }).add(0.2).item(), 0.1 + 0.2);
+});
+
+test('unary ops, reductions and matmul give the result dtypes torch gives', () => {
+  const i = tp.tensor([[1, 2], [3, 4]], { dtype: 'int32' });
+  assert.equal(i.sqrt().dtype, 'float32');
+  assert.equal(i.neg().dtype, 'int32');
+  assert.deepEqual(i.abs().toArray(), [[1, 2], [3, 4]]);
+  assert.equal(i.sum().dtype, 'int64');
+  assert.deepEqual(i.sum(0).toArray(), [4, 6]);
+  assert.equal(i.amax(1).dtype, 'int32');
+  assert.equal(tp.tensor([true, true, false]).sum().item(), 2);
+  assert.throws(() => i.mean(), { name: 'TensorpadError', message: /^mean: cannot infer a floating result for a int32 tensor/ });
+  assert.deepEqual(i.float().mean().item(), 2.5);
+  assert.equal(i.cumsum(1).dtype, 'int64');
+  assert.equal(i.clamp(2, 3).dtype, 'int32');
+  assert.deepEqual(i.clamp(2, 3).toArray(), [[2, 2], [3, 3]]);
+  const d = tp.tensor([[1e8, 1], [1, 1]], { dtype: 'float64' });
+  const p = d.matmul(tp.tensor([1, 1e-8], { dtype: 'float64' }));
+  assert.equal(p.dtype, 'float64');
+  assert.deepEqual(p.toArray(), [1e8 + 1e-8, 1 + 1e-8]);
+  assert.throws(() => i.matmul(i), { name: 'TensorpadError', message: 'matmul: expected a floating tensor, got int32 of shape [2, 2]' });
+});
+
+test('10,000 mixed-dtype arithmetic, unary and reduction ops inside tidy return tp.memory() to its baseline', () => {
+  const before = tp.memory();
+  const names = ['float32', 'float64', 'float16', 'bfloat16', 'int32', 'int64', 'uint8', 'int8', 'bool'];
+  tp.tidy(() => {
+    const xs = names.map((d) => tp.arange(6, { dtype: d }).reshape(2, 3));
+    for (let k = 0; k < 10000; k++) {
+      const a = xs[k % xs.length], b = xs[(k * 7 + 3) % xs.length];
+      if (k % 4 === 0) a.add(b);
+      else if (k % 4 === 1) a.mul(k % 5).div(3);
+      else if (k % 4 === 2) a.T.square().sum(0);
+      else a.amax().add(2.5);
     }
   });
   assert.deepEqual(tp.memory(), before);

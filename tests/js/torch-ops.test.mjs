@@ -24,9 +24,7 @@ const EXPECTED_MISSING_OPS = [
 ];
 // Ops that exist but are float32-only until the dtype-generic paths land (issue 22, helper "dtype"): their
 // cases that touch another dtype wait. Shrinks as those paths land.
-const DTYPE_WAITING_OPS = ['add', 'sub', 'mul', 'div', 'pow', 'maximum', 'minimum', 'isclose', 'promoteTypes',
-  'sum', 'mean', 'amax', 'amin', 'cumsum', 'softmax', 'neg', 'abs', 'sqrt', 'exp', 'log', 'square', 'round', 'relu',
-  'sign', 'unsqueeze',
+const DTYPE_WAITING_OPS = ['isclose',  // isclose -> bool: helper "fixtures"
   // issue 22's float ops (helper "ops"): float32 until they are made dtype-generic
   'sin', 'cos', 'tan', 'tanh', 'sigmoid', 'erf', 'expm1', 'log1p', 'rsqrt', 'reciprocal', 'floor', 'ceil', 'trunc',
   'prod', 'var', 'std', 'logsumexp', 'cumprod', 'logSoftmax', 'linspace', 'logspace', 'einsum', 'matrixPower', 'pinv',
@@ -156,9 +154,11 @@ const jsIntegers = (g, w) => (g === 'float32' && w === 'int64' ? 'JS cannot tell
 const DELIBERATE_DTYPE = { any: anyAllUint8, all: anyAllUint8, arange: jsIntegers };
 // ... where torch returns and we raise: (case) -> the reason, or undefined.
 const uint8Mask = (i) => (c) => (c.args[i]?.dtype === 'uint8' ? 'a uint8 condition or mask is refused: it must be bool (torch 1.13 accepts uint8 with a deprecation warning)' : undefined);
+const half = (c) => (c.args[0]?.dtype === 'float16' ? 'float16 ops that torch 1.13 has no CPU kernel for compute in float32 and round back' : undefined);
 const DELIBERATE_ERROR = { where: uint8Mask(0), maskedFill: uint8Mask(1) };
 // ... where torch raises and we return: (case) -> the reason, or undefined.
 const DELIBERATE_RESULT = {
+  sqrt: half, exp: half, log: half, round: half, relu: half, cumsum: half, softmax: half,
   topk: (c) => (/not implemented for 'Half'/.test(c.error) ? "topk works on float16 (torch 1.13's CPU kernel is not implemented for Half)" : undefined),
 };
 // topk's ties: we order equal values by position (a stable order); torch 1.13's CPU topk leaves their order
@@ -297,7 +297,7 @@ test('every torch case of every existing op and dtype matches torch (values, sha
   console.log(`torch fixtures (${allCases.length} cases, ${fixtureOps.length} ops): ${total.pass} match, ` +
     `${total.waiting} waiting for a missing op or dtype, ${total.mismatch} mismatches\n${lines.join('\n')}\n` +
     `deliberate differences: ${kinds.length ? kinds.join('; ') : 'none met'}` +
-    (mismatches.length ? `\nmismatches:\n  ${mismatches.slice(0, 40).join('\n  ')}` : ''));
+    (mismatches.length ? `\nmismatches:\n  ${mismatches.filter((m) => !/\/(sub|isclose) /.test(m)).slice(0, 60).join('\n  ')}` : ''));
   assert.deepEqual(tp.memory(), before, 'the cases leaked tensors');
   assert.equal(mismatches.length, 0, `${mismatches.length} cases differ from torch:\n${mismatches.slice(0, 20).join('\n')}`);
 });

@@ -34,9 +34,13 @@ enum class UnaryOp {
 };
 
 Shape broadcast_shapes(const char* op, const Shape& a, const Shape& b);  // numpy rules
+// Every dtype, with torch's type promotion (result_type in elementwise_dtype.hpp): int32 + float32 is
+// float32, integer div is float32 (true division), bool - bool an error. A scalar is a "weak" Python
+// number: int32 + 2 stays int32, int32 + 2.5 is float32, float16 + 2.5 stays float16.
 Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b);           // with broadcasting
-Tensor binary_scalar(BinaryOp op, const Tensor& a, float b);             // a op b
-Tensor scalar_binary(BinaryOp op, float a, const Tensor& b);             // a op b
+Tensor binary_scalar(BinaryOp op, const Tensor& a, double b);            // a op b
+Tensor scalar_binary(BinaryOp op, double a, const Tensor& b);            // a op b
+// Same dtype out, except sqrt/exp/log of integers and bools (float32) and bool squared (int64), as torch.
 Tensor unary(UnaryOp op, const Tensor& x);
 // NaN bounds mean "no bound"; lo > hi sets every element to hi, as torch.clamp (NaN stays NaN).
 Tensor clamp(const Tensor& x, float lo, float hi);
