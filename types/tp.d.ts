@@ -239,6 +239,26 @@ export declare class Tensor {
   norm(ord?: number | 'fro' | null, dim?: number | number[] | null, opts?: { keepdim?: boolean }): Tensor;
   /** The matrix product: 1-d, 2-d and batched [..., m, k] @ [..., k, n]. @example tp.ones([2, 3]).matmul(tp.ones([3, 4])).shape  // [2, 4] */
   matmul(other: TensorLike): Tensor;
+  /** Elementwise this == other as a bool tensor (tp.eq). @example tp.tensor([1, 2, 3]).eq(2).toArray() */
+  eq(other: TensorLike): Tensor;
+  /** Elementwise this != other as a bool tensor (tp.ne). @example tp.tensor([1, 2, 3]).ne(2).toArray() */
+  ne(other: TensorLike): Tensor;
+  /** Elementwise this < other as a bool tensor (tp.lt). @example tp.tensor([1, 2, 3]).lt(2).toArray() */
+  lt(other: TensorLike): Tensor;
+  /** Elementwise this <= other as a bool tensor (tp.le). @example tp.tensor([1, 2, 3]).le(2).toArray() */
+  le(other: TensorLike): Tensor;
+  /** Elementwise this > other as a bool tensor (tp.gt). @example tp.tensor([1, 2, 3]).gt(2).toArray() */
+  gt(other: TensorLike): Tensor;
+  /** Elementwise this >= other as a bool tensor (tp.ge). @example tp.tensor([1, 2, 3]).ge(2).toArray() */
+  ge(other: TensorLike): Tensor;
+  /** A copy with value where the bool mask (broadcast to this shape) is true; keeps this dtype. @example tp.zeros([2]).maskedFill(tp.tensor([true, false], { dtype: 'bool' }), -Infinity).toArray()  // [-Infinity, 0] */
+  maskedFill(mask: TensorLike, value: number): Tensor;
+  /** Whether any element is non-zero, over a dim, a list of dims or all of them (no dim), as a bool tensor. @example tp.tensor([[0, 1], [0, 0]]).any(-1).toArray() */
+  any(dim?: number | number[] | null, opts?: { keepdim?: boolean }): Tensor;
+  /** Whether every element is non-zero, over a dim, a list of dims or all of them (no dim), as a bool tensor. @example tp.tensor([[0, 1], [0, 0]]).all(-1).toArray() */
+  all(dim?: number | number[] | null, opts?: { keepdim?: boolean }): Tensor;
+  /** Elementwise logical not as a bool tensor (tp.logicalNot). @example tp.tensor([0, 2]).logicalNot().toArray() */
+  logicalNot(): Tensor;
 }
 
 export declare class QuantizedTensor {
@@ -349,7 +369,7 @@ export interface Tp {
   stack(list: TensorLike[], dim?: number): Tensor;
   /** Tensors joined along an existing dim (1-d empty ones skipped, as torch). @example tp.cat([tp.ones(2), tp.zeros(3)]).shape  // [5] */
   cat(list: TensorLike[], dim?: number): Tensor;
-  /** 1 where |a - b| <= atol + rtol * |b| (rtol 1e-5, atol 1e-8), else 0; equalNan makes two NaNs close. @example tp.isclose([1, 2], [1, 2.1]).toArray()  // [1, 0] */
+  /** A bool tensor: true where |a - b| <= atol + rtol * |b| (rtol 1e-5, atol 1e-8); equalNan makes two NaNs close. @example tp.isclose([1, 2], [1, 2.1]).toArray()  // [true, false] */
   isclose(a: TensorLike, b: TensorLike, opts?: CloseOptions): Tensor;
   /** Whether every element is close, as isclose. @example tp.allclose(tp.ones(2), [1, 1 + 1e-7])  // true */
   allclose(a: TensorLike, b: TensorLike, opts?: CloseOptions): boolean;
@@ -477,6 +497,28 @@ export interface Tp {
   coreFlavor?: 'web' | 'web-mt';
   /** Browser only: why the pthreads core is not running, or null. (browser only) @example tp.threadsFallback */
   threadsFallback?: string | null;
+  /** Elementwise a == b as a bool tensor, broadcasting, compared in torch's promoted dtype (a or b may be a number). @example tp.eq(tp.tensor([1, 2, 3]), 2).toArray() */
+  eq(a: TensorLike, b: TensorLike): Tensor;
+  /** Elementwise a != b as a bool tensor, broadcasting, compared in torch's promoted dtype (a or b may be a number). @example tp.ne(tp.tensor([1, 2, 3]), 2).toArray() */
+  ne(a: TensorLike, b: TensorLike): Tensor;
+  /** Elementwise a < b as a bool tensor, broadcasting, compared in torch's promoted dtype (a or b may be a number). @example tp.lt(tp.tensor([1, 2, 3]), 2).toArray() */
+  lt(a: TensorLike, b: TensorLike): Tensor;
+  /** Elementwise a <= b as a bool tensor, broadcasting, compared in torch's promoted dtype (a or b may be a number). @example tp.le(tp.tensor([1, 2, 3]), 2).toArray() */
+  le(a: TensorLike, b: TensorLike): Tensor;
+  /** Elementwise a > b as a bool tensor, broadcasting, compared in torch's promoted dtype (a or b may be a number). @example tp.gt(tp.tensor([1, 2, 3]), 2).toArray() */
+  gt(a: TensorLike, b: TensorLike): Tensor;
+  /** Elementwise a >= b as a bool tensor, broadcasting, compared in torch's promoted dtype (a or b may be a number). @example tp.ge(tp.tensor([1, 2, 3]), 2).toArray() */
+  ge(a: TensorLike, b: TensorLike): Tensor;
+  /** a where the bool condition is true, else b; all three broadcast, the result in a and b's promoted dtype (either may be a number). @example tp.where(tp.tensor([true, false], { dtype: 'bool' }), tp.tensor([1, 2]), 0).toArray()  // [1, 0] */
+  where(condition: TensorLike, a: TensorLike, b: TensorLike): Tensor;
+  /** Elementwise logical and as a bool tensor; any non-zero value (NaN too) is true. @example tp.logicalAnd([0, 1, 2], [1, 1, 0]).toArray() */
+  logicalAnd(a: TensorLike, b: TensorLike): Tensor;
+  /** Elementwise logical or as a bool tensor; any non-zero value (NaN too) is true. @example tp.logicalOr([0, 1, 2], [1, 1, 0]).toArray() */
+  logicalOr(a: TensorLike, b: TensorLike): Tensor;
+  /** Elementwise logical xor as a bool tensor; any non-zero value (NaN too) is true. @example tp.logicalXor([0, 1, 2], [1, 1, 0]).toArray() */
+  logicalXor(a: TensorLike, b: TensorLike): Tensor;
+  /** Elementwise logical not as a bool tensor: true where x is 0. @example tp.logicalNot([0, 1, 2]).toArray()  // [true, false, false] */
+  logicalNot(x: TensorLike): Tensor;
   linalg: TpLinalg;
   nn: TpNn;
   quant: TpQuant;

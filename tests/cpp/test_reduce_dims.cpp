@@ -129,19 +129,20 @@ TEST_CASE("isclose with equal_nan: NaN is close to NaN only when asked, never to
   const Tensor b = T({5}, {NAN, 1.f, 1.f, INFINITY, INFINITY});
   const std::vector<float> without = {0, 0, 1, 1, 0}, with = {1, 0, 1, 1, 0};
   const Tensor c0 = tp::isclose(a, b, 1e-5, 1e-8), c1 = tp::isclose(a, b, 1e-5, 1e-8, true);
+  REQUIRE(c0.dtype() == tp::DType::Bool);
   for (int i = 0; i < 5; ++i) {
-    CHECK(c0.data()[i] == without[size_t(i)]);
-    CHECK(c1.data()[i] == with[size_t(i)]);
+    CHECK(c0.data_as<bool>()[i] == bool(without[size_t(i)]));
+    CHECK(c1.data_as<bool>()[i] == bool(with[size_t(i)]));
   }
   CHECK_FALSE(tp::allclose(T({2}, {NAN, 1.f}), T({2}, {NAN, 1.f}), 0, 0));
   CHECK(tp::allclose(T({2}, {NAN, 1.f}), T({2}, {NAN, 1.f}), 0, 0, true));
   CHECK(tp::allclose(Tensor::zeros({0}), Tensor::zeros({0}), 0, 0, true));
   // Broadcast: a column of NaN against a row.
   const Tensor grid = tp::isclose(T({2, 1}, {NAN, 1.f}), T({2}, {NAN, 1.f}), 0, 0, true);
-  CHECK(grid.data()[0] == 1.f);
-  CHECK(grid.data()[1] == 0.f);
-  CHECK(grid.data()[2] == 0.f);
-  CHECK(grid.data()[3] == 1.f);
+  CHECK(grid.data_as<bool>()[0]);
+  CHECK_FALSE(grid.data_as<bool>()[1]);
+  CHECK_FALSE(grid.data_as<bool>()[2]);
+  CHECK(grid.data_as<bool>()[3]);
 }
 
 TEST_CASE("clamp with min > max sets every element to max, as torch; NaN stays NaN") {

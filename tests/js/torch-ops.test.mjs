@@ -20,11 +20,10 @@ const groups = readdirSync(dir).filter((f) => f.endsWith('.json')).sort()
 // ---- what does not exist yet (shrinks as ops land; see the header) --------------------------------------
 const EXPECTED_MISSING_DTYPES = [];
 const EXPECTED_MISSING_OPS = [
-  'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'where', 'maskedFill', 'logicalAnd', 'logicalOr', 'logicalNot', 'any', 'all',
 ];
 // Ops that exist but are float32-only until the dtype-generic paths land (issue 22, helper "dtype"): their
 // cases that touch another dtype wait. Shrinks as those paths land.
-const DTYPE_WAITING_OPS = ['isclose',  // isclose -> bool: helper "fixtures"
+const DTYPE_WAITING_OPS = [
   // issue 22's float ops (helper "ops"): float32 until they are made dtype-generic
   'sin', 'cos', 'tan', 'tanh', 'sigmoid', 'erf', 'expm1', 'log1p', 'rsqrt', 'reciprocal', 'floor', 'ceil', 'trunc',
   'prod', 'var', 'std', 'logsumexp', 'cumprod', 'logSoftmax', 'linspace', 'logspace', 'einsum', 'matrixPower', 'pinv',
@@ -153,9 +152,11 @@ const anyAllUint8 = (g, w) => (g === 'bool' && w === 'uint8' ? 'any/all of uint8
 const jsIntegers = (g, w) => (g === 'float32' && w === 'int64' ? 'JS cannot tell 5 from 5.0: creation from numbers is float32 unless {dtype} says otherwise (torch infers int64 from Python ints)' : undefined);
 const DELIBERATE_DTYPE = { any: anyAllUint8, all: anyAllUint8, arange: jsIntegers };
 // ... where torch returns and we raise: (case) -> the reason, or undefined.
-const uint8Mask = (i) => (c) => (c.args[i]?.dtype === 'uint8' ? 'a uint8 condition or mask is refused: it must be bool (torch 1.13 accepts uint8 with a deprecation warning)' : undefined);
 const half = (c) => (c.args[0]?.dtype === 'float16' ? 'float16 ops that torch 1.13 has no CPU kernel for compute in float32 and round back' : undefined);
-const DELIBERATE_ERROR = { where: uint8Mask(0), maskedFill: uint8Mask(1) };
+const DELIBERATE_ERROR = {
+  where: (c) => (c.args[0]?.dtype === 'uint8' ? 'a uint8 condition is refused, it must be bool (torch 1.13 accepts uint8, deprecated)' : undefined),
+  maskedFill: (c) => (c.args[1]?.dtype !== 'bool' ? 'a non-bool mask is refused (torch 1.13 accepts one of any dtype whose values are all 0 or 1)' : undefined),
+};
 // ... where torch raises and we return: (case) -> the reason, or undefined.
 const DELIBERATE_RESULT = {
   sqrt: half, exp: half, log: half, round: half, relu: half, cumsum: half, softmax: half,

@@ -12,6 +12,7 @@
 //   shaping.js    linspace, logspace, split, chunk, flatten, unflatten, squeeze, flip, roll, repeat, tile, tril, triu
 //   statistics.js var, std, logsumexp, prod, cumprod, logSoftmax, einsum
 //   indexing.js   argmax, argmin, max, min, topk, sort, argsort, gather, indexSelect, nn.embedding
+//   logic.js      eq ... ge, where, maskedFill, logicalAnd/Or/Xor/Not, any, all
 //   linalg.js  nn.js  quant.js  lora.js  synth.js  io.js  model.js   the namespaces tp.linalg, tp.nn, ...
 // No math in any of them: every operation is one call into the C++ core. Arguments are checked before
 // that call (options by their known keys, shapes up to 16 dims), and an error names the op the user called.
@@ -25,6 +26,7 @@ import { statistics } from './statistics.js';
 import { indexing } from './indexing.js';
 import { reductions } from './reductions.js';
 import { compare } from './compare.js';
+import { logic } from './logic.js';
 import { linalg } from './linalg.js';
 import { nn } from './nn.js';
 import { quant } from './quant.js';
@@ -37,13 +39,13 @@ import { modelApi } from './model.js';
 // and the end of the instance.
 export function createApi(core, { finalizers = true } = {}) {
   const rt = createRuntime(core, { finalizers });
-  const math = arithmetic(rt), reduce = reductions(rt), close = compare(rt);
+  const math = arithmetic(rt), reduce = reductions(rt), close = compare(rt), lg = logic(rt);
   const shape = shaping(rt), stats = statistics(rt);
   const idx = indexing(rt, { maximum: (a, b) => math.binary('maximum', a, b), minimum: (a, b) => math.binary('minimum', a, b) });
   // What the Tensor class's methods call (x.add, x.sum, x.norm, ...).
   Object.assign(rt.ops, {
     binary: math.binary, unary: math.unary, clamp: math.clamp, softmax: math.softmax, matmul: math.matmul,
-    reduce: reduce.reduce, cumsum: reduce.cumsum, norm: reduce.norm, ...shape, ...stats,
+    reduce: reduce.reduce, cumsum: reduce.cumsum, norm: reduce.norm, logic: lg, ...shape, ...stats,
     argmax: idx.argmax, argmin: idx.argmin, max: idx.max, min: idx.min, topk: idx.topk, sort: idx.sort,
     argsort: idx.argsort, gather: idx.gather, indexSelect: idx.indexSelect,
   });
@@ -98,6 +100,9 @@ export function createApi(core, { finalizers = true } = {}) {
     argsort: idx.argsort,
     gather: idx.gather,
     indexSelect: idx.indexSelect,
+    eq: lg.eq, ne: lg.ne, lt: lg.lt, le: lg.le, gt: lg.gt, ge: lg.ge,
+    where: lg.where,
+    logicalAnd: lg.logicalAnd, logicalOr: lg.logicalOr, logicalXor: lg.logicalXor, logicalNot: lg.logicalNot,
 
     linalg: linalg(rt, { vectorNorm: reduce.norm }),
     nn: { ...nn(rt), embedding: idx.embedding },

@@ -134,6 +134,14 @@ export function tensorClass(rt) {
     ceil() { return ops.unary('ceil', this); }
     trunc() { return ops.unary('trunc', this); }
     clamp(min, max) { return ops.clamp(this, min, max); }
+    eq(o) { return ops.logic.eq(this, o); }
+    ne(o) { return ops.logic.ne(this, o); }
+    lt(o) { return ops.logic.lt(this, o); }
+    le(o) { return ops.logic.le(this, o); }
+    gt(o) { return ops.logic.gt(this, o); }
+    ge(o) { return ops.logic.ge(this, o); }
+    maskedFill(mask, value) { return ops.logic.maskedFill(this, mask, value); }
+    logicalNot() { return ops.logic.logicalNot(this); }
 
     // layout
     get T() {
@@ -200,6 +208,8 @@ export function tensorClass(rt) {
     amax(dim, opts) { return ops.reduce('amax', this, dim, opts); }
     amin(dim, opts) { return ops.reduce('amin', this, dim, opts); }
     median(dim, opts) { return ops.reduce('median', this, dim, opts); }
+    any(dim, opts) { return ops.logic.any(this, dim, opts); }
+    all(dim, opts) { return ops.logic.all(this, dim, opts); }
     cumsum(dim) { return ops.cumsum(this, dim); }
     var(dim, opts) { return ops.var(this, dim, opts); }
     std(dim, opts) { return ops.std(this, dim, opts); }

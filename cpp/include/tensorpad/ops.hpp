@@ -73,8 +73,8 @@ Tensor outer(const Tensor& a, const Tensor& b);   // a is (m), b is (n), out is 
 Tensor linear(const Tensor& x, const Tensor& w, const std::optional<Tensor>& bias = std::nullopt);
 
 // ---- comparison and norms ----------------------------------------------------------------------------
-// 1 where |a-b| <= atol + rtol*|b| (a and b broadcast), else 0. Equal values (infinities too) are close;
-// NaN is close to nothing, except to NaN when equal_nan (torch's equal_nan).
+// Bool: true where |a-b| <= atol + rtol*|b| (a and b broadcast, any dtypes, compared as doubles). Equal
+// values (infinities too) are close; NaN is close to nothing, except to NaN when equal_nan (torch's).
 Tensor isclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan = false);
 bool allclose(const Tensor& a, const Tensor& b, double rtol, double atol, bool equal_nan = false);
 // torch's vector_norm: (sum |x|^ord)^(1/ord) over a list of dims (dims empty: every element, a matrix
