@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { dist, startServer, launch, openPage, waitIdle } from './helpers.mjs';
+import { labels } from './chapter-labels.mjs';
 
 const CHAPTER = 'linear-algebra';
 const WIDGETS = ['grid2x2', 'rank-image', 'sv-decay', 'attention-flow', 'dot-projection', 'energy-curve', 'lora-paths', 'rotation-quant'];
@@ -56,105 +57,124 @@ function close(actual, expected, tol, what) {
   a.forEach((x, i) => assert.ok(Math.abs(x - e[i]) <= tol, `${what}: got ${JSON.stringify(actual)}, expected ${JSON.stringify(expected)} (±${tol})`));
 }
 
-// Each worked example: the cell that prints it, and what its output must say.
+/** The true/false printed right after `label`, as a boolean. */
+function flag(text, label) {
+  const word = restOfLine(text, label).split(/\s+/)[0];
+  assert.ok(word === 'true' || word === 'false', `expected true or false after ${JSON.stringify(label)}, got ${JSON.stringify(word)}`);
+  return word === 'true';
+}
+
+// Each worked example: the cell that prints it, and what its output must say. `L` holds the labels that
+// cell prints in the page's language (tests/browser/chapter-labels.mjs): the numbers and truths checked are
+// the same in every language.
 const CHECKS = {
-  'dot-read': (t) => {
-    close(value(t, 'u1·h ='), 3, 1e-4, 'u1·h');
-    close(value(t, 'u2·h ='), 9 / Math.sqrt(3), 1e-3, 'u2·h = 9/√3');
+  'dot-read': (t, L) => {
+    close(value(t, L.u1h), 3, 1e-4, 'u1·h');
+    close(value(t, L.u2h), 9 / Math.sqrt(3), 1e-3, 'u2·h = 9/√3');
   },
-  'dot-match': (t) => {
-    close(value(t, 'q·k1 ='), 6, 1e-4, 'q·k1');
-    close(value(t, 'q·k2 ='), -1, 1e-4, 'q·k2');
+  'dot-match': (t, L) => {
+    close(value(t, L.qk1), 6, 1e-4, 'q·k1');
+    close(value(t, L.qk2), -1, 1e-4, 'q·k2');
   },
-  norms: (t) => {
-    close(value(t, '‖x‖₁ ='), 7, 1e-4, 'L1 norm of (3, 4)');
-    close(value(t, '‖x‖₂ ='), 5, 1e-4, 'L2 norm of (3, 4)');
-    close(value(t, '‖x‖∞ ='), 4, 1e-4, 'L∞ norm of (3, 4)');
+  norms: (t, L) => {
+    close(value(t, L.l1), 7, 1e-4, 'L1 norm of (3, 4)');
+    close(value(t, L.l2), 5, 1e-4, 'L2 norm of (3, 4)');
+    close(value(t, L.linf), 4, 1e-4, 'L∞ norm of (3, 4)');
   },
-  'linear-row': (t) => close(value(t, 'hᵀW ='), [3, 4, 7], 1e-4, 'hᵀW'),
-  'three-views': (t) => assert.match(t, /three views agree: true true true/),
-  'split-work': (t) => assert.match(t, /rows: true\s+columns: true\s+split-K: true/),
-  'attn-scores': (t) => {
-    close(value(t, 'row sums:'), [1, 1, 1, 1], 1e-4, 'softmax rows sum to 1');
-    assert.match(t, /matches tp\.nn\.scaledDotProductAttention: true/);
+  'linear-row': (t, L) => close(value(t, L.hW), [3, 4, 7], 1e-4, 'hᵀW'),
+  'three-views': (t, L) => assert.deepEqual(restOfLine(t, L.agree).split(/\s+/).slice(0, 3), ['true', 'true', 'true'], 'the three views of a product agree'),
+  'split-work': (t, L) => {
+    assert.equal(flag(t, L.rows), true, 'split by rows');
+    assert.equal(flag(t, L.columns), true, 'split by columns');
+    assert.equal(flag(t, L.splitK), true, 'split-K');
   },
-  'attn-mix': (t) => close(value(t, '0.2·v3 ='), [0.5, 1.9, 0.9], 1e-4, 'the 0.1/0.7/0.2 mix'),
-  bilinear: (t) => assert.match(t, /QKᵀ == H B Hᵀ: true[\s\S]*rank 2 \(≤ d_k = 2\)/),
+  'attn-scores': (t, L) => {
+    close(value(t, L.rowSums), [1, 1, 1, 1], 1e-4, 'softmax rows sum to 1');
+    assert.equal(flag(t, L.fused), true, 'matches tp.nn.scaledDotProductAttention');
+  },
+  'attn-mix': (t, L) => close(value(t, L.mix), [0.5, 1.9, 0.9], 1e-4, 'the 0.1/0.7/0.2 mix'),
+  bilinear: (t, L) => {
+    assert.equal(flag(t, L.same), true, 'QKᵀ == H B Hᵀ');
+    assert.equal(value(t, L.rank), 2, 'B has rank 2');
+    assert.equal(value(t, L.bound), 2, '≤ d_k = 2');
+  },
   'mha-wo': (t) => assert.doesNotMatch(t, /false/),
-  'ab-outer': (t) => {
-    close(value(t, 'a1 b1ᵀ ='), [[5, 6], [15, 18]], 1e-4, 'first outer product');
-    close(value(t, 'a2 b2ᵀ ='), [[14, 16], [28, 32]], 1e-4, 'second outer product');
-    close(value(t, 'sum of outer products ='), [[19, 22], [43, 50]], 1e-4, 'AB as a sum of outer products');
+  'ab-outer': (t, L) => {
+    close(value(t, L.a1b1), [[5, 6], [15, 18]], 1e-4, 'first outer product');
+    close(value(t, L.a2b2), [[14, 16], [28, 32]], 1e-4, 'second outer product');
+    close(value(t, L.sum), [[19, 22], [43, 50]], 1e-4, 'AB as a sum of outer products');
   },
-  'svd-2x2': (t) => {
-    close(value(t, 'σ ='), [3 * Math.SQRT2, Math.SQRT2], 1e-3, 'singular values of [[3,3],[1,-1]]');
-    close(value(t, 'channel 1 + channel 2 ='), [[3, 3], [1, -1]], 1e-3, 'the channels add up to A');
+  'svd-2x2': (t, L) => {
+    close(value(t, L.sigma), [3 * Math.SQRT2, Math.SQRT2], 1e-3, 'singular values of [[3,3],[1,-1]]');
+    close(value(t, L.channels), [[3, 3], [1, -1]], 1e-3, 'the channels add up to A');
   },
-  'svd-channels-x': (t) => close(value(t, 'sum ='), [9, 1], 1e-3, 'A (2, 1) through both channels'),
-  truncate: (t) => close(value(t, 'A1 x ='), [9, 0], 1e-3, '(9, 1) → (9, 0) after truncation'),
-  'energy-random': (t) => {
-    close(value(t, 'rank  32: random'), 7.2, 0.15, 'random 3072×1024 energy at k = 32 (%)');
-    close(value(t, 'rank 128: random'), 25.7, 0.15, 'random 3072×1024 energy at k = 128 (%)');
-    close(value(t, 'rank 512: random'), 73.9, 0.15, 'random 3072×1024 energy at k = 512 (%)');
+  'svd-channels-x': (t, L) => close(value(t, L.sum), [9, 1], 1e-3, 'A (2, 1) through both channels'),
+  truncate: (t, L) => close(value(t, L.A1x), [9, 0], 1e-3, '(9, 1) → (9, 0) after truncation'),
+  'energy-random': (t, L) => {
+    const at = (k) => value(t, `${L.rank}${String(k).padStart(3)}${L.random}`);
+    close(at(32), 7.2, 0.15, 'random 3072×1024 energy at k = 32 (%)');
+    close(at(128), 25.7, 0.15, 'random 3072×1024 energy at k = 128 (%)');
+    close(at(512), 73.9, 0.15, 'random 3072×1024 energy at k = 512 (%)');
   },
-  'lora-count': (t) => {
-    assert.equal(value(t, 'LoRA'), 65536);
-    assert.match(t, /131072 parameters \(0\.78%\)/);
-    assert.match(t, /294912 parameters \(0\.50%\)/);
+  'lora-count': (t, L) => {
+    assert.equal(value(t, L.lora), 65536);
+    for (const line of [`131072${L.params}0.78${L.percent}`, `294912${L.params}0.50${L.percent}`]) {
+      assert.ok(t.includes(line), `expected the output to contain ${JSON.stringify(line)}; got:\n${t}`);
+    }
   },
-  'lora-merge': (t) => assert.match(t, /== \(W \+ \(α\/r\) BA\) x: true/),
-  rope: (t) => {
-    assert.match(t, /R_3 orthogonal \(R_3 R_3ᵀ == I\): true/);
-    assert.match(t, /R_3ᵀ R_7 == R_4: true/);
+  'lora-merge': (t, L) => assert.equal(flag(t, L.merged), true, 'W x + (α/r) B(A x) == (W + (α/r) BA) x'),
+  rope: (t, L) => {
+    assert.equal(flag(t, L.orthogonal), true, 'R_3 is orthogonal');
+    assert.equal(flag(t, L.relative), true, 'R_3ᵀ R_7 == R_4');
   },
   'rotate-quant': (t) => assert.doesNotMatch(t, /false/),
-  'scale-dot': (t) => {
-    close(value(t, 'w·h ='), 4, 1e-4, 'w·h');
-    close(value(t, 'w·c ='), 8, 1e-4, 'w·c');
+  'scale-dot': (t, L) => {
+    close(value(t, L.wh), 4, 1e-4, 'w·h');
+    close(value(t, L.wc), 8, 1e-4, 'w·c');
   },
-  layernorm: (t) => close(value(t, 'γ ⊙ ĥ + β ='), [2.1, -0.5, -0.2], 1e-4, 'γ ⊙ ĥ + β'),
-  rmsnorm: (t) => {
-    close(value(t, 'RMS(h) ='), 5 / Math.sqrt(3), 1e-3, 'RMS of (3, 4, 0)');
-    close(value(t, 'RMSNorm(h) ='), [3 * Math.sqrt(3) / 5, 4 * Math.sqrt(3) / 5, 0], 1e-3, 'RMSNorm of (3, 4, 0)');
-    close(value(t, 'RMSNorm(10h) ='), [3 * Math.sqrt(3) / 5, 4 * Math.sqrt(3) / 5, 0], 1e-3, 'RMSNorm of 10·(3, 4, 0)');
+  layernorm: (t, L) => close(value(t, L.out), [2.1, -0.5, -0.2], 1e-4, 'γ ⊙ ĥ + β'),
+  rmsnorm: (t, L) => {
+    close(value(t, L.rms), 5 / Math.sqrt(3), 1e-3, 'RMS of (3, 4, 0)');
+    close(value(t, L.normed), [3 * Math.sqrt(3) / 5, 4 * Math.sqrt(3) / 5, 0], 1e-3, 'RMSNorm of (3, 4, 0)');
+    close(value(t, L.scaled), [3 * Math.sqrt(3) / 5, 4 * Math.sqrt(3) / 5, 0], 1e-3, 'RMSNorm of 10·(3, 4, 0)');
   },
-  spectral: (t) => close(value(t, '‖W‖₂ ='), 4, 1e-4, 'spectral norm of diag(4, 1, 0.25)'),
-  collapse: (t) => assert.match(t, /AB == BA for two random 3×3:\s+false/),
-  'solve-vs-inv': (t) => {
-    assert.match(t, /A A⁻¹ == I: true/);
+  spectral: (t, L) => close(value(t, L.norm2), 4, 1e-4, 'spectral norm of diag(4, 1, 0.25)'),
+  collapse: (t, L) => assert.equal(flag(t, L.commute), false, 'AB != BA for two random 3×3'),
+  'solve-vs-inv': (t, L) => {
+    assert.equal(flag(t, L.inverse), true, 'A A⁻¹ == I');
     // The table: solve's residual is smaller than inv's (backward stable against not).
     const [solveRes, invRes] = [...t.matchAll(/(?:solve\(A, b\)|inv\(A\) @ b)\s+\S+\s+(\S+)/g)].map((m) => Number(m[1]));
     assert.ok(solveRes < invRes, `residual of solve (${solveRes}) < residual of inv (${invRes})`);
   },
-  'kv-cache-query': (t) => assert.match(t, /last row of the full QKᵀ: true/),
-  'shared-qk': (t) => {
-    const [alice, self, back] = [value(t, 'she→Alice'), value(t, 'she→she'), value(t, 'Alice→she')];
+  'kv-cache-query': (t, L) => assert.equal(flag(t, L.lastRow), true, 'q_new × cached keys == last row of the full QKᵀ'),
+  'shared-qk': (t, L) => {
+    const [alice, self, back] = [value(t, L.sheAlice), value(t, L.sheShe), value(t, L.aliceShe)];
     assert.ok(alice > self, `with a shared W, she→Alice (${alice}) can beat she→she (${self})`);
     close(back, alice, 1e-3, 'a shared W makes the score symmetric');
   },
-  'wo-two-heads': (t) => {
-    close(value(t, 'head 1 writes'), [[1, 2, 2, 2]], 1e-4, "head 1's part");
-    close(value(t, 'head 2 writes'), [[-1, 5, 3, -3]], 1e-4, "head 2's part");
-    close(value(t, 'concat @ W_O'), [[0, 7, 5, -1]], 1e-4, 'the fused output');
+  'wo-two-heads': (t, L) => {
+    close(value(t, L.head1), [[1, 2, 2, 2]], 1e-4, "head 1's part");
+    close(value(t, L.head2), [[-1, 5, 3, -3]], 1e-4, "head 2's part");
+    close(value(t, L.fused), [[0, 7, 5, -1]], 1e-4, 'the fused output');
   },
-  rank2: (t) => {
-    assert.equal(value(t, 'rank(M) ='), 2);
-    assert.equal(value(t, 'rank of a random 3×5 ='), 3);
-    assert.equal(value(t, 'rank of (5×2)(2×7) ='), 2);
+  rank2: (t, L) => {
+    assert.equal(value(t, L.rankM), 2);
+    assert.equal(value(t, L.random), 3);
+    assert.equal(value(t, L.product), 2);
   },
-  'svd-lowrank': (t) => {
-    assert.ok(value(t, 'largest relative error in σ1..σ16:') < 1e-3, 'svdLowrank finds the top singular values');
-    const [, full, low] = /rank-16 error ‖A − A16‖\/‖A‖: full (\S+)\s+lowrank (\S+)/.exec(t) ?? [];
-    close(Number(low), Number(full), 1e-4, 'rank-16 errors of the two SVDs');
+  'svd-lowrank': (t, L) => {
+    assert.ok(value(t, L.sigmaErr) < 1e-3, 'svdLowrank finds the top singular values');
+    const full = value(t, L.full), low = value(restOfLine(t, L.full), L.low);
+    close(low, full, 1e-4, 'rank-16 errors of the two SVDs');
   },
-  'rotation-cost': (t) => {
-    close(value(t, 'ratio'), 0.25, 1e-9, 'online rotation vs q, k, v');
-    assert.match(t, /\(Z Vᵀ\) Q == Z \(Qᵀ V\)ᵀ: true/);
-    assert.match(t, /RMSNorm\(xQ\) == RMSNorm\(x\) Q: true/);
-    assert.match(t, /with γ: RMSNorm_γ\(xQ\) == RMSNorm_γ\(x\) Q: false/);
-    assert.match(t, /== RMSNorm_γ\(x\) Wᵀ: true/);
+  'rotation-cost': (t, L) => {
+    close(value(t, L.ratio), 0.25, 1e-9, 'online rotation vs q, k, v');
+    assert.equal(flag(t, L.foldV), true, '(Z Vᵀ) Q == Z (Qᵀ V)ᵀ');
+    assert.equal(flag(t, L.rmsQ), true, 'RMSNorm(xQ) == RMSNorm(x) Q');
+    assert.equal(flag(t, L.withGamma), false, 'with γ, RMSNorm_γ(xQ) != RMSNorm_γ(x) Q');
+    assert.equal(flag(t, L.folded), true, 'γ folded into W: == RMSNorm_γ(x) Wᵀ');
   },
-  clip: (t) => close(value(t, 'new norm'), 1, 1e-4, 'clipped global norm'),
+  clip: (t, L) => close(value(t, L.newNorm), 1, 1e-4, 'clipped global norm'),
 };
 
 for (const lang of (process.env.TP_LANGS ?? 'en,zh').split(',')) {
@@ -186,7 +206,7 @@ for (const lang of (process.env.TP_LANGS ?? 'en,zh').split(',')) {
       const byId = new Map(cells.map((c) => [c.id, c.text]));
       for (const [id, check] of Object.entries(CHECKS)) {
         assert.ok(byId.has(id), `the chapter has a cell "${id}"`);
-        check(byId.get(id));
+        check(byId.get(id), labels(lang, id));
       }
       // The seven widgets and the exercises are on the page, and no widget reports an error.
       const widgets = await page.$$eval('[data-testid=widget]', (els) => els.map((el) => el.dataset.widget));
