@@ -3,12 +3,25 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <exception>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "tensorpad/random.hpp"
 #include "tensorpad/tensor.hpp"
 
 namespace tpt {
+
+// The message of what f throws, or "<no error>" when it returns: tests match it against the expected text.
+inline std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "<no error>";
+}
 
 // A tensor of this shape holding these values (row-major).
 inline tp::Tensor T(const tp::Shape& shape, std::vector<float> v) { return tp::Tensor::from(shape, v.data()); }

@@ -10,20 +10,14 @@
 
 #include "tensorpad/elementwise_dtype.hpp"
 #include "tensorpad/ops.hpp"
+#include "helpers.hpp"
 
 using tp::DType;
 using tp::Shape;
 using tp::Tensor;
 
 namespace {
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const tp::Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
+using tpt::error_of;
 Tensor f32(const Shape& shape, std::vector<float> v) { return Tensor::from(shape, v.data()); }
 Tensor f64(std::vector<double> v) {
   Tensor t = Tensor::empty({int64_t(v.size())}, DType::Float64);

@@ -17,6 +17,7 @@
 
 #include "fixtures.hpp"
 #include "tensorpad/io.hpp"
+#include "helpers.hpp"
 
 using namespace tp::io;
 using Bytes = std::vector<uint8_t>;
@@ -54,14 +55,7 @@ Bytes npy_file(const std::string& dict, const Bytes& data = {}, int major = 1) {
 }
 
 // The tp::Error message f throws, or "" when it throws nothing (any other exception fails the test).
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const tp::Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using tpt::error_of;
 
 std::vector<float> read_st(const Bytes& file, const std::string& name) {
   const auto h = parse_safetensors(file.data(), file.size());

@@ -13,6 +13,7 @@
 
 #include "tensorpad/half.hpp"
 #include "tensorpad/ops.hpp"
+#include "helpers.hpp"
 
 namespace {
 
@@ -44,14 +45,7 @@ bool same_bits(const Tensor& a, const Tensor& b) {
   return a.shape() == b.shape() && std::memcmp(a.data(), b.data(), size_t(a.numel()) * 4) == 0;
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
+using tpt::error_of;
 
 }  // namespace
 

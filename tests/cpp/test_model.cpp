@@ -51,14 +51,7 @@ void fill(Model& m, uint64_t seed, io::DType dtype = io::DType::F32,
   m.check_complete();
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using tpt::error_of;
 
 }  // namespace
 

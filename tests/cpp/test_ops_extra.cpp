@@ -22,14 +22,7 @@ namespace {
 const float kInf = std::numeric_limits<float>::infinity();
 const float kNan = std::numeric_limits<float>::quiet_NaN();
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const tp::Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
+using tpt::error_of;
 std::vector<float> values(const Tensor& t) {
   const Tensor c = t.contiguous();
   return std::vector<float>(c.data(), c.data() + c.numel());

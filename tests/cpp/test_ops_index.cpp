@@ -18,14 +18,7 @@ using tpt::T;
 
 namespace {
 const float kNan = std::numeric_limits<float>::quiet_NaN();
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const tp::Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
+using tpt::error_of;
 std::vector<int64_t> ints(const Tensor& t) {
   const Tensor c = t.contiguous();
   return std::vector<int64_t>(c.data_as<int64_t>(), c.data_as<int64_t>() + c.numel());

@@ -17,14 +17,7 @@ using tp::Tensor;
 using tpt::T;
 
 namespace {
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const tp::Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
+using tpt::error_of;
 Tensor iota(const Shape& shape) {
   Tensor t = Tensor::empty(shape);
   for (int64_t i = 0; i < t.numel(); ++i) t.data()[i] = float(i);

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "tensorpad/ops.hpp"
+#include "helpers.hpp"
 
 using tp::Shape;
 using tp::Tensor;
@@ -16,14 +17,7 @@ Tensor iota(const Shape& shape) {
   for (int64_t i = 0; i < t.numel(); ++i) t.data()[i] = float(i);
   return t;
 }
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const tp::Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
+using tpt::error_of;
 }  // namespace
 
 TEST_CASE("a contiguous [2, 3, 4] tensor has row-major strides [12, 4, 1]") {
