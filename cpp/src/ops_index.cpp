@@ -10,20 +10,14 @@
 #include "tensorpad/dtype.hpp"
 #include "tensorpad/ops.hpp"
 #include "tensorpad/ops_extra.hpp"
+#include "lines_around.hpp"
 
 namespace tp {
 
 namespace {
 
-// x (contiguous) seen as (outer, n, inner) around dim d.
-struct Around {
-  int64_t outer = 1, n = 1, inner = 1;
-};
-Around around(const Shape& s, int64_t d) {
-  Around a;
-  for (int64_t i = 0; i < int64_t(s.size()); ++i) (i < d ? a.outer : i == d ? a.n : a.inner) *= s[size_t(i)];
-  return a;
-}
+using detail::Lines;
+using detail::lines_around;
 
 // NaN ranks above everything (torch's sort, max and argmax treat it as the largest value).
 inline bool less_nan_last(double a, double b) { return !std::isnan(a) && (std::isnan(b) || a < b); }
@@ -39,7 +33,7 @@ Shape reduced_shape(Shape s, size_t d, bool keepdim) {
 // values as doubles in `buf`.
 template <class F>
 void for_lines(const Tensor& xc, int64_t d, F f) {
-  const Around a = around(xc.shape(), d);
+  const Lines a = lines_around(xc.shape(), d);
   std::vector<double> buf(size_t(a.n));
   const auto* base = static_cast<const uint8_t*>(xc.raw());
   const int64_t isz = itemsize(xc.dtype());
@@ -121,7 +115,7 @@ ValuesIndices ordered(const char* op, const Tensor& x, int64_t dim, int64_t k, b
   shape[size_t(dim)] = k;
   ValuesIndices r{Tensor::empty(shape, x.dtype(), op), Tensor::empty(shape, DType::Int64, op)};
   int64_t* idx = r.indices.data_as<int64_t>();
-  const Around a = around(shape, dim);
+  const Lines a = lines_around(shape, dim);
   std::vector<int64_t> order;
   for_lines(xc, dim, [&](const std::vector<double>& v, int64_t first, int64_t step, int64_t line) {
     stable_order(v, descending, order);
@@ -204,7 +198,7 @@ Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
   Shape shape = x.shape();
   shape[size_t(d)] = int64_t(idx.size());
   Tensor out = Tensor::empty(shape, x.dtype(), "indexSelect");
-  const Around a = around(x.shape(), d);
+  const Lines a = lines_around(x.shape(), d);
   const int64_t isz = itemsize(x.dtype()), row = a.inner * isz, m = int64_t(idx.size());
   const auto* src = static_cast<const uint8_t*>(xc.raw());
   auto* dst = static_cast<uint8_t*>(out.raw());

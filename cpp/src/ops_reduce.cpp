@@ -7,6 +7,7 @@
 
 #include "tensorpad/ops.hpp"
 #include "tensorpad/ops_extra.hpp"
+#include "lines_around.hpp"
 
 namespace tp {
 
@@ -79,20 +80,10 @@ double lse(const float* p, int64_t n, int64_t s) {
   return m + std::log(sum);
 }
 
-// x seen as (outer, n, inner) around dim d (x contiguous).
-struct Around {
-  int64_t outer = 1, n = 1, inner = 1;
-};
-Around around(const Tensor& x, int64_t d) {
-  Around a;
-  for (int64_t i = 0; i < x.dim(); ++i) (i < d ? a.outer : i == d ? a.n : a.inner) *= x.shape()[size_t(i)];
-  return a;
-}
-
 // Calls f(first, n, stride) for every line of the contiguous `out` along dim.
 template <class F>
 void each_line(Tensor& out, int64_t dim, F f) {
-  const Around a = around(out, dim);
+  const detail::Lines a = detail::lines_around(out.shape(), dim);
   float* p = out.data();
   for (int64_t o = 0; o < a.outer; ++o)
     for (int64_t i = 0; i < a.inner; ++i) f(p + o * a.n * a.inner + i, a.n, a.inner);

@@ -7,24 +7,14 @@
 #include "tensorpad/elementwise_dtype.hpp"
 #include "tensorpad/ops.hpp"
 #include "tensorpad/vmath.hpp"
+#include "lines_around.hpp"
 
 namespace tp {
 
 namespace {
 
-// A contiguous x seen as (outer, n, inner) around dim d.
-struct Lines {
-  int64_t outer = 1, n = 1, inner = 1;
-};
-Lines lines_around(const Shape& shape, size_t d) {
-  Lines l;
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (i < d) l.outer *= shape[i];
-    else if (i == d) l.n = shape[i];
-    else l.inner *= shape[i];
-  }
-  return l;
-}
+using detail::Lines;
+using detail::lines_around;
 
 // Reduces n values spaced by `step`; sums accumulate in double so long rows keep float accuracy.
 float reduce_line(ReduceOp op, const float* p, int64_t n, int64_t step) {

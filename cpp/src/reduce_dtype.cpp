@@ -8,6 +8,7 @@
 
 #include "tensorpad/elementwise_dtype.hpp"
 #include "tensorpad/ops.hpp"
+#include "lines_around.hpp"
 
 namespace tp {
 
@@ -107,11 +108,7 @@ Tensor cumsum_typed(const Tensor& x, int64_t dim) {
   const Tensor c = x.to(result).contiguous().clone();
   if (c.dim() == 0) return c;
   const size_t d = size_t(wrap_dim("cumsum", dim, x.dim()));
-  int64_t outer = 1, inner = 1, n = c.shape()[d];
-  for (size_t i = 0; i < c.shape().size(); ++i) {
-    if (i < d) outer *= c.shape()[i];
-    else if (i > d) inner *= c.shape()[i];
-  }
+  const auto [outer, n, inner] = detail::lines_around(c.shape(), int64_t(d));
   auto* p = static_cast<uint8_t*>(const_cast<void*>(c.raw()));
   const int64_t size = itemsize(result);
   for (int64_t a = 0; a < outer; ++a)
@@ -143,11 +140,7 @@ Tensor softmax_f64(const Tensor& x, int64_t dim) {
     return c;
   }
   const size_t d = size_t(wrap_dim("softmax", dim, x.dim()));
-  int64_t outer = 1, inner = 1, n = c.shape()[d];
-  for (size_t i = 0; i < c.shape().size(); ++i) {
-    if (i < d) outer *= c.shape()[i];
-    else if (i > d) inner *= c.shape()[i];
-  }
+  const auto [outer, n, inner] = detail::lines_around(c.shape(), int64_t(d));
   double* p = c.data_as<double>();
   for (int64_t a = 0; a < outer; ++a)
     for (int64_t b = 0; b < inner; ++b) {
