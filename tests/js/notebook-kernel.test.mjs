@@ -121,3 +121,29 @@ test('completion offers tp\'s names, a namespace\'s, a tensor\'s methods and the
   assert.deepEqual(completionsFor('nothing.here', scopeOf()), { items: [], owner: null });
   assert.deepEqual(completionsFor('1+1', scopeOf()), { items: [], owner: null });
 });
+
+test('a model forward in a cell sends its progress as the cell\'s, and the Interrupt flag stops it between layers with the scope and the model kept', async () => {
+  const folder = new URL('../fixtures/models/qwen3-gqa-bf16', import.meta.url).pathname;
+  await run(`const m = await tp.model.load(${JSON.stringify(folder)}); const ids = [1, 2, 3, 4, 5];`);
+  const done = await run('const out = await m.forward(ids); print(out.logits.shape.join("x"))');
+  assert.equal(done.done.error, undefined);
+  const bars = messages.filter((m) => m.type === 'progress' && m.runId === done.done.runId).map((m) => m.progress);
+  assert.equal(bars[0].value, 0, 'a bar as the forward starts');
+  const { value, max, layer, layers, tokens } = bars.at(-1);
+  assert.deepEqual({ value, max, layer, layers, tokens }, { value: 5, max: 5, layer: 3, layers: 3, tokens: 5 }, 'and its last step, always sent');
+
+  // The page sets the shared flag when the first bar arrives: the forward stops at its next step.
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  send({ type: 'interrupt-flag', flag });
+  const post = port.postMessage;
+  port.postMessage = (m) => { if (m.type === 'progress') Atomics.store(flag, 0, 1); post(m); };
+  const cut = await run('const held = JSON.stringify(tp.memory()); let stopped = "no"; await m.forward(ids, { capture: "**" }); stopped = "finished";');
+  port.postMessage = post;
+  assert.equal(cut.done.interrupted, true);
+  const last = messages.filter((m) => m.type === 'progress').at(-1).progress;
+  assert.ok(last.value < last.max, 'it stopped before its last step');
+  const after = await run('print(stopped, JSON.stringify(tp.memory()) === held, m.config.numLayers)');
+  assert.equal(after.outputs.map((o) => o.text).join('').trim(), 'no true 3');
+  // Outside a cell (a load the page runs in the background) nothing is bound.
+  assert.equal(globalThis.__tensorpadCell(), null);
+});

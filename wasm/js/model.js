@@ -28,7 +28,8 @@
 //         norm                   [T, hidden]          the final RMSNorm output
 //       captures is {name: Tensor} in the order the forward reached them. onProgress({step, steps,
 //       layer, layers}) after each step (embedding, each layer, head); an aborted signal stops the
-//       forward between layers with a TensorpadError (and frees what it made).
+//       forward between layers with a TensorpadError (and frees what it made). In a notebook cell the
+//       cell also shows a progress bar, and its Interrupt stops the forward between layers the same way.
 //   await model.generate(textOrIds, {maxNewTokens = 32, greedy = true, onToken, signal}) → {ids, text}
 //       greedy decoding over a KV cache; stops at maxNewTokens or an eos id of config.json.
 //   model.dispose()        frees the weights; tp.memory() is back to what it was before load.
@@ -54,17 +55,24 @@ export function modelApi(rt) {
     return r;
   }
 
-  // Between steps: an aborted signal, and the notebook's Interrupt (the cell worker sets
-  // globalThis.__tensorpadCheck, which throws its own error to stop the cell and keep the worker).
-  const aborted = (op, signal, what) => {
-    globalThis.__tensorpadCheck?.();
+  // The notebook cell that called (when the cell worker runs one): globalThis.__tensorpadCell() gives
+  // {check, progress} bound to that cell, or null outside a cell. check() throws the worker's own error
+  // when the reader pressed Interrupt (the cell stops, the worker and the model stay); progress(p) draws
+  // the cell's progress bar. Bound at the call's start, so a load the page runs in the background is
+  // neither stopped by another cell's Interrupt nor drawn in another cell.
+  const cellOf = () => globalThis.__tensorpadCell?.() ?? null;
+  // Between steps: an aborted signal, and the notebook's Interrupt.
+  const aborted = (op, signal, what, cell) => {
+    cell?.check();
     if (signal?.aborted) fail(op, `interrupted (signal aborted)${what}`);
   };
+  const now = () => globalThis.performance?.now?.() ?? Date.now();
+  const layersDone = (step, steps) => Math.min(Math.max(step - 1, 0), steps - 2);
   let lastYield = 0;
   const maybeYield = async () => {
-    const now = globalThis.performance?.now?.() ?? Date.now();
-    if (now - lastYield < YIELD_MS) return;
-    lastYield = now;
+    const t = now();
+    if (t - lastYield < YIELD_MS) return;
+    lastYield = t;
     await new Promise((r) => setTimeout(r, 0));
   };
 
@@ -165,6 +173,7 @@ export function modelApi(rt) {
   async function load(source, opts) {
     const op = 'model.load';
     const { onProgress, signal } = options(op, opts, ['onProgress', 'signal']);
+    const cell = cellOf();
     const folder = await folderOf(op, source);
     if (!folder.has('config.json')) fail(op, 'the folder has no config.json');
     const raw = await readJson(op, folder.get('config.json'), 'config.json');
@@ -198,9 +207,10 @@ export function modelApi(rt) {
       const totalBytes = shards.reduce((s, x) => s + x.h.tensors.reduce((a, t) => a + (t.end - t.begin), 0), 0);
       const totalTensors = shards.reduce((s, x) => s + x.h.tensors.length, 0);
       let bytes = 0, tensors = 0;
+      cell?.progress({ op, value: 0, max: totalBytes, tensors, totalTensors });
       for (const { name, file, h } of shards) {
         for (const t of h.tensors) {
-          aborted(op, signal, ` after ${tensors} of ${totalTensors} tensors`);
+          aborted(op, signal, ` after ${tensors} of ${totalTensors} tensors`, cell);
           const size = t.end - t.begin;
           const want = call(`${op}: ${name}`, () => core.modelWeightBegin(id, t.name, t.dtype, t.shape, size));
           if (want === 1) {
@@ -213,6 +223,7 @@ export function modelApi(rt) {
           bytes += size;
           tensors++;
           onProgress?.({ bytes, totalBytes, tensors, totalTensors, name: t.name });
+          cell?.progress({ op, value: bytes, max: totalBytes, tensors, totalTensors });
         }
       }
       call(op, () => core.modelCheckComplete(id));
@@ -220,7 +231,8 @@ export function modelApi(rt) {
       return new Model(id, raw, tokenizer, weights);
     } catch (e) {
       core.modelRelease(id);
-      throw e instanceof TensorpadError ? e : new TensorpadError(`${op}: ${e.message}`, { op });
+      // The cell's Interrupt goes through as itself: the worker tells it from an error.
+      throw e instanceof TensorpadError || e?.name === 'Interrupted' ? e : new TensorpadError(`${op}: ${e.message}`, { op });
     } finally {
       for (const f of opened) await f.close();
     }
@@ -257,8 +269,9 @@ export function modelApi(rt) {
       if (!ids.length) fail(op, 'needs at least one token');
       return ids;
     }
-    // Runs one forward step by step; returns {logits, captures} as tensors.
-    async #run(op, ids, { capture = [], logits = 'last', onProgress, signal, cache = 0 }) {
+    // Runs one forward step by step; returns {logits, captures} as tensors. report(step, steps, ms) after
+    // each step (ms: how long it took) and once before the first.
+    async #run(op, ids, { capture = [], logits = 'last', onProgress, signal, cache = 0, cell = null, report = null }) {
       const names = typeof capture === 'string' ? [capture] : capture;
       if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) {
         fail(op, `capture must be a name or an array of names/patterns, got ${describe(capture)}`);
@@ -266,10 +279,13 @@ export function modelApi(rt) {
       if (!LOGITS.has(logits)) fail(op, `logits must be 'last', 'all' or false, got ${describe(logits)}`);
       const rid = call(op, () => core.modelRunBegin(this._id(op), ids, names, LOGITS.get(logits), cache));
       try {
+        report?.(0, this.config.numLayers + 2, 0);
         for (;;) {
-          aborted(op, signal, '');
+          aborted(op, signal, '', cell);
+          const t0 = now();
           const [step, steps] = call(op, () => core.modelRunStep(rid));
-          onProgress?.({ step, steps, layer: Math.min(Math.max(step - 1, 0), steps - 2), layers: steps - 2 });
+          onProgress?.({ step, steps, layer: layersDone(step, steps), layers: steps - 2 });
+          report?.(step, steps, now() - t0);
           if (step === steps) break;
           await maybeYield();
         }
@@ -284,7 +300,12 @@ export function modelApi(rt) {
     async forward(input, opts) {
       const op = 'model.forward';
       const o = options(op, opts, ['capture', 'logits', 'onProgress', 'signal']);
-      return this.#run(op, this.#ids(op, input), o);
+      const ids = this.#ids(op, input);
+      const cell = cellOf();
+      // The cell's bar: layers done of all, and the tokens; ms, how long the last step took (the page
+      // waits that long for an Interrupt to land between layers).
+      const report = cell && ((step, steps, ms) => cell.progress({ op, value: step, max: steps, layer: layersDone(step, steps), layers: steps - 2, tokens: ids.length, ms }));
+      return this.#run(op, ids, { ...o, cell, report });
     }
     async generate(input, opts) {
       const op = 'model.generate';
@@ -293,18 +314,25 @@ export function modelApi(rt) {
       if (greedy !== true) fail(op, 'only greedy decoding is implemented (greedy: true)');
       const prompt = this.#ids(op, input);
       const out = [];
+      const cell = cellOf();
+      // The cell's bar: the prompt's layers (prefill), then one tick a new token.
+      const report = cell && ((step, steps, ms) => cell.progress({
+        op, value: out.length, max: maxNewTokens, tokens: prompt.length, ms,
+        ...(out.length === 0 ? { layer: layersDone(step, steps), layers: steps - 2 } : {}),
+      }));
       if (maxNewTokens > 0) {
         const cache = call(op, () => core.modelCacheCreate(this._id(op), prompt.length + maxNewTokens));
         try {
           let step = prompt;
           while (out.length < maxNewTokens) {
-            const { logits } = await this.#run(op, step, { signal, cache });
+            const { logits } = await this.#run(op, step, { signal, cache, cell, report });
             const l = logits.toArray();
             logits.dispose();
             let best = 0;
             for (let j = 1; j < l.length; j++) if (l[j] > l[best]) best = j;  // the first of equals, as argmax
             out.push(best);
             onToken?.(best);
+            report?.(1, 1, 0);
             if (this.config.eosTokenIds.includes(best)) break;
             step = [best];
           }

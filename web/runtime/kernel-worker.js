@@ -81,6 +81,26 @@ export function serveKernel(port, loadTp) {
     if (Atomics.load(flag, 0) !== 0) throw new Interrupted();
     return v;
   };
+  // The running cell (null between runs), for long tp calls (tp.model) that check for an Interrupt between
+  // their steps and draw a progress bar in the cell that called them: globalThis.__tensorpadCell() binds
+  // both to that cell. A call that outlives its cell (not awaited) or runs outside any (a load the page
+  // started) neither stops nor draws. Progress goes out at most every PROGRESS_MS, and always its last step.
+  let active = null;
+  const PROGRESS_MS = 50;
+  globalThis.__tensorpadCell = () => {
+    const runId = active;
+    if (runId === null) return null;
+    let last = -Infinity;
+    return {
+      check: () => { if (flag && active === runId) check(); },
+      progress: (p) => {
+        const t = performance.now();
+        if (active !== runId || (t - last < PROGRESS_MS && p.value < p.max)) return;
+        last = t;
+        port.postMessage({ type: MSG.PROGRESS, runId, progress: p });
+      },
+    };
+  };
   // Printed text goes out at once, up to BURST messages in each BATCH_MS window; beyond that rate it is
   // batched (a loop printing 1e5 lines sends tens of messages, not 1e5), and it is capped per run. So a
   // cell that prints, then computes for a long time (or loops forever), shows its text as it goes: a
@@ -154,7 +174,9 @@ export function serveKernel(port, loadTp) {
       current = runId;
       printed = 0;
       if (flag) Atomics.store(flag, 0, 0);
+      active = runId;
       const r = await runCell(source, scope, { cellId, check: flag ? check : null });
+      active = null;
       if (flag) Atomics.store(flag, 0, 0);
       flush();
       if (r.interrupted) {
@@ -180,9 +202,7 @@ export function serveKernel(port, loadTp) {
       port.postMessage({ type: MSG.RESULT, reqId, value });
     },
     async [MSG.FLAG]({ flag: shared }) {
-      flag = shared;
-      // tp.model checks it between layers, so an Interrupt stops a long forward and keeps the worker.
-      globalThis.__tensorpadCheck = check;
+      flag = shared;  // tp.model checks it between layers too (__tensorpadCell): an Interrupt stops a forward
     },
     async [MSG.LANG]({ lang }) {
       words = WORDS[lang] ?? WORDS.en;

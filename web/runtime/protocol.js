@@ -15,6 +15,10 @@
 //   { type: 'ready', info }                       tp is initialised; runs may start
 //   { type: 'fatal', message }                    tp failed to initialise; nothing will run
 //   { type: 'output', runId, output }             one output of a running cell (see display.js)
+//   { type: 'progress', runId, progress }         how far a long tp call of the running cell got (its bar):
+//                                                 { op: 'model.load' | 'model.forward' | 'model.generate',
+//                                                 value, max, ms?, layer?, layers?, tokens?, tensors?,
+//                                                 totalTensors? }; ms: how long its last step took
 //   { type: 'done', runId, error?, declared, interrupted? }  the cell finished (or stopped: interrupted, the
 //                                                 scope kept); error is {name, message, line, column, file}
 //   { type: 'result', reqId, value?, error? }     answer to get/compute
@@ -22,5 +26,5 @@
 //   { type: 'watched' }                           the lock of 'watch' is held
 export const MSG = Object.freeze({
   RUN: 'run', SET: 'set', GET: 'get', COMPUTE: 'compute', PING: 'ping', WATCH: 'watch', LANG: 'lang', FLAG: 'interrupt-flag', COMPLETE: 'complete',
-  READY: 'ready', FATAL: 'fatal', OUTPUT: 'output', DONE: 'done', RESULT: 'result', PONG: 'pong', WATCHED: 'watched',
+  READY: 'ready', FATAL: 'fatal', OUTPUT: 'output', PROGRESS: 'progress', DONE: 'done', RESULT: 'result', PONG: 'pong', WATCHED: 'watched',
 });

@@ -1,6 +1,6 @@
 // One code cell on the page: its editor, run/reset controls, state attribute and output area.
 import { h } from './dom.js';
-import { t } from './i18n.js';
+import { t, bytesText } from './i18n.js';
 import { LazyEditor } from './lazy-editor.js';
 import { renderOutput } from './output.js';
 
@@ -37,11 +37,14 @@ export class CellView {
     this.notice = h('div', { class: 'cell-notice', hidden: true });
     this.editorHost = h('div', { class: 'cell-editor' });
     this.outputEl = h('div', { class: 'cell-output', 'data-testid': 'cell-output' });
+    // How far a long tp call (a model's load, forward, generate) got: a bar that shows while it runs and
+    // stays with where it ended (not an output: not saved or exported).
+    this.progressEl = h('div', { class: 'cell-progress', 'data-testid': 'cell-progress', hidden: true });
     // A group, not a landmark: a chapter has dozens of cells, and the landmark list stays short.
     // Focusable itself: Esc in the editor leaves it for the cell (command mode: web/src/commands.js).
     this.el = h('div', { class: reader ? 'cell reader-cell' : 'cell', role: 'group', tabindex: '-1', 'data-testid': testid, 'data-cell-id': block.id, 'data-state': 'idle', 'data-reader': reader && tools ? 'true' : null, 'aria-label': L(reader ? 'readerCellLabel' : 'cellLabel'), id: `cell-${block.id}` },
       h('div', { class: 'cell-bar' }, this.countEl, this.runBtn, this.resetBtn, this.statusEl, tools ? cellTools(lang, n, reader, (action) => hooks.onTool?.(this, action)) : null),
-      this.notice, this.editorHost, this.outputEl);
+      this.notice, this.editorHost, this.progressEl, this.outputEl);
     // A static copy of the code until the cell nears the viewport, is clicked or focused (web/src/lazy-editor.js).
     this.editor = new LazyEditor(this.editorHost, {
       doc: block.source,
@@ -106,6 +109,9 @@ export class CellView {
   clearOutput() {
     this.outputs = [];
     this.outputEl.replaceChildren();
+    this.progressEl.hidden = true;
+    this.progressEl.replaceChildren();
+    delete this.progressEl.dataset.state;
     this.el.classList.remove('stale');
   }
 
@@ -118,6 +124,29 @@ export class CellView {
     }
     this.outputs.push(o);
     this.outputEl.append(renderOutput(o, this.lang));
+  }
+
+  /** p: { op, value, max, layer?, layers?, tokens?, tensors?, totalTensors? } (MSG.PROGRESS): the bar and its words. */
+  setProgress(p) {
+    const el = this.progressEl;
+    if (!el.firstChild) {
+      el.append(h('progress', { 'aria-label': t(this.lang, 'progressLabel', { op: p.op }) }), h('span', { class: 'cell-progress-text', 'data-testid': 'cell-progress-text' }));
+    }
+    el.hidden = false;
+    el.dataset.state = 'running';
+    Object.assign(el.dataset, { op: p.op, value: p.value, max: p.max, layer: p.layer ?? '', layers: p.layers ?? '' });
+    const bar = el.firstChild;
+    bar.max = Math.max(1, p.max);
+    bar.value = Math.min(p.value, p.max);
+    el.lastChild.textContent = progressText(this.lang, p);
+  }
+
+  /** The run ended ('done' | 'error' | 'stopped'): the bar stays where it got to, said in words when stopped. */
+  endProgress(state) {
+    const el = this.progressEl;
+    if (el.hidden) return;
+    el.dataset.state = state;
+    if (state === 'stopped') el.lastChild.textContent += ` — ${t(this.lang, 'progressStopped')}`;
   }
 
   /** error: { name, message, line, file } from the worker; shown with the line it points at. */
@@ -167,6 +196,15 @@ export class CellView {
     this.notice.replaceChildren(h('span', { text: text + ' ' }),
       ...choices.flatMap(([testid, label, action], i) => [i ? ' ' : null, h('button', { type: 'button', class: 'btn', 'data-testid': testid, onclick: () => answer(action) }, label)]).filter(Boolean));
   }
+}
+
+function progressText(lang, p) {
+  const { op, value, max, layer, layers, tokens } = p;
+  if (op === 'model.load') return t(lang, 'progressLoad', { op, size: bytesText(value), totalSize: bytesText(max), tensors: p.tensors, total: p.totalTensors });
+  if (op === 'model.generate') {
+    return value === 0 && layers !== undefined ? t(lang, 'progressPrefill', { op, layer, layers, tokens }) : t(lang, 'progressGenerate', { op, value, max, tokens });
+  }
+  return t(lang, 'progressForward', { op, layer, layers, tokens });
 }
 
 /**

@@ -105,9 +105,16 @@ const STRINGS = {
     errorLine: ({ line }) => `line ${line}`,
     errorInCell: ({ line, cell }) => `line ${line} of cell ${cell}`,
     interruptedKept: 'Interrupted: the cell stopped; the worker and every variable are kept (including what the cell set before it stopped).',
-    interruptedStuck: 'Interrupted: the cell did not stop within 2 s (it was inside one long call into the tensor engine), so the worker was stopped and a fresh one started. Variables from earlier cells were lost.',
+    interruptedStuck: ({ s }) => `Interrupted: the cell did not stop within ${s} s (it was inside one long call into the tensor engine), so the worker was stopped and a fresh one started. Variables from earlier cells were lost.`,
     interruptedCellKept: 'the cell stopped here; variables are kept.',
     interrupting: 'Interrupting…',
+    interruptingStep: 'Interrupting: the model stops when its current layer ends…',
+    progressLabel: ({ op }) => `Progress of ${op}`,
+    progressLoad: ({ op, size, totalSize, tensors, total }) => `${op}: ${size} of ${totalSize}, ${tensors} of ${total} tensors`,
+    progressForward: ({ op, layer, layers, tokens }) => `${op}: ${layer} of ${layers} layers done · ${tokens} tokens`,
+    progressGenerate: ({ op, value, max, tokens }) => `${op}: ${value} of ${max} new tokens · prompt of ${tokens} tokens`,
+    progressPrefill: ({ op, layer, layers, tokens }) => `${op}: reading the prompt of ${tokens} tokens, ${layer} of ${layers} layers done`,
+    progressStopped: 'stopped by Interrupt',
     interruptedCell: 'Interrupted',
     interruptedCellMessage: 'the worker was stopped and a fresh one started. Variables from earlier cells were lost.',
     queued: 'queued',
@@ -282,9 +289,16 @@ const STRINGS = {
     errorLine: ({ line }) => `第 ${line} 行`,
     errorInCell: ({ cell, line }) => `单元 ${cell} 的第 ${line} 行`,
     interruptedKept: '已中断：单元已停止；工作线程和所有变量都还在（包括这个单元停止前设置的变量）。',
-    interruptedStuck: '已中断：单元在 2 秒内没有停止（它正在进行一次很长的张量引擎调用），因此工作线程已停止并重新启动，之前单元中的变量已丢失。',
+    interruptedStuck: ({ s }) => `已中断：单元在 ${s} 秒内没有停止（它正在进行一次很长的张量引擎调用），因此工作线程已停止并重新启动，之前单元中的变量已丢失。`,
     interruptedCellKept: '单元在这里停止；变量都还在。',
     interrupting: '正在中断…',
+    interruptingStep: '正在中断：模型会在当前这一层算完后停止…',
+    progressLabel: ({ op }) => `${op} 的进度`,
+    progressLoad: ({ op, size, totalSize, tensors, total }) => `${op}：已读 ${size}/${totalSize}，${tensors}/${total} 个张量`,
+    progressForward: ({ op, layer, layers, tokens }) => `${op}：已算完 ${layer}/${layers} 层 · ${tokens} 个词元`,
+    progressGenerate: ({ op, value, max, tokens }) => `${op}：已生成 ${value}/${max} 个新词元 · 提示有 ${tokens} 个词元`,
+    progressPrefill: ({ op, layer, layers, tokens }) => `${op}：正在读入 ${tokens} 个词元的提示，已算完 ${layer}/${layers} 层`,
+    progressStopped: '已被“中断”停止',
     interruptedCell: '已中断',
     interruptedCellMessage: '工作线程已停止并重新启动，之前单元中的变量已丢失。',
     queued: '排队中',
@@ -360,6 +374,9 @@ const STRINGS = {
 };
 
 export const LANGS = Object.keys(STRINGS);
+
+/** A size in bytes as readers read it in either language: "12.3 MB", "1.20 GB", "4 kB". */
+export const bytesText = (bytes) => (bytes >= 1e9 ? `${(bytes / 1e9).toFixed(2)} GB` : bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1e3))} kB`);
 
 export function t(lang, key, vars = {}) {
   const s = STRINGS[lang]?.[key] ?? STRINGS.en[key] ?? key;

@@ -15,6 +15,9 @@
 //   ping is never sent while a cell or a request runs (a long computation is not a dead worker).
 import { MSG } from '../runtime/protocol.js';
 
+// The least an Interrupt waits for a model's step (a layer) to end before it stops the worker instead.
+const STEP_WAIT_MS = 30_000;
+
 export class Kernel {
   constructor({ url, onStatus = () => {}, heartbeatMs = 5000 }) {
     this.url = url;
@@ -123,6 +126,15 @@ export class Kernel {
         // Late output (a timer firing after its cell finished) still goes to that cell.
         (this.runs.get(msg.runId) ?? this.finished.get(msg.runId))?.onOutput(msg.output);
         break;
+      case MSG.PROGRESS: {
+        const run = this.runs.get(msg.runId);
+        if (!run) break;
+        const p = msg.progress;
+        run.inStep = p.value < p.max;  // a step of a long call is under way: it ends, then the call checks the flag
+        run.stepMs = Math.max(run.stepMs ?? 0, p.ms ?? 0);
+        run.onProgress(p);
+        break;
+      }
       case MSG.DONE: {
         const run = this.runs.get(msg.runId);
         this.runs.delete(msg.runId);
@@ -149,13 +161,16 @@ export class Kernel {
     }
   }
 
-  /** run(cellId, source, onOutput) → Promise<{ error, declared } | { interrupted: true, kept?, declared?, reads? }> */
-  run(cellId, source, onOutput = () => {}) {
+  /**
+   * run(cellId, source, onOutput, onProgress) → Promise<{ error, declared } | { interrupted: true, kept?, declared?, reads? }>
+   * onProgress(p): how far a long tp call of the cell got (MSG.PROGRESS in runtime/protocol.js).
+   */
+  run(cellId, source, onOutput = () => {}, onProgress = () => {}) {
     const runId = this.nextId++;
     if (this.state === 'failed') return Promise.resolve({ error: { name: 'Error', message: `tensor engine unavailable: ${this.failure}` } });
     this.#ping();
     return new Promise((resolve) => {
-      this.runs.set(runId, { resolve, onOutput });
+      this.runs.set(runId, { resolve, onOutput, onProgress });
       this.worker.postMessage({ type: MSG.RUN, runId, cellId, source });
     });
   }
@@ -201,19 +216,30 @@ export class Kernel {
     return this.runs.size > 0;
   }
 
+  /** How long stopRunning(ms) waits now: `ms`, or, while a long tp call (a model's forward) is inside one
+   *  of its steps, long enough for that step to end, when the call checks the flag (a layer can take
+   *  seconds; stopping the worker instead would drop a model the reader loaded). */
+  stopWaitMs(ms = 2000) {
+    const run = [...this.runs.values()].find((r) => r.inStep);
+    return run ? Math.max(ms, STEP_WAIT_MS, 4 * run.stepMs) : ms;
+  }
+
   /**
    * Asks the running cell to stop where it is, keeping the worker and its scope. Resolves true once no
    * cell runs, false when this page cannot share memory, nothing but requests is outstanding, or the cell
-   * has not stopped within `ms` (inside one long call into the core): the caller then restarts.
+   * has not stopped within stopWaitMs(ms) (inside one long call into the core): the caller then restarts.
+   * A restart meanwhile (the reader's) ends the wait too: it resolves 'restarted'.
    */
   stopRunning(ms = 2000) {
     if (!this.flag || this.state !== 'ready' || this.runs.size === 0) return Promise.resolve(false);
     Atomics.store(this.flag, 0, 1);
     const t0 = performance.now();
+    const generation = this.generation;
     return new Promise((resolve) => {
       const poll = () => {
-        if (this.runs.size === 0) resolve(true);
-        else if (performance.now() - t0 >= ms) resolve(false);
+        if (generation !== this.generation) resolve('restarted');
+        else if (this.runs.size === 0) resolve(true);
+        else if (performance.now() - t0 >= this.stopWaitMs(ms)) resolve(false);
         else setTimeout(poll, 5);
       };
       poll();

@@ -636,7 +636,8 @@ export class Notebook {
     cell.setState('running');
     this.running = cell;
     this.status.textContent = this.L('running', { n: cell.n });
-    const r = await this.kernel.run(cell.id, source, (o) => cell.addOutput(o));
+    const r = await this.kernel.run(cell.id, source, (o) => cell.addOutput(o), (p) => cell.setProgress(p));
+    cell.endProgress(r.interrupted ? 'stopped' : r.error ? 'error' : 'done');
     if (this.running === cell) {
       this.running = null;
       this.status.textContent = this.kernelState === 'ready' ? this.L('ready') : this.status.textContent;
@@ -837,8 +838,8 @@ export class Notebook {
 
   /**
    * Stops whatever runs now. In a crossOriginIsolated page the cell stops at its next loop iteration or
-   * await and the variables stay; otherwise, or when it has not stopped within 2 s (one long call into the
-   * core), the worker is terminated and a fresh one started, and the notice says the variables were lost.
+   * await (a model's forward: after its current layer) and the variables stay; otherwise, or when it has
+   * not stopped within 2 s (one long call into the core; a layer: kernel.stopWaitMs), the worker is terminated and a fresh one started, and the notice says the variables were lost.
    */
   async interrupt() {
     if (!this.running && !this.kernel.busy && this.kernel.requests.size === 0 && this.kernelState !== 'starting') {
@@ -850,9 +851,12 @@ export class Notebook {
     if (this.kernel.flag && this.kernel.runs.size > 0) {
       // Stop the cell in place: queued cells do not start, the worker and every variable stay.
       this.epoch++;
-      this.status.textContent = this.L('interrupting');
+      const waitMs = this.kernel.stopWaitMs(2000);
+      // Inside a model's layer: it stops when the layer ends (said, since that can take seconds).
+      this.status.textContent = waitMs > 2000 ? this.L('interruptingStep') : this.L('interrupting');
       const t0 = performance.now();
       const stopped = await this.kernel.stopRunning(2000);
+      if (stopped === 'restarted') return;  // the reader pressed Restart meanwhile: its notice says what happened
       if (stopped) {
         this.lastInterruptMs = performance.now() - t0;
         for (const c of this.cells) if (c.el.classList.contains('queued')) c.setState(c.el.dataset.state);
@@ -863,7 +867,7 @@ export class Notebook {
       // Stuck inside one long call into the core: the fallback, said as such.
       const stuck = this.running ?? running;
       this.running = null;
-      this.#freshKernel(this.L('interruptedStuck'), stuck, { interrupt: true });
+      this.#freshKernel(this.L('interruptedStuck', { s: Math.round(this.kernel.stopWaitMs(2000) / 1000) }), stuck, { interrupt: true });
       return;
     }
     this.running = null;

@@ -9,6 +9,7 @@
 // the cells that read `weights`. The Files are kept on the page, so after Interrupt/Restart they are
 // opened again in the fresh worker and the same tensors are bound again.
 import { h } from './dom.js';
+import { bytesText } from './i18n.js';
 
 // ---- run in the worker (sent as source text: self-contained, state on globalThis) ---------------------
 
@@ -141,7 +142,6 @@ async function droppedFiles(dt) {
   return out;
 }
 const NAME_RE = /^[A-Za-z_$][\w$]*$/;
-const mb = (bytes) => (bytes >= 1e9 ? `${(bytes / 1e9).toFixed(2)} GB` : bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1e3))} kB`);
 const shapeText = (shape) => (shape.length ? shape.join('×') : 'scalar');
 
 export class WeightsPanel {
@@ -280,7 +280,7 @@ export class WeightsPanel {
     this.#drawBound();
     this.browser.hidden = true;
     this.#showError('');
-    this.status.textContent = this.L('weightsOpening', { file: label, size: mb(size) });
+    this.status.textContent = this.L('weightsOpening', { file: label, size: bytesText(size) });
     this.zone.dataset.state = 'opening';
     // The previous file's tensors are unbound: what the panel lists is what `weights` holds.
     if (unbind.length) this.nb.kernel.compute(bindWeight, { remove: unbind }).then((r) => this.nb.changed('weights', r.summary), () => {});
@@ -290,7 +290,7 @@ export class WeightsPanel {
       if (id !== this.id) return;
       this.files = files;
       this.list = r;
-      this.status.textContent = this.L('weightsOpened', { file: label, n: r.tensors.length, format: r.format, size: mb(r.size) });
+      this.status.textContent = this.L('weightsOpened', { file: label, n: r.tensors.length, format: r.format, size: bytesText(r.size) });
       this.zone.dataset.state = 'open';
       this.browser.hidden = false;
       this.filter.value = '';
@@ -351,7 +351,7 @@ export class WeightsPanel {
     if (!entry) return;
     this.#showError('');
     const n = entry.shape.reduce((a, b) => a * b, 1);
-    this.status.textContent = this.L('weightsReading', { name, size: mb(n * 4) });
+    this.status.textContent = this.L('weightsReading', { name, size: bytesText(n * 4) });
     this.zone.dataset.state = 'reading';
     try {
       const r = await this.nb.kernel.compute(bindWeight, { id, name, shard: entry.shard, as });
@@ -396,7 +396,7 @@ export class WeightsPanel {
     const id = ++this.modelId;
     this.modelFiles = files;
     this.modelStatus.hidden = false;
-    this.modelStatus.textContent = this.L('modelLoading', { size: mb(files.reduce((s, f) => s + f.size, 0)) });
+    this.modelStatus.textContent = this.L('modelLoading', { size: bytesText(files.reduce((s, f) => s + f.size, 0)) });
     this.zone.dataset.model = 'loading';
     try {
       if (this.nb.kernelState === 'failed') throw new Error(this.L('weightsNoEngine'));
@@ -410,10 +410,10 @@ export class WeightsPanel {
         if (st.error) throw new Error(st.error);
         if (st.done) { r = st.summary; break; }
         const p = st.progress;
-        if (p?.totalTensors) this.modelStatus.textContent = this.L('modelProgress', { tensors: p.tensors, total: p.totalTensors, size: mb(p.bytes), totalSize: mb(p.totalBytes) });
+        if (p?.totalTensors) this.modelStatus.textContent = this.L('modelProgress', { tensors: p.tensors, total: p.totalTensors, size: bytesText(p.bytes), totalSize: bytesText(p.totalBytes) });
       }
       this.zone.dataset.model = 'loaded';
-      this.modelStatus.textContent = this.L('modelLoaded', { arch: r.architecture || '?', layers: r.layers ?? '?', size: mb(r.bytes) });
+      this.modelStatus.textContent = this.L('modelLoaded', { arch: r.architecture || '?', layers: r.layers ?? '?', size: bytesText(r.bytes) });
       this.nb.changed('model', r);
     } catch (e) {
       if (id !== this.modelId) return;
