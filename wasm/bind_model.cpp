@@ -178,15 +178,10 @@ void release(int id) {
   g_models.erase(id);
 }
 
+// The weight itself in its file dtype (a new handle on the model's storage, not a copy): disposing the
+// handle leaves the model whole; the storage lives while either holds it.
 int weight(int id, std::string name) {
-  return tpw::guard([&] { return tpw::put(loaded(id).m->weight_f32(name)); });
-}
-
-std::string weight_info(int id, std::string name) {
-  return tpw::guard([&] {
-    const model::Weight& w = loaded(id).m->weight(name);
-    return std::string(tp::io::dtype_name(w.dtype));
-  });
+  return tpw::guard([&] { return tpw::put(loaded(id).m->weight(name).t); });
 }
 
 // KV caches: one per generation.
@@ -269,7 +264,6 @@ EMSCRIPTEN_BINDINGS(tensorpad_model) {
   function("modelBytes", &model_bytes);
   function("modelRelease", &release);
   function("modelWeight", &weight);
-  function("modelWeightDtype", &weight_info);
   function("modelCacheCreate", &cache_create);
   function("modelCacheRelease", &cache_release);
   function("modelRunBegin", &run_begin);

@@ -192,13 +192,38 @@ test('a sharded checkpoint gives the single file\'s logits, and BF16 weights tho
     assert.ok(bf.bytes < single.bytes * 0.6, `BF16 weights stay BF16 in the heap (${bf.bytes} vs ${single.bytes} bytes)`);
     // An F32 checkpoint of the BF16 values: write it from bf's weights.
     const dir = writeModel(`bf16-as-f32-${arch}`, {
-      arch, seed: 3, edit: (t) => { for (const n of Object.keys(t)) { t[n].dispose(); t[n] = bf.weight(n); } },
+      arch, seed: 3, edit: (t) => { for (const n of Object.keys(t)) { t[n].dispose(); t[n] = bf.weight(n).float(); } },
     });
     const f32 = await tp.model.load(dir);
     close((await bf.forward(ids, { logits: 'all' })).logits, (await f32.forward(ids, { logits: 'all' })).logits, 1e-6, 1e-5);
     tp.dispose(a, b);
     for (const m of [single, sharded, bf, f32]) m.dispose();
   }
+});
+
+test('model.weight(name) is the stored weight in its file dtype, a handle on the model\'s own storage (no copy)', async () => {
+  const bf = await tp.model.load(writeModel('weight-bf16', { seed: 5, dtype: 'BF16', tied: true }));
+  const f32 = await tp.model.load(writeModel('weight-f32', { seed: 5 }));
+  const before = tp.memory();
+  const w = bf.weight('model.layers.1.mlp.gate_proj.weight');
+  assert.equal(w.dtype, 'bfloat16');
+  assert.deepEqual(w.shape, [dims.inter, dims.hidden]);
+  assert.equal(tp.memory().bytes, before.bytes, 'no bytes were copied');
+  assert.equal(tp.memory().tensors, before.tensors + 1, 'one more handle');
+  // The values are the file's: the F32 checkpoint of the same seed rounded to bfloat16.
+  const ref = f32.weight('model.layers.1.mlp.gate_proj.weight');
+  assert.equal(ref.dtype, 'float32');
+  close(w.float(), ref.to('bfloat16').float(), 0, 0);
+  // A tied model's lm_head is embed_tokens; disposing a weight's handle leaves the model whole.
+  const head = bf.weight('lm_head.weight');
+  assert.deepEqual(head.shape, [dims.vocab, dims.hidden]);
+  close(head.float(), bf.weight('model.embed_tokens.weight').float(), 0, 0);
+  const logits = (await bf.forward(ids)).logits.toArray();
+  tp.dispose(w, ref, head);
+  assert.deepEqual((await bf.forward(ids)).logits.toArray(), logits);
+  assert.throws(() => bf.weight('model.layers.9.mlp.gate_proj.weight'), /model\.weight: no weight named 'model\.layers\.9\.mlp\.gate_proj\.weight'/);
+  bf.dispose();
+  f32.dispose();
 });
 
 test('generate is greedy over a KV cache: each new id is the argmax of a full forward, and it stops at eos', async () => {
@@ -248,6 +273,46 @@ test('an aborted signal stops a forward between layers, frees what it made, and 
   const { logits } = await model.forward(ids);
   assert.deepEqual(logits.shape, [dims.vocab]);
   logits.dispose();
+  model.dispose();
+});
+
+test('inside a notebook cell (globalThis.__tensorpadCell) forward and generate report progress to the cell, and its Interrupt stops a forward between layers', async () => {
+  const model = await tp.model.load(writeModel('cell'));
+  const reports = [];
+  class Interrupted extends Error { name = 'Interrupted'; }
+  let stopAfter = Infinity;
+  globalThis.__tensorpadCell = () => ({
+    check: () => { if (reports.filter((p) => p.op === 'model.forward').length > stopAfter) throw new Interrupted(); },
+    progress: (p) => reports.push(p),
+  });
+  try {
+    const full = await model.forward(ids);
+    full.logits.dispose();
+    const fwd = reports.filter((p) => p.op === 'model.forward');
+    assert.deepEqual(fwd.map((p) => [p.value, p.max, p.layer, p.layers, p.tokens]),
+      [[0, 4, 0, 2, ids.length], [1, 4, 0, 2, ids.length], [2, 4, 1, 2, ids.length], [3, 4, 2, 2, ids.length], [4, 4, 2, 2, ids.length]]);
+    assert.ok(fwd.every((p) => p.ms >= 0));
+
+    reports.length = 0;
+    const before = tp.memory();
+    stopAfter = 2;  // the cell's check throws after the embedding and the first layer
+    await assert.rejects(model.forward(ids, { capture: '**' }), (e) => e instanceof Interrupted);
+    assert.equal(reports.at(-1).layer, 1, 'stopped after layer 1 of 2');
+    assert.deepEqual(tp.memory(), before, 'the interrupted forward freed what it made');
+    stopAfter = Infinity;
+
+    reports.length = 0;
+    const { ids: out } = await model.generate(ids, { maxNewTokens: 3 });
+    const gen = reports.filter((p) => p.op === 'model.generate');
+    assert.ok(gen.some((p) => p.value === 0 && p.layers === 2 && p.tokens === ids.length), 'the prompt\'s layers');
+    assert.deepEqual(gen.at(-1), { op: 'model.generate', value: out.length, max: 3, tokens: ids.length, ms: 0 });
+  } finally {
+    delete globalThis.__tensorpadCell;
+  }
+  // Outside a cell nothing is reported or checked.
+  reports.length = 0;
+  (await model.forward(ids)).logits.dispose();
+  assert.equal(reports.length, 0);
   model.dispose();
 });
 

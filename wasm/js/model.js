@@ -13,8 +13,10 @@
 //   model.tokenizer        {encode(text) → number[], decode(ids) → string}; without tokenizer.json both
 //                          throw a clear error (token ids still work everywhere)
 //   model.weights          [{name, dtype, shape}] as stored
-//   model.weight(name)     → Tensor (float32 copy of the stored weight; 'lm_head.weight' of a tied model
-//                          is embed_tokens)
+//   model.weight(name)     → Tensor: the stored weight in its file dtype (bfloat16, float16 or float32), a
+//                          new handle on the model's own storage, not a copy (.float() widens it; as
+//                          torch's parameters, writing into it changes the model); 'lm_head.weight' of
+//                          a tied model is embed_tokens
 //   await model.forward(idsOrText, {capture, logits, onProgress, signal}) → {logits, captures}
 //       logits: 'last' (default, [vocab]), 'all' ([T, vocab]) or false (null).
 //       capture: a name or pattern, or an array of them ('*' = one dot-separated part, '**' = any):
