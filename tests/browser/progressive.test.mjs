@@ -5,7 +5,7 @@
 // makes the editor, and every block of the chapter is filled in the end.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSiteAndBrowser, withSitePage } from './helpers.mjs';
+import { useSiteAndBrowser, withSitePage, editorText } from './helpers.mjs';
 
 let srv, browser;
 useSiteAndBrowser((s, b) => { srv = s; browser = b; });
@@ -41,6 +41,74 @@ for (const lang of ['en', 'zh']) {
     });
   });
 }
+
+// CodeMirror is a chunk of its own (web/src/lazy-editor.js loadEditor), loaded after the first screen: held back
+// here, the page still shows the chapter, its cells as static copies drawn with style.css's copy of the editor's box.
+test('the chapter shows its cells before CodeMirror has loaded, as static copies with the editor\'s size and text', async () => {
+  await withSitePage(browser, srv.base, async (page) => {
+    let release;
+    const held = new Promise((resolve) => { release = resolve; });
+    let heldUrl = null;
+    await page.route('**/assets/chunk-*.js', async (route) => {
+      const response = await route.fetch();
+      const body = await response.text();
+      // The chunk that holds CodeMirror's view (its gutter's class name is in no other).
+      if (body.includes('cm-gutters-before')) {
+        heldUrl = route.request().url();
+        await held;
+      }
+      await route.fulfill({ response, body });
+    });
+    await page.goto(`${srv.base}?chapter=linear-algebra&lang=en`);
+    await page.waitForFunction(() => performance.getEntriesByName('tensorpad:first-screen').length > 0, null, { timeout: 120000 });
+    await page.locator('main [data-testid=cell] .cm-static').first().waitFor({ timeout: 60000 });
+    await page.waitForTimeout(300);
+    const before = await page.evaluate(() => ({
+      editors: document.querySelectorAll('main .cm-editor:not([data-static])').length,
+      filled: document.querySelector('#app').dataset.rendered ?? null,
+      cells: [...document.querySelectorAll('main [data-testid=cell]')].slice(0, 4).map((el) => ({
+        id: el.dataset.cellId, classes: el.querySelector('.cm-static').className,
+        height: el.querySelector('.cell-editor').getBoundingClientRect().height,
+        text: [...el.querySelectorAll('.cm-line')].map((l) => l.textContent).join('\n'),
+      })),
+    }));
+    assert.ok(heldUrl, 'the page asked for the CodeMirror chunk');
+    assert.equal(before.editors, 0, 'no editor is made before CodeMirror has loaded');
+    assert.equal(before.filled, null, 'the chapter is not marked interactive before its editors can be made');
+    assert.equal(before.cells.length, 4);
+    for (const c of before.cells) assert.equal(c.classes, 'cm-editor cm-static', `cell ${c.id}: drawn without CodeMirror's classes`);
+    // A reader who clicks and types before CodeMirror is here loses nothing: the editor is made with that text,
+    // the caret after it, and the edit is saved.
+    const typedId = before.cells[1].id;
+    const typed = page.locator(`[data-testid=cell][data-cell-id="${typedId}"]`);
+    await typed.locator('.cm-content').click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+    await page.keyboard.insertText('const early = 1;');
+    await page.keyboard.press('Enter');
+    await page.keyboard.insertText('early');
+    await page.keyboard.press('Control+Enter');
+    release();
+    await typed.locator('.cm-editor:not([data-static])').waitFor({ timeout: 60000 });
+    // Ctrl+Enter, pressed before the editor was made, ran the cell with what had been typed.
+    await page.waitForFunction((id) => ['done', 'error'].includes(document.querySelector(`[data-cell-id="${id}"]`).dataset.state), typedId, { timeout: 60000 });
+    assert.match(await typed.locator('[data-testid=cell-output]').textContent(), /^\s*1\s*$/);
+    await page.keyboard.insertText(' + 1');
+    assert.equal(await editorText(page, typedId), 'const early = 1;\nearly + 1');
+    assert.equal(await typed.locator('[data-testid=cell-reset]').isVisible(), true, 'shown as an edit');
+    await page.waitForFunction((id) => Object.values(localStorage).some((v) => v.includes('const early = 1;\\nearly + 1')), typedId, { timeout: 10000 });
+    before.cells.splice(1, 1);
+    await page.locator('#app[data-rendered=true]').waitFor({ timeout: 120000 });
+    for (const c of before.cells) {
+      const cell = page.locator(`[data-testid=cell][data-cell-id="${c.id}"]`);
+      await cell.scrollIntoViewIfNeeded();
+      await cell.locator('.cm-editor:not([data-static])').waitFor({ timeout: 30000 });
+      const after = await cell.evaluate((el) => ({ height: el.querySelector('.cell-editor').getBoundingClientRect().height, text: el.querySelector('.cm-content').cmTile.root.view.state.doc.toString() }));
+      assert.equal(after.text, c.text, `cell ${c.id}: the static copy shows the editor's text`);
+      assert.ok(Math.abs(after.height - c.height) < 0.5, `cell ${c.id}: static copy ${c.height} px before CodeMirror, editor ${after.height} px`);
+    }
+  });
+});
 
 test('a click on a static copy makes the editor, with the caret where the click landed', async () => {
   await withSitePage(browser, srv.base, async (page) => {

@@ -36,22 +36,31 @@ export function download(filename, text, type) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+let trackedHeight = null; // px, once trackStickyHeader has measured
+
 /**
  * Keeps the CSS variable --header-h equal to the height of `header` while it sticks to the top of the
  * page (0 when a media query makes it scroll away), so that style.css's scroll-padding brings focused
  * controls and anchors into view below the header rather than under it.
  */
 export function trackStickyHeader(header) {
+  let last = null;
   const update = () => {
     const sticky = header.isConnected && getComputedStyle(header).position === 'sticky';
-    document.documentElement.style.setProperty('--header-h', sticky ? `${Math.ceil(header.getBoundingClientRect().height)}px` : '0px');
+    const value = sticky ? `${Math.ceil(header.getBoundingClientRect().height)}px` : '0px';
+    // Set only when it changes: a variable set on the root restyles the whole page.
+    if (value !== last) document.documentElement.style.setProperty('--header-h', (last = value));
+    trackedHeight = parseFloat(value);
   };
+  // The first observation comes after the first layout: measured then, not by a forced layout of a page
+  // still being built.
   new ResizeObserver(update).observe(header);
   addEventListener('resize', update);
-  update();
 }
 
-/** The height the sticky header covers at the top of the window (0 when it scrolls away), in px. */
+/** The height the sticky header covers at the top of the window (0 when it scrolls away), in px. Read from
+ *  trackStickyHeader's last measure where it runs (every editor asks, and getComputedStyle restyles a page
+ *  being built). */
 export function headerHeight() {
-  return parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--header-h')) || 0;
+  return trackedHeight ?? (parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--header-h')) || 0);
 }

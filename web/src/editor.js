@@ -7,7 +7,8 @@ import { EditorState, Prec } from '@codemirror/state';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { bracketMatching, indentOnInput, syntaxHighlighting, defaultHighlightStyle, HighlightStyle, syntaxTree } from '@codemirror/language';
 import { closeBrackets, closeBracketsKeymap, autocompletion, completionStatus, closeCompletion } from '@codemirror/autocomplete';
-import { javascript } from '@codemirror/lang-javascript';
+import { javascript, javascriptLanguage } from '@codemirror/lang-javascript';
+import { highlightTree } from '@lezer/highlight';
 import { headerHeight, h } from './dom.js';
 import { loadDocs, docFor, signatureLine, optionKeys } from './api-docs.js';
 
@@ -184,4 +185,29 @@ export function createEditor(parent, { doc = '', label = 'Code', onChange = () =
 
 export function setDoc(view, text) {
   view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+}
+
+/** The text of JavaScript `text` cut into [from, to, class] runs covering all of it (class null: plain), as the editor highlights it. */
+export function highlightRuns(text) {
+  const runs = [];
+  let pos = 0;
+  highlightTree(javascriptLanguage.parser.parse(text), highlightStyle, (from, to, cls) => {
+    if (from > pos) runs.push([pos, from, null]);
+    runs.push([from, to, cls]);
+    pos = to;
+  });
+  if (pos < text.length) runs.push([pos, text.length, null]);
+  return runs;
+}
+
+// The class names of an editor's outer element (CodeMirror's scoped theme classes): read once from an
+// editor built and dropped, which also mounts the theme's and the highlighter's styles in the document.
+let shellClassName = null;
+export function editorShellClass() {
+  if (shellClassName === null) {
+    const probe = createEditor(null, { complete: () => ({ items: [] }), onEscape: () => {} });
+    shellClassName = probe.dom.className.replace(/\bcm-focused\b/, '').trim();
+    probe.destroy();
+  }
+  return shellClassName;
 }

@@ -2,37 +2,33 @@
 // it has the editor's size and look, and becomes a CodeMirror editor as it nears the viewport, or at once when
 // it is clicked (the caret or selection where the reader put it) or focused. A chapter of 80 editors opens
 // without building 80 editors first.
-import { highlightTree } from '@lezer/highlight';
-import { javascriptLanguage } from '@codemirror/lang-javascript';
-import { createEditor, highlightStyle } from './editor.js';
 import { h } from './dom.js';
 import { whenNearViewport, idleQueue } from './progressive.js';
 
-// The class names of a real editor's outer element (CodeMirror's scoped theme classes): read once from an
-// editor built and dropped, which also mounts the theme's and the highlighter's styles in the document.
-let editorClass = null;
-function shellClass() {
-  if (editorClass === null) {
-    const probe = createEditor(null, { complete: () => ({ items: [] }), onEscape: () => {} });
-    editorClass = probe.dom.className.replace(/\bcm-focused\b/, '').trim();
-    probe.destroy();
-  }
-  return editorClass;
+// CodeMirror (web/src/editor.js, most of the page's script) is a chunk of its own, loaded once the first
+// screen is drawn (see notebook.js #fill) or when an editor is wanted: until then a static copy is drawn
+// with style.css's copy of the editor's box (.cm-static), in plain text.
+let cm = null;
+let loading = null;
+const statics = new Set(); // the LazyEditors showing a static copy
+
+/** Loads CodeMirror (once); resolves to web/src/editor.js. Static copies take the editor's classes then. */
+export function loadEditor() {
+  loading ??= import('./editor.js').then((m) => {
+    cm = m;
+    const cls = `${m.editorShellClass()} cm-static`;
+    for (const e of statics) e.shell.className = cls;
+    return m;
+  }, (e) => {
+    loading = null; // a later call tries again
+    throw e;
+  });
+  return loading;
 }
 
-/** The lines of `text` as CodeMirror draws them (.cm-line with highlighted spans; the first line is the active one). */
-function staticLines(text, language, highlight) {
-  // The text cut into [from, to, class] runs, in order, covering all of it (class null: plain).
-  const runs = [];
-  let pos = 0;
-  if (highlight && language === 'js') {
-    highlightTree(javascriptLanguage.parser.parse(text), highlightStyle, (from, to, cls) => {
-      if (from > pos) runs.push([pos, from, null]);
-      runs.push([from, to, cls]);
-      pos = to;
-    });
-  }
-  if (pos < text.length) runs.push([pos, text.length, null]);
+/** The lines of `text` as CodeMirror draws them (.cm-line, with highlighted spans when `runs` are given; the first line is the active one). */
+function staticLines(text, runs = null) {
+  runs ??= text ? [[0, text.length, null]] : [];
   const lines = [[]];
   for (const [from, to, cls] of runs) {
     text.slice(from, to).split('\n').forEach((part, i) => {
@@ -56,14 +52,14 @@ export class LazyEditor {
   // The static copy: plain lines at first (cheap for the dozens of editors of a chapter), highlighted as it
   // nears the viewport, where the editor is queued to replace it.
   #drawStatic() {
-    const lines = staticLines(this.doc, this.opts.language, false);
+    const lines = staticLines(this.doc);
     const gutter = h('div', { class: 'cm-gutters', 'aria-hidden': 'true' },
       h('div', { class: 'cm-gutter cm-lineNumbers' },
         ...lines.map((_, i) => h('div', { class: i === 0 ? 'cm-gutterElement cm-activeLineGutter' : 'cm-gutterElement', text: String(i + 1) }))));
     // Focusable and labelled as the editor is, so Tab reaches it in the same place and a screen reader
     // hears the same name; focusing it makes the editor.
     this.content = h('div', { class: 'cm-content', role: 'textbox', 'aria-multiline': 'true', 'aria-label': this.opts.label ?? 'Code', tabindex: '0', spellcheck: 'false', translate: 'no' }, ...lines);
-    const shell = h('div', { class: `${shellClass()} cm-static`, 'data-static': 'true' },
+    const shell = h('div', { class: `${cm ? cm.editorShellClass() : 'cm-editor'} cm-static`, 'data-static': 'true' },
       h('div', { class: 'cm-scroller' }, gutter, this.content));
     let pointing = false;
     // A press focuses the copy before its click says where: the click makes the editor, not the focus. Cleared
@@ -89,11 +85,15 @@ export class LazyEditor {
     if (this.shell) this.shell.replaceWith(shell);
     else this.parent.append(shell);
     this.shell = shell;
+    this.typed = false;
+    statics.add(this);
     this.cancel?.();
-    this.cancel = whenNearViewport(shell, () => {
-      this.content.replaceChildren(...staticLines(this.doc, this.opts.language, true));
+    // Near the viewport: highlighted (once CodeMirror is here), and queued to become the editor.
+    this.cancel = whenNearViewport(shell, () => loadEditor().then((m) => {
+      if (this.shell !== shell) return;
+      if (this.opts.language === 'js' && !this.typed) this.content.replaceChildren(...staticLines(this.doc, m.highlightRuns(this.doc)));
       idleQueue.add(() => this.ensure());
-    });
+    }).catch((e) => console.error(e)));
   }
 
   /** The offset in the text of a DOM point inside the static lines, or null. */
@@ -113,20 +113,81 @@ export class LazyEditor {
     return this.view !== null;
   }
 
-  /** The editor, made now if it is not yet; with a selection and focus when asked. */
+  /**
+   * The editor, made now if it is not yet; with a selection and focus when asked. While CodeMirror is still
+   * loading: null, and the editor is made (with the last selection asked for, focused if any call asked) once it has.
+   */
   ensure({ anchor, head, focus = false } = {}) {
+    if (!this.view && !cm) {
+      const wanted = this.wanted = { anchor, head, focus: focus || !!this.wanted?.focus };
+      // What the reader types meanwhile goes into the copy, and into the editor when it is made.
+      if (!this.content.isContentEditable) {
+        this.content.contentEditable = 'plaintext-only';
+        this.content.addEventListener('input', () => { this.typed = true; });
+        // The run keys (editor.js) too: the cell runs once the editor has the text.
+        this.content.addEventListener('keydown', (e) => {
+          if (e.key !== 'Enter' || !(e.shiftKey || e.ctrlKey || e.metaKey || e.altKey)) return;
+          e.preventDefault();
+          this.runWanted = e.altKey ? { advance: true, insert: true } : { advance: !(e.ctrlKey || e.metaKey) };
+        });
+      }
+      loadEditor().then(() => {
+        if (this.wanted !== wanted) return;
+        this.wanted = null;
+        this.ensure(wanted);
+      }).catch((e) => console.error(e));
+      return null;
+    }
+    let typed = null;
     if (!this.view) {
       this.cancel();
+      statics.delete(this);
       const hadFocus = this.shell.contains(document.activeElement);
-      this.view = createEditor(null, { ...this.opts, doc: this.doc });
+      typed = this.typed ? this.#typedText() : null;
+      if (typed) {
+        this.doc = typed.text;
+        anchor = head = typed.caret;
+      }
+      this.view = cm.createEditor(null, { ...this.opts, doc: this.doc });
       this.shell.replaceWith(this.view.dom);
       this.shell = null;
       this.content = null;
       if (hadFocus) focus = true;
     }
+    this.wanted = null;
     if (anchor !== undefined) this.view.dispatch({ selection: { anchor, head: head ?? anchor } });
     if (focus) this.view.focus();
+    if (typed) this.opts.onChange?.(typed.text);
+    if (this.runWanted) {
+      const run = this.runWanted;
+      this.runWanted = null;
+      this.opts.onRun?.(run);
+    }
     return this.view;
+  }
+
+  // The text typed into the copy while CodeMirror loaded (lines are the copy's divs, or the ones the browser
+  // made; a <br> alone in a line only holds it open), and the caret's offset in it.
+  #typedText() {
+    const sel = getSelection();
+    let text = '';
+    let caret = null;
+    const walk = (node) => {
+      node.childNodes.forEach((c, i) => {
+        // A line (a div of the copy's, or one the browser made) after something else starts on a new line.
+        if (node === this.content && c.nodeName === 'DIV' && i > 0 && !(c.previousSibling.nodeType === Node.TEXT_NODE && text.endsWith('\n'))) text += '\n';
+        if (sel.focusNode === node && sel.focusOffset === i) caret ??= text.length;
+        if (c.nodeType === Node.TEXT_NODE) {
+          if (sel.focusNode === c) caret ??= text.length + sel.focusOffset;
+          text += c.data;
+        } else if (c.nodeName === 'BR') {
+          if (c !== node.lastChild) text += '\n'; // the last one holds a line open
+        } else if (c.nodeType === Node.ELEMENT_NODE) walk(c);
+      });
+      if (sel.focusNode === node && sel.focusOffset === node.childNodes.length) caret ??= text.length;
+    };
+    walk(this.content);
+    return { text, caret: Math.min(caret ?? text.length, text.length) };
   }
 
   get text() {

@@ -3,7 +3,7 @@
 // its Edit button; Shift+Enter or Ctrl+Enter shows it rendered again.
 import { h, sanitize } from './dom.js';
 import { t } from './i18n.js';
-import { createEditor } from './editor.js';
+import { loadEditor } from './lazy-editor.js';
 import { cellTools } from './cell.js';
 
 let markdown = null;
@@ -48,8 +48,9 @@ export class MarkdownCellView {
     if (!this.editing) this.render();
   }
 
-  /** Shows the text in an editor (created the first time) and focuses it. */
-  edit() {
+  /** Shows the text in an editor (created the first time, once CodeMirror has loaded) and focuses it. */
+  async edit() {
+    const { createEditor } = await loadEditor();
     this.view ??= createEditor(this.editorHost, {
       doc: this.text,
       label: t(this.lang, 'mdEditorLabel'),

@@ -5,7 +5,7 @@ import { CellView } from './cell.js';
 import { ChapterStore, hashSource, passed, loadKeepOutputs, saveKeepOutputs, markRan, clearRan } from './storage.js';
 import { mountWidget } from './widgets.js';
 import { WeightsPanel, weightsAnchor } from './weights.js';
-import { LazyEditor } from './lazy-editor.js';
+import { LazyEditor, loadEditor } from './lazy-editor.js';
 import { whenNearViewport, yieldToPage, SLICE_MS } from './progressive.js';
 import { toIpynb, fromIpynb, chapterToMarkdown } from '../runtime/export.js';
 import { h, download, trackStickyHeader } from './dom.js';
@@ -160,6 +160,8 @@ export class Notebook {
       if (r?.then) break; // a module still loading: the rest waits for the next slice
     }
     performance.mark?.('tensorpad:first-screen');
+    // CodeMirror (a chunk of its own) loads while the rest is filled: the chapter is interactive once it has.
+    const editors = yieldToPage().then(loadEditor);
     let rest = fills.filter((f) => !f.done);
     while (rest.length) {
       await yieldToPage();
@@ -169,6 +171,7 @@ export class Notebook {
         if (r?.then) await r.catch(() => {});
       }
     }
+    await editors.catch((e) => console.error(e));
     this.contents?.track();
     performance.mark?.('tensorpad:interactive');
     this.root.dataset.rendered = 'true';

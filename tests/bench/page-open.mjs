@@ -1,0 +1,77 @@
+// Run after building the site (web/dist): `node tests/bench/page-open.mjs [--runs N] [--lang en|zh] [--quick]`.
+//
+// How soon the chapter opens, cold (issue 25: first screen < 1 s, the whole chapter interactive < 2.5 s, no
+// main-thread task over 200 ms): each run a fresh Chromium context (no cache, no service worker) loads
+// ?chapter=linear-algebra from web/server.mjs, traced. Two sets of figures per run:
+// - wall: the page's marks (tensorpad:first-screen, tensorpad:interactive) from navigation start, and the
+//   main thread's top-level tasks over 200 ms (their wall time);
+// - CPU: the main thread's own CPU time (the trace's thread time of its top-level tasks) until each mark, and
+//   its tasks over 200 ms of CPU. On this shared 2-core machine wall time stretches with the load average
+//   (a task waits for a core); the CPU time is the page's own work, what an idle machine would take.
+// Prints the median and range of each over the runs, with the CPU and load average. Not a test: no thresholds.
+import os from 'node:os';
+import { startServer, launch } from '../browser/helpers.mjs';
+
+const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
+const runs = Number(arg('--runs', process.argv.includes('--quick') ? 3 : 5));
+const langs = arg('--lang', null) ? [arg('--lang')] : ['en', 'zh'];
+const chapter = arg('--chapter', 'linear-algebra');
+
+/** One cold open, traced: the figures of the page's renderer main thread. */
+async function openOnce(browser, base, lang) {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await browser.startTracing(page, { categories: ['toplevel', 'blink.user_timing', '__metadata'] });
+    await page.goto(`${base}?chapter=${chapter}&lang=${lang}`);
+    await page.locator('#app[data-rendered=true]').waitFor({ timeout: 180000 });
+    // The widgets still off screen are mounted after the chapter is filled: their tasks count too.
+    await page.waitForTimeout(1500);
+    const firstAt = await page.evaluate(() => performance.getEntriesByName('tensorpad:first-screen')[0]?.startTime);
+    const events = JSON.parse(await browser.stopTracing()).traceEvents;
+    const mark = (name) => events.find((e) => e.name === `tensorpad:${name}`);
+    const first = mark('first-screen');
+    const ready = mark('interactive');
+    if (!first || !ready) throw new Error('the page did not mark tensorpad:first-screen and tensorpad:interactive');
+    const { pid, tid } = first;
+    // Navigation start (the page's time origin) on the trace's clock.
+    const start = first.ts - firstAt * 1000;
+    // The thread's top-level slices (a task, or a microtask checkpoint run outside one): those in no other.
+    const tasks = [];
+    for (const e of events.filter((x) => x.ph === 'X' && x.pid === pid && x.tid === tid && x.ts >= start).sort((a, b) => a.ts - b.ts || b.dur - a.dur)) {
+      const last = tasks.at(-1);
+      if (!last || e.ts >= last.ts + last.dur) tasks.push(e);
+    }
+    const cpuUntil = (ts) => tasks.filter((e) => e.ts < ts).reduce((a, e) => a + Math.min(e.tdur ?? 0, (ts - e.ts)), 0) / 1000;
+    return {
+      firstScreen: (first.ts - start) / 1000, interactive: (ready.ts - start) / 1000,
+      wallOver200: tasks.filter((e) => e.dur > 200e3).length, wallLongest: Math.max(...tasks.map((e) => e.dur)) / 1000,
+      cpuFirstScreen: cpuUntil(first.ts), cpuInteractive: cpuUntil(ready.ts), cpuTotal: tasks.reduce((a, e) => a + (e.tdur ?? 0), 0) / 1000,
+      cpuOver200: tasks.filter((e) => e.tdur > 200e3).length, cpuLongest: Math.max(...tasks.map((e) => e.tdur ?? 0)) / 1000,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+const fmt = (xs) => `${Math.round(median(xs))} (${Math.round(Math.min(...xs))}–${Math.round(Math.max(...xs))})`;
+const load = () => os.loadavg().map((x) => x.toFixed(1)).join(' ');
+
+const srv = await startServer();
+const browser = await launch();
+try {
+  console.log(`page-open: ${chapter}, ${runs} cold opens per language, ${os.cpus()[0].model} x${os.cpus().length}, load ${load()}`);
+  for (const lang of langs) {
+    const rs = [];
+    for (let i = 0; i < runs; i++) rs.push(await openOnce(browser, srv.base, lang));
+    const col = (k) => fmt(rs.map((r) => r[k]));
+    console.log(`  ${lang} (load after: ${load()}), median (range) in ms:\n` +
+      `    wall: first screen ${col('firstScreen')}, interactive ${col('interactive')}, tasks > 200 ms ${col('wallOver200')}, longest ${col('wallLongest')}\n` +
+      `    main-thread CPU: until first screen ${col('cpuFirstScreen')}, until interactive ${col('cpuInteractive')}, in all ${col('cpuTotal')}, ` +
+      `tasks > 200 ms ${col('cpuOver200')}, longest ${col('cpuLongest')}`);
+  }
+} finally {
+  await browser.close();
+  await srv.close();
+}
