@@ -148,18 +148,20 @@ test('a page that is not crossOriginIsolated runs the single-thread core, with t
   assert.deepEqual(got.products.map((p) => p.sum), await nodeSums());
 });
 
-test('the notebook (web/dist, served with COOP/COEP) runs its cells on the pthreads core', async () => {
-  const context = await browser.newContext();
-  const { page, log } = await openPage(context, dist.base);
-  try {
-    await page.goto(`${dist.base}?chapter=demo&lang=en`);
-    await page.locator('[data-testid=cell] .cm-editor').first().waitFor();
-    await typeInto(page, 'c1', "tp.coreFlavor + ':' + (tp.getNumThreads() > 1 || navigator.hardwareConcurrency === 1)");
-    await page.keyboard.press('Control+Enter');
-    await waitForState(page, 'c1');
-    assert.equal((await cell(page, 'c1').locator('[data-testid=cell-output]').textContent()).trim(), '"web-mt:true"');
-    assert.deepEqual(log.errors, [], 'no console error');
-  } finally {
-    await context.close();
-  }
-});
+for (const lang of ['en', 'zh']) {
+  test(`(${lang}) the notebook (web/dist, served with COOP/COEP) runs its cells on the pthreads core`, async () => {
+    const context = await browser.newContext();
+    const { page, log } = await openPage(context, dist.base);
+    try {
+      await page.goto(`${dist.base}?chapter=demo&lang=${lang}`);
+      await page.locator('[data-testid=cell] .cm-editor').first().waitFor();
+      await typeInto(page, 'c1', "tp.coreFlavor + ':' + (tp.getNumThreads() > 1 || navigator.hardwareConcurrency === 1)");
+      await page.keyboard.press('Control+Enter');
+      await waitForState(page, 'c1');
+      assert.equal((await cell(page, 'c1').locator('[data-testid=cell-output]').textContent()).trim(), '"web-mt:true"');
+      assert.deepEqual(log.errors, [], 'no console error');
+    } finally {
+      await context.close();
+    }
+  });
+}

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { useSiteAndBrowser, openPage, cell, typeInto, editorText, waitForState } from './helpers.mjs';
 import { u8, safetensorsBytes } from '../fixtures/safetensors-bytes.mjs';
+import { t } from '../../web/src/i18n.js';
 
 let srv, browser;
 useSiteAndBrowser((s, b) => { srv = s; browser = b; });
@@ -42,11 +43,11 @@ const file = (name, buffer) => ({ name, mimeType: 'application/octet-stream', bu
 
 // ---- helpers --------------------------------------------------------------------------------------
 
-async function withPage(fn, { chapter = 'demo' } = {}) {
+async function withPage(fn, { chapter = 'demo', lang = 'en' } = {}) {
   const context = await browser.newContext();
   const { page, log } = await openPage(context, srv.base);
   try {
-    await page.goto(`${srv.base}?chapter=${chapter}&lang=en`);
+    await page.goto(`${srv.base}?chapter=${chapter}&lang=${lang}`);
     await page.locator('[data-testid=weights-drop]').waitFor();
     await page.waitForFunction(() => document.querySelector('#app')?.dataset.kernel === 'ready', null, { timeout: 30000 });
     await fn(page, log);
@@ -83,86 +84,91 @@ const output = (page, id) => cell(page, id).locator('[data-testid=cell-output]')
 
 // ---- tests ----------------------------------------------------------------------------------------
 
-test('the panel lists the file\'s tensors with dtype and shape, filters them, and binds one as weights.W for the cells', async () => {
-  await withPage(async (page) => {
-    // Keyboard reachable and labelled.
-    const input = page.locator('[data-testid=weights-input]');
-    assert.equal(await input.evaluate((el) => el.labels.length > 0 && el.tabIndex >= 0), true);
-    assert.ok((await page.locator('[data-testid=weights-drop]').getAttribute('aria-describedby')).length > 0);
+// The panel's words are the reader's language (web/src/i18n.js); `§` stands for what is not checked here.
+const said = (lang, key, vars) => t(lang, key, vars).split('§');
 
-    await choose(page, file('model.safetensors', model));
-    assert.equal(await page.locator('[data-testid=weights-drop]').getAttribute('data-state'), 'open');
-    assert.equal(await rows(page).count(), 3);
-    const listed = await rows(page).evaluateAll((els) => els.map((el) => [el.dataset.name,
-      el.querySelector('[data-testid=weights-dtype]').textContent, el.querySelector('[data-testid=weights-shape]').textContent]));
-    assert.deepEqual(listed, [[GATE, 'F32', '64×32'], [NORM, 'F32', '16'], [QPROJ, 'BF16', '8×4']]);
-    assert.match(await page.locator('[data-testid=weights-status]').textContent(), /model\.safetensors: safetensors, 3 tensors/);
-    assert.equal(await page.locator('[data-testid=weights-error]').isHidden(), true);
+for (const lang of ['en', 'zh']) {
+  test(`(${lang}) the panel lists the file's tensors with dtype and shape, filters them, and binds one as weights.W for the cells`, async () => {
+    await withPage(async (page) => {
+      // Keyboard reachable and labelled.
+      const input = page.locator('[data-testid=weights-input]');
+      assert.equal(await input.evaluate((el) => el.labels.length > 0 && el.tabIndex >= 0), true);
+      assert.ok((await page.locator('[data-testid=weights-drop]').getAttribute('aria-describedby')).length > 0);
 
-    // Filter: every word must match, case-insensitively.
-    await page.fill('[data-testid=weights-filter]', 'Q_PROJ');
-    assert.deepEqual(await rows(page).evaluateAll((els) => els.map((el) => el.dataset.name)), [QPROJ]);
-    await page.fill('[data-testid=weights-filter]', 'layers.0 weight');
-    assert.deepEqual(await rows(page).evaluateAll((els) => els.map((el) => el.dataset.name)), [GATE, NORM]);
-    assert.match(await page.locator('[data-testid=weights-count]').textContent(), /2 of 3 tensors/);
-    await page.fill('[data-testid=weights-filter]', 'nothing-like-this');
-    assert.equal(await rows(page).count(), 0);
-    await page.fill('[data-testid=weights-filter]', '');
-    assert.equal(await rows(page).count(), 3);
+      await choose(page, file('model.safetensors', model));
+      assert.equal(await page.locator('[data-testid=weights-drop]').getAttribute('data-state'), 'open');
+      assert.equal(await rows(page).count(), 3);
+      const listed = await rows(page).evaluateAll((els) => els.map((el) => [el.dataset.name,
+        el.querySelector('[data-testid=weights-dtype]').textContent, el.querySelector('[data-testid=weights-shape]').textContent]));
+      assert.deepEqual(listed, [[GATE, 'F32', '64×32'], [NORM, 'F32', '16'], [QPROJ, 'BF16', '8×4']]);
+      assert.ok((await page.locator('[data-testid=weights-status]').textContent()).startsWith(said(lang, 'weightsOpened', { file: 'model.safetensors', format: 'safetensors', n: 3, size: '§' })[0]));
+      assert.equal(await page.locator('[data-testid=weights-error]').isHidden(), true);
 
-    // The BF16 tensor as weights.W (the default name); a cell reads it.
-    assert.equal(await row(page, QPROJ).locator('[data-testid=weights-bind]').textContent(), 'Use as W');
-    await bind(page, QPROJ);
-    const id = await probeCell(page);
-    assert.equal(await cell(page, id).getAttribute('data-state'), 'done');
-    assert.equal((await output(page, id).textContent()).trim(), `W 8x4 ${sum(qf)}`);
+      // Filter: every word must match, case-insensitively.
+      await page.fill('[data-testid=weights-filter]', 'Q_PROJ');
+      assert.deepEqual(await rows(page).evaluateAll((els) => els.map((el) => el.dataset.name)), [QPROJ]);
+      await page.fill('[data-testid=weights-filter]', 'layers.0 weight');
+      assert.deepEqual(await rows(page).evaluateAll((els) => els.map((el) => el.dataset.name)), [GATE, NORM]);
+      assert.equal(await page.locator('[data-testid=weights-count]').textContent(), t(lang, 'weightsCount', { n: 2, total: 3 }));
+      await page.fill('[data-testid=weights-filter]', 'nothing-like-this');
+      assert.equal(await rows(page).count(), 0);
+      await page.fill('[data-testid=weights-filter]', '');
+      assert.equal(await rows(page).count(), 3);
 
-    // Binding another tensor as W re-runs that cell by itself.
-    await bind(page, GATE);
-    await page.waitForFunction(([cid, text]) => document.querySelector(`[data-testid=cell][data-cell-id="${cid}"] [data-testid=cell-output]`)?.textContent.trim() === text,
-      [id, `W 64x32 ${sum(gate)}`], { timeout: 15000 });
-    assert.equal(await row(page, QPROJ).getAttribute('class'), null, 'the replaced tensor is no longer marked');
+      // The BF16 tensor as weights.W (the default name); a cell reads it.
+      assert.equal(await row(page, QPROJ).locator('[data-testid=weights-bind]').textContent(), t(lang, 'weightsUseAs', { as: 'W' }));
+      await bind(page, QPROJ);
+      const id = await probeCell(page);
+      assert.equal(await cell(page, id).getAttribute('data-state'), 'done');
+      assert.equal((await output(page, id).textContent()).trim(), `W 8x4 ${sum(qf)}`);
 
-    // Any name the reader types: weights.norm beside weights.W.
-    await page.fill('[data-testid=weights-as]', 'norm');
-    assert.equal(await row(page, NORM).locator('[data-testid=weights-bind]').textContent(), 'Use as norm');
-    await bind(page, NORM);
-    const bound = await page.locator('[data-testid=weights-binding]').evaluateAll((els) => els.map((el) => [el.dataset.as, el.dataset.name]));
-    assert.deepEqual(bound, [['W', GATE], ['norm', NORM]]);
-    await typeInto(page, id, "print(Object.keys(weights).join(','), weights.norm.shape.join('x'), weights.norm.sum().item())");
-    await page.keyboard.press('Control+Enter');
-    await waitForState(page, id);
-    assert.equal((await output(page, id).textContent()).trim(), `W,norm 16 ${sum(norm)}`);
-    // A name cells cannot write after "weights." is refused before anything is read.
-    await page.fill('[data-testid=weights-as]', '1x');
-    assert.equal(await row(page, QPROJ).locator('[data-testid=weights-bind]').isDisabled(), true);
-    assert.equal(await page.locator('[data-testid=weights-as]').getAttribute('aria-invalid'), 'true');
-    await page.fill('[data-testid=weights-as]', 'W');
+      // Binding another tensor as W re-runs that cell by itself.
+      await bind(page, GATE);
+      await page.waitForFunction(([cid, text]) => document.querySelector(`[data-testid=cell][data-cell-id="${cid}"] [data-testid=cell-output]`)?.textContent.trim() === text,
+        [id, `W 64x32 ${sum(gate)}`], { timeout: 15000 });
+      assert.equal(await row(page, QPROJ).getAttribute('class'), null, 'the replaced tensor is no longer marked');
 
-    // The energy-curve widget offers the bound 2-D tensors (weights.W, not the 1-D norm) and draws W.
-    const option = page.locator('[data-testid=energy-curve-source] option[value="tensor:weights.W"]');
-    await option.waitFor({ state: 'attached', timeout: 15000 });
-    assert.match(await option.textContent(), /weights\.W \(64×32\)/);
-    assert.equal(await page.locator('[data-testid=energy-curve-source] option[value="tensor:weights.norm"]').count(), 0);
-    const widget = page.locator('[data-testid=widget-energy-curve]');
-    const updates = Number(await widget.getAttribute('data-updates') ?? 0);
-    await page.selectOption('[data-testid=energy-curve-source]', 'tensor:weights.W');
-    await page.waitForFunction((b) => {
-      const el = document.querySelector('[data-testid=widget-energy-curve]');
-      return Number(el.dataset.updates ?? 0) > b && el.dataset.state === 'ready';
-    }, updates, { timeout: 30000 });
-    assert.equal(await page.locator('[data-testid=energy-curve-table] tr').first().locator('th').count(), 3, 'W beside its random twin');
-    assert.equal(await widget.locator('.widget-error:not([hidden])').count(), 0);
+      // Any name the reader types: weights.norm beside weights.W.
+      await page.fill('[data-testid=weights-as]', 'norm');
+      assert.equal(await row(page, NORM).locator('[data-testid=weights-bind]').textContent(), t(lang, 'weightsUseAs', { as: 'norm' }));
+      await bind(page, NORM);
+      const bound = await page.locator('[data-testid=weights-binding]').evaluateAll((els) => els.map((el) => [el.dataset.as, el.dataset.name]));
+      assert.deepEqual(bound, [['W', GATE], ['norm', NORM]]);
+      await typeInto(page, id, "print(Object.keys(weights).join(','), weights.norm.shape.join('x'), weights.norm.sum().item())");
+      await page.keyboard.press('Control+Enter');
+      await waitForState(page, id);
+      assert.equal((await output(page, id).textContent()).trim(), `W,norm 16 ${sum(norm)}`);
+      // A name cells cannot write after "weights." is refused before anything is read.
+      await page.fill('[data-testid=weights-as]', '1x');
+      assert.equal(await row(page, QPROJ).locator('[data-testid=weights-bind]').isDisabled(), true);
+      assert.equal(await page.locator('[data-testid=weights-as]').getAttribute('aria-invalid'), 'true');
+      await page.fill('[data-testid=weights-as]', 'W');
 
-    // Removing a binding updates the cells' scope.
-    await page.locator('[data-testid=weights-binding][data-as=norm] [data-testid=weights-unbind]').click();
-    await page.locator('[data-testid=weights-binding][data-as=norm]').waitFor({ state: 'detached' });
-    await typeInto(page, id, "Object.keys(weights).join(',')");
-    await page.keyboard.press('Control+Enter');
-    await waitForState(page, id);
-    assert.match(await output(page, id).textContent(), /^\s*["']?W["']?\s*$/);
+      // The energy-curve widget offers the bound 2-D tensors (weights.W, not the 1-D norm) and draws W.
+      const option = page.locator('[data-testid=energy-curve-source] option[value="tensor:weights.W"]');
+      await option.waitFor({ state: 'attached', timeout: 15000 });
+      assert.match(await option.textContent(), /weights\.W\s?[(（]64×32[)）]/);
+      assert.equal(await page.locator('[data-testid=energy-curve-source] option[value="tensor:weights.norm"]').count(), 0);
+      const widget = page.locator('[data-testid=widget-energy-curve]');
+      const updates = Number(await widget.getAttribute('data-updates') ?? 0);
+      await page.selectOption('[data-testid=energy-curve-source]', 'tensor:weights.W');
+      await page.waitForFunction((b) => {
+        const el = document.querySelector('[data-testid=widget-energy-curve]');
+        return Number(el.dataset.updates ?? 0) > b && el.dataset.state === 'ready';
+      }, updates, { timeout: 30000 });
+      assert.equal(await page.locator('[data-testid=energy-curve-table] tr').first().locator('th').count(), 3, 'W beside its random twin');
+      assert.equal(await widget.locator('.widget-error:not([hidden])').count(), 0);
+
+      // Removing a binding updates the cells' scope.
+      await page.locator('[data-testid=weights-binding][data-as=norm] [data-testid=weights-unbind]').click();
+      await page.locator('[data-testid=weights-binding][data-as=norm]').waitFor({ state: 'detached' });
+      await typeInto(page, id, "Object.keys(weights).join(',')");
+      await page.keyboard.press('Control+Enter');
+      await waitForState(page, id);
+      assert.match(await output(page, id).textContent(), /^\s*["']?W["']?\s*$/);
+    }, { lang });
   });
-});
+}
 
 test('the shards of a model open together: one list, each tensor read from its own file; a name in two shards is refused', async () => {
   const shard1 = safetensorsBytes([[GATE, 'F32', [64, 32], u8(gate)], [NORM, 'F32', [16], u8(norm)]], { format: 'pt' });
@@ -197,44 +203,48 @@ test('the shards of a model open together: one list, each tensor read from its o
   });
 });
 
-test('bad files are refused in the zone with a clear message; the notebook keeps working and a later good file opens', async () => {
-  await withPage(async (page) => {
-    const drop = page.locator('[data-testid=weights-drop]');
-    const error = page.locator('[data-testid=weights-error]');
-    const cases = [
-      ['truncated.safetensors', model.subarray(0, 100), /truncated\.safetensors.*(beyond|exceeds|ends|end|truncated|larger)/i],
-      ['notes.txt', Buffer.from('these are not the weights you are looking for\n'.repeat(4)), /notes\.txt/],
-      ['empty.safetensors', Buffer.alloc(0), /empty\.safetensors/],
-      ['pytorch_model.bin', Buffer.from([0x50, 0x4b, 3, 4, ...Buffer.alloc(60)]), /pytorch_model\.bin.*PyTorch \(\.bin, \.pt\).*cannot/],
-    ];
-    for (const [name, bytes, re] of cases) {
-      await choose(page, file(name, bytes));
-      assert.equal(await drop.getAttribute('data-state'), 'error', name);
-      assert.equal(await error.isVisible(), true, name);
-      const text = await error.textContent();
-      assert.match(text, re);
-      assert.match(text, /as a model file/);
-      console.log(`  ${name}: ${text}`);
-      assert.equal(await rows(page).count(), 0);
-      assert.equal(await error.getAttribute('role'), 'alert');
-    }
-    // The rest of the page still works: a cell runs.
-    const id = await page.locator('[data-testid=cell]').first().getAttribute('data-cell-id');
-    await typeInto(page, id, 'tp.tensor([1, 2, 3]).sum().item()');
-    await page.keyboard.press('Control+Enter');
-    await waitForState(page, id);
-    assert.equal(await cell(page, id).getAttribute('data-state'), 'done');
-    assert.match(await output(page, id).textContent(), /6/);
+for (const lang of ['en', 'zh']) {
+  test(`(${lang}) bad files are refused in the zone with a clear message; the notebook keeps working and a later good file opens`, async () => {
+    await withPage(async (page) => {
+      const drop = page.locator('[data-testid=weights-drop]');
+      const error = page.locator('[data-testid=weights-error]');
+      const cases = [
+        ['truncated.safetensors', model.subarray(0, 100), /truncated\.safetensors.*(beyond|exceeds|ends|end|truncated|larger)/i],
+        ['notes.txt', Buffer.from('these are not the weights you are looking for\n'.repeat(4)), /notes\.txt/],
+        ['empty.safetensors', Buffer.alloc(0), /empty\.safetensors/],
+        ['pytorch_model.bin', Buffer.from([0x50, 0x4b, 3, 4, ...Buffer.alloc(60)]), /pytorch_model\.bin/, t(lang, 'weightsOtherFormat')],
+      ];
+      for (const [name, bytes, re, more] of cases) {
+        await choose(page, file(name, bytes));
+        assert.equal(await drop.getAttribute('data-state'), 'error', name);
+        assert.equal(await error.isVisible(), true, name);
+        const text = await error.textContent();
+        assert.match(text, re);
+        const [before, between] = said(lang, 'weightsBadFile', { file: '§', msg: '§' });
+        assert.ok(text.startsWith(`${before}${name}${between}`), `${name}: ${text}`);
+        if (more) assert.ok(text.endsWith(more), `${name} names the formats that can be read: ${text}`);
+        console.log(`  ${name}: ${text}`);
+        assert.equal(await rows(page).count(), 0);
+        assert.equal(await error.getAttribute('role'), 'alert');
+      }
+      // The rest of the page still works: a cell runs.
+      const id = await page.locator('[data-testid=cell]').first().getAttribute('data-cell-id');
+      await typeInto(page, id, 'tp.tensor([1, 2, 3]).sum().item()');
+      await page.keyboard.press('Control+Enter');
+      await waitForState(page, id);
+      assert.equal(await cell(page, id).getAttribute('data-state'), 'done');
+      assert.match(await output(page, id).textContent(), /6/);
 
-    await choose(page, file('model.safetensors', model));
-    assert.equal(await drop.getAttribute('data-state'), 'open');
-    assert.equal(await error.isHidden(), true);
-    assert.equal(await rows(page).count(), 3);
-    await bind(page, GATE);
-    const probe = await probeCell(page);
-    assert.equal((await output(page, probe).textContent()).trim(), `W 64x32 ${sum(gate)}`);
+      await choose(page, file('model.safetensors', model));
+      assert.equal(await drop.getAttribute('data-state'), 'open');
+      assert.equal(await error.isHidden(), true);
+      assert.equal(await rows(page).count(), 3);
+      await bind(page, GATE);
+      const probe = await probeCell(page);
+      assert.equal((await output(page, probe).textContent()).trim(), `W 64x32 ${sum(gate)}`);
+    }, { lang });
   });
-});
+}
 
 test('an .npy dropped on the zone is listed under its file name and binds like a safetensors tensor', async () => {
   await withPage(async (page) => {
