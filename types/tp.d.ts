@@ -6,7 +6,7 @@ export type NestedNumbers = number | NestedNumbers[];
 export type CloseOptions = { rtol?: number; atol?: number; equalNan?: boolean };
 export type RandomOptions = { seed?: number };
 export type TensorSource = Blob | ArrayBuffer | ArrayBufferView | string | URL;
-export type TensorFile = { format: "safetensors" | "npy"; tensors: { name: string; dtype: string; shape: number[] }[]; metadata: Record<string, unknown>; size: number; get(name: string): Promise<Tensor>; close(): Promise<void> };
+export type TensorFile = { format: "safetensors" | "npy"; tensors: { name: string; dtype: string; shape: number[] }[]; metadata: Record<string, unknown>; size: number; get(name: string, opts?: { dtype?: DTypeName }): Promise<Tensor>; close(): Promise<void> };
 export type Memory = { tensors: number; quantized: number; models: number; bytes: number };
 export type JudgeResults = { version: number; status: 'pass' | 'fail' | 'error'; message: string | null; tests: { name: string; status: 'pass' | 'fail' | 'error'; message: string | null; output: string | null; test_code: string }[]; exercise: string; seed: number; passed: number; failed: number; error_kind?: string };
 export type DType = 'float32' | 'float64' | 'float16' | 'bfloat16' | 'int32' | 'int64' | 'uint8' | 'int8' | 'int16' | 'bool';
@@ -622,13 +622,13 @@ export interface TpSynth {
 export interface TpIo {
   /** A safetensors or .npy file (told apart by its bytes), read lazily: list its tensors, then get(name). @example const f = await tp.io.open(tp.io.saveNpy(tp.ones(3))); f.tensors  // [{ name: "array", dtype: "F32", shape: [3] }] */
   open(source: TensorSource): Promise<TensorFile>;
-  /** A safetensors file, read one tensor at a time (F16, BF16, F8 convert exactly). @example const f = await tp.io.openSafetensors(tp.io.saveSafetensors({ w: tp.ones(2) })); await f.get('w'); */
+  /** A safetensors file, read one tensor at a time; get(name) gives the stored dtype (BF16 as bfloat16, I64 as int64, ...), get(name, {dtype}) converts while reading. @example const f = await tp.io.openSafetensors(tp.io.saveSafetensors({ w: tp.ones(2) })); await f.get('w'); */
   openSafetensors(source: TensorSource): Promise<TensorFile>;
-  /** A whole .npy file as a tensor (little-endian floats, ints and bools; Fortran order converted). @example await tp.io.loadNpy(tp.io.saveNpy(tp.eye(2))) */
-  loadNpy(source: TensorSource): Promise<Tensor>;
-  /** The bytes numpy.save writes for this tensor. @example tp.io.saveNpy(tp.ones(2)).length */
-  saveNpy(tensor: Tensor, opts?: { dtype?: 'F32' | 'F16' | 'F64' | 'float32' | 'float16' | 'float64' }): Uint8Array;
-  /** A safetensors file of named tensors, F32, F16 or BF16 (rounded to nearest even). @example tp.io.saveSafetensors({ w: tp.ones(2) }, { dtype: 'BF16' }) */
+  /** A whole .npy file as a tensor in its stored dtype ('<i8' as int64, '|b1' as bool, ...) or opts.dtype; Fortran order converted. @example await tp.io.loadNpy(tp.io.saveNpy(tp.eye(2))) */
+  loadNpy(source: TensorSource, opts?: { dtype?: DTypeName }): Promise<Tensor>;
+  /** The bytes numpy.save writes for this tensor, in its dtype or opts.dtype (numpy has no bfloat16). @example tp.io.saveNpy(tp.ones(2)).length */
+  saveNpy(tensor: Tensor, opts?: { dtype?: DTypeName | 'F32' | 'F64' | 'F16' | 'I64' | 'I32' | 'I16' | 'I8' | 'U8' | 'BOOL' }): Uint8Array;
+  /** A safetensors file of named tensors, each in its dtype, or opts.dtype for all or per name (from float32, F16/BF16 round to nearest even). @example tp.io.saveSafetensors({ w: tp.ones(2) }, { dtype: 'BF16' }) */
   saveSafetensors(tensors: Record<string, Tensor>, opts?: { metadata?: Record<string, string>; dtype?: string | Record<string, string> }): Uint8Array;
 }
 

@@ -8,6 +8,7 @@
 
 #include "handles.hpp"
 #include "tensorpad/io.hpp"
+#include "tensorpad/io_tensor.hpp"
 
 using emscripten::typed_memory_view;
 using emscripten::val;
@@ -35,24 +36,36 @@ uint64_t file_size_of(double size) {
   return uint64_t(size);
 }
 
+// The tensor dtype to load a stored type as: `to` is a tp::DType code (wasm/js/dtype.js), or -1 for
+// the stored type's own (io::load_dtype).
+tp::DType load_as(io::DType stored, int to) {
+  if (to < 0) return io::load_dtype(stored);
+  TP_ASSERT(to < tp::kNumDTypes);  // wasm/js/io.js validated the name
+  return tp::DType(to);
+}
+
+io::DType stored_named(const std::string& name) {
+  io::DType dt;
+  if (!io::dtype_from_name(name, &dt))
+    tp::fail("io", "unknown dtype '", name, "' (supported: ", io::supported_dtypes(), ")");
+  return dt;
+}
+
 // Chunked decoding, so a large tensor never has all its raw bytes in the heap (or in JS) at once:
-// decode_begin allocates the float32 tensor, decode_chunk converts bytes into it from an element offset.
-int decode_begin(std::string dtype, val shape) {
+// decode_begin allocates the tensor (of the stored dtype, or `to`), decode_chunk converts bytes into it
+// from an element offset.
+int decode_begin(std::string dtype, val shape, int to) {
   return tpw::guard([&] {
-    io::DType dt;
-    if (!io::dtype_from_name(dtype, &dt))
-      tp::fail("io", "unknown dtype '", dtype, "' (supported: ", io::supported_dtypes(), ")");
+    const io::DType dt = stored_named(dtype);
     const io::Shape s = tpw::to_shape(shape);
     io::checked_numel("io", "tensor", s);
-    tp::checked_numel("io", s);  // the core's size limit, named for this op before any read
-    return tpw::put(Tensor::empty(s));
+    return tpw::put(Tensor::empty(s, load_as(dt, to), "io"));  // the core's size limit, named before any read
   });
 }
 
 bool decode_chunk(int id, std::string dtype, double first, val bytes) {
   return tpw::guard([&] {
-    io::DType dt;
-    if (!io::dtype_from_name(dtype, &dt)) tp::fail("io", "unknown dtype '", dtype, "'");
+    const io::DType dt = stored_named(dtype);
     Tensor& t = const_cast<Tensor&>(tpw::get(id));  // a fresh tensor this file owns until it is returned
     const size_t n = length_of(bytes), size = io::dtype_size(dt);
     const int64_t count = int64_t(n / size);
@@ -60,12 +73,12 @@ bool decode_chunk(int id, std::string dtype, double first, val bytes) {
       tp::fail("io", "chunk of ", n, " bytes at element ", first, " does not fit a ", io::dtype_name(dt), " tensor of ",
                t.numel(), " elements");
     if (count == 0) return true;
-    float* dst = t.data() + int64_t(first);
-    if (dt == io::DType::F32) {
-      val(typed_memory_view(n, reinterpret_cast<uint8_t*>(dst))).call<void>("set", bytes);
+    uint8_t* dst = static_cast<uint8_t*>(t.raw()) + int64_t(first) * tp::itemsize(t.dtype());
+    if (io::stored_dtype(t.dtype()) == dt && dt != io::DType::BOOL) {  // the same bytes: straight into the heap
+      val(typed_memory_view(n, dst)).call<void>("set", bytes);
     } else {
       const std::vector<uint8_t> raw = copy_in(bytes);
-      io::to_float32(dt, raw.data(), count, dst);
+      io::decode_elements(dt, raw.data(), count, t.dtype(), dst);
     }
     return true;
   });
@@ -156,30 +169,21 @@ std::string st_parse_header(val json, double file_size) {
   });
 }
 
-// A dtype by its safetensors spelling ("F16"); wasm/js/io.js has already mapped torch-like names to it.
-io::DType dtype_named(const std::string& name) {
-  io::DType dt;
-  if (!io::dtype_from_name(name, &dt)) tp::fail("io", "unknown dtype '", name, "'");
-  return dt;
-}
-
-// names[i] is written from tensor ids[i] as dtypes[i]; metadata is [[key, value], ...].
+// names[i] is written from tensor ids[i] as dtypes[i] (the safetensors spelling; wasm/js/io.js has
+// already mapped torch-like names to it); metadata is [[key, value], ...].
 val st_save(val names, val ids, val metadata, val dtypes) {
   return tpw::guard([&] {
     const auto keys = emscripten::vecFromJSArray<std::string>(names);
     const auto types = emscripten::vecFromJSArray<std::string>(dtypes);
     const auto tensors = tpw::to_tensors(ids);
     TP_ASSERT(types.size() == keys.size() && tensors.size() == keys.size());
-    std::vector<Tensor> compact;  // keeps contiguous copies alive while writing
-    std::vector<io::NamedArray> arrays;
-    for (size_t i = 0; i < keys.size(); ++i) compact.push_back(tensors[i].contiguous());
-    for (size_t i = 0; i < keys.size(); ++i)
-      arrays.push_back({keys[i], compact[i].shape(), compact[i].data(), dtype_named(types[i])});
+    std::vector<io::NamedTensor> named;
+    for (size_t i = 0; i < keys.size(); ++i) named.push_back({keys[i], tensors[i], stored_named(types[i])});
     std::vector<std::pair<std::string, std::string>> meta;
     const size_t m = length_of(metadata);
     for (size_t i = 0; i < m; ++i)
       meta.emplace_back(metadata[i][0].as<std::string>(), metadata[i][1].as<std::string>());
-    return copy_out(io::write_safetensors(arrays, meta));
+    return copy_out(io::write_safetensors_tensors(named, meta));
   });
 }
 
@@ -208,22 +212,17 @@ val npy_parse_header(val header, double file_size) {
 }
 
 // The whole array at once: used for Fortran order, which is transposed while converting.
-int npy_decode(val header, double file_size, val data) {
+int npy_decode(val header, double file_size, val data, int to) {
   return tpw::guard([&] {
     const auto hb = copy_in(header);
     const io::NpyHeader h = io::parse_npy_header(hb.data(), hb.size(), file_size_of(file_size));
-    Tensor t = Tensor::empty(h.shape);
     const auto raw = copy_in(data);
-    io::decode_npy_data(h, raw.data(), raw.size(), t.data());
-    return tpw::put(t);
+    return tpw::put(io::decode_npy_tensor(h, raw.data(), raw.size(), load_as(h.dtype, to)));
   });
 }
 
 val npy_save(int id, std::string dtype) {
-  return tpw::guard([&] {
-    const Tensor t = tpw::get(id).contiguous();
-    return copy_out(io::write_npy(t.shape(), t.data(), dtype_named(dtype)));
-  });
+  return tpw::guard([&] { return copy_out(io::write_npy_tensor(tpw::get(id), stored_named(dtype))); });
 }
 
 }  // namespace

@@ -241,18 +241,18 @@ NpyHeader parse_npy_header(const uint8_t* p, size_t len, uint64_t file_size) {
   return h;
 }
 
-void decode_npy_data(const NpyHeader& h, const uint8_t* data, size_t data_len, float* dst) {
+void npy_c_order(const NpyHeader& h, const uint8_t* data, size_t data_len, uint8_t* dst) {
   if (data_len < h.nbytes()) fail(kOp, "given ", data_len, " data bytes but the array needs ", h.nbytes());
   const int64_t numel = h.numel();
   const int64_t nd = int64_t(h.shape.size());
-  if (!h.fortran_order || nd < 2 || numel == 0) {
-    to_float32(h.dtype, data, numel, dst);  // a 1-d Fortran array is the same bytes as in C order
+  const size_t size = dtype_size(h.dtype);
+  if (numel == 0) return;  // dst may be null
+  if (!h.fortran_order || nd < 2) {
+    std::memcpy(dst, data, size_t(h.nbytes()));  // a 1-d Fortran array is the same bytes as in C order
     return;
   }
   // Fortran order: element (i0, ..., i_{d-1}) sits at i0 + n0*(i1 + n1*(...)). Walk the output in C order
   // with an odometer of indices, keeping the Fortran offset up to date.
-  std::vector<float> col(static_cast<size_t>(numel));
-  to_float32(h.dtype, data, numel, col.data());
   std::vector<int64_t> fstride(nd), idx(nd, 0);
   int64_t s = 1;
   for (int64_t k = 0; k < nd; ++k) {
@@ -261,7 +261,7 @@ void decode_npy_data(const NpyHeader& h, const uint8_t* data, size_t data_len, f
   }
   int64_t off = 0;
   for (int64_t i = 0; i < numel; ++i) {
-    dst[i] = col[off];
+    std::memcpy(dst + size_t(i) * size, data + size_t(off) * size, size);
     for (int64_t k = nd - 1; k >= 0; --k) {
       if (++idx[k] < h.shape[k]) {
         off += fstride[k];
@@ -273,6 +273,17 @@ void decode_npy_data(const NpyHeader& h, const uint8_t* data, size_t data_len, f
   }
 }
 
+void decode_npy_data(const NpyHeader& h, const uint8_t* data, size_t data_len, float* dst) {
+  if (data_len < h.nbytes()) fail(kOp, "given ", data_len, " data bytes but the array needs ", h.nbytes());
+  if (!h.fortran_order || h.shape.size() < 2) {
+    to_float32(h.dtype, data, h.numel(), dst);
+    return;
+  }
+  std::vector<uint8_t> c(size_t(h.nbytes()));
+  npy_c_order(h, data, data_len, c.data());
+  to_float32(h.dtype, c.data(), h.numel(), dst);
+}
+
 DecodedArray read_npy(const uint8_t* file, size_t file_size) {
   const NpyHeader h = parse_npy_header(file, file_size, file_size);
   DecodedArray out;
@@ -282,13 +293,29 @@ DecodedArray read_npy(const uint8_t* file, size_t file_size) {
   return out;
 }
 
-std::vector<uint8_t> write_npy(const Shape& shape, const float* data, DType dtype) {
-  // data is numel(shape) float32 values in C order; the file stores them as dtype.
-  const char* descr = dtype == DType::F32 ? "<f4" : dtype == DType::F16 ? "<f2" : dtype == DType::F64 ? "<f8" : nullptr;
-  if (dtype == DType::BF16)
-    fail(kOp, "cannot write dtype BF16: numpy has no bfloat16 (write F32 or F16, or use safetensors)");
-  if (!descr) fail(kOp, "cannot write dtype ", dtype_name(dtype), " (writable: F32, F16, F64)");
-  const int64_t numel = checked_numel(kOp, "array", shape);
+namespace {
+
+// The .npy descr numpy writes for a stored type, or nullptr when numpy has none (BF16, FP8).
+const char* npy_descr(DType dtype) {
+  switch (dtype) {
+    case DType::F64: return "<f8";
+    case DType::F32: return "<f4";
+    case DType::F16: return "<f2";
+    case DType::I64: return "<i8";
+    case DType::I32: return "<i4";
+    case DType::I16: return "<i2";
+    case DType::I8: return "|i1";
+    case DType::U64: return "<u8";
+    case DType::U32: return "<u4";
+    case DType::U16: return "<u2";
+    case DType::U8: return "|u1";
+    case DType::BOOL: return "|b1";
+    default: return nullptr;
+  }
+}
+
+// The file with its header written and the data section left for the caller (at out.size() - nbytes).
+std::vector<uint8_t> npy_with_header(const Shape& shape, const char* descr, size_t size, int64_t numel) {
   std::string dict = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (";
   for (size_t i = 0; i < shape.size(); ++i) dict += std::to_string(shape[i]) + ", ";
   if (shape.size() > 1) dict.resize(dict.size() - 2);
@@ -306,7 +333,6 @@ std::vector<uint8_t> write_npy(const Shape& shape, const float* data, DType dtyp
   dict.append(total - pre - dict.size() - 1, ' ');
   dict += '\n';
 
-  const size_t size = dtype_size(dtype);
   std::vector<uint8_t> out(total + size_t(numel) * size);
   std::memcpy(out.data(), kMagic, 6);
   out[6] = v2 ? 2 : 1;
@@ -314,7 +340,34 @@ std::vector<uint8_t> write_npy(const Shape& shape, const float* data, DType dtyp
   const uint64_t hlen = dict.size();
   for (size_t i = 0; i < pre - 8; ++i) out[8 + i] = uint8_t(hlen >> (8 * i));
   std::memcpy(out.data() + pre, dict.data(), dict.size());
-  from_float32(dtype, data, numel, out.data() + total);
+  return out;
+}
+
+}  // namespace
+
+std::vector<uint8_t> write_npy(const Shape& shape, const float* data, DType dtype) {
+  // data is numel(shape) float32 values in C order; the file stores them as dtype.
+  if (dtype == DType::BF16)
+    fail(kOp, "cannot write dtype BF16: numpy has no bfloat16 (write F32 or F16, or use safetensors)");
+  if (dtype != DType::F32 && dtype != DType::F16 && dtype != DType::F64)
+    fail(kOp, "cannot write dtype ", dtype_name(dtype), " from float32 values (writable: F32, F16, F64)");
+  const int64_t numel = checked_numel(kOp, "array", shape);
+  const size_t size = dtype_size(dtype);
+  std::vector<uint8_t> out = npy_with_header(shape, npy_descr(dtype), size, numel);
+  from_float32(dtype, data, numel, out.data() + out.size() - size_t(numel) * size);
+  return out;
+}
+
+std::vector<uint8_t> write_npy_raw(const Shape& shape, const void* raw, DType dtype) {
+  const char* descr = npy_descr(dtype);
+  if (dtype == DType::BF16)
+    fail(kOp, "cannot write dtype BF16: numpy has no bfloat16 (write F32 or F16, or use safetensors)");
+  if (!descr)
+    fail(kOp, "cannot write dtype ", dtype_name(dtype), ": numpy has no such dtype (write F32 or F16, or use safetensors)");
+  const int64_t numel = checked_numel(kOp, "array", shape);
+  const size_t size = dtype_size(dtype);
+  std::vector<uint8_t> out = npy_with_header(shape, descr, size, numel);
+  if (numel > 0) std::memcpy(out.data() + out.size() - size_t(numel) * size, raw, size_t(numel) * size);
   return out;
 }
 

@@ -303,7 +303,8 @@ void read_safetensors_tensor(const SafetensorsHeader& h, const SafetensorsEntry&
 
 std::vector<uint8_t> write_safetensors(const std::vector<NamedArray>& arrays,
                                        const std::vector<std::pair<std::string, std::string>>& metadata) {
-  // Each array is numel(shape) float32 values in C order, stored as its dtype (F32, F16 or BF16).
+  // Each array is numel(shape) float32 values in C order stored as its dtype (F32, F16 or BF16), or
+  // raw elements of its dtype copied as they are.
   // The header text is assembled entry by entry so the tensors keep the caller's order.
   std::string text = "{";
   if (!metadata.empty()) {
@@ -322,7 +323,9 @@ std::vector<uint8_t> write_safetensors(const std::vector<NamedArray>& arrays,
     check_utf8("a tensor name", a.name);
     if (a.name == "__metadata__") fail(kOp, "cannot write a tensor named __metadata__ (reserved)");
     if (!names.insert(a.name).second) fail(kOp, "cannot write two tensors named ", quote_name(a.name));
-    if (a.dtype != DType::F32 && a.dtype != DType::F16 && a.dtype != DType::BF16)
+    if (a.raw && (a.dtype == DType::F8_E4M3 || a.dtype == DType::F8_E5M2 || a.dtype == DType::F8_E8M0))
+      fail(kOp, "cannot write tensor ", quote_name(a.name), " as ", dtype_name(a.dtype), " (FP8 types are read only)");
+    if (!a.raw && a.dtype != DType::F32 && a.dtype != DType::F16 && a.dtype != DType::BF16)
       fail(kOp, "cannot write tensor ", quote_name(a.name), " as ", dtype_name(a.dtype), " (writable: F32, F16, BF16)");
     const uint64_t bytes =
         uint64_t(checked_numel(kOp, "tensor " + quote_name(a.name), a.shape)) * dtype_size(a.dtype);
@@ -341,8 +344,10 @@ std::vector<uint8_t> write_safetensors(const std::vector<NamedArray>& arrays,
   uint8_t* p = out.data() + 8 + text.size();
   for (const auto& a : arrays) {
     const int64_t numel = checked_numel(kOp, a.name, a.shape);
-    from_float32(a.dtype, a.data, numel, p);
-    p += size_t(numel) * dtype_size(a.dtype);
+    const size_t bytes = size_t(numel) * dtype_size(a.dtype);
+    if (!a.raw) from_float32(a.dtype, a.data, numel, p);
+    else if (bytes) std::memcpy(p, a.raw, bytes);
+    p += bytes;
   }
   return out;
 }

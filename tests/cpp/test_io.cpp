@@ -612,7 +612,7 @@ TEST_CASE("the writers refuse dtypes their formats cannot hold, naming the tenso
         "safetensors: cannot write tensor 'q' as I8 (writable: F32, F16, BF16)");
   CHECK(error_of([&] { write_npy({1}, &x, DType::BF16); }) ==
         "npy: cannot write dtype BF16: numpy has no bfloat16 (write F32 or F16, or use safetensors)");
-  CHECK(error_of([&] { write_npy({1}, &x, DType::U8); }) == "npy: cannot write dtype U8 (writable: F32, F16, F64)");
+  CHECK(error_of([&] { write_npy({1}, &x, DType::U8); }) == "npy: cannot write dtype U8 from float32 values (writable: F32, F16, F64)");
 }
 
 TEST_CASE("write_safetensors refuses names it cannot write") {

@@ -16,10 +16,12 @@ const GOAL = 200_000;
 //   + dtypes (issue 22)         about +13-16 KB (promotion, generic elementwise/reduction/matmul paths, -Os)
 //   + issue 22's ops and logic  about +27 KB (13 libm functions, layout copies, statistics, einsum, index ops)
 //   all of it on main           web 254,699   web-mt 289,977  (zlib level 9, as below)
+//   + tp.io in stored dtypes    web 256,377 measured (+1,678: io_tensor.cpp's conversions and writers,
+//                               .npy's integer/bool descrs); web-mt raised by the same, not measured
 // The ceilings stop further growth at today's size; the goal stays 200 KB for both. Levers named so far:
 // one float compute type (double) in the dtype-generic loops, fewer inlined binding wrappers, einsum in JS
 // over the GEMM binding, a lazily loaded second module for rarely used ops.
-const BUDGET = { web: 255_000, 'web-mt': 290_500 };
+const BUDGET = { web: 256_500, 'web-mt': 292_200 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {

@@ -98,6 +98,12 @@ const dtypeCases = [
   ['BOOL', Uint8Array.of(0, 1, 1, 0), [0, 1, 1, 0]],
 ];
 
+// The tensor dtype each stored type loads as by default (the widening of U16/U32 is exact; FP8 and U64 have
+// no tensor dtype of their own).
+const loadsAs = { F32: 'float32', F64: 'float64', F16: 'float16', BF16: 'bfloat16', I64: 'int64', I32: 'int32', I16: 'int16',
+  I8: 'int8', F8_E4M3: 'float32', F8_E5M2: 'float32', F8_E8M0: 'float32', U64: 'float32', U32: 'int64', U16: 'int32',
+  U8: 'uint8', BOOL: 'bool' };
+
 // The module is usable after an error, and nothing leaked: tensors count back to where they were.
 function assertStillUsable(before) {
   const a = tp.tensor([[1, 2], [3, 4]]);
@@ -154,10 +160,12 @@ test('openSafetensors reads tensors of every dtype exactly, from a path, a Blob 
     const f = await tp.io.openSafetensors(source);
     assert.deepEqual(f.tensors.map((t) => t.dtype), dtypeCases.map((c) => c[0]));
     for (const [dtype, , want] of dtypeCases) {
-      const t = await f.get(`t_${dtype}`);
+      const t = await f.get(`t_${dtype}`, { dtype: 'float32' });
       assert.deepEqual(t.shape, [2, 2]);
       assertSameBits(t.data(), want, dtype);
-      t.dispose();
+      const own = await f.get(`t_${dtype}`);
+      assert.equal(own.dtype, loadsAs[dtype], dtype);
+      tp.dispose(t, own);
     }
     await f.close();
   }
@@ -243,8 +251,9 @@ test('openSafetensors refuses each malformed file with its problem, and the modu
   ];
   for (const [what, bytes, message] of cases) {
     await rejects(tp.io.openSafetensors(bytes), message).catch((e) => { e.message = `${what}: ${e.message}`; throw e; });
-    // The same file from a path: the Node file handle path gives the same error.
-    await rejects(tp.io.openSafetensors(writeTmp('bad.safetensors', bytes)), message);
+    // The same file from a path: the Node file handle path gives the same error, naming the file.
+    const file = writeTmp('bad.safetensors', bytes);
+    await rejects(tp.io.openSafetensors(file), typeof message === 'string' ? `${message} (file ${JSON.stringify(file)})` : message);
   }
   assertStillUsable(before);
 });
@@ -257,7 +266,7 @@ test('get refuses a missing name, a closed file and a file that changed under it
   await rejects(f.get('layer.0'), 'io.get: no tensor named "layer.0" in this file (1 tensors; similar: layer.0.weight)');
   await rejects(f.get(3), 'io.get: tensor name must be a string, got 3');
   fs.truncateSync(p, bytes.length - 4);  // the file shrinks after it was opened
-  await rejects(f.get('layer.0.weight'), `io.get: file ended at byte ${bytes.length - 4}, expected ${bytes.length} bytes (did it change?)`);
+  await rejects(f.get('layer.0.weight'), `io.get: file ended at byte ${bytes.length - 4}, expected ${bytes.length} bytes (did it change?) (file ${JSON.stringify(p)})`);
   await f.close();
   await f.close();  // idempotent
   await rejects(f.get('layer.0.weight'), 'io.get: the file is closed; open it again to read "layer.0.weight"');
@@ -303,25 +312,31 @@ test('loadNpy reads every dtype exactly, versions 2 and 3, and Fortran order as 
     for (const major of [1, 2, 3]) {
       const bytes = npyFile(npyDict(descr, [2, 2]), data, major);
       for (const source of [bytes, new Blob([bytes]), writeTmp(`t${descr.slice(1)}.npy`, bytes)]) {
-        const t = await tp.io.loadNpy(source);
+        const t = await tp.io.loadNpy(source, { dtype: 'float32' });
         assert.deepEqual(t.shape, [2, 2]);
         assertSameBits(t.data(), want, `${descr} v${major}`);
-        t.dispose();
+        const own = await tp.io.loadNpy(source);
+        assert.equal(own.dtype, loadsAs[dtype], descr);
+        tp.dispose(t, own);
       }
     }
   }
   // np.asfortranarray(np.arange(6).reshape(2, 3)) stores 0 3 1 4 2 5.
   const fort = await tp.io.loadNpy(npyFile(npyDict('<f8', [2, 3], true), bytesOf(Float64Array.of(0, 3, 1, 4, 2, 5))));
+  assert.equal(fort.dtype, 'float64');
   assert.deepEqual(fort.toArray(), [[0, 1, 2], [3, 4, 5]]);
-  fort.dispose();
+  const fort32 = await tp.io.loadNpy(npyFile(npyDict('<f8', [2, 3], true), bytesOf(Float64Array.of(0, 3, 1, 4, 2, 5))), { dtype: 'float32' });
+  assert.equal(fort32.dtype, 'float32');
+  assert.deepEqual(fort32.toArray(), [[0, 1, 2], [3, 4, 5]]);
+  tp.dispose(fort, fort32);
 });
 
-test('loadNpy reads the files numpy wrote (tests/fixtures/io) as numpy reads them', async () => {
+test('loadNpy with {dtype: float32} reads the files numpy wrote (tests/fixtures/io) as numpy astype(float32) does', async () => {
   const expect = JSON.parse(fs.readFileSync(path.join(fixtures, 'expect.json'), 'utf8'));
   const num = (x) => (x === 'nan' ? NaN : x === 'inf' ? Infinity : x === '-inf' ? -Infinity : x);
   assert.ok(Object.keys(expect).length >= 13);
   for (const [name, { shape, data }] of Object.entries(expect)) {
-    const t = await tp.io.loadNpy(path.join(fixtures, name));
+    const t = await tp.io.loadNpy(path.join(fixtures, name), { dtype: 'float32' });
     assert.deepEqual(t.shape, shape, name);
     assertSameBits(t.data(), data.map(num), name);
     t.dispose();
@@ -387,7 +402,7 @@ test('saveSafetensors with dtype F16 or BF16 stores the rounded codes, and openS
   tp.dispose(x);
 });
 
-test('saveSafetensors takes a dtype per name, writing the names left out as F32', async () => {
+test('saveSafetensors takes a dtype per name, writing the names left out in their own dtype', async () => {
   const a = tp.tensor([[1, 1 + 2 ** -11], [65520, -0]]), b = tp.tensor([1 + 2 ** -8, 3e38, 2 ** -133 + 2 ** -134]), c = tp.tensor([0.1]);
   const bytes = tp.io.saveSafetensors({ a, b, c }, { dtype: { a: 'float16', b: 'BF16' }, metadata: { format: 'pt' } });
   const f = await tp.io.openSafetensors(bytes);
@@ -423,25 +438,28 @@ test('saveNpy and saveSafetensors refuse dtypes they cannot write, naming the op
   const w = tp.tensor([1, 2]), b = tp.tensor([3]);
   const npy = (opts) => () => tp.io.saveNpy(w, opts);
   const st = (opts) => () => tp.io.saveSafetensors({ w, b }, opts);
-  assert.throws(npy({ dtype: 'f8' }), { message: "io.saveNpy: unknown dtype 'f8' (expected F32, F16, F64)" });
-  assert.throws(npy({ dtype: 'half' }), { message: "io.saveNpy: unknown dtype 'half' (expected F32, F16, F64)" });
+  assert.throws(npy({ dtype: 'f8' }), { message: "io.saveNpy: unknown dtype 'f8' (expected F32, F64, F16, I64, I32, I16, I8, U8, BOOL or a tensor dtype name)" });
+  assert.throws(npy({ dtype: 'complex64' }), { message: "io.saveNpy: unknown dtype 'complex64' (expected F32, F64, F16, I64, I32, I16, I8, U8, BOOL or a tensor dtype name)" });
   assert.throws(npy({ dtype: 'BF16' }),
     { message: "io.saveNpy: dtype 'BF16' has no .npy descr: numpy has no bfloat16 (use F32 or F16, or io.saveSafetensors)" });
   assert.throws(npy({ dtype: 'bfloat16' }), { message: /^io\.saveNpy: dtype 'bfloat16' has no \.npy descr/ });
-  assert.throws(npy({ dtype: 16 }), { message: 'io.saveNpy: dtype must be a string (F32, F16, F64), got 16' });
+  const bw = w.bfloat16();
+  assert.throws(() => tp.io.saveNpy(bw),
+    { message: "io.saveNpy: a bfloat16 tensor has no .npy dtype: numpy has no bfloat16 (pass {dtype: 'float32'} or use io.saveSafetensors)" });
+  bw.dispose();
+  assert.throws(npy({ dtype: 16 }), { message: 'io.saveNpy: dtype must be a string (F32, F64, F16, I64, I32, I16, I8, U8, BOOL), got 16' });
   assert.throws(npy('F16'), { message: 'io.saveNpy: options must be an object, got "F16"' });
-  assert.throws(st({ dtype: 'f8' }), { message: "io.saveSafetensors: unknown dtype 'f8' for tensor 'w' (expected F32, F16, BF16)" });
-  assert.throws(st({ dtype: 'F64' }), { message: "io.saveSafetensors: unsupported dtype 'F64' for tensor 'w' (expected F32, F16, BF16)" });
+  assert.throws(st({ dtype: 'f8' }), { message: "io.saveSafetensors: unknown dtype 'f8' for tensor 'w' (expected F32, F64, F16, BF16, I64, I32, I16, I8, U8, BOOL or a tensor dtype name)" });
   assert.throws(st({ dtype: { b: 'F8_E4M3' } }),
-    { message: "io.saveSafetensors: unknown dtype 'F8_E4M3' for tensor 'b' (expected F32, F16, BF16)" });
+    { message: "io.saveSafetensors: unknown dtype 'F8_E4M3' for tensor 'b' (expected F32, F64, F16, BF16, I64, I32, I16, I8, U8, BOOL or a tensor dtype name)" });
   assert.throws(st({ dtype: { w: 'F16', v: 'F16' } }),
     { message: "io.saveSafetensors: dtype names tensor 'v', which is not being saved (tensors: w, b)" });
-  assert.throws(st({ dtype: { w: null } }), { message: "io.saveSafetensors: dtype for tensor 'w' must be a string (F32, F16, BF16), got null" });
+  assert.throws(st({ dtype: { w: null } }), { message: "io.saveSafetensors: dtype for tensor 'w' must be a string (F32, F64, F16, BF16, I64, I32, I16, I8, U8, BOOL), got null" });
   assert.throws(st({ dtype: ['F16'] }),
-    { message: 'io.saveSafetensors: dtype must be a string (F32, F16, BF16) or an object {name: dtype}, got ["F16"]' });
-  assert.throws(() => tp.io.saveSafetensors({}, { dtype: 'f8' }), { message: "io.saveSafetensors: unknown dtype 'f8' (expected F32, F16, BF16)" });
+    { message: 'io.saveSafetensors: dtype must be a string (F32, F64, F16, BF16, I64, I32, I16, I8, U8, BOOL) or an object {name: dtype}, got ["F16"]' });
+  assert.throws(() => tp.io.saveSafetensors({}, { dtype: 'f8' }), { message: "io.saveSafetensors: unknown dtype 'f8' (expected F32, F64, F16, BF16, I64, I32, I16, I8, U8, BOOL or a tensor dtype name)" });
   assert.throws(st({ dtype: null }),
-    { message: 'io.saveSafetensors: dtype must be a string (F32, F16, BF16) or an object {name: dtype}, got null' });
+    { message: 'io.saveSafetensors: dtype must be a string (F32, F64, F16, BF16, I64, I32, I16, I8, U8, BOOL) or an object {name: dtype}, got null' });
   tp.dispose(w, b);
   assertStillUsable(before);
 });
@@ -514,7 +532,7 @@ test('get reads a 3072x1024 BF16 tensor at the end of a sparse 3 GiB file withou
   const t2 = performance.now();
   const growth = process.memoryUsage().rss - rss0;
   // The 3 GB filler is listed but too large for a float32 tensor here: refused before any read.
-  await rejects(f.get('filler'), new RegExp(`^io\\.get: io: shape \\[${filler}\\] is too large \\(more than 536870912 elements\\)$`));
+  await rejects(f.get('filler'), new RegExp(`^io\\.get: io: shape \\[${filler}\\] is too large \\(more than 536870912 elements\\) \\(file ".*sparse-3GiB\\.safetensors"\\)$`));
   await f.close();
 
   assert.deepEqual(f.tensors.map((e) => e.name), ['filler', 'model.layers.0.mlp.gate_proj.weight']);

@@ -6,39 +6,47 @@
 //     f.tensors   [{name, dtype, shape}] in the file's order; dtype is the stored one ('BF16', 'F32', ...)
 //     f.metadata  {key: string} from "__metadata__"
 //     f.size      the file's byte count
-//     await f.get(name) → Tensor (float32). Reads only that tensor's bytes: Blob.slice in the browser,
-//                 a positioned read in Node, 16 MiB at a time. F16, BF16 and F8_E4M3/F8_E5M2/F8_E8M0
-//                 convert exactly; F64/I64/U64/I32/U32 round to the nearest float32.
+//     await f.get(name, {dtype}) → Tensor in its stored dtype: F32 float32, F64 float64, F16 float16,
+//                 BF16 bfloat16, I64 int64, I32 int32, I16 int16, I8 int8, U8 uint8, BOOL bool; the types
+//                 without a tensor dtype widen exactly (U16 → int32, U32 → int64) or become float32 (the
+//                 FP8 types exactly, U64 rounded). {dtype: 'float32'} (any tensor dtype) converts while
+//                 reading, as .to(dtype) would, without a copy in the stored dtype. Reads only that tensor's
+//                 bytes: Blob.slice in the browser, a positioned read in Node, 16 MiB at a time.
 //     await f.close()  releases the Node file handle; get() afterwards is an error.
 //   const g = await tp.io.open(fileOrPath)       either format, told apart by the .npy magic bytes: the same
 //     object with g.format 'safetensors' or 'npy'; an .npy lists one tensor named after the file
 //     ("weights.npy" → "weights"; "array" for bytes), its metadata {version, descr, fortranOrder}.
-//   await tp.io.loadNpy(fileOrPath) → Tensor    .npy v1/v2/v3, little-endian f2/f4/f8, i1/i2/i4/i8,
-//                                               u1/u2/u4/u8, b1; Fortran order is converted to C order.
-//   tp.io.saveNpy(tensor, {dtype}) → Uint8Array   .npy with the bytes numpy.save writes; dtype F32 (default,
-//                                               '<f4'), F16 ('<f2') or F64 ('<f8'). numpy has no bfloat16: BF16 is refused.
-//   tp.io.saveSafetensors({name: tensor, ...}, {metadata, dtype}) → Uint8Array   safetensors; dtype F32 (default),
-//                 F16 or BF16, one for every tensor or per name ({'lm_head.weight': 'F32', ...}; names left out
-//                 are F32). metadata is {key: string}.
-//   Writer dtypes use the safetensors spelling the readers report (f.tensors[i].dtype: 'F32', 'F16', 'BF16',
-//   'F64'); the torch-like names 'float32', 'float16', 'bfloat16', 'float64' are accepted as the same. F16 and
-//   BF16 round to nearest, ties to even, as numpy's astype(float16) and torch's .to(bfloat16) do (in C++,
-//   cpp/src/io_dtype.cpp): too large becomes ±inf (F16 from 65520, halfway past 65504), too small a subnormal
-//   or ±0, NaN stays NaN (made quiet, sign kept). Reading the file back gives exactly the rounded values.
-// Limits: headers up to 100 MB; one tensor up to 2^29 elements (the core's float32 limit; larger ones
-// are listed but get() refuses them before reading). For a drop zone: f = await tp.io.open(file),
+//   await tp.io.loadNpy(fileOrPath, {dtype}) → Tensor   .npy v1/v2/v3, little-endian f2/f4/f8, i1/i2/i4/i8,
+//                 u1/u2/u4/u8, b1, in its stored dtype as get() (or {dtype}); Fortran order becomes C order.
+//   tp.io.saveNpy(tensor, {dtype}) → Uint8Array   .npy with the bytes numpy.save writes, in the tensor's dtype
+//                 ('<f4', '<f8', '<f2', '<i8', '<i4', '<i2', '|i1', '|u1', '|b1') or {dtype}'s. numpy has no
+//                 bfloat16: a bfloat16 tensor needs {dtype: 'float32'} (or io.saveSafetensors).
+//   tp.io.saveSafetensors({name: tensor, ...}, {metadata, dtype}) → Uint8Array   safetensors, each tensor in its
+//                 dtype, or {dtype} for every tensor, or per name ({'lm_head.weight': 'F32', ...}; names left out
+//                 keep their own). metadata is {key: string}.
+//   Writer dtypes are the safetensors spelling the readers report (f.tensors[i].dtype: 'F32', 'BF16', 'I64',
+//   'BOOL', ...) or the tensor dtype names ('float32', 'bfloat16', 'int64', 'bool', ...). Converting follows
+//   .to(dtype); from float32, F16 and BF16 round to nearest, ties to even, as numpy's astype(float16) and torch's
+//   .to(bfloat16) do (in C++, cpp/src/io_dtype.cpp): too large becomes ±inf (F16 from 65520, halfway past
+//   65504), too small a subnormal or ±0, NaN stays NaN (made quiet, sign kept). Reading the file back gives
+//   exactly the rounded values.
+// Limits: headers up to 100 MB; one tensor up to the core's size limit (larger ones are listed but get()
+// refuses them before reading). For a drop zone: f = await tp.io.open(file),
 // show f.tensors (name, dtype, shape), and bind a choice with await f.get(name).
 // Malformed files reject with a TensorpadError naming the problem ("io.openSafetensors: safetensors:
 // tensor 'w' has data_offsets [0, 800] outside the data section (400 bytes)"); the module stays usable.
 // No parsing here: the bytes go to the C++ readers (cpp/src/io_*.cpp) through wasm/bind_io.cpp.
 import { TensorpadError, fail, describe } from './errors.js';
 import { options } from './checks.js';
+import { dtypeName, dtypeCode } from './dtype.js';
 
-// A random-access byte source: {size, read(start, end, op) → Promise<Uint8Array>, close()}.
+// A random-access byte source: {size, name, read(start, end, op) → Promise<Uint8Array>, close()}; name is
+// the path or File name for error messages ('' for bytes and unnamed Blobs).
 export async function openSource(op, source) {
   if (typeof Blob !== 'undefined' && source instanceof Blob) {
     return {
       size: source.size,
+      name: typeof source.name === 'string' ? source.name : '',
       read: async (start, end) => new Uint8Array(await source.slice(start, end).arrayBuffer()),
       close: async () => {},
     };
@@ -47,7 +55,7 @@ export async function openSource(op, source) {
     const bytes = source instanceof ArrayBuffer
       ? new Uint8Array(source)
       : new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
-    return { size: bytes.length, read: async (start, end) => bytes.subarray(start, end), close: async () => {} };
+    return { size: bytes.length, name: '', read: async (start, end) => bytes.subarray(start, end), close: async () => {} };
   }
   const isUrl = typeof URL !== 'undefined' && source instanceof URL;
   if (typeof source === 'string' || isUrl) {
@@ -72,6 +80,7 @@ export async function openSource(op, source) {
     let closed = false;
     return {
       size: stat.size,
+      name: String(isUrl ? source.pathname : source),
       async read(start, end, readOp = op) {
         const out = new Uint8Array(end - start);
         // read() may return fewer bytes than asked: loop until the range is filled or the file ends.
@@ -99,10 +108,23 @@ export async function openSource(op, source) {
 // Raw bytes read per step when loading a tensor (a multiple of every element size).
 const CHUNK = 16 * 2 ** 20;
 
-// The writers' dtype names: the safetensors spelling, or the torch-like name for the same type.
-const WRITE_DTYPES = new Map([['F32', 'F32'], ['float32', 'F32'], ['F16', 'F16'], ['float16', 'F16'],
-  ['BF16', 'BF16'], ['bfloat16', 'BF16'], ['F64', 'F64'], ['float64', 'F64']]);
-const NPY_DTYPES = ['F32', 'F16', 'F64'], SAFETENSORS_DTYPES = ['F32', 'F16', 'BF16'];
+// The stored type (safetensors spelling) each tensor dtype is written as.
+const STORED = { float32: 'F32', float64: 'F64', float16: 'F16', bfloat16: 'BF16', int64: 'I64', int32: 'I32',
+  int16: 'I16', int8: 'I8', uint8: 'U8', bool: 'BOOL' };
+// The writers' dtype names: the safetensors spelling, or a tensor dtype name (or torch alias) for it.
+const WRITE_DTYPES = new Map(Object.values(STORED).map((s) => [s, s]));
+const writeName = (value) => WRITE_DTYPES.get(value) ?? (() => {
+  try { return STORED[dtypeName('', value)]; } catch { return undefined; }
+})();
+const SAFETENSORS_DTYPES = Object.values(STORED), NPY_DTYPES = SAFETENSORS_DTYPES.filter((s) => s !== 'BF16');
+// An error met while reading a named file, with the file named (once) at its end.
+function inFile(e, file) {
+  if (!(e instanceof TensorpadError) || !file?.name) return e;
+  const n = file.name;
+  const where = JSON.stringify(n.length > 80 ? `…${n.slice(-79)}` : n);  // the end of a path says most
+  if (e.message.includes(where) || e.message.includes(describe(n))) return e;  // already named (cannot open ...)
+  return new TensorpadError(`${e.message} (file ${where})`, { op: e.op });
+}
 const quoted = (s) => `'${s.length > 60 ? s.slice(0, 60) + '…' : s}'`;
 // A lone surrogate (half of a UTF-16 pair) has no UTF-8 form: the conversion to the core's UTF-8 would
 // silently take the next character as its other half. With the u flag, a pair is one code point and
@@ -119,10 +141,10 @@ export function io(rt) {
     return r;
   }
 
-  // Reads a tensor of nbytes at file offset start into a new float32 Tensor, CHUNK bytes at a time, so
+  // Reads a tensor of nbytes at file offset start into a new Tensor (of dtype code `to`, -1: the stored one), CHUNK bytes at a time, so
   // neither JS nor the heap ever holds more than one chunk of raw bytes beside the tensor itself.
-  async function readTensor(op, file, start, nbytes, dtype, size, shape) {
-    const id = call(op, () => core.ioDecodeBegin(dtype, shape));
+  async function readTensor(op, file, start, nbytes, dtype, size, shape, to) {
+    const id = call(op, () => core.ioDecodeBegin(dtype, shape, to));
     try {
       const step = Math.max(size, CHUNK - (CHUNK % size));
       for (let done = 0; done < nbytes; done += step) {
@@ -146,9 +168,10 @@ export function io(rt) {
       tensors: list.map(({ name, dtype, shape }) => ({ name, dtype, shape })),
       metadata,
       size: file.size,
-      async get(name) {
+      async get(name, opts) {
         const op = 'io.get';
         if (typeof name !== 'string') fail(op, `tensor name must be a string, got ${describe(name)}`);
+        const to = loadAs(op, opts);
         if (closed) fail(op, `the file is closed; open it again to read ${describe(name)}`);
         const e = entries.get(name);
         if (!e) {
@@ -156,7 +179,11 @@ export function io(rt) {
           fail(op, `no tensor named ${describe(name)} in this file (${entries.size} tensors` +
             (near.length ? `; similar: ${near.join(', ')})` : ')'));
         }
-        return readOne(op, e);
+        try {
+          return await readOne(op, e, to);
+        } catch (err) {
+          throw inFile(err, file);
+        }
       },
       async close() {
         closed = true;
@@ -171,9 +198,9 @@ export function io(rt) {
     const json = await file.read(8, 8 + n, op);
     const h = JSON.parse(call(op, () => core.ioSafetensorsParseHeader(json, file.size)));
     return lazyFile('safetensors', file, h.tensors, Object.fromEntries(h.metadata),
-      (gop, e) => {
+      (gop, e, to) => {
         if (e.error) fail(gop, e.error);  // the core's words: too large, or a dim JS cannot hold
-        return readTensor(gop, file, h.dataOffset + e.begin, e.end - e.begin, e.dtype, e.itemsize, e.shape);
+        return readTensor(gop, file, h.dataOffset + e.begin, e.end - e.begin, e.dtype, e.itemsize, e.shape, to);
       });
   }
 
@@ -184,11 +211,11 @@ export function io(rt) {
     const header = await file.read(0, n, op);
     return { n, header, h: call(op, () => core.ioNpyParseHeader(header, file.size)) };
   }
-  async function npyRead(op, file, { n, header, h }) {
-    if (!h.fortranOrder) return readTensor(op, file, n, file.size - n, h.dtype, h.itemsize, h.shape);
+  async function npyRead(op, file, { n, header, h }, to) {
+    if (!h.fortranOrder) return readTensor(op, file, n, file.size - n, h.dtype, h.itemsize, h.shape, to);
     // Fortran order is transposed in one piece.
     const data = await file.read(n, file.size, op);
-    return wrap(call(op, () => core.ioNpyDecode(header, file.size, data)));
+    return wrap(call(op, () => core.ioNpyDecode(header, file.size, data, to)));
   }
 
   // An .npy file holds one array; it is listed under the file's name without ".npy" (or "array").
@@ -196,7 +223,7 @@ export function io(rt) {
     const hdr = await npyHeader(op, file);
     const { h } = hdr;
     return lazyFile('npy', file, [{ name, dtype: h.dtype, shape: h.shape }],
-      { version: h.version, descr: h.descr, fortranOrder: String(h.fortranOrder) }, (gop) => npyRead(gop, file, hdr));
+      { version: h.version, descr: h.descr, fortranOrder: String(h.fortranOrder) }, (gop, _e, to) => npyRead(gop, file, hdr, to));
   }
 
   const npyName = (source) => {
@@ -212,7 +239,7 @@ export function io(rt) {
       return await fn(file);
     } catch (e) {
       await file.close();
-      throw e;
+      throw inFile(e, file);
     }
   }
 
@@ -225,22 +252,31 @@ export function io(rt) {
     return isNpy ? npyFrom('io.open', f, npyName(source)) : safetensorsFrom('io.open', f);
   });
 
-  async function loadNpy(source) {
+  async function loadNpy(source, opts) {
     const op = 'io.loadNpy';
+    const to = loadAs(op, opts);
     const file = await openSource(op, source);
     try {
-      return await npyRead(op, file, await npyHeader(op, file));
+      return await npyRead(op, file, await npyHeader(op, file), to);
+    } catch (e) {
+      throw inFile(e, file);
     } finally {
       await file.close();
     }
+  }
+
+  // The {dtype} option of a reader → the tensor dtype's code, or -1 for the stored dtype.
+  function loadAs(op, opts) {
+    const { dtype } = options(op, opts, ['dtype']);
+    return dtype === undefined ? -1 : dtypeCode(op, dtype);
   }
 
   // A writer's dtype option → its safetensors spelling, one of allowed; who is "" or " for tensor 'w'";
   // reasons gives a writer's own words for a known dtype it cannot store.
   function writeDtype(op, value, allowed, who, reasons = {}) {
     if (typeof value !== 'string') fail(op, `dtype${who} must be a string (${allowed.join(', ')}), got ${describe(value)}`);
-    const dtype = WRITE_DTYPES.get(value);
-    if (dtype === undefined) fail(op, `unknown dtype ${quoted(value)}${who} (expected ${allowed.join(', ')})`);
+    const dtype = writeName(value);
+    if (dtype === undefined) fail(op, `unknown dtype ${quoted(value)}${who} (expected ${allowed.join(', ')} or a tensor dtype name)`);
     if (!allowed.includes(dtype)) {
       if (Object.hasOwn(reasons, dtype)) fail(op, `dtype ${quoted(value)}${who} ${reasons[dtype]}`);
       fail(op, `unsupported dtype ${quoted(value)}${who} (expected ${allowed.join(', ')})`);
@@ -251,17 +287,21 @@ export function io(rt) {
   function saveNpy(t, opts) {
     const op = 'io.saveNpy';
     if (!(t instanceof Tensor)) fail(op, `expects a Tensor, got ${describe(t)}`);
-    const { dtype = 'F32' } = options(op, opts, ['dtype']);
-    const dt = writeDtype(op, dtype, NPY_DTYPES, '',
+    const { dtype } = options(op, opts, ['dtype']);
+    if (dtype === undefined && t.dtype === 'bfloat16') {
+      fail(op, "a bfloat16 tensor has no .npy dtype: numpy has no bfloat16 (pass {dtype: 'float32'} or use io.saveSafetensors)");
+    }
+    const dt = writeDtype(op, dtype ?? t.dtype, NPY_DTYPES, '',
       { BF16: 'has no .npy descr: numpy has no bfloat16 (use F32 or F16, or io.saveSafetensors)' });
     return call(op, () => core.ioSaveNpy(t._id(op), dt));
   }
 
   // The dtype option of saveSafetensors → one dtype per name: a string for all, or {name: dtype} with
-  // the names left out written as F32.
-  function safetensorsDtypes(op, dtype, names) {
+  // the names left out written in their tensor's dtype.
+  function safetensorsDtypes(op, dtype, names, tensors) {
     const who = (name) => ` for tensor ${quoted(name)}`;
-    if (dtype === undefined) return names.map(() => 'F32');
+    const own = (name) => STORED[tensors[name].dtype];
+    if (dtype === undefined) return names.map(own);
     if (typeof dtype === 'string') {
       if (!names.length) writeDtype(op, dtype, SAFETENSORS_DTYPES, '');  // refused even with nothing to write
       return names.map((name) => writeDtype(op, dtype, SAFETENSORS_DTYPES, who(name)));
@@ -276,7 +316,7 @@ export function io(rt) {
           `${names.length > 5 ? ', …' : ''})`);
       }
     }
-    return names.map((name) => (Object.hasOwn(dtype, name) ? writeDtype(op, dtype[name], SAFETENSORS_DTYPES, who(name)) : 'F32'));
+    return names.map((name) => (Object.hasOwn(dtype, name) ? writeDtype(op, dtype[name], SAFETENSORS_DTYPES, who(name)) : own(name)));
   }
 
   function saveSafetensors(tensors, opts) {
@@ -308,7 +348,7 @@ export function io(rt) {
       if (!(t instanceof Tensor)) fail(op, `${describe(k)} must be a Tensor, got ${describe(t)}`);
       return t._id(op);
     });
-    const dtypes = safetensorsDtypes(op, dtype, names);
+    const dtypes = safetensorsDtypes(op, dtype, names, tensors);
     return call(op, () => core.ioSaveSafetensors(names, ids, meta, dtypes));
   }
 

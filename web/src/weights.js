@@ -54,7 +54,11 @@ export async function bindWeight(tp, { id, name, shard = 0, as, remove = [] }, s
   for (const k of remove) delete next[k];
   if (as !== undefined) {
     if (!st?.files?.[shard] || st.id !== id) throw new Error('the file is no longer open; choose it again');
-    const t = await st.files[shard].get(name);
+    // Floating tensors (BF16, F16, F64, FP8 checkpoints) are bound as float32, which every op of the
+    // chapter's cells takes (svd and the other linalg ops refuse 16-bit floats); integer and bool tensors
+    // (token ids, masks) keep their stored dtype. (Inline: this function is sent to the worker as source.)
+    const stored = st.files[shard].tensors.find((t) => t.name === name)?.dtype ?? '';
+    const t = await st.files[shard].get(name, /^B?F\d/.test(stored) ? { dtype: 'float32' } : undefined);
     next[as] = t;
     shape = t.shape;
   }
@@ -113,7 +117,10 @@ export async function restoreWeights(tp, { files, id, binds }, scope) {
   st.files = opened;
   st.id = id;
   const weights = {};
-  for (const [as, name, shard] of binds) weights[as] = await opened[shard].get(name);
+  for (const [as, name, shard] of binds) {
+    const stored = opened[shard].tensors.find((t) => t.name === name)?.dtype ?? ''; // floats as float32, as bindWeight
+    weights[as] = await opened[shard].get(name, /^B?F\d/.test(stored) ? { dtype: 'float32' } : undefined);
+  }
   if (binds.length) scope.weights = weights;
   return binds.length;
 }

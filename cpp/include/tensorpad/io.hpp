@@ -1,5 +1,7 @@
-// Tensor files: safetensors and .npy, read from bytes and written to bytes. Tensors are float32 in memory;
-// the readers convert every stored type to float32, the writers store F32 or round to F16, BF16 (or widen to F64).
+// Tensor files: safetensors and .npy, read from bytes and written to bytes, in their stored element types.
+// This layer knows stored types (io::DType) and float32 arrays: to_float32() converts any stored type to
+// float32, the float32 writers store F32 or round to F16, BF16 (or widen to F64), and the raw writers copy
+// bytes already in the stored type. Loading into and saving from tp::Tensor of any dtype is io_tensor.hpp.
 //
 // Reading works in steps so a caller can touch only the bytes it needs (a 1.5 GB model in a browser):
 //   safetensors: first 8 bytes -> safetensors_header_size(); the JSON after them -> parse_safetensors_header();
@@ -24,7 +26,7 @@ using Shape = std::vector<int64_t>;  // the same type as tp::Shape
 
 // --- Element types -------------------------------------------------------------------------------
 
-// The stored element types we can read; every one is converted to float32 on load.
+// The stored element types we can read (io_tensor.hpp says which tensor dtype each loads as).
 // F8_E4M3 (torch float8_e4m3fn: no infinities, NaN = S.1111.111), F8_E5M2 (a float16 cut to its top
 // byte) and F8_E8M0 (a power of two, 0xFF = NaN; the scales of MX formats) are the FP8 checkpoints' types.
 enum class DType : uint8_t {
@@ -100,16 +102,20 @@ SafetensorsHeader parse_safetensors(const uint8_t* file, size_t file_size);
 void read_safetensors_tensor(const SafetensorsHeader& h, const SafetensorsEntry& entry,
                              const uint8_t* file, size_t file_size, float* dst);
 
-// A float32 array to write: shape, C-order contiguous data, and the type to store it as.
+// An array to write: shape, C-order contiguous data, and the type to store it as. Either data, float32
+// values stored as dtype F32, F16 or BF16 (rounded to nearest even); or raw, elements already of dtype
+// (any type but the FP8 ones), copied as they are.
 struct NamedArray {
   std::string name;
   Shape shape;
   const float* data;
-  DType dtype = DType::F32;  // F32, F16 or BF16 (rounded to nearest even)
+  DType dtype = DType::F32;
+  const void* raw = nullptr;  // when set, data is ignored
 };
 
 // Writes the tensors in the given order, each in its dtype, header padded with spaces to a multiple
-// of 8 bytes. Throws naming the tensor for a dtype other than F32, F16, BF16.
+// of 8 bytes. Throws naming the tensor for a dtype it cannot write (float32 data: other than F32, F16,
+// BF16; raw: an FP8 type).
 std::vector<uint8_t> write_safetensors(const std::vector<NamedArray>& arrays,
                                        const std::vector<std::pair<std::string, std::string>>& metadata = {});
 
@@ -134,6 +140,10 @@ uint64_t npy_header_size(const uint8_t* prefix, size_t prefix_len, uint64_t file
 // file holds exactly the data its shape and dtype need.
 NpyHeader parse_npy_header(const uint8_t* header, size_t header_len, uint64_t file_size);
 
+// Copies the data (h.nbytes() bytes) to dst in C order, still in the stored type (dst holds h.nbytes()
+// bytes); Fortran-ordered data is transposed element by element.
+void npy_c_order(const NpyHeader& h, const uint8_t* data, size_t data_len, uint8_t* dst);
+
 // Converts the data (h.nbytes() bytes) to float32 in C order (dst holds numel floats);
 // Fortran-ordered data is transposed to C order.
 void decode_npy_data(const NpyHeader& h, const uint8_t* data, size_t data_len, float* dst);
@@ -149,6 +159,11 @@ DecodedArray read_npy(const uint8_t* file, size_t file_size);
 // header needs it): dtype F32 ('<f4'), F16 ('<f2', rounded to nearest even) or F64 ('<f8'). numpy has
 // no bfloat16, so BF16 (like any other dtype) is refused.
 std::vector<uint8_t> write_npy(const Shape& shape, const float* data, DType dtype = DType::F32);
+
+// Writes an .npy as numpy.save does from numel(shape) elements already stored as dtype (little-endian,
+// C order) at raw: F64 '<f8', F32 '<f4', F16 '<f2', I64 '<i8', I32 '<i4', I16 '<i2', I8 '|i1', U64 '<u8',
+// U32 '<u4', U16 '<u2', U8 '|u1', BOOL '|b1'. BF16 and the FP8 types (no numpy dtype) are refused.
+std::vector<uint8_t> write_npy_raw(const Shape& shape, const void* raw, DType dtype);
 
 // --- inline definitions ----------------------------------------------------------------------------
 
