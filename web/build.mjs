@@ -170,6 +170,18 @@ export function loadChapters({ chaptersDir = path.join(web, 'chapters'), widgets
   return { chapters, index, errors };
 }
 
+/** The blocks with each exercise's statementHtml and exercise moved into out[id] (as the page puts them back). */
+function splitExercises(blocks, out) {
+  return blocks.map((b) => {
+    if (b.type === 'exercise') {
+      const { statementHtml, exercise, ...rest } = b;
+      out[b.id] = { statementHtml, exercise };
+      return rest;
+    }
+    return b.children ? { ...b, children: splitExercises(b.children, out) } : b;
+  });
+}
+
 function collectBlocks(blocks, type, out = []) {
   for (const b of blocks) {
     if (b.type === type) out.push(b);
@@ -279,7 +291,13 @@ export async function build({ quiet = false, check = false, chaptersDir, publicC
   fs.mkdirSync(path.join(dist, 'chapters'), { recursive: true });
   for (const c of chapters) {
     fs.mkdirSync(path.join(dist, 'chapters', c.id), { recursive: true });
-    fs.writeFileSync(path.join(dist, 'chapters', c.id, `${c.lang}.json`), JSON.stringify(c));
+    // The exercises' statements (KaTeX HTML) and their data are half a long chapter's bytes: they go in a
+    // file of their own, which the page fetches once its first screen is drawn (web/src/notebook.js).
+    const exercises = {};
+    const blocks = splitExercises(c.blocks, exercises);
+    const exercisesFile = Object.keys(exercises).length ? `${c.lang}.exercises.json` : undefined;
+    fs.writeFileSync(path.join(dist, 'chapters', c.id, `${c.lang}.json`), JSON.stringify({ ...c, blocks, exercisesFile }));
+    if (exercisesFile) fs.writeFileSync(path.join(dist, 'chapters', c.id, exercisesFile), JSON.stringify(exercises));
   }
   // A chapter's assets/ folder (data its cells fetch, e.g. the passage a loaded model reads) ships beside it.
   for (const id of new Set(chapters.map((c) => c.id))) {

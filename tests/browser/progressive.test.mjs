@@ -110,6 +110,40 @@ test('the chapter shows its cells before CodeMirror has loaded, as static copies
   });
 });
 
+// The exercises' statements and data are a file of their own (web/build.mjs), fetched after the first screen.
+test('the chapter file carries no exercise statements: the page draws its first screen without them and mounts every exercise once they arrive', async () => {
+  await withSitePage(browser, srv.base, async (page) => {
+    let release;
+    const held = new Promise((resolve) => { release = resolve; });
+    await page.route('**/chapters/linear-algebra/en.exercises.json', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${srv.base}?chapter=linear-algebra&lang=en`);
+    const chapter = await page.evaluate(() => fetch('chapters/linear-algebra/en.json').then((r) => r.json()));
+    const exercises = [];
+    const walk = (blocks) => blocks.forEach((b) => (b.type === 'exercise' ? exercises.push(b) : b.children && walk(b.children)));
+    walk(chapter.blocks);
+    assert.ok(exercises.length > 10);
+    assert.deepEqual(exercises.filter((b) => b.statementHtml || b.exercise).map((b) => b.id), [], 'no statement in the chapter file');
+    assert.equal(chapter.exercisesFile, 'en.exercises.json');
+    await page.waitForFunction(() => performance.getEntriesByName('tensorpad:first-screen').length > 0, null, { timeout: 120000 });
+    await page.waitForTimeout(300);
+    assert.equal(await page.locator('[data-testid=exercise] .judge-title').count(), 0, 'no exercise is mounted before its statement is here');
+    assert.equal(await page.locator('#app[data-rendered=true]').count(), 0);
+    release();
+    await page.locator('#app[data-rendered=true]').waitFor({ timeout: 120000 });
+    assert.equal(await page.locator('[data-testid=exercise] .judge-title').count(), exercises.length);
+    assert.equal(await page.locator('[data-testid=exercise] .katex').count() > 0, true, 'statements are drawn with their formulas');
+    // The export has them too: each exercise's statement, in the chapter's language.
+    const data = await page.evaluate(() => fetch('chapters/linear-algebra/en.exercises.json').then((r) => r.json()));
+    const nb = await page.evaluate(() => globalThis.tensorpad.notebook.ipynb());
+    const first = exercises[0].id;
+    const statement = nb.cells.find((c) => c.cell_type === 'markdown' && c.metadata?.tensorpad?.exercise === first);
+    assert.ok([statement.source].flat().join('').includes(data[first].exercise.statement.en.slice(0, 30)), 'the export has the statement');
+  });
+});
+
 test('a click on a static copy makes the editor, with the caret where the click landed', async () => {
   await withSitePage(browser, srv.base, async (page) => {
     await open(page);

@@ -47,6 +47,11 @@ export class Notebook {
     // What rendering leaves for later (a block's text, an exercise), in page order: see #fill.
     this.fills = [];
     this.widgetMounts = [];
+    // The exercises' statements and data come in a file of their own (web/build.mjs), fetched while the
+    // first screen is drawn and put back into the chapter's blocks; an exercise is mounted once they are here.
+    this.exercisesLoaded = !chapter.exercisesFile;
+    this.exercisesReady = this.exercisesLoaded ? Promise.resolve() : this.#loadExercises();
+    this.exercisesReady.catch(() => {}); // each exercise says so (#renderExercise)
     this.#render(otherLangHref);
     performance.mark?.('tensorpad:cells-rendered');
     this.store = new ChapterStore(chapter.id, (kind) => this.#storageNotice(kind), { onRemote: (changes) => this.#remoteChanged(changes) });
@@ -239,6 +244,16 @@ export class Notebook {
     }
   }
 
+  async #loadExercises() {
+    const url = new URL(`chapters/${encodeURIComponent(this.chapter.id)}/${encodeURIComponent(this.chapter.exercisesFile)}`, document.baseURI);
+    const res = await fetch(url);
+    if (!res.ok) throw new Error(`${url.pathname}: HTTP ${res.status}`);
+    const data = await res.json();
+    const put = (blocks) => blocks.forEach((b) => (b.type === 'exercise' ? Object.assign(b, data[b.id]) : b.children && put(b.children)));
+    put(this.chapter.blocks);
+    this.exercisesLoaded = true;
+  }
+
   #renderExercise(b) {
     // Unnamed, so not a landmark: its title is a heading one level below the section it sits in.
     const el = h('section', { class: 'exercise', 'data-testid': 'exercise', 'data-exercise-id': b.id });
@@ -251,8 +266,6 @@ export class Notebook {
       textLang: b.textLang ?? this.lang,
       title: b.title,
       headingLevel: level,
-      statementHtml: b.statementHtml,
-      exercise: b.exercise,
       tpUrl: new URL('tp.js', document.baseURI).href,
       load: () => this.store.exercise(b.id),
       save: (value) => {
@@ -271,12 +284,13 @@ export class Notebook {
     // The judge's exercise block, loaded on first use: chapters without exercises never download it.
     this.#later(() => {
       const fail = (e) => el.append(h('p', { class: 'widget-error', role: 'alert', text: String(e.message) }));
-      if (exerciseModule) {
-        try { exerciseModule.mountExercise(el, ctx); } catch (e) { fail(e); }
+      const mount = (m) => m.mountExercise(el, { ...ctx, statementHtml: b.statementHtml, exercise: b.exercise });
+      if (exerciseModule && this.exercisesLoaded) {
+        try { mount(exerciseModule); } catch (e) { fail(e); }
         return null;
       }
       exerciseImport ??= import('../judge/page/exercise.js').then((m) => (exerciseModule = m));
-      return exerciseImport.then((m) => m.mountExercise(el, ctx)).catch(fail);
+      return Promise.all([exerciseImport, this.exercisesReady]).then(([m]) => mount(m)).catch(fail);
     });
     return el;
   }
@@ -937,11 +951,13 @@ export class Notebook {
     return added.length;
   }
 
-  exportIpynb() {
+  async exportIpynb() {
+    await this.exercisesReady.catch(() => {});
     download(`${this.chapter.id}.${this.lang}.ipynb`, JSON.stringify(this.ipynb(), null, 1), 'application/x-ipynb+json');
   }
 
-  downloadMarkdown() {
+  async downloadMarkdown() {
+    await this.exercisesReady.catch(() => {});
     download(`${this.chapter.id}.${this.lang}.md`, chapterToMarkdown(this.chapter, this.#sources()), 'text/markdown');
   }
 }
