@@ -283,11 +283,16 @@ void pack_b(int64_t kc, int64_t nc, const BOperand& B, float* out) {
 // 4x8 (8 + 2 + 4 + 1) and 2x16 are the largest tiles that do not spill; 6x8, 5x8, 4x12 and 3x16 spill
 // and measured 5-15% slower. Without FMA every tile is bound by 2 FP ops per 8 flops on x86's FP ports,
 // the same bound as the 12-chain peak benchmark.
-// On AMD EPYC (Zen 3; issue 24) 4x8 runs at ~0.70 of that peak in CPU time and no other tile of the table,
-// nor 4x8 with two steps of p per trip, measured better (the machine was shared, so within noise). FP
-// latency is not the limit there: the 8 accumulators are 8 independent chains of one 3-cycle add per step,
-// more than the 2 add ports need. A step is 8 mul + 8 add + 2 loads + 4 broadcasts plus V8's loop counter,
-// pointer bumps and stack check, ~28 instructions for 16 FP ops against Zen 3's 6 dispatched per cycle.
+// On AMD EPYC (Zen 3; issue 24) sgemm runs at 0.69-0.73 of that peak (best CPU-time trials, load 15-20) and no
+// other tile of the table, nor 4x8 with two steps of p per trip, measured better. 93% of its time is in this
+// kernel (V8 --cpu-prof); the kernel alone on cached operands (gemm.mjs "kernel alone") reaches 0.76-0.82. FP
+// latency is not the limit: 8 independent chains of one 3-cycle add per step are more than the 2 add ports need.
+// V8 emits a step as 2 vmovdqu + 4 vbroadcastss + 8 vmulps + 8 vaddps plus loop counter, pointer bumps and stack
+// check (~29 instructions), and vbroadcastss appears to take an FP pipe on Zen 3 (as the experiment below
+// suggests): 20 FP-pipe operations per step for 16 multiplies and adds, a ceiling of 0.80. Packing A pre-
+// broadcast (4 copies of each element, loaded with v128.load) lifted the kernel alone to 0.86-0.94, but in the
+// whole GEMM its 4x larger A strips (22 KB at kc = 342, evicted by the streaming B strips) lost 2-20% at every
+// blocking tried (kc 128-384, nc 128-1024, jr- or ir-innermost), so it is not kept.
 // Every tile and unrolling sums each element of C over p in the same order within the same KC blocks, so
 // they all give the same bits (tested): a tile could be chosen per machine without changing a result.
 template <int MR, int NR, int KU>
@@ -405,8 +410,19 @@ void sgemm_variant_run(int64_t m, int64_t n, int64_t k, const float* A, int64_t 
   sgemm_packed<MR, NR, KU, KC, MC, NC>(m, n, k, A, rsa, csa, BOperand{B, rsb, csb}, C, rsc, accumulate, kc_max,
                                        mc_max, nc_max);
 }
-#define TP_GEMM_VARIANT(mr, nr, ku, kc, mc, nc) \
-  { "f32_gemm_" #mr "x" #nr "_k" #ku TP_SIMD_SUFFIX, mr, nr, &sgemm_variant_run<mr, nr, ku, kc, mc, nc> }
+// The table's floor probe: the micro-kernel on packed operands that never leave the caches, so the gap
+// between its GFLOPS and sgemm's is what packing and memory cost, and its gap to the peak is the kernel's.
+template <int MR, int NR, int KU>
+float kernel_alone(int64_t reps, int64_t kc, int64_t strips) {
+  std::vector<float> a(size_t(MR * kc), 0.5f), b(size_t(NR * kc * strips), 0.25f), c(size_t(MR * NR * strips));
+  for (int64_t r = 0; r < reps; ++r)
+    for (int64_t s = 0; s < strips; ++s)
+      micro_kernel<MR, NR, KU>(kc, a.data(), b.data() + s * NR * kc, c.data() + s * NR, NR * strips, r > 0, MR, NR);
+  return c[0];
+}
+#define TP_GEMM_VARIANT(mr, nr, ku, kc, mc, nc)                                                        \
+  { "f32_gemm_" #mr "x" #nr "_k" #ku TP_SIMD_SUFFIX, mr, nr, &sgemm_variant_run<mr, nr, ku, kc, mc, nc>, \
+    &kernel_alone<mr, nr, ku> }
 
 // The first entry is sgemm's tile (keep the two in step); the others stay for tuning and edge tests.
 constexpr detail::SgemmVariant variants[] = {

@@ -81,32 +81,45 @@ constexpr int kMR = 4;    // rows of A per register tile
 constexpr int kNR = 2;    // rows of B per register tile: 8 i32x4 accumulators + 4 + 1 operands
 constexpr int64_t kNC = 128;  // rows of B per cache block (128 x 1024 int16 = 256 KiB, an L2's worth)
 
-// Sign-extends rows of int8 (rows, k) into int16 (rows_padded, kp): k padded to a multiple of 8 and
-// rows to a multiple of `group`, both with zeros, so the micro-kernel has no edge cases.
-std::vector<int16_t> widen_rows(int64_t rows, int64_t k, const int8_t* X, int group, int64_t kp) {
-  const int64_t rp = (rows + group - 1) / group * group;
-  std::vector<int16_t> out(rp * kp, 0);
-  for (int64_t r = 0; r < rows; ++r) {
-    const int8_t* src = X + r * k;
-    int16_t* dst = out.data() + r * kp;
-    int64_t p = 0;
-    for (; p + 16 <= k; p += 16) simd::widen_i8x16(src + p, dst + p);
-    for (; p < k; ++p) dst[p] = src[p];
+// Packs rows [0, rows) of int8 X (rows, k) into strips of g rows, sign-extended to int16 and interleaved
+// by 8 steps of k: strip s holds X(s*g + r, 8c + e) at [s*g*kp + c*8*g + r*8 + e], so one k-chunk of a
+// whole strip is g consecutive i16x8 and the micro-kernel walks each operand with one pointer (the
+// row-major layout needed a separate address per row, 6 extra instructions per chunk in V8's code).
+// k is padded to kp (a multiple of 8) and rows to a multiple of g, both with zeros. g is a run-time
+// argument and the tail goes through the same 16-wide widening: one small function in the core.
+void pack_i16(int g, int64_t rows, int64_t k, const int8_t* X, int64_t kp, int16_t* out) {
+  const int64_t strips = (rows + g - 1) / g;
+  for (int64_t s = 0; s < strips; ++s) {
+    for (int r = 0; r < g; ++r) {
+      const int64_t row = s * g + r;
+      int16_t* o = out + s * g * kp + r * 8;  // chunk c of this row starts at o + c*8*g
+      const int8_t* x = X + row * k;
+      for (int64_t p = 0; p < kp; p += 16) {
+        alignas(16) int8_t tail[16] = {};
+        const int8_t* src = x + p;
+        if (row >= rows || p + 16 > k) {  // a padding row, or the last k-chunks: zero-filled copy
+          if (row < rows) std::copy(x + p, x + k, tail);
+          src = tail;
+        }
+        int16_t spare[8];  // the second chunk when kp ends 8 past p
+        simd::widen_i8x16_split(src, o + (p / 8) * 8 * g, p + 8 < kp ? o + (p / 8 + 1) * 8 * g : spare);
+      }
+    }
   }
-  return out;
 }
 
-// c[a][b] = dot(A row a, B row b) over kp int16 for a kMR x kNR tile.
-inline void tile_dot(int64_t kp, const int16_t* A, const int16_t* B, int32_t c[kMR][kNR]) {
+// c[a][b] = dot(A row a, B row b) over kp int16 for a kMR x kNR tile of packed strips.
+inline void tile_dot(int64_t kp, const int16_t* __restrict A, const int16_t* __restrict B,
+                     int32_t c[kMR][kNR]) {
   using namespace tp::simd;
   i32x4 acc[kMR][kNR];
   for (int a = 0; a < kMR; ++a)
     for (int b = 0; b < kNR; ++b) acc[a][b] = zero_i32x4();
-  for (int64_t p = 0; p < kp; p += 8) {
+  for (int64_t p = 0; p < kp; p += 8, A += 8 * kMR, B += 8 * kNR) {
     i16x8 va[kMR];
-    for (int a = 0; a < kMR; ++a) va[a] = load_i16x8(A + a * kp + p);
+    for (int a = 0; a < kMR; ++a) va[a] = load_i16x8(A + 8 * a);
     for (int b = 0; b < kNR; ++b) {
-      const i16x8 vb = load_i16x8(B + b * kp + p);
+      const i16x8 vb = load_i16x8(B + 8 * b);
       for (int a = 0; a < kMR; ++a) acc[a][b] = dot_acc_i16x8(acc[a][b], va[a], vb);
     }
   }
@@ -119,15 +132,17 @@ template <class Store>
 void matmul_i8_blocked(int64_t m, int64_t n, int64_t k, const int8_t* A, const int8_t* B, Store store) {
   TP_ASSERT(k < (int64_t(1) << 31) / (128 * 128));
   const int64_t kp = (k + 7) / 8 * 8;
-  const std::vector<int16_t> a16 = widen_rows(m, k, A, kMR, kp);
-  const std::vector<int16_t> b16 = widen_rows(n, k, B, kNR, kp);
+  std::vector<int16_t> a16(size_t((m + kMR - 1) / kMR * kMR * kp));
+  pack_i16(kMR, m, k, A, kp, a16.data());
+  // One block of B at a time, packed into a buffer that stays in L2 while every A strip streams past it.
+  std::vector<int16_t> b16(size_t(std::min<int64_t>(kNC, (n + kNR - 1) / kNR * kNR) * kp));
   int32_t c[kMR][kNR];
-  // B block outermost (it stays in L2 while every A tile streams past it), A tiles, then B tiles.
   for (int64_t jc = 0; jc < n; jc += kNC) {
     const int64_t jend = std::min(n, jc + kNC);
+    pack_i16(kNR, jend - jc, k, B + jc * k, kp, b16.data());
     for (int64_t i0 = 0; i0 < m; i0 += kMR) {
       for (int64_t j0 = jc; j0 < jend; j0 += kNR) {
-        tile_dot(kp, a16.data() + i0 * kp, b16.data() + j0 * kp, c);
+        tile_dot(kp, a16.data() + i0 * kp, b16.data() + (j0 - jc) * kp, c);
         store(i0, j0, c, std::min<int64_t>(kMR, m - i0), std::min<int64_t>(kNR, n - j0));
       }
     }

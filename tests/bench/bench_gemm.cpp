@@ -6,8 +6,10 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "tensorpad/gemm.hpp"
+#include "tensorpad/quant.hpp"
 #include "tensorpad/simd.hpp"
 
 namespace {
@@ -57,6 +59,23 @@ void gemm_half(int kind, int m, int n, int k, uintptr_t a, uintptr_t w, uintptr_
   }
 }
 
+// out (m,n) = dequantized (A int8 (m,k)) @ (B int8 (n,k))^T with per-row scales, as tp.quant.matmulInt8
+// runs it (the linear-layer layout); scales are all 1 so out holds the int32 sums as floats.
+void gemm_int8(int m, int n, int k, uintptr_t a, uintptr_t b, uintptr_t out, int reps) {
+  const auto* A = reinterpret_cast<const int8_t*>(a);
+  const auto* B = reinterpret_cast<const int8_t*>(b);
+  static std::vector<float> ones;
+  if (ones.size() < size_t(m > n ? m : n)) ones.assign(size_t(m > n ? m : n), 1.0f);
+  for (int r = 0; r < reps; ++r)
+    tp::kernels::matmul_i8_dequant(m, n, k, A, ones.data(), true, B, ones.data(), true, reinterpret_cast<float*>(out));
+}
+
+// Variant v's micro-kernel alone on cache-resident packed operands (SgemmVariant::kernel_alone):
+// 2*mr*nr*kc*strips*reps flops.
+float kernel_alone(int variant, int reps, int kc, int strips) {
+  return sgemm_variant(variant).kernel_alone(reps, kc, strips);
+}
+
 // The arithmetic limit: 12 independent f32x4 chains of acc = acc*x + y (a multiply then an add,
 // as GEMM does without FMA). 96 flops per iteration; the chains converge, so no denormals or infs.
 float simd_peak(int iters, float x, float y) {
@@ -80,6 +99,9 @@ EMSCRIPTEN_BINDINGS(tensorpad_bench) {
   emscripten::function("variantName", &variant_name);
   emscripten::function("gemm", &gemm);
   emscripten::function("gemmHalf", &gemm_half);
+  emscripten::function("gemmInt8", &gemm_int8);
+  emscripten::function("kernelAlone", &kernel_alone);
+  emscripten::function("variantTileSize", +[](int i) { return sgemm_variant(i).mr * sgemm_variant(i).nr; });
   emscripten::function("simdPeak", &simd_peak);
   emscripten::function("setThreads", +[](int threads) { tp::kernels::set_sgemm_threads(threads); });
   emscripten::function("threads", &tp::kernels::sgemm_threads);

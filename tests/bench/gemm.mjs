@@ -7,6 +7,9 @@
 //     from node_modules (no network);
 //   - js-naive: a beginner's i-j-k loop over Float32Arrays (small sizes only);
 //   - simd-peak: the arithmetic limit, 12 independent f32x4 multiply+add chains built with our flags;
+//   - kernel alone: sgemm's micro-kernel (every variant's with --variants) on cache-resident packed
+//     operands, against the peak: the kernel's own limit, before packing and memory;
+//   - tp int8 B^T: the int8 kernel of tp.quant.matmulInt8 on the same shape (A and W = B^T in int8);
 //   - then, if tensorpad_bench_mt was built, sgemm split over 2 threads (pthreads) against 1 thread.
 // Prints GFLOPS (median and min-max over trials, wall clock), the ratios to tfjs and to the peak (the
 // peak is re-measured within each shape's interleaved trials), the
@@ -168,7 +171,27 @@ async function main() {
   const peakIters = 1 << 20;
   const peakCompetitor = { name: 'simd-peak', flops: 96 * peakIters, fn: (reps) => { for (let r = 0; r < reps; ++r) M.simdPeak(peakIters, 0.999, 0.001); } };
   const [peak] = race([peakCompetitor], trials);
-  console.log(`simd-peak (12 f32x4 mul+add chains): ${fmtRange(peak.gflops)} GFLOPS   (cpu-time median ${fmt(peak.cpu_gflops.median)})\n`);
+  console.log(`simd-peak (12 f32x4 mul+add chains): ${fmtRange(peak.gflops)} GFLOPS   (cpu-time median ${fmt(peak.cpu_gflops.median)})`);
+
+  // The floor: each micro-kernel alone on packed operands that stay in cache (one A strip in L1, 16 B strips
+  // of depth 384 in L2), raced with the peak. Its ratio to the peak is what the kernel itself can reach; the
+  // gap from there to sgemm's ratio is what packing and memory cost.
+  const kernelAlone = [];
+  {
+    const kc = 384, strips = 16;
+    const probes = (sweepVariants ? [...Array(M.variantCount()).keys()] : [0]).map((v) => {
+      const flops = 2 * M.variantTileSize(v) * kc * strips * 64;
+      return { name: M.variantName(v), flops, fn: (reps) => M.kernelAlone(v, reps * 64, kc, strips) };
+    });
+    const measured = race([peakCompetitor, ...probes], trials);
+    for (const r of measured.slice(1)) {
+      r.vs_peak = r.gflops.median / measured[0].gflops.median;
+      r.cpu_vs_peak = r.cpu_gflops.median / measured[0].cpu_gflops.median;
+      kernelAlone.push(r);
+      console.log(`kernel alone ${r.name.padEnd(28)} ${fmtRange(r.gflops)} GFLOPS  /peak ${fmt(r.vs_peak, 4, 2)} (cpu ${fmt(r.cpu_vs_peak, 4, 2)})`);
+    }
+    console.log('');
+  }
 
   const shapes = [
     { label: '256^3', m: 256, k: 256, n: 256 },
@@ -205,6 +228,15 @@ async function main() {
       new Uint16Array(M.HEAPU8.buffer, halfPtr[kind], k * n).set(toHalfBits(bt, kind));
     }
 
+    // The same product in int8 (tp.quant.matmulInt8's kernel: A (m,k) and W (n,k) int8, per-row scales),
+    // raced against the f32 B^T product of the same shape (issue 24: int8 >= 1.5x f32).
+    const i8a = M.allocFloats(Math.ceil(m * k / 4)), i8w = M.allocFloats(Math.ceil(k * n / 4));
+    for (const [ptr, count, seed] of [[i8a, m * k, 4], [i8w, k * n, 5]]) {
+      const t = new Float32Array(count);
+      randomFill(t, seed);
+      new Int8Array(M.HEAPU8.buffer, ptr, count).set(t.map((x) => Math.round(x * 255)));
+    }
+
     const competitors = [
       { name: 'tensorpad', flops, fn: (reps) => M.gemm(-1, m, n, k, aPtr, bPtr, cPtr, false, false, 0, 0, 0, reps) },
       // B stored transposed (n,k), as a linear layer's weight: packing reads it in place.
@@ -212,6 +244,7 @@ async function main() {
       // The same with B^T stored as 16-bit floats, widened while packing (issue 23: >= 0.9 of f32).
       { name: 'tp B^T bf16', flops, fn: (reps) => M.gemmHalf(0, m, n, k, aPtr, halfPtr.bf16, cPtr, false, reps) },
       { name: 'tp B^T f16', flops, fn: (reps) => M.gemmHalf(1, m, n, k, aPtr, halfPtr.f16, cPtr, false, reps) },
+      { name: 'tp int8 B^T', flops, fn: (reps) => M.gemmInt8(m, n, k, i8a, i8w, cPtr, reps) },
       // The wasm backend runs synchronously: the product is done when matMul returns.
       { name: 'tfjs-wasm', flops, fn: (reps) => { for (let r = 0; r < reps; ++r) tf.matMul(ta, tb).dispose(); } },
       peakCompetitor,
@@ -247,7 +280,7 @@ async function main() {
     const tfjs = measured.find((r) => r.name === 'tfjs-wasm');
     const localPeak = measured.find((r) => r.name === 'simd-peak');
     const f32T = measured.find((r) => r.name === 'tensorpad B^T');
-    for (const r of measured.filter((r) => / (bf16|f16)$/.test(r.name))) {
+    for (const r of measured.filter((r) => / (bf16|f16)$/.test(r.name) || r.name === 'tp int8 B^T')) {
       r.vs_f32 = r.gflops.median / f32T.gflops.median;
       r.cpu_vs_f32 = r.cpu_gflops.median / f32T.cpu_gflops.median;
     }
@@ -272,7 +305,7 @@ async function main() {
     results.push({ shape: label, m, k, n, max_rel_diff_vs_tfjs: diff, competitors: measured });
     ta.dispose();
     tb.dispose();
-    for (const p of [aPtr, bPtr, btPtr, cPtr, halfPtr.bf16, halfPtr.f16]) M.freeFloats(p);
+    for (const p of [aPtr, bPtr, btPtr, cPtr, halfPtr.bf16, halfPtr.f16, i8a, i8w]) M.freeFloats(p);
   }
 
   // The split GEMM on 2 threads: the same entry points built with pthreads (tensorpad_bench_mt), if built.
@@ -351,6 +384,13 @@ async function main() {
       `(cpu ${at('512x1024 . 1024x3072', 'cpu_vs_f32')}), 1024^3 ${at('1024^3', 'vs_f32')} (cpu ${at('1024^3', 'cpu_vs_f32')}), ` +
       `1x1024.1024x3072 ${at('1x1024 . 1024x3072', 'vs_f32')} (cpu ${at('1x1024 . 1024x3072', 'cpu_vs_f32')})`);
   }
+  {
+    const row = (label) => results.find((r) => r.shape === label)?.competitors.find((c) => c.name === 'tp int8 B^T');
+    const at = (label, key) => fmt(row(label)?.[key], 4, 2);
+    goals.int8_vs_f32 = Object.fromEntries(results.map((r) => [r.shape, { wall: row(r.shape)?.vs_f32, cpu: row(r.shape)?.cpu_vs_f32 }]));
+    console.log(`goals: int8 / f32 (both B^T) >= 1.5: 512x1024.1024x3072 ${at('512x1024 . 1024x3072', 'vs_f32')} ` +
+      `(cpu ${at('512x1024 . 1024x3072', 'cpu_vs_f32')}), 1024^3 ${at('1024^3', 'vs_f32')} (cpu ${at('1024^3', 'cpu_vs_f32')})`);
+  }
   const t1024 = threadResults.find((r) => r.shape === '1024^3');
   if (t1024) {
     goals.threads_speedup_1024 = t1024.speedup;
@@ -366,7 +406,7 @@ async function main() {
     benchmark: 'gemm', date: new Date().toISOString(), quick, seconds: (Date.now() - started) / 1000,
     node: process.version, cpu: os.cpus()[0]?.model, cpus: os.cpus().length, loadavg: os.loadavg(),
     tfjs: tfInfo, kernel: M.variantName(0), trial_ms: trialMs, trials,
-    peak, results, threads: threadResults, sizes, goals,
+    peak, kernel_alone: kernelAlone, results, threads: threadResults, sizes, goals,
   };
   const dir = path.join(here, 'results');
   fs.mkdirSync(dir, { recursive: true });

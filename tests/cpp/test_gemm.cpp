@@ -158,6 +158,16 @@ TEST_CASE("every tile gives sgemm's bits: each element sums over k in the same o
   }
 }
 
+TEST_CASE("every tile's kernel-alone probe runs its micro-kernel over every strip and step") {
+  // The benchmark's floor probe (tests/bench/gemm.mjs): A = 0.5, B = 0.25, accumulated over reps sweeps of
+  // kc steps, so C(0,0) is reps * kc / 8, exact in float.
+  for (int v = 0; v < detail::sgemm_variant_count(); ++v) {
+    CAPTURE(detail::sgemm_variant(v).name);
+    CHECK(detail::sgemm_variant(v).kernel_alone(3, 40, 2) == 15.0f);
+    CHECK(detail::sgemm_variant(v).kernel_alone(1, 7, 5) == 0.875f);
+  }
+}
+
 TEST_CASE("sgemm matches the reference for prime sizes and for k, m and n past one cache block") {
   const int64_t sizes[][3] = {{13, 17, 19}, {31, 37, 41}, {97, 101, 103}, {131, 67, 257},
                               {7, 2053, 11}, {1, 1, 601}, {211, 5, 3}, {1, 263, 269}};

@@ -44,6 +44,9 @@ struct SgemmVariant {
   void (*run)(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t csa,
               const float* B, int64_t rsb, int64_t csb, float* C, int64_t rsc, bool accumulate,
               int64_t kc, int64_t mc, int64_t nc);  // kc/mc/nc <= 0 means this variant's default
+  // The micro-kernel alone, for the benchmark's floor: reps sweeps of one packed A strip over `strips`
+  // packed B strips of depth kc (no packing; operands stay in L1/L2). Returns an element of C.
+  float (*kernel_alone)(int64_t reps, int64_t kc, int64_t strips);
 };
 int sgemm_variant_count();
 const SgemmVariant& sgemm_variant(int i);

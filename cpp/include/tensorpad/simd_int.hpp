@@ -23,11 +23,11 @@ inline int32_t hsum_i32x4(i32x4 a) {
   return (wasm_i32x4_extract_lane(a, 0) + wasm_i32x4_extract_lane(a, 1)) +
          (wasm_i32x4_extract_lane(a, 2) + wasm_i32x4_extract_lane(a, 3));
 }
-// Sign-extends 16 int8 at p into two i16x8 at out[0..15].
-inline void widen_i8x16(const int8_t* p, int16_t* out) {
+// Sign-extends 16 int8 at p: the first 8 to lo[0..7], the last 8 to hi[0..7].
+inline void widen_i8x16_split(const int8_t* p, int16_t* lo, int16_t* hi) {
   const v128_t v = wasm_v128_load(p);
-  wasm_v128_store(out, wasm_i16x8_extend_low_i8x16(v));
-  wasm_v128_store(out + 8, wasm_i16x8_extend_high_i8x16(v));
+  wasm_v128_store(lo, wasm_i16x8_extend_low_i8x16(v));
+  wasm_v128_store(hi, wasm_i16x8_extend_high_i8x16(v));
 }
 
 #else
@@ -54,8 +54,11 @@ inline i32x4 dot_acc_i16x8(i32x4 acc, i16x8 a, i16x8 b) {
   return acc;
 }
 inline int32_t hsum_i32x4(i32x4 a) { return (a.v[0] + a.v[1]) + (a.v[2] + a.v[3]); }
-inline void widen_i8x16(const int8_t* p, int16_t* out) {
-  for (int i = 0; i < 16; ++i) out[i] = p[i];
+inline void widen_i8x16_split(const int8_t* p, int16_t* lo, int16_t* hi) {
+  for (int i = 0; i < 8; ++i) {
+    lo[i] = p[i];
+    hi[i] = p[8 + i];
+  }
 }
 
 #endif
