@@ -195,15 +195,15 @@ export declare class Tensor {
   amin(dim?: number | number[] | null, opts?: { keepdim?: boolean }): Tensor;
   /** The median (the lower of the two middle values, as torch) over one dim or every element; NaN for no elements. @example tp.tensor([3, 1, 2]).median().item()  // 2 */
   median(dim?: number | null, opts?: { keepdim?: boolean }): Tensor;
-  /** The variance over dims (all by default), divided by N - correction (1 by default). @example tp.tensor([1, 2, 3, 4]).var() */
+  /** The variance over dims (all by default), divided by N - correction (1 by default); float dtypes only, computed in double. @example tp.tensor([1, 2, 3, 4]).var() */
   var(dim?: number | number[] | null, opts?: { correction?: number; keepdim?: boolean }): Tensor;
   /** The standard deviation, √var. @example tp.tensor([1, 2, 3, 4]).std() */
   std(dim?: number | number[] | null, opts?: { correction?: number; keepdim?: boolean }): Tensor;
-  /** The product over a dim, or of every element. @example tp.tensor([1, 2, 3]).prod() */
+  /** The product over a dim, or of every element; int64 for integers and bools (as torch). @example tp.tensor([1, 2, 3]).prod() */
   prod(dim?: number | null, opts?: { keepdim?: boolean }): Tensor;
-  /** Running products along dim. @example tp.tensor([1, 2, 3]).cumprod(0) */
+  /** Running products along dim; int64 for integers and bools (as torch). @example tp.tensor([1, 2, 3]).cumprod(0) */
   cumprod(dim: number): Tensor;
-  /** log(sum(exp(x))) over dims, without overflow. @example tp.tensor([1, 2]).logsumexp(0) */
+  /** log(sum(exp(x))) over dims, without overflow; float32 for integers and bools (as torch). @example tp.tensor([1, 2]).logsumexp(0) */
   logsumexp(dim?: number | number[] | null, opts?: { keepdim?: boolean }): Tensor;
   /** log(softmax(x)) along dim, computed stably. @example tp.tensor([1, 2, 3]).logSoftmax(-1) */
   logSoftmax(dim: number): Tensor;
@@ -448,11 +448,11 @@ export interface Tp {
   var(x: TensorLike, dim?: number | number[] | null, opts?: { correction?: number; keepdim?: boolean }): Tensor;
   /** The standard deviation, √var. @example tp.std([1, 2, 3, 4], 0, { correction: 0 }) */
   std(x: TensorLike, dim?: number | number[] | null, opts?: { correction?: number; keepdim?: boolean }): Tensor;
-  /** log(sum(exp(x))) over dims, without overflow. @example tp.logsumexp([1000, 1000], 0).item()  // 1000.69… */
+  /** log(sum(exp(x))) over dims, without overflow; float32 for integers and bools (as torch). @example tp.logsumexp([1000, 1000], 0).item()  // 1000.69… */
   logsumexp(x: TensorLike, dim?: number | number[] | null, opts?: { keepdim?: boolean }): Tensor;
-  /** The product over a dim, or of every element. @example tp.prod([[1, 2], [3, 4]], 1)  // [2, 12] */
+  /** The product over a dim, or of every element; int64 for integers and bools (as torch). @example tp.prod([[1, 2], [3, 4]], 1)  // [2, 12] */
   prod(x: TensorLike, dim?: number | null, opts?: { keepdim?: boolean }): Tensor;
-  /** Running products along dim. @example tp.cumprod([1, 2, 3], 0)  // [1, 2, 6] */
+  /** Running products along dim; int64 for integers and bools (as torch). @example tp.cumprod([1, 2, 3], 0)  // [1, 2, 6] */
   cumprod(x: TensorLike, dim: number): Tensor;
   /** log(softmax(x)) along dim, computed stably as x - logsumexp. @example tp.logSoftmax([1, 2, 3], -1) */
   logSoftmax(x: TensorLike, dim: number): Tensor;
@@ -539,7 +539,7 @@ export interface TpLinalg {
   eigh(A: TensorLike): { eigenvalues: Tensor; eigenvectors: Tensor };
   /** The eigenvalues of a symmetric matrix, ascending. @example tp.linalg.eigvalsh([[2, 0], [0, 1]]).toArray()  // [1, 2] */
   eigvalsh(A: TensorLike): Tensor;
-  /** The determinant per matrix (0 when singular to float32 precision). @example tp.linalg.det([[1, 2], [3, 4]]).item()  // -2 */
+  /** The determinant per matrix (0 when singular to the input's precision); float32 or float64, in its dtype. @example tp.linalg.det([[1, 2], [3, 4]]).item()  // -2 */
   det(A: TensorLike): Tensor;
   /** The inverse per matrix; a singular matrix is an error. @example tp.linalg.inv([[2, 0], [0, 4]]).toArray() */
   inv(A: TensorLike): Tensor;

@@ -19,9 +19,11 @@ val handles(const std::vector<Tensor>& ts) {
   return a;
 }
 
-int linspace(double s, double e, double n) { return guard([&] { return h(tp::linspace(s, e, int64_t(n))); }); }
-int logspace(double s, double e, double n, double base) {
-  return guard([&] { return h(tp::logspace(s, e, int64_t(n), base)); });
+int linspace(double s, double e, double n, int d) {
+  return guard([&] { return h(tp::linspace(s, e, int64_t(n), tp::DType(d))); });
+}
+int logspace(double s, double e, double n, double base, int d) {
+  return guard([&] { return h(tp::logspace(s, e, int64_t(n), base, tp::DType(d))); });
 }
 val split(int id, double size, int d) { return guard([&] { return handles(tp::split(get(id), int64_t(size), d)); }); }
 val split_sizes(int id, val sizes, int d) {

@@ -137,7 +137,11 @@ void unary_block(UnaryOp op, C* p, int64_t n) {
       case UnaryOp::Round: for (int64_t i = 0; i < n; ++i) p[i] = std::nearbyint(p[i]); return;
       default: break;
     }
-  } else if (op == UnaryOp::Round) {
+    // sin ... trunc: ops_unary.cpp's function tables (float for float16/bfloat16 and integers, double for float64)
+    if constexpr (std::is_same_v<C, float>) unary_more_f32(op, p, n);
+    else unary_more_f64(op, p, n);
+    return;
+  } else if (op == UnaryOp::Round || op == UnaryOp::Floor || op == UnaryOp::Ceil || op == UnaryOp::Trunc) {
     return;  // integers are already round
   }
   TP_ASSERT(false);
@@ -241,11 +245,14 @@ Tensor clamp_typed(const Tensor& x, double lo, double hi) {
 Tensor unary_typed(UnaryOp op, const Tensor& x) {
   const char* name = unary_name(op);
   const DType d = x.dtype();
-  if (d == DType::Bool && (op == UnaryOp::Neg || op == UnaryOp::Abs || op == UnaryOp::Round || op == UnaryOp::Relu))
+  const bool rounding = op == UnaryOp::Round || op == UnaryOp::Floor || op == UnaryOp::Ceil || op == UnaryOp::Trunc;
+  if (d == DType::Bool && (op == UnaryOp::Neg || op == UnaryOp::Abs || rounding || op == UnaryOp::Relu))
     fail(name, op == UnaryOp::Neg ? "negating a bool tensor is not supported (as torch); use logicalNot"
                                   : "not supported for bool tensors (as torch)");
-  // sqrt, exp and log of integers and bools are float32 (torch's default dtype); bool squares to int64.
-  const bool float_op = op == UnaryOp::Sqrt || op == UnaryOp::Exp || op == UnaryOp::Log;
+  // sqrt, exp, log and sin ... reciprocal of integers and bools are float32 (torch's default dtype); bool
+  // squares to int64; the rounding ops keep integers as they are.
+  const bool float_op = op == UnaryOp::Sqrt || op == UnaryOp::Exp || op == UnaryOp::Log ||
+                        (op >= UnaryOp::Sin && !rounding);
   const DType out = float_op && !is_floating(d) ? DType::Float32 : op == UnaryOp::Square && d == DType::Bool ? DType::Int64 : d;
   switch (compute_dtype(out)) {
     case DType::Float32: return unary_typed<float>(op, x, out);

@@ -80,6 +80,7 @@ struct ColMat {
 
 // Throws tp::Error "op: input contains NaN or Inf" when any of the count values is not finite.
 void check_finite(const char* op, const float* A, int64_t count);
+void check_finite(const char* op, const double* A, int64_t count);
 
 // The power of two 2^e to multiply the count values of A by before a float32 GEMM path, so that their
 // largest magnitude lies in [1, 2): 0 (no scaling) unless it is below 2^-32 or above 2^32. Near
@@ -89,6 +90,7 @@ int gemm_scale_exponent(const float* A, int64_t count);
 
 // The row-major float (m,n) matrix A as a column-major double (m,n), or its transpose (n,m).
 ColMat load(const float* A, int64_t m, int64_t n, bool transpose);
+ColMat load(const double* A, int64_t m, int64_t n, bool transpose);  // a float64 A
 
 double dot(const double* x, const double* y, int64_t n);
 void axpy(double* y, double a, const double* x, int64_t n);  // y += a x
@@ -193,8 +195,10 @@ bool tridiagonal_block_vectors(const double* d, const double* e, int64_t n, cons
                                double* Z, int64_t ldz, uint64_t seed);
 
 // Bidiagonal reduction of W (m,n), m >= n: A = Q B P^T with B upper bidiagonal, diagonal d (n),
-// superdiagonal e (n-1). Q (m,n) and P (n,n) are formed only when the pointers are not null.
-void bidiagonalize(ColMat& W, std::vector<double>& d, std::vector<double>& e, ColMat* Q, ColMat* P);
+// superdiagonal e (n-1). Q (m,n) and P (n,n) are formed only when the pointers are not null; from
+// kBlockedQrFrom columns by float32 GEMM updates unless blocked is false (float64 inputs).
+void bidiagonalize(ColMat& W, std::vector<double>& d, std::vector<double>& e, ColMat* Q, ColMat* P,
+                   bool blocked = true);
 // The reduction alone: left reflector i (unit at row i, vector below it in column i of W, factor tauq[i])
 // and right reflector i (unit at column i+1 of row i, vector further along row i, factor taup[i], n-1 of them).
 void bidiagonal_reduce(ColMat& W, std::vector<double>& d, std::vector<double>& e, std::vector<double>& tauq,
@@ -219,6 +223,9 @@ void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterati
 // SVD of A (m,n) in double: S (k) descending, and when want_vectors the factors U (m,k) and V (n,k)
 // column-major with A = U diag(S) V^T.
 void svd_double(const float* A, int64_t m, int64_t n, std::vector<double>& S, ColMat* U, ColMat* V);
+// The same for a float64 A, through the unblocked double route at every size (the blocked one updates in
+// float32 GEMMs); U and V null: the values only, still from the bidiagonal (not the Gram matrix).
+void svd_f64(const double* A, int64_t m, int64_t n, std::vector<double>& S, ColMat* U, ColMat* V);
 
 // Singular values of A (m,n), descending: eigenvalues of the double Gram matrix (the smaller of
 // A^T A and A A^T) — exact float products summed in double, so sigma_i is off by at most

@@ -63,7 +63,14 @@ void check_finite(const char* op, const float* A, int64_t count) {
     if (!std::isfinite(A[i])) fail(op, "input contains NaN or Inf (element ", i, " is ", A[i], ")");
 }
 
-ColMat load(const float* A, int64_t m, int64_t n, bool transpose) {
+void check_finite(const char* op, const double* A, int64_t count) {
+  for (int64_t i = 0; i < count; ++i)
+    if (!std::isfinite(A[i])) fail(op, "input contains NaN or Inf (element ", i, " is ", A[i], ")");
+}
+
+namespace {
+template <class T>
+ColMat load_any(const T* A, int64_t m, int64_t n, bool transpose) {
   if (transpose) {  // column j of A^T is row j of A: the row-major data is already column-major
     ColMat W(n, m);
     for (int64_t i = 0; i < m * n; ++i) W.a[size_t(i)] = A[i];
@@ -76,6 +83,9 @@ ColMat load(const float* A, int64_t m, int64_t n, bool transpose) {
         for (int64_t i = i0; i < std::min(i0 + 32, m); ++i) W(i, j) = A[i * n + j];
   return W;
 }
+}  // namespace
+ColMat load(const float* A, int64_t m, int64_t n, bool transpose) { return load_any(A, m, n, transpose); }
+ColMat load(const double* A, int64_t m, int64_t n, bool transpose) { return load_any(A, m, n, transpose); }
 
 
 // dot and axpy stay plain loops: clang vectorizes them (with its own unrolling) better than the
@@ -332,12 +342,12 @@ ColMat right_reflectors(const ColMat& W) {
   return Vp;
 }
 
-void bidiagonalize(ColMat& W, std::vector<double>& d, std::vector<double>& e, ColMat* Q, ColMat* P) {
+void bidiagonalize(ColMat& W, std::vector<double>& d, std::vector<double>& e, ColMat* Q, ColMat* P, bool blocked) {
   const int64_t m = W.rows, n = W.cols;
   std::vector<double> tauq, taup;
   bidiagonal_reduce(W, d, e, tauq, taup);
   LineVector u;
-  if (n >= kBlockedQrFrom) {  // the same products, blocked (float32 GEMM updates)
+  if (blocked && n >= kBlockedQrFrom) {  // the same products, blocked (float32 GEMM updates)
     if (Q) *Q = form_q_blocked(W, tauq, 0, n);
     if (P) *P = form_q_blocked(right_reflectors(W), taup, 1, n);
     return;

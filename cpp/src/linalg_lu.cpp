@@ -1,6 +1,7 @@
 // LU factorization with partial pivoting (LAPACK getrf) in double, and det, inv, solve on top of it.
 #include <cfloat>
 #include <cmath>
+#include <type_traits>
 #include <utility>
 
 #include "linalg_detail.hpp"
@@ -16,11 +17,12 @@ using tp::detail::call_out_of_line;
 namespace {
 
 // P A = L U of the (n,n) A, row-major double: L (unit lower) and U share a; perm[i] is the original
-// row now at row i. singular is set when a pivot is at most n * eps(float32) times the largest entry
+// row now at row i. singular is set when a pivot is at most n * eps times the largest entry
 // of its row or of its column of A, whichever is smaller: below that the float32 input cannot tell A
 // from a singular matrix (the scale of numpy's matrix_rank tolerance, taken per row and column so
 // that a well-posed graded matrix such as diag(1, 1e-7) is not called singular; LAPACK flags only
-// exact zeros, and so returns garbage for a rank-deficient product computed in float32).
+// exact zeros, and so returns garbage for a rank-deficient product computed in float32). eps is that
+// of the input: float32's, or float64's for a float64 A.
 struct Lu {
   int64_t n = 0;
   std::vector<double> a;
@@ -28,6 +30,7 @@ struct Lu {
   int sign = 1;
   bool singular = false;
   int64_t bad_pivot = -1;
+  const char* precision = "float32";
 };
 
 // Step k's elimination: rows k+1.. of the row-major (n,n) a lose their multiple of pivot row k, and
@@ -46,12 +49,16 @@ void subtract_rows(double* yi, const double* coef, const double* Y, int64_t k0, 
     if (coef[k] != 0.0) axpy(yi, -coef[k], Y + k * nrhs, nrhs);
 }
 
-Lu lu_factor(const char* op, const float* A, int64_t n) {
+template <class T>
+Lu lu_factor(const char* op, const T* A, int64_t n) {
   if (n < 0) fail(op, "negative matrix size ", n);
   check_finite(op, A, n * n);
   Lu f;
   f.n = n;
   f.a.assign(A, A + n * n);
+  const bool f64 = std::is_same_v<T, double>;
+  const double eps = f64 ? DBL_EPSILON : FLT_EPSILON;
+  if (f64) f.precision = "float64";
   f.perm.resize(size_t(n));
   std::vector<double> row_max(static_cast<size_t>(n), 0.0), col_max(static_cast<size_t>(n), 0.0);
   for (int64_t i = 0; i < n; ++i) {
@@ -74,7 +81,7 @@ Lu lu_factor(const char* op, const float* A, int64_t n) {
     }
     const double piv = a[k * n + k];
     const double scale = std::min(row_max[size_t(f.perm[size_t(k)])], col_max[size_t(k)]);
-    if (std::fabs(piv) <= double(n) * FLT_EPSILON * scale) {
+    if (std::fabs(piv) <= double(n) * eps * scale) {
       f.singular = true;
       if (f.bad_pivot < 0) f.bad_pivot = k;
       if (piv == 0.0) continue;  // nothing to eliminate with; the factorization is flagged anyway
@@ -95,8 +102,8 @@ void store_float(const char* op, const std::vector<double>& X, float* out) {
 }
 
 [[noreturn]] void fail_singular(const char* op, const Lu& f) {
-  fail(op, "matrix of shape [", f.n, ", ", f.n, "] is singular (LU pivot ", f.bad_pivot,
-       " is zero to float32 precision)");
+  fail(op, "matrix of shape [", f.n, ", ", f.n, "] is singular (LU pivot ", f.bad_pivot, " is zero to ",
+       f.precision, " precision)");
 }
 
 // Overwrites the (n,nrhs) row-major X (holding B) with A^-1 B.
@@ -118,33 +125,53 @@ void lu_solve(const Lu& f, std::vector<double>& X, int64_t nrhs) {
   X = std::move(Y);
 }
 
-}  // namespace
-
-double det(const float* A, int64_t n) {
-  const Lu f = lu_factor("linalg.det", A, n);
+double det_of(const Lu& f) {
   if (f.singular) return 0.0;
   double d = f.sign;
-  for (int64_t i = 0; i < n; ++i) d *= f.a[size_t(i * n + i)];
+  for (int64_t i = 0; i < f.n; ++i) d *= f.a[size_t(i * f.n + i)];
   return d;
 }
 
-void inv(const float* A, int64_t n, float* Ainv) {
-  const Lu f = lu_factor("linalg.inv", A, n);
+std::vector<double> inverse(const Lu& f) {
   if (f.singular) fail_singular("linalg.inv", f);
-  std::vector<double> X(size_t(n * n), 0.0);
-  for (int64_t i = 0; i < n; ++i) X[size_t(i * n + i)] = 1.0;
-  lu_solve(f, X, n);
-  store_float("linalg.inv", X, Ainv);
+  std::vector<double> X(size_t(f.n * f.n), 0.0);
+  for (int64_t i = 0; i < f.n; ++i) X[size_t(i * f.n + i)] = 1.0;
+  lu_solve(f, X, f.n);
+  return X;
 }
 
-void solve(const float* A, int64_t n, const float* B, int64_t nrhs, float* X) {
+}  // namespace
+
+double det(const float* A, int64_t n) { return det_of(lu_factor("linalg.det", A, n)); }
+double det(const double* A, int64_t n) { return det_of(lu_factor("linalg.det", A, n)); }
+
+void inv(const float* A, int64_t n, float* Ainv) {
+  store_float("linalg.inv", inverse(lu_factor("linalg.inv", A, n)), Ainv);
+}
+void inv(const double* A, int64_t n, double* Ainv) {
+  const std::vector<double> X = inverse(lu_factor("linalg.inv", A, n));
+  std::copy(X.begin(), X.end(), Ainv);
+}
+
+namespace {
+template <class T>
+std::vector<double> solved(const T* A, int64_t n, const T* B, int64_t nrhs) {
   const Lu f = lu_factor("linalg.solve", A, n);
   if (nrhs < 0) fail("linalg.solve", "negative number of right-hand sides ", nrhs);
   check_finite("linalg.solve", B, n * nrhs);
   if (f.singular) fail_singular("linalg.solve", f);
   std::vector<double> Xd(B, B + n * nrhs);
   lu_solve(f, Xd, nrhs);
-  store_float("linalg.solve", Xd, X);
+  return Xd;
+}
+}  // namespace
+
+void solve(const float* A, int64_t n, const float* B, int64_t nrhs, float* X) {
+  store_float("linalg.solve", solved(A, n, B, nrhs), X);
+}
+void solve(const double* A, int64_t n, const double* B, int64_t nrhs, double* X) {
+  const std::vector<double> Xd = solved(A, n, B, nrhs);
+  std::copy(Xd.begin(), Xd.end(), X);
 }
 
 }  // namespace tp::linalg

@@ -11,8 +11,14 @@ namespace tp::linalg {
 
 using namespace detail;
 
+namespace {
+// Singular values, descending: float32's from the Gram matrix, float64's from the bidiagonal.
+void values(const float* A, int64_t m, int64_t n, std::vector<double>& S) { svdvals_double(A, m, n, S); }
+void values(const double* A, int64_t m, int64_t n, std::vector<double>& S) { svd_f64(A, m, n, S, nullptr, nullptr); }
+
 // A is (m,n); ord is one of fro, nuc, 2, -2, 1, -1, inf, -inf.
-double norm(const float* A, int64_t m, int64_t n, const std::string& ord) {
+template <class T>
+double norm_of(const T* A, int64_t m, int64_t n, const std::string& ord) {
   if (m < 0 || n < 0) fail("linalg.norm", "negative matrix size ", m, " x ", n);
   check_finite("linalg.norm", A, m * n);
   if (ord == "fro") {
@@ -23,7 +29,7 @@ double norm(const float* A, int64_t m, int64_t n, const std::string& ord) {
   if (ord == "nuc" || ord == "2" || ord == "-2") {
     if (m == 0 || n == 0) return 0.0;
     std::vector<double> S;
-    svdvals_double(A, m, n, S);
+    values(A, m, n, S);
     if (ord == "2") return S.front();
     if (ord == "-2") return S.back();
     double s = 0.0;
@@ -42,6 +48,10 @@ double norm(const float* A, int64_t m, int64_t n, const std::string& ord) {
   const bool negative = ord[0] == '-';
   return negative ? *std::min_element(sums.begin(), sums.end()) : *std::max_element(sums.begin(), sums.end());
 }
+}  // namespace
+
+double norm(const float* A, int64_t m, int64_t n, const std::string& ord) { return norm_of(A, m, n, ord); }
+double norm(const double* A, int64_t m, int64_t n, const std::string& ord) { return norm_of(A, m, n, ord); }
 
 int64_t matrix_rank(const float* A, int64_t m, int64_t n, double tol) {
   if (m < 0 || n < 0) fail("linalg.matrixRank", "negative matrix size ", m, " x ", n);

@@ -12,17 +12,24 @@ namespace tp::linalg {
 
 namespace {
 
-// A (*, m, n) seen as `count` contiguous (m, n) matrices.
+// A (*, m, n) seen as `count` contiguous (m, n) matrices of float32, or of float64 when f64 (the ops
+// that take float64 compute it in double: linalg.hpp's double overloads).
 struct Batch {
   Tensor a;  // contiguous
   Shape lead;
   int64_t m = 0, n = 0, count = 0;
+  bool f64 = false;
   const float* mat(int64_t b) const { return a.data() + b * m * n; }
+  const double* mat64(int64_t b) const { return a.data_as<double>() + b * m * n; }
 };
 
-Batch batch(const char* op, const Tensor& A, bool square = false) {
+Batch batch(const char* op, const Tensor& A, bool square = false, bool f64_ok = true) {
   if (A.dim() < 2) fail(op, "expects a matrix or a batch of matrices (at least 2-d), got shape ", shape_str(A.shape()));
+  if (A.dtype() != DType::Float32 && (A.dtype() != DType::Float64 || !f64_ok))
+    fail(op, f64_ok ? "expects float32 or float64 matrices, got " : "expects float32 matrices, got ",
+         dtype_name(A.dtype()), " of shape ", shape_str(A.shape()), f64_ok ? "" : " (float64: not yet)");
   Batch b;
+  b.f64 = A.dtype() == DType::Float64;
   b.a = A.contiguous();
   b.m = A.size(-2);
   b.n = A.size(-1);
@@ -31,7 +38,8 @@ Batch batch(const char* op, const Tensor& A, bool square = false) {
   b.count = 1;
   for (int64_t d : b.lead) b.count *= d;
   // The whole batch is checked before the first matrix is decomposed.
-  detail::check_finite(op, b.a.data(), b.a.numel());
+  if (b.f64) detail::check_finite(op, b.mat64(0), b.a.numel());
+  else detail::check_finite(op, b.a.data(), b.a.numel());
   return b;
 }
 
@@ -45,22 +53,32 @@ Shape with(Shape lead, std::initializer_list<int64_t> tail) {
 Tensor svdvals(const Tensor& A) {
   const Batch b = batch("linalg.svdvals", A);
   const int64_t k = std::min(b.m, b.n);
-  Tensor S = Tensor::empty(with(b.lead, {k}));
-  for (int64_t i = 0; i < b.count; ++i) svdvals(b.mat(i), b.m, b.n, S.data() + i * k);
+  Tensor S = Tensor::empty(with(b.lead, {k}), A.dtype());
+  for (int64_t i = 0; i < b.count; ++i) {
+    if (b.f64) svd(b.mat64(i), b.m, b.n, nullptr, S.data_as<double>() + i * k, nullptr);
+    else svdvals(b.mat(i), b.m, b.n, S.data() + i * k);
+  }
   return S;
 }
 
 SvdResult svd(const Tensor& A) {
   const Batch b = batch("linalg.svd", A);
   const int64_t m = b.m, n = b.n, k = std::min(m, n);
-  SvdResult r{Tensor::empty(with(b.lead, {m, k})), Tensor::empty(with(b.lead, {k})), Tensor::empty(with(b.lead, {k, n}))};
-  for (int64_t i = 0; i < b.count; ++i)
-    svd(b.mat(i), m, n, r.U.data() + i * m * k, r.S.data() + i * k, r.Vh.data() + i * k * n);
+  const DType d = A.dtype();
+  SvdResult r{Tensor::empty(with(b.lead, {m, k}), d), Tensor::empty(with(b.lead, {k}), d),
+              Tensor::empty(with(b.lead, {k, n}), d)};
+  for (int64_t i = 0; i < b.count; ++i) {
+    if (b.f64)
+      svd(b.mat64(i), m, n, r.U.data_as<double>() + i * m * k, r.S.data_as<double>() + i * k,
+          r.Vh.data_as<double>() + i * k * n);
+    else
+      svd(b.mat(i), m, n, r.U.data() + i * m * k, r.S.data() + i * k, r.Vh.data() + i * k * n);
+  }
   return r;
 }
 
 QrResult qr(const Tensor& A) {
-  const Batch b = batch("linalg.qr", A);
+  const Batch b = batch("linalg.qr", A, false, false);
   const int64_t m = b.m, n = b.n, k = std::min(m, n);
   QrResult r{Tensor::empty(with(b.lead, {m, k})), Tensor::empty(with(b.lead, {k, n}))};
   for (int64_t i = 0; i < b.count; ++i) qr(b.mat(i), m, n, r.Q.data() + i * m * k, r.R.data() + i * k * n);
@@ -68,7 +86,7 @@ QrResult qr(const Tensor& A) {
 }
 
 EighResult eigh(const Tensor& A) {
-  const Batch b = batch("linalg.eigh", A, true);
+  const Batch b = batch("linalg.eigh", A, true, false);
   const int64_t n = b.n;
   EighResult r{Tensor::empty(with(b.lead, {n})), Tensor::empty(with(b.lead, {n, n}))};
   for (int64_t i = 0; i < b.count; ++i) eigh(b.mat(i), n, r.eigenvalues.data() + i * n, r.eigenvectors.data() + i * n * n);
@@ -76,7 +94,7 @@ EighResult eigh(const Tensor& A) {
 }
 
 Tensor eigvalsh(const Tensor& A) {
-  const Batch b = batch("linalg.eigvalsh", A, true);
+  const Batch b = batch("linalg.eigvalsh", A, true, false);
   Tensor w = Tensor::empty(with(b.lead, {b.n}));
   for (int64_t i = 0; i < b.count; ++i) eigh(b.mat(i), b.n, w.data() + i * b.n, nullptr);
   return w;
@@ -84,15 +102,21 @@ Tensor eigvalsh(const Tensor& A) {
 
 Tensor det(const Tensor& A) {
   const Batch b = batch("linalg.det", A, true);
-  Tensor d = Tensor::empty(b.lead);
-  for (int64_t i = 0; i < b.count; ++i) d.data()[i] = float(det(b.mat(i), b.n));
+  Tensor d = Tensor::empty(b.lead, A.dtype());
+  for (int64_t i = 0; i < b.count; ++i) {
+    if (b.f64) d.data_as<double>()[i] = det(b.mat64(i), b.n);
+    else d.data()[i] = float(det(b.mat(i), b.n));
+  }
   return d;
 }
 
 Tensor inv(const Tensor& A) {
   const Batch b = batch("linalg.inv", A, true);
-  Tensor X = Tensor::empty(A.shape());
-  for (int64_t i = 0; i < b.count; ++i) inv(b.mat(i), b.n, X.data() + i * b.n * b.n);
+  Tensor X = Tensor::empty(A.shape(), A.dtype());
+  for (int64_t i = 0; i < b.count; ++i) {
+    if (b.f64) inv(b.mat64(i), b.n, X.data_as<double>() + i * b.n * b.n);
+    else inv(b.mat(i), b.n, X.data() + i * b.n * b.n);
+  }
   return X;
 }
 
@@ -119,19 +143,30 @@ Tensor solve(const Tensor& A, const Tensor& B) {
   const Shape x_shape = vectors ? with(lead, {n}) : with(lead, {n, k});
   // Broadcast batch dims are expanded (stride 0) and copied: each matrix is factorized once per solve.
   const Tensor Ae = expand(a.a, with(lead, {n, n})).contiguous();
+  if (B.dtype() != A.dtype())
+    fail(op, "A and B must have the same dtype (as torch), got ", dtype_name(A.dtype()), " and ", dtype_name(B.dtype()));
   const Tensor Be = expand(B, x_shape).contiguous();
-  detail::check_finite(op, Be.data(), Be.numel());
-  Tensor X = Tensor::empty(x_shape);
+  Tensor X = Tensor::empty(x_shape, A.dtype());
   int64_t count = 1;
   for (int64_t d : lead) count *= d;
+  if (a.f64) {
+    detail::check_finite(op, Be.data_as<double>(), Be.numel());
+    for (int64_t i = 0; i < count; ++i)
+      solve(Ae.data_as<double>() + i * n * n, n, Be.data_as<double>() + i * n * k, k, X.data_as<double>() + i * n * k);
+    return X;
+  }
+  detail::check_finite(op, Be.data(), Be.numel());
   for (int64_t i = 0; i < count; ++i) solve(Ae.data() + i * n * n, n, Be.data() + i * n * k, k, X.data() + i * n * k);
   return X;
 }
 
 Tensor matrix_norm(const Tensor& A, const std::string& ord) {
   const Batch b = batch("linalg.norm", A);
-  Tensor r = Tensor::empty(b.lead);
-  for (int64_t i = 0; i < b.count; ++i) r.data()[i] = float(norm(b.mat(i), b.m, b.n, ord));
+  Tensor r = Tensor::empty(b.lead, A.dtype());
+  for (int64_t i = 0; i < b.count; ++i) {
+    if (b.f64) r.data_as<double>()[i] = norm(b.mat64(i), b.m, b.n, ord);
+    else r.data()[i] = float(norm(b.mat(i), b.m, b.n, ord));
+  }
   return r;
 }
 
@@ -152,7 +187,7 @@ Tensor matrix_norm(const Tensor& A, const std::string& ord, int64_t d0, int64_t 
 }
 
 Tensor matrix_rank(const Tensor& A, double tol) {
-  const Batch b = batch("linalg.matrixRank", A);
+  const Batch b = batch("linalg.matrixRank", A, false, false);
   Tensor r = Tensor::empty(b.lead);
   for (int64_t i = 0; i < b.count; ++i) r.data()[i] = float(matrix_rank(b.mat(i), b.m, b.n, tol));
   return r;

@@ -269,6 +269,18 @@ void svd_double(const float* A, int64_t m, int64_t n, std::vector<double>& S, Co
   }
 }
 
+void svd_f64(const double* A, int64_t m, int64_t n, std::vector<double>& S, ColMat* U, ColMat* V) {
+  const bool transposed = m < n;  // work on the tall one of A and A^T, as svd_double
+  ColMat W = load(A, m, n, transposed), Q, P;
+  std::vector<double> e;
+  const bool want = U != nullptr;
+  bidiagonalize(W, S, e, want ? &Q : nullptr, want ? &P : nullptr, false);
+  bidiagonal_svd(S, e, want ? &Q : nullptr, want ? &P : nullptr);
+  if (!want) return;
+  *U = std::move(transposed ? P : Q);
+  *V = std::move(transposed ? Q : P);
+}
+
 }  // namespace tp::linalg::detail
 
 namespace tp::linalg {
@@ -285,6 +297,21 @@ void svdvals(const float* A, int64_t m, int64_t n, float* S) {
   std::vector<double> s;
   svdvals_double(A, m, n, s);
   for (size_t i = 0; i < s.size(); ++i) S[i] = float(s[i]);
+}
+
+void svd(const double* A, int64_t m, int64_t n, double* U, double* S, double* Vh) {
+  if (m < 0 || n < 0) fail("linalg.svd", "negative matrix size ", m, " x ", n);
+  check_finite("linalg.svd", A, m * n);
+  const int64_t k = std::min(m, n);
+  std::vector<double> s;
+  ColMat Uc, Vc;
+  if (k > 0) svd_f64(A, m, n, s, U ? &Uc : nullptr, U ? &Vc : nullptr);
+  std::copy(s.begin(), s.end(), S);
+  if (!U) return;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < k; ++j) U[i * k + j] = Uc(i, j);
+  for (int64_t j = 0; j < k; ++j)
+    for (int64_t i = 0; i < n; ++i) Vh[j * n + i] = Vc(i, j);
 }
 
 void svd(const float* A, int64_t m, int64_t n, float* U, float* S, float* Vh) {

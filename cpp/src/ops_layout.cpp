@@ -67,19 +67,22 @@ Tensor copy_through(const Tensor& x, const Shape& strides, int64_t offset) {
 
 // ---- ranges ----
 
-Tensor linspace(double start, double end, int64_t steps) {
-  // out is (steps)
+Tensor linspace(double start, double end, int64_t steps, DType dtype) {
+  // out is (steps), each value in double, then converted to dtype
   check_steps("linspace", start, end, steps);
-  Tensor t = Tensor::empty({steps}, "linspace");
-  for (int64_t i = 0; i < steps; ++i) t.data()[i] = float(linspace_at(start, end, steps, i));
+  Tensor t = Tensor::empty({steps}, dtype, "linspace");
+  auto* p = static_cast<uint8_t*>(t.raw());
+  for (int64_t i = 0; i < steps; ++i) from_double(dtype, linspace_at(start, end, steps, i), p + i * itemsize(dtype));
   return t;
 }
 
-Tensor logspace(double start, double end, int64_t steps, double base) {
+Tensor logspace(double start, double end, int64_t steps, double base, DType dtype) {
   // out is (steps)
   check_steps("logspace", start, end, steps);
-  Tensor t = Tensor::empty({steps}, "logspace");
-  for (int64_t i = 0; i < steps; ++i) t.data()[i] = float(std::pow(base, linspace_at(start, end, steps, i)));
+  Tensor t = Tensor::empty({steps}, dtype, "logspace");
+  auto* p = static_cast<uint8_t*>(t.raw());
+  for (int64_t i = 0; i < steps; ++i)
+    from_double(dtype, std::pow(base, linspace_at(start, end, steps, i)), p + i * itemsize(dtype));
   return t;
 }
 

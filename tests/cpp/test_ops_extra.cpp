@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <algorithm>
 #include <functional>
 #include <limits>
 #include <string>
@@ -84,6 +85,11 @@ TEST_CASE("linspace hits both ends exactly, and logspace is base to the power of
   CHECK(tp::linspace(3, 9, 0).shape() == Shape{0});
   CHECK(values(tp::logspace(0, 2, 3, 10)) == std::vector<float>{1, 10, 100});
   CHECK(values(tp::logspace(0, 3, 4, 2)) == std::vector<float>{1, 2, 4, 8});
+  // Each value is computed in double and converted to the dtype asked for: 0.1 is float64's 0.1.
+  const Tensor l = tp::logspace(-1, 1, 3, 10, tp::DType::Float64);
+  CHECK(l.dtype() == tp::DType::Float64);
+  CHECK(l.data_as<double>()[0] == 0.1);
+  CHECK(tp::linspace(0, 1, 3, tp::DType::Float64).data_as<double>()[1] == 0.5);
   CHECK(error_of([] { tp::linspace(0, 1, -2); }) == "linspace: number of steps must be non-negative, got -2");
   CHECK(error_of([] { tp::logspace(kNan, 1, 2, 10); }).find("logspace: start and end must not be NaN") == 0);
 }
@@ -275,4 +281,101 @@ TEST_CASE("cond is s_max / s_min, or norm(A) norm(inv A) for other ords, and inf
   CHECK(tp::linalg::cond(tpt::randn_t({4, 2, 2}, 3), "").shape() == Shape{4});
   CHECK(error_of([&] { tp::linalg::cond(D, "3"); }).find("linalg.cond: ord must be") == 0);
   CHECK(error_of([&] { tp::linalg::cond(iota({2, 3}), "1"); }) == "linalg.cond: expects square matrices, got shape [2, 3]");
+}
+
+// ---- dtypes (torch's rules; the torch fixtures check them case by case) -------------------------------
+namespace {
+// A tensor of dtype d holding these values (exact for the values used here).
+Tensor typed(const Shape& shape, const std::vector<double>& v, tp::DType d) {
+  Tensor t = Tensor::empty(shape, tp::DType::Float64);
+  std::copy(v.begin(), v.end(), t.data_as<double>());
+  return t.to(d);
+}
+std::vector<double> doubles(const Tensor& t) {
+  const Tensor c = t.to(tp::DType::Float64).contiguous();
+  return std::vector<double>(c.data_as<double>(), c.data_as<double>() + c.numel());
+}
+double max_abs_diff(const Tensor& a, const Tensor& b) {
+  REQUIRE(a.shape() == b.shape());
+  const auto x = doubles(a), y = doubles(b);
+  double m = 0;
+  for (size_t i = 0; i < x.size(); ++i) m = std::max(m, std::fabs(x[i] - y[i]));
+  return m;
+}
+}  // namespace
+
+TEST_CASE("the float functions compute float64 in double, and give integers and bools float32 as torch") {
+  const Tensor d = typed({3}, {0.5, 1.0, 2.0}, tp::DType::Float64);
+  const Tensor s = u(UnaryOp::Sin, d);
+  CHECK(s.dtype() == tp::DType::Float64);
+  CHECK(doubles(s) == std::vector<double>{std::sin(0.5), std::sin(1.0), std::sin(2.0)});
+  CHECK(doubles(u(UnaryOp::Sigmoid, d))[1] == 1.0 / (1.0 + std::exp(-1.0)));
+  const Tensor i = typed({3}, {-2, 0, 3}, tp::DType::Int32);
+  const Tensor e = u(UnaryOp::Erf, i);
+  CHECK(e.dtype() == tp::DType::Float32);
+  CHECK(values(e) == std::vector<float>{float(std::erf(-2.0)), 0.f, float(std::erf(3.0))});
+  CHECK(u(UnaryOp::Reciprocal, typed({1}, {1}, tp::DType::Bool)).dtype() == tp::DType::Float32);
+  // bfloat16 in float32, rounded back: tanh(1) = 0.76159 is 0.76171875 in bfloat16
+  const Tensor b = u(UnaryOp::Tanh, typed({1}, {1}, tp::DType::BFloat16));
+  CHECK(b.dtype() == tp::DType::BFloat16);
+  CHECK(doubles(b)[0] == 0.76171875);
+  // floor/ceil/trunc keep integers (they are already whole) and refuse bools, as torch
+  const Tensor f = u(UnaryOp::Floor, i);
+  CHECK(f.dtype() == tp::DType::Int32);
+  CHECK(doubles(f) == std::vector<double>{-2, 0, 3});
+  CHECK(error_of([&] { u(UnaryOp::Ceil, typed({1}, {1}, tp::DType::Bool)); }) == "ceil: not supported for bool tensors (as torch)");
+}
+
+TEST_CASE("var, std, logsumexp, prod, cumprod and logSoftmax keep float dtypes, and follow torch for integers") {
+  const Tensor d = typed({4}, {1, 2, 3, 4}, tp::DType::Float64);
+  CHECK(tp::var(d, {}, 1, false).dtype() == tp::DType::Float64);
+  CHECK(doubles(tp::var(d, {}, 1, false))[0] == 5.0 / 3);  // exact in double, not float32's 1.6666666
+  CHECK(doubles(tp::std_dev(d, {}, 1, false))[0] == std::sqrt(5.0 / 3));
+  CHECK(doubles(tp::logsumexp(d, {}, false))[0] == doctest::Approx(4 + std::log(1 + std::exp(-1.0) + std::exp(-2.0) + std::exp(-3.0))).epsilon(1e-15));
+  CHECK(tp::var(d.to(tp::DType::Float16), {}, 1, false).dtype() == tp::DType::Float16);
+  const Tensor i = typed({2, 2}, {1, 2, 3, 4}, tp::DType::Int32);
+  CHECK(error_of([&] { tp::var(i, {}, 1, false); }) == "var: expected a floating tensor, got int32 of shape [2, 2]");
+  CHECK(error_of([&] { tp::log_softmax(i, 0); }) == "logSoftmax: expected a floating tensor, got int32 of shape [2, 2]");
+  CHECK(tp::logsumexp(i, {}, false).dtype() == tp::DType::Float32);  // torch's default float
+  // Integer products are int64 and wrap as torch's: 2^32 * 2^32 = 2^64 = 0 (mod 2^64).
+  const Tensor p = tp::prod(i, 1, false);
+  CHECK(p.dtype() == tp::DType::Int64);
+  CHECK(doubles(p) == std::vector<double>{2, 12});
+  const Tensor big = typed({2}, {4294967296.0, 4294967296.0}, tp::DType::Int64);
+  CHECK(doubles(tp::prod_all(big))[0] == 0);
+  const Tensor c = tp::cumprod(typed({3}, {1, 1, 0}, tp::DType::Bool), 0);
+  CHECK(c.dtype() == tp::DType::Int64);
+  CHECK(doubles(c) == std::vector<double>{1, 1, 0});
+  CHECK(doubles(tp::cumprod(d, 0)) == std::vector<double>{1, 2, 6, 24});
+  const Tensor ls = tp::log_softmax(d, 0);
+  CHECK(ls.dtype() == tp::DType::Float64);
+  CHECK(doubles(tp::reduce_all(tp::ReduceOp::Sum, u(UnaryOp::Exp, ls)))[0] == doctest::Approx(1).epsilon(1e-15));
+}
+
+TEST_CASE("linalg computes float64 matrices in double: inv, det, solve, svd, norms, pinv, cond, matrix_power") {
+  // A Hilbert matrix: cond ~1.5e4 for n = 4, so float32 would lose ~3 of its 7 digits.
+  Tensor H = Tensor::empty({4, 4}, tp::DType::Float64);
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) H.data_as<double>()[r * 4 + c] = 1.0 / (r + c + 1);
+  const Tensor I = tp::eye(4).to(tp::DType::Float64);
+  const Tensor Hi = tp::linalg::inv(H);
+  CHECK(Hi.dtype() == tp::DType::Float64);
+  CHECK(max_abs_diff(tp::matmul(H, Hi), I) < 1e-11);
+  CHECK(doubles(Hi)[0] == doctest::Approx(16).epsilon(1e-12));  // inv(hilbert(4))[0][0] = 16
+  CHECK(doubles(tp::linalg::det(H))[0] == doctest::Approx(1.0 / 6048000).epsilon(1e-12));
+  const tp::linalg::SvdResult r = tp::linalg::svd(H);
+  CHECK(r.S.dtype() == tp::DType::Float64);
+  const Tensor back = tp::matmul(tp::binary(tp::BinaryOp::Mul, r.U, tp::unsqueeze(r.S, -2)), r.Vh);
+  CHECK(max_abs_diff(back, H) < 1e-14);
+  CHECK(doubles(tp::linalg::cond(H, ""))[0] == doctest::Approx(15513.738738929).epsilon(1e-10));
+  CHECK(doubles(tp::linalg::cond(H, "1"))[0] == doctest::Approx(28375).epsilon(1e-10));
+  CHECK(max_abs_diff(tp::linalg::pinv(H, 0, -1), Hi) < 1e-9);
+  CHECK(max_abs_diff(tp::linalg::matrix_power(H, -2), tp::matmul(Hi, Hi)) < 1e-8);
+  CHECK(tp::linalg::matrix_power(H, 0).dtype() == tp::DType::Float64);
+  const Tensor b = typed({4}, {1, 2, 3, 4}, tp::DType::Float64);
+  CHECK(max_abs_diff(tp::matmul(H, tp::linalg::solve(H, b)), b) < 1e-12);
+  CHECK(doubles(tp::linalg::matrix_norm(H, "fro"))[0] == doctest::Approx(std::sqrt(doubles(tp::reduce_all(
+      tp::ReduceOp::Sum, tp::binary(tp::BinaryOp::Mul, H, H)))[0])).epsilon(1e-15));
+  CHECK(error_of([&] { tp::linalg::inv(H.to(tp::DType::Int32)); }) ==
+        "linalg.inv: expects float32 or float64 matrices, got int32 of shape [4, 4]");
 }

@@ -3,6 +3,7 @@
 // repeat, tile, tril, triu (copies). Arguments checked here, every rule in the core.
 import { fail, describe } from './errors.js';
 import { checkInt, checkNumber, shapeArgs, options, MAX_DIMS } from './checks.js';
+import { dtypeCode } from './dtype.js';
 
 // A dim or a list of dims as a list (each an integer); undefined/null as [].
 function dimList(op, name, dims) {
@@ -26,30 +27,21 @@ export function shaping(rt) {
     check(op);
     return ids.map((id) => wrap(id, op));
   };
-  // A float32 range in the dtype asked for (float32 until tensors carry other dtypes).
-  const converted = (op, t, dtype) => {
-    if (dtype === undefined || dtype === null || dtype === 'float32') return t;
-    if (typeof t.to !== 'function') {
-      t.dispose();
-      fail(op, `dtype ${describe(dtype)} is not supported: tensors are float32`);
-    }
-    const r = t.to(dtype);
-    if (r !== t) t.dispose();
-    return r;
-  };
+  // The dtype's code for the core (float32 unless given); the core computes each value in double.
+  const codeOf = (op, dtype) => (dtype === undefined || dtype === null ? 0 : dtypeCode(op, dtype));
   return {
     // linspace(start, end, steps, {dtype}); logspace(start, end, steps, base = 10) or (..., {base, dtype}).
     linspace(start, end, steps, opts) {
       checkRange('linspace', start, end, steps);
       const { dtype } = options('linspace', opts, ['dtype']);
-      return converted('linspace', wrap(core.linspace(start, end, steps), 'linspace'), dtype);
+      return wrap(core.linspace(start, end, steps, codeOf('linspace', dtype)), 'linspace');
     },
     logspace(start, end, steps, base = 10) {
       checkRange('logspace', start, end, steps);
       let dtype;
       if (base !== null && typeof base === 'object') ({ base = 10, dtype } = options('logspace', base, ['base', 'dtype']));
       checkNumber('logspace', 'base', base);
-      return converted('logspace', wrap(core.logspace(start, end, steps, base), 'logspace'), dtype);
+      return wrap(core.logspace(start, end, steps, base, codeOf('logspace', dtype)), 'logspace');
     },
     // torch.split: a piece size, or a list of sizes that add up to the dim's size.
     split(x, sizes, dim = 0) {

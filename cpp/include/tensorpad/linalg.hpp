@@ -55,6 +55,15 @@ double norm(const float* A, int64_t m, int64_t n, const std::string& ord);
 // The number of singular values above tol; tol < 0 means numpy's default sigma_1 * max(m,n) * eps(float32).
 int64_t matrix_rank(const float* A, int64_t m, int64_t n, double tol = -1.0);
 
+// float64 matrices: the same, computed and returned in double (the unblocked double routes at every
+// size, so no float32 GEMM step), a pivot singular to float64 precision. svd's U and Vh may be null
+// (values only).
+void svd(const double* A, int64_t m, int64_t n, double* U, double* S, double* Vh);
+double det(const double* A, int64_t n);
+void inv(const double* A, int64_t n, double* Ainv);
+void solve(const double* A, int64_t n, const double* B, int64_t nrhs, double* X);
+double norm(const double* A, int64_t m, int64_t n, const std::string& ord);
+
 // Randomized SVD like torch.svd_lowrank (Halko et al. 2009, algorithm 5.1 with niter power iterations):
 // omega is (n,q) standard normal draws; U is (m,q), S (q) descending, V is (n,q), A ~ U diag(S) V^T.
 // Requires 1 <= q <= min(m,n) and niter >= 0.

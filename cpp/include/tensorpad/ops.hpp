@@ -40,13 +40,15 @@ Shape broadcast_shapes(const char* op, const Shape& a, const Shape& b);  // nump
 Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b);           // with broadcasting
 Tensor binary_scalar(BinaryOp op, const Tensor& a, double b);            // a op b
 Tensor scalar_binary(BinaryOp op, double a, const Tensor& b);            // a op b
-// Same dtype out, except sqrt/exp/log of integers and bools (float32) and bool squared (int64), as torch.
+// Same dtype out, except the float functions (sqrt, exp, log, sin ... reciprocal) of integers and bools
+// (float32) and bool squared (int64), as torch; floor/ceil/trunc keep integers and refuse bools.
 Tensor unary(UnaryOp op, const Tensor& x);
 // NaN bounds mean "no bound"; lo > hi sets every element to hi, as torch.clamp (NaN stays NaN).
 Tensor clamp(const Tensor& x, float lo, float hi);
 const char* binary_name(BinaryOp op);
 const char* unary_name(UnaryOp op);
-void unary_more_f32(UnaryOp op, float* p, int64_t n);  // in place, for the codes from Sin on
+void unary_more_f32(UnaryOp op, float* p, int64_t n);   // in place, for the codes from Sin on
+void unary_more_f64(UnaryOp op, double* p, int64_t n);  // the same in double (float64 tensors)
 
 // ---- reductions ----------------------------------------------------------------------------------
 // Median is the lower median (element (n-1)/2 in sorted order), as torch.median; NaN propagates.

@@ -13,9 +13,11 @@ namespace tp {
 
 // ---- ranges ----------------------------------------------------------------------------------------
 // steps values from start to end inclusive, evenly spaced (torch's symmetric formula: the first half
-// counts up from start, the second down from end, so both ends are exact).
-Tensor linspace(double start, double end, int64_t steps);
-Tensor logspace(double start, double end, int64_t steps, double base);  // base ^ linspace(start, end)
+// counts up from start, the second down from end, so both ends are exact). Values are computed in double
+// and converted to dtype.
+Tensor linspace(double start, double end, int64_t steps, DType dtype = DType::Float32);
+// base ^ linspace(start, end)
+Tensor logspace(double start, double end, int64_t steps, double base, DType dtype = DType::Float32);
 
 // ---- views (no copy; every dtype) ------------------------------------------------------------------
 // x (..., n at dim, ...) -> pieces of `size` along dim (the last may be shorter); torch.split(int).
