@@ -18,10 +18,14 @@ const GOAL = 200_000;
 //   all of it on main           web 254,699   web-mt 289,977  (zlib level 9, as below)
 //   + tp.io in stored dtypes    web 256,377 measured (+1,678: io_tensor.cpp's conversions and writers,
 //                               .npy's integer/bool descrs); web-mt raised by the same, not measured
+//   + issue 22's float ops in every dtype  web +2,164 measured (257,083 on its base, 254,919 before: double
+//                               paths of var/std/prod/logsumexp/logSoftmax, float64 svd/LU/norms, the double
+//                               libm kept once: float32 sin ... log1p round the double result); web-mt raised
+//                               by the same, not measured
 // The ceilings stop further growth at today's size; the goal stays 200 KB for both. Levers named so far:
 // one float compute type (double) in the dtype-generic loops, fewer inlined binding wrappers, einsum in JS
 // over the GEMM binding, a lazily loaded second module for rarely used ops.
-const BUDGET = { web: 256_500, 'web-mt': 292_200 };
+const BUDGET = { web: 258_700, 'web-mt': 294_400 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
