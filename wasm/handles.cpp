@@ -41,6 +41,18 @@ std::string take_error() {
   return std::move(g_error);
 }
 
+__attribute__((noinline)) bool run_guarded(void (*fn)(void*), void* ctx) {
+  try {
+    fn(ctx);
+    return true;
+  } catch (const std::bad_alloc&) {
+    set_error("out of memory: the WebAssembly heap cannot grow further");
+  } catch (const std::exception& e) {
+    set_error(e.what());
+  }
+  return false;
+}
+
 std::vector<int64_t> to_shape(const emscripten::val& array) {
   const auto v = emscripten::vecFromJSArray<double>(array);
   std::vector<int64_t> out;

@@ -31,17 +31,23 @@ T fallback() {
   else return T();
 }
 
+// Calls fn(ctx) inside the one try/catch of the binding layer (handles.cpp), turning any C++ exception
+// into a pending error; returns whether fn returned normally. Out of line and not inlined: a landing
+// pad per binding (and, in the pthreads flavour, a JS invoke_* per call inside it) cost ~35 KB of WASM.
+bool run_guarded(void (*fn)(void*), void* ctx);
+
 // Runs f, turning any C++ exception into a pending error and a default result.
 template <class F>
 auto guard(F&& f) -> decltype(f()) {
-  try {
-    return f();
-  } catch (const std::bad_alloc&) {
-    set_error("out of memory: the WebAssembly heap cannot grow further");
-  } catch (const std::exception& e) {
-    set_error(e.what());
+  using R = decltype(f());
+  if constexpr (std::is_void_v<R>) {
+    run_guarded([](void* p) { (*static_cast<std::remove_reference_t<F>*>(p))(); }, &f);
+  } else {
+    R r = fallback<R>();
+    auto call = [&] { r = f(); };
+    run_guarded([](void* p) { (*static_cast<decltype(call)*>(p))(); }, &call);
+    return r;
   }
-  return fallback<decltype(f())>();
 }
 
 std::vector<int64_t> to_shape(const emscripten::val& array);  // JS array of integers

@@ -1,13 +1,11 @@
-// Elementwise arithmetic with numpy broadcasting: flat loops for the common layouts (which the compiler
-// vectorises with -msimd128), xtensor's broadcasting assignment for every other strided case.
+// Elementwise arithmetic with numpy broadcasting: three flat loops per op for the common layouts (which
+// the compiler vectorises with -msimd128), one strided walk for every other case.
 #include <algorithm>
 #include <cmath>
 
-#include <xtensor/xadapt.hpp>
-#include <xtensor/xnoalias.hpp>
-
 #include "tensorpad/elementwise_dtype.hpp"
 #include "tensorpad/ops.hpp"
+#include "tensorpad/strided.hpp"
 #include "tensorpad/vmath.hpp"
 
 namespace tp {
@@ -56,14 +54,20 @@ bool is_row_scalars(const Tensor& t, const Tensor& x) {
   return std::equal(t.shape().begin(), t.shape().end() - 1, x.shape().begin());
 }
 
-// An xtensor view of a tensor with the strides xtensor expects (0 on size-1 dims, so it broadcasts).
-auto xt_view(const Tensor& t) {
-  std::vector<size_t> shape(t.shape().begin(), t.shape().end());
-  std::vector<std::ptrdiff_t> strides(t.strides().begin(), t.strides().end());
-  for (size_t i = 0; i < shape.size(); ++i)
-    if (shape[i] == 1) strides[i] = 0;
-  return xt::adapt(const_cast<float*>(t.data()), size_t(std::max<int64_t>(t.numel(), 1)), xt::no_ownership(),
-                   shape, strides);
+// The three contiguous loops of every fast layout, o[i] = f(a[i], b[i]), f(a[i], s) and f(s, b[i]);
+// a trailing operand or one value per row runs them row by row. Not inlined: one vectorised copy of each
+// per op (o never aliases a or b, so no runtime overlap checks either).
+template <class F>
+__attribute__((noinline)) void loop_vv(F f, const float* __restrict a, const float* __restrict b, float* __restrict o, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], b[i]);
+}
+template <class F>
+__attribute__((noinline)) void loop_vs(F f, const float* __restrict a, float s, float* __restrict o, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], s);
+}
+template <class F>
+__attribute__((noinline)) void loop_sv(F f, float s, const float* __restrict b, float* __restrict o, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) o[i] = f(s, b[i]);
 }
 
 }  // namespace
@@ -134,44 +138,39 @@ Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b) {
   const bool fast = (fa && fb) || (fa && b.numel() == 1) || (fb && a.numel() == 1) || (fa && trails(b, a)) ||
                     (fb && trails(a, b)) || (fa && is_row_scalars(b, a)) || (fb && is_row_scalars(a, b));
   if (!fast) {
-    // The general strided or broadcast case (transposed views, outer sums): xtensor, with the op chosen
-    // per element, so that its assignment machinery (~9 KB of WASM) is instantiated once.
-    auto xo = xt::adapt(o, size_t(n), xt::no_ownership(), std::vector<size_t>(shape.begin(), shape.end()));
-    auto f = [op](float x, float y) { return with_binary<true>(op, [&](auto g) { return g(x, y); }); };
-    xt::noalias(xo) = xt::make_lambda_xfunction(std::move(f), xt_view(a), xt_view(b));
+    // The general strided or broadcast case (transposed views, outer sums): one walk over the rows of
+    // the broadcast views, the op chosen per element (rarely hot; one copy of the loop for every op).
+    const Tensor ea = expand(a, shape), eb = expand(b, shape);
+    const float* pa = ea.data();
+    const float* pb = eb.data();
+    strided_rows<3>(shape, {&ea.strides(), &eb.strides(), &out.strides()}, {0, 0, 0},
+                    [&](const std::array<int64_t, 3>& at, int64_t m, const std::array<int64_t, 3>& st) {
+                      for (int64_t i = 0; i < m; ++i)
+                        o[at[2] + i * st[2]] = with_binary<true>(op, [&](auto g) { return g(pa[at[0] + i * st[0]], pb[at[1] + i * st[1]]); });
+                    });
     return out;
   }
   with_binary<false>(op, [&](auto f) {
     const float* pa = a.data();
     const float* pb = b.data();
     if (fa && fb) {
-      for (int64_t i = 0; i < n; ++i) o[i] = f(pa[i], pb[i]);
+      loop_vv(f, pa, pb, o, n);
     } else if (fa && b.numel() == 1) {
-      const float s = pb[0];
-      for (int64_t i = 0; i < n; ++i) o[i] = f(pa[i], s);
+      loop_vs(f, pa, pb[0], o, n);
     } else if (fb && a.numel() == 1) {
-      const float s = pa[0];
-      for (int64_t i = 0; i < n; ++i) o[i] = f(s, pb[i]);
+      loop_sv(f, pa[0], pb, o, n);
     } else if (fa && trails(b, a)) {
       const int64_t m = b.numel();
-      for (int64_t r = 0; r < n; r += m)
-        for (int64_t i = 0; i < m; ++i) o[r + i] = f(pa[r + i], pb[i]);
+      for (int64_t r = 0; r < n; r += m) loop_vv(f, pa + r, pb, o + r, m);
     } else if (fb && trails(a, b)) {
       const int64_t m = a.numel();
-      for (int64_t r = 0; r < n; r += m)
-        for (int64_t i = 0; i < m; ++i) o[r + i] = f(pa[i], pb[r + i]);
+      for (int64_t r = 0; r < n; r += m) loop_vv(f, pa, pb + r, o + r, m);
     } else if (fa) {  // b holds one value per row of a
       const int64_t k = a.size(-1);
-      for (int64_t r = 0; r < n / k; ++r) {
-        const float s = pb[r];
-        for (int64_t i = 0; i < k; ++i) o[r * k + i] = f(pa[r * k + i], s);
-      }
+      for (int64_t r = 0; r < n / k; ++r) loop_vs(f, pa + r * k, pb[r], o + r * k, k);
     } else {  // a holds one value per row of b
       const int64_t k = b.size(-1);
-      for (int64_t r = 0; r < n / k; ++r) {
-        const float s = pa[r];
-        for (int64_t i = 0; i < k; ++i) o[r * k + i] = f(s, pb[r * k + i]);
-      }
+      for (int64_t r = 0; r < n / k; ++r) loop_sv(f, pa[r], pb + r * k, o + r * k, k);
     }
     return 0;
   });
