@@ -22,10 +22,13 @@ const GOAL = 200_000;
 //                               paths of var/std/prod/logsumexp/logSoftmax, float64 svd/LU/norms, the double
 //                               libm kept once: float32 sin ... log1p round the double result); web-mt raised
 //                               by the same, not measured
+//   + SIMD widening of float16/bfloat16 loads in the dtype-generic paths (2-4x their GB/s)
+//                               web +505 measured (256,696 on its base, 256,191 before); web-mt raised by
+//                               the same, not measured
 // The ceilings stop further growth at today's size; the goal stays 200 KB for both. Levers named so far:
 // one float compute type (double) in the dtype-generic loops, fewer inlined binding wrappers, einsum in JS
 // over the GEMM binding, a lazily loaded second module for rarely used ops.
-const BUDGET = { web: 258_700, 'web-mt': 294_400 };
+const BUDGET = { web: 259_205, 'web-mt': 294_905 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
