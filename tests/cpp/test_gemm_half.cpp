@@ -142,6 +142,15 @@ TEST_CASE("widen_half (the packing conversion) gives the scalar conversion's bit
     for (size_t i = 0; i < all.size(); ++i) bad += bits(out[i]) != bits(to_f32(kind, all[i]));
     CHECK(bad == 0);
   }
+  // In a scrambled order (40503 is odd: a permutation) many 8-wide blocks mix finite values with inf or
+  // NaN: float16's fast path takes only all-finite blocks, and the others must match too.
+  std::vector<uint16_t> mixed(65536);
+  for (size_t i = 0; i < mixed.size(); ++i) mixed[i] = uint16_t(i * 40503u);
+  std::vector<float> out(mixed.size());
+  tp::kernels::widen_half(Half::F16, mixed.data(), out.data(), int64_t(mixed.size()));
+  int64_t bad = 0;
+  for (size_t i = 0; i < mixed.size(); ++i) bad += bits(out[i]) != bits(to_f32(Half::F16, mixed[i]));
+  CHECK(bad == 0);
 }
 
 TEST_CASE("sgemm_half gives sgemm's bits on the widened B for every tile tail, both layouts, several k blocks") {
