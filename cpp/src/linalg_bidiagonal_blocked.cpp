@@ -70,8 +70,9 @@ void column_axpys(const ColMat& W, int64_t r0, int64_t j0, int64_t j1, const dou
 }  // namespace
 
 void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<double>& e, std::vector<double>& tauq,
-                               std::vector<double>& taup) {
+                               std::vector<double>& taup, bool float_updates) {
   const int64_t m = W.rows, n = W.cols;
+  float_updates = float_updates && n >= kFloatUpdatesFrom && float_updates_fit(W);
   TP_ASSERT(m >= n);
   d.assign(size_t(n), 0.0);
   e.assign(size_t(std::max<int64_t>(n - 1, 0)), 0.0);
@@ -169,11 +170,15 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
     if (t0 < n) {
       const Rank2kOperands ops{W.col(j0), m, Yv.data(), 1, n, Xv.data(), m, W.a.data() + j0, m, 1, b};
       const int64_t cols = n - t0;
-      const int parts = cols >= kSplitFrom ? int(std::min<int64_t>(kernels::sgemm_threads(), kChunks)) : 1;
-      tp::detail::run_parts(parts, [&](int part) {
-        for (int64_t c = kChunks * part / parts; c < kChunks * (part + 1) / parts; ++c)
-          rank2k_update(W, t0, t0 + cols * c / kChunks, t0 + cols * (c + 1) / kChunks, false, ops);
-      });
+      if (float_updates) {
+        rank2k_update_float(W, t0, t0, false, ops);
+      } else {
+        const int parts = cols >= kSplitFrom ? int(std::min<int64_t>(kernels::sgemm_threads(), kChunks)) : 1;
+        tp::detail::run_parts(parts, [&](int part) {
+          for (int64_t c = kChunks * part / parts; c < kChunks * (part + 1) / parts; ++c)
+            rank2k_update(W, t0, t0 + cols * c / kChunks, t0 + cols * (c + 1) / kChunks, false, ops);
+        });
+      }
     }
     for (int64_t i = 0; i < b; ++i) {  // the unit entries back to the bidiagonal
       const int64_t k = j0 + i;

@@ -171,17 +171,33 @@ struct Rank2kOperands {
   int64_t b;
 };
 void rank2k_update(ColMat& W, int64_t r0, int64_t j0, int64_t j1, bool lower, const Rank2kOperands& o);
+// The same update for all columns from c0, rows from r0 (lower: from the diagonal, r0 == c0), with the
+// product in float32 GEMMs (the operands rounded to float, the sums subtracted from the double W): 3-4x
+// the speed of the f64x2 kernel, at the cost of float rounding (~6e-8 relative) in each panel's update,
+// the accuracy of LAPACK's own float32 reductions. Splits over threads inside the GEMM.
+void rank2k_update_float(ColMat& W, int64_t r0, int64_t c0, bool lower, const Rank2kOperands& o);
+// The reductions take their trailing updates in float from this many columns, when the caller wants only
+// float32 accuracy (eigh's vectors; not the Gram matrix of svdvals, whose small eigenvalues need double), and
+// when float_updates_fit(W).
+constexpr int64_t kFloatUpdatesFrom = 256;
+// Whether W's largest magnitude lies in [2^-32, 2^32], where float products of its reflectors neither
+// underflow nor overflow (see gemm_scale_exponent); outside, the reductions keep the double updates.
+bool float_updates_fit(const ColMat& W);
 
 // Blocked bidiagonal_reduce (LAPACK dgebrd/dlabrd; linalg_bidiagonal_blocked.cpp): the same reflectors,
 // up to rounding, in the same places. Used from kBlockedQrFrom columns.
+// float_updates as tridiagonalize_blocked. svd does not ask for them yet: with float updates the
+// bidiagonal QR fallback did not converge on the all-ones 272x272 matrix (rank 1, float noise below).
 void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<double>& e, std::vector<double>& tauq,
-                               std::vector<double>& taup);
+                               std::vector<double>& taup, bool float_updates = false);
 
 // Householder tridiagonalization of the symmetric W (n, n; lower triangle read) into diagonal d (n) and
 // subdiagonal e (n-1), blocked (LAPACK dsytrd/dlatrd, linalg_tridiagonal_blocked.cpp): reflector k has its
 // unit at row k+1, its vector below it in column k of W, factor tau[k]. Used from kBlockedQrFrom; the
 // bits do not depend on the thread count.
-void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<double>& e, std::vector<double>& tau);
+// float_updates: the trailing updates in float32 GEMMs from kFloatUpdatesFrom (rank2k_update_float).
+void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<double>& e, std::vector<double>& tau,
+                            bool float_updates = false);
 // The same, unblocked (one fused pass over the trailing triangle per column; linalg_eigh.cpp): below
 // kBlockedQrFrom, and what the blocked one is tested against.
 void tridiagonalize_unblocked(ColMat& W, std::vector<double>& d, std::vector<double>& e, std::vector<double>& tau);

@@ -204,7 +204,9 @@ constexpr int64_t kInverseIterationFrom = kBlockedQrFrom;
 void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterations) {
   const int64_t n = W.rows;
   std::vector<double> e, tau;
-  if (n >= kBlockedQrFrom) tridiagonalize_blocked(W, w, e, tau);
+  // Float updates only with vectors: those are float32 output anyway, while the values alone also serve
+  // svdvals, whose Gram matrix needs double to keep its small eigenvalues.
+  if (n >= kBlockedQrFrom) tridiagonalize_blocked(W, w, e, tau, Z != nullptr);
   else tridiagonalize_unblocked(W, w, e, tau);
   if (Z && n >= kInverseIterationFrom) {
     std::vector<double> lambda;

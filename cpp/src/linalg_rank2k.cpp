@@ -1,9 +1,12 @@
 // The trailing update of the blocked reductions (tridiagonal and bidiagonal): a rank-2b product
 // subtracted from columns of a double work matrix, register-blocked in f64x2.
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "linalg_detail.hpp"
+#include "tensorpad/error.hpp"
+#include "tensorpad/gemm.hpp"
 
 namespace tp::linalg::detail {
 
@@ -87,6 +90,52 @@ void rank2k_update(ColMat& W, int64_t r0, int64_t j0, int64_t j1, bool lower, co
   }
   for (int64_t j = j0 + 4 * blocks; j < j1; ++j)  // the last columns, fewer than 4
     for (int64_t i = lower ? j : r0; i < m; ++i) W(i, j) -= entry(o, i, j);
+}
+
+}  // namespace tp::linalg::detail
+
+namespace tp::linalg::detail {
+
+bool float_updates_fit(const ColMat& W) {
+  double amax = 0.0;
+  for (double x : W.a) amax = std::max(amax, std::fabs(x));
+  return amax >= 0x1p-32 && amax <= 0x1p32;
+}
+
+void rank2k_update_float(ColMat& W, int64_t r0, int64_t c0, bool lower, const Rank2kOperands& o) {
+  // W (m, n) double, column-major; the update of rows [r0, m) and columns [c0, n) (lower: rows from each
+  // column's diagonal, r0 == c0). In float: Af (rows, 2b) column-major holds [A1 A2] and Bf (cols, 2b)
+  // row-major [B1 B2], so that the update's transpose, (cols, rows) row-major, is the GEMM Bf Af^T and is
+  // W's own column-major layout. Column blocks of kBlock keep the float buffer small and, for the lower
+  // triangle, skip the blocks above the diagonal.
+  constexpr int64_t kBlock = 256;
+  const int64_t m = W.rows, n = W.cols, b = o.b, k2 = 2 * b;
+  const int64_t rows = m - r0, cols = n - c0;
+  if (rows <= 0 || cols <= 0 || b == 0) return;
+  TP_ASSERT(!lower || r0 == c0);
+  std::vector<float> Af(size_t(rows * k2)), Bf(size_t(cols * k2)), Cf(size_t(std::min(kBlock, cols) * rows));
+  for (int64_t p = 0; p < b; ++p)
+    for (int64_t i = 0; i < rows; ++i) {
+      Af[size_t(p * rows + i)] = float(o.a1[p * o.lda1 + r0 + i]);
+      Af[size_t((b + p) * rows + i)] = float(o.a2[p * o.lda2 + r0 + i]);
+    }
+  for (int64_t j = 0; j < cols; ++j)
+    for (int64_t p = 0; p < b; ++p) {
+      Bf[size_t(j * k2 + p)] = float(o.b1[(c0 + j) * o.b1j + p * o.b1p]);
+      Bf[size_t(j * k2 + b + p)] = float(o.b2[(c0 + j) * o.b2j + p * o.b2p]);
+    }
+  for (int64_t jb = 0; jb < cols; jb += kBlock) {
+    const int64_t bc = std::min(kBlock, cols - jb);
+    const int64_t ib = lower ? jb : 0;  // first row (relative to r0) this block needs
+    const int64_t br = rows - ib;
+    // Cf (bc, br) row-major: Cf(j, i) = sum_q Bf(jb + j, q) Af(ib + i, q).
+    kernels::sgemm(bc, br, k2, Bf.data() + jb * k2, k2, 1, Af.data() + ib, rows, 1, Cf.data(), br, false);
+    for (int64_t j = 0; j < bc; ++j) {
+      double* w = W.col(c0 + jb + j) + r0 + ib;
+      const float* c = Cf.data() + j * br;
+      for (int64_t i = lower ? j : 0; i < br; ++i) w[i] -= double(c[i]);
+    }
+  }
 }
 
 }  // namespace tp::linalg::detail

@@ -96,8 +96,10 @@ void triangle_chunks(int64_t lo, int64_t n, int64_t* bounds) {
 
 }  // namespace
 
-void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<double>& e, std::vector<double>& tau) {
+void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<double>& e, std::vector<double>& tau,
+                            bool float_updates) {
   const int64_t n = W.rows;
+  float_updates = float_updates && n >= kFloatUpdatesFrom && float_updates_fit(W);
   d.assign(size_t(n), 0.0);
   e.assign(size_t(std::max<int64_t>(n - 1, 0)), 0.0);
   tau.assign(size_t(std::max<int64_t>(n - 1, 0)), 0.0);
@@ -154,14 +156,18 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
     // The trailing matrix (columns and rows from j0 + b) gets the whole panel at once.
     const int64_t t0 = j0 + b;
     if (t0 < n) {
-      const int parts = n - t0 >= kSplitFrom ? int(std::min<int64_t>(kernels::sgemm_threads(), kChunks)) : 1;
-      triangle_chunks(t0, n, bounds);
       // A -= V Y^T + Y V^T: V(i, p) = W(i, j0 + p), Y(j, p) = Yv[p*n + j].
       const Rank2kOperands ops{W.col(j0), n, Yv.data(), 1, n, Yv.data(), n, W.col(j0), 1, n, b};
-      tp::detail::run_parts(parts, [&](int part) {
-        for (int64_t c = kChunks * part / parts; c < kChunks * (part + 1) / parts; ++c)
-          rank2k_update(W, t0, bounds[c], bounds[c + 1], true, ops);
-      });
+      if (float_updates) {
+        rank2k_update_float(W, t0, t0, true, ops);
+      } else {
+        const int parts = n - t0 >= kSplitFrom ? int(std::min<int64_t>(kernels::sgemm_threads(), kChunks)) : 1;
+        triangle_chunks(t0, n, bounds);
+        tp::detail::run_parts(parts, [&](int part) {
+          for (int64_t c = kChunks * part / parts; c < kChunks * (part + 1) / parts; ++c)
+            rank2k_update(W, t0, bounds[c], bounds[c + 1], true, ops);
+        });
+      }
     }
     for (int64_t i = 0; i < b && j0 + i + 1 < n; ++i) W(j0 + i + 1, j0 + i) = e[size_t(j0 + i)];
   }

@@ -898,3 +898,62 @@ TEST_CASE("inverse iteration gives the closed-form eigenvectors of the second-di
     }
   }
 }
+
+TEST_CASE("the float32 GEMM trailing update matches the double rank-2b kernel to float rounding, lower and general") {
+  namespace d = tp::linalg::detail;
+  const int64_t m = 300, n = 290, b = 32, r0 = 37;  // 290 - 37 columns: a partial 256-column block
+  const auto g = splitmix_gaussian(77, m * n + 4 * m * b);
+  for (bool lower : {true, false}) {
+    CAPTURE(lower);
+    const int64_t rows = lower ? n : m;
+    d::ColMat W1(rows, n), W2(rows, n);
+    for (int64_t i = 0; i < rows * n; ++i) W1.a[size_t(i)] = W2.a[size_t(i)] = g[size_t(i)];
+    std::vector<double> A1(size_t(rows * b)), A2(size_t(rows * b)), B1(size_t(n * b)), B2(size_t(n * b));
+    for (int64_t i = 0; i < rows * b; ++i) A1[size_t(i)] = g[size_t(m * n + i)], A2[size_t(i)] = g[size_t(m * n + rows * b + i)];
+    for (int64_t i = 0; i < n * b; ++i) B1[size_t(i)] = g[size_t(m * n + 2 * m * b + i)], B2[size_t(i)] = g[size_t(m * n + 3 * m * b + i)];
+    // A(i, p) at p*rows + i; B1(j, p) at j*b + p (row-major), B2(j, p) at p*n + j (column-major).
+    const d::Rank2kOperands ops{A1.data(), rows, B1.data(), b, 1, A2.data(), rows, B2.data(), 1, n, b};
+    d::rank2k_update(W1, r0, r0, n, lower, ops);
+    d::rank2k_update_float(W2, r0, r0, lower, ops);
+    double worst = 0, untouched = 0;
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i = 0; i < rows; ++i) {
+        const bool updated = j >= r0 && i >= (lower ? j : r0);
+        const double diff = std::fabs(W1(i, j) - W2(i, j));
+        (updated ? worst : untouched) = std::max(updated ? worst : untouched, diff);
+        if (!updated) REQUIRE(W2(i, j) == double(g[size_t(j * rows + i)]));
+      }
+    // Each entry sums 64 products of N(0,1) entries (~8 in size): float rounding leaves ~1e-5.
+    CHECK(worst <= 1e-4);
+    CHECK(worst > 0);  // the float path did run
+    CHECK(untouched == 0);
+  }
+}
+
+TEST_CASE("eigh from 256 rows (float32 trailing updates of the tridiagonalization) meets the bar on random, clustered, graded and rank-1 matrices") {
+  const int64_t k = 272;  // 8 whole panels and a partial one, a partial 256-column update block
+  const auto G = splitmix_gaussian(93, k * k);
+  std::vector<float> S(static_cast<size_t>(k * k));
+  for (int64_t i = 0; i < k; ++i)
+    for (int64_t j = 0; j < k; ++j) S[size_t(i * k + j)] = G[size_t(i * k + j)] + G[size_t(j * k + i)];
+  check_decompositions("Gaussian symmetric 272x272", S, k, k, true);
+  check_decompositions("all-ones 272x272", std::vector<float>(size_t(k * k), 1.0f), k, k, true);
+  std::vector<float> Q(static_cast<size_t>(k * k)), R(static_cast<size_t>(k * k));
+  la::qr(G.data(), k, k, Q.data(), R.data());
+  auto spectral = [&](auto lambda) {
+    std::vector<float> B(static_cast<size_t>(k * k));
+    for (int64_t i = 0; i < k; ++i)
+      for (int64_t j = 0; j < k; ++j) {
+        double s = 0;
+        for (int64_t p = 0; p < k; ++p) s += double(Q[size_t(i * k + p)]) * lambda(p) * Q[size_t(j * k + p)];
+        B[size_t(i * k + j)] = float(s);
+      }
+    return B;
+  };
+  check_decompositions("eigenvalue 3 repeated 100 times", spectral([](int64_t p) { return p < 100 ? 3.0 : double(p) / 10; }), k, k, true);
+  check_decompositions("graded 1 .. 1e-12", spectral([](int64_t p) { return std::pow(10.0, -12.0 * double(p) / (k - 1)); }), k, k, true);
+  // Entries near 1e-36: outside float_updates_fit, so the double updates run and the bar still holds.
+  std::vector<float> tiny(S);
+  for (float& x : tiny) x *= 1e-36f;
+  check_decompositions("Gaussian symmetric times 1e-36", tiny, k, k, true);
+}
