@@ -29,10 +29,13 @@ const GOAL = 200_000;
 //     walk instead of xtensor, ops_logic/bind_logic -Os   web 250,633 measured on 9f3e1cb (-9,319 on dac7de6:
 //                               256,377 -> 247,058); web-mt keeps its ceiling (not re-measured; the guard
 //                               alone took 3,262 bytes off it)
+//   + eigh's float32 trailing update (issue 24, rank2k_update_float)  web about +806 (259,347 measured on
+//                               b164e17's base, ~258,541 there before; not re-measured on 9f3e1cb); web-mt
+//                               raised by the same, not measured
 // The ceilings stop further growth at today's size; the goal stays 200 KB for both. Levers named so far:
 // one float compute type (double) in the dtype-generic loops, fewer inlined binding wrappers, einsum in JS
 // over the GEMM binding, a lazily loaded second module for rarely used ops.
-const BUDGET = { web: 251_100, 'web-mt': 294_905 };
+const BUDGET = { web: 251_900, 'web-mt': 295_700 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
