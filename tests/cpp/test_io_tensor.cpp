@@ -56,7 +56,10 @@ std::string differs(const tp::Tensor& t, const nlohmann::json& j) {
 TEST_CASE("every .npy numpy wrote loads in its stored dtype with numpy's exact values, Fortran order as C order") {
   const auto expect = fixtures::load("io/dtypes/expect.json").at("npy");
   REQUIRE(expect.size() >= 15);
-  for (const auto& [file, j] : expect.items()) {
+  for (const auto& item : expect.items()) {
+    // Named copies, not structured bindings: C++17 lambdas (CAPTURE) cannot capture those.
+    const std::string file = item.key();
+    const auto& j = item.value();
     CAPTURE(file);
     const Bytes f = dtype_fixture(file);
     CHECK(differs(io::read_npy_tensor(f.data(), f.size()), j) == "");
@@ -66,7 +69,8 @@ TEST_CASE("every .npy numpy wrote loads in its stored dtype with numpy's exact v
 TEST_CASE("write_npy_tensor writes the bytes numpy.save wrote, for every dtype the core holds") {
   const auto expect = fixtures::load("io/dtypes/expect.json").at("npy");
   int written = 0;
-  for (const auto& [file, j] : expect.items()) {
+  for (const auto& item : expect.items()) {
+    const std::string file = item.key();
     CAPTURE(file);
     const Bytes f = dtype_fixture(file);
     const tp::Tensor t = io::read_npy_tensor(f.data(), f.size());
