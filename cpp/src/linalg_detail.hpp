@@ -234,7 +234,10 @@ void bidiagonal_svd(std::vector<double>& d, std::vector<double>& e, ColMat* U, C
 // w ascending; Z (n,n) eigenvectors in columns when not null. Throws tp::Error when an eigenvalue needs
 // more than max_iterations implicit QL steps.
 constexpr int kMaxQlIterationsPerValue = 60;
-void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterations = kMaxQlIterationsPerValue);
+// float32_steps: from kBlockedQrFrom the vectors may take float32 GEMM steps (float32 results); false keeps
+// every step in double (float64 results), the trailing updates in double and Z from the QL rotations.
+void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterations = kMaxQlIterationsPerValue,
+                   bool float32_steps = true);
 
 // SVD of A (m,n) in double: S (k) descending, and when want_vectors the factors U (m,k) and V (n,k)
 // column-major with A = U diag(S) V^T.

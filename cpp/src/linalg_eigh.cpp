@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <type_traits>
 
 #include "linalg_detail.hpp"
 #include "out_of_line.hpp"
@@ -201,14 +202,14 @@ static bool tridiagonal_eig_by_inverse_iteration(const std::vector<double>& d, c
 // GEMMs); below, from the rotations of implicit QL applied to Q.
 constexpr int64_t kInverseIterationFrom = kBlockedQrFrom;
 
-void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterations) {
+void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterations, bool float32_steps) {
   const int64_t n = W.rows;
   std::vector<double> e, tau;
   // Float updates only with vectors: those are float32 output anyway, while the values alone also serve
   // svdvals, whose Gram matrix needs double to keep its small eigenvalues.
-  if (n >= kBlockedQrFrom) tridiagonalize_blocked(W, w, e, tau, Z != nullptr);
+  if (n >= kBlockedQrFrom) tridiagonalize_blocked(W, w, e, tau, Z != nullptr && float32_steps);
   else tridiagonalize_unblocked(W, w, e, tau);
-  if (Z && n >= kInverseIterationFrom) {
+  if (Z && float32_steps && n >= kInverseIterationFrom) {
     std::vector<double> lambda;
     ColMat Zt;
     if (tridiagonal_eig_by_inverse_iteration(w, e, lambda, Zt, max_iterations)) {
@@ -228,7 +229,7 @@ void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterati
     }
     // Inverse iteration gave up on some vector: the QL rotations below are slower but always converge.
   }
-  if (Z && n >= kBlockedQrFrom) {
+  if (Z && float32_steps && n >= kBlockedQrFrom) {
     *Z = form_q_blocked(W, tau, 1, n);  // reflector k: unit at row k+1, vector below it in column k
   } else if (Z) {
     *Z = ColMat::identity(n, n);
@@ -359,7 +360,9 @@ namespace tp::linalg {
 
 using namespace detail;
 
-void eigh(const float* A, int64_t n, float* w, float* V) {
+// T = float (float32 steps allowed) or double (every step in double).
+template <class T>
+static void eigh_any(const T* A, int64_t n, T* w, T* V) {
   if (n < 0) fail("linalg.eigh", "negative matrix size ", n);
   // Only the lower triangle is read (like numpy's UPLO='L'), but NaN or Inf anywhere is refused.
   check_finite("linalg.eigh", A, n * n);
@@ -368,11 +371,14 @@ void eigh(const float* A, int64_t n, float* w, float* V) {
     for (int64_t j = 0; j <= i; ++j) W(i, j) = A[i * n + j];
   std::vector<double> lambda;
   ColMat Z;
-  symmetric_eig(W, lambda, V ? &Z : nullptr);
-  for (int64_t i = 0; i < n; ++i) w[i] = float(lambda[size_t(i)]);
+  symmetric_eig(W, lambda, V ? &Z : nullptr, kMaxQlIterationsPerValue, std::is_same_v<T, float>);
+  for (int64_t i = 0; i < n; ++i) w[i] = T(lambda[size_t(i)]);
   if (V)
     for (int64_t i = 0; i < n; ++i)
-      for (int64_t j = 0; j < n; ++j) V[i * n + j] = float(Z(i, j));
+      for (int64_t j = 0; j < n; ++j) V[i * n + j] = T(Z(i, j));
 }
+
+void eigh(const float* A, int64_t n, float* w, float* V) { eigh_any(A, n, w, V); }
+void eigh(const double* A, int64_t n, double* w, double* V) { eigh_any(A, n, w, V); }
 
 }  // namespace tp::linalg

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <limits>
 
 #include "linalg_detail.hpp"
 #include "tensorpad/error.hpp"
@@ -53,16 +54,20 @@ double norm_of(const T* A, int64_t m, int64_t n, const std::string& ord) {
 double norm(const float* A, int64_t m, int64_t n, const std::string& ord) { return norm_of(A, m, n, ord); }
 double norm(const double* A, int64_t m, int64_t n, const std::string& ord) { return norm_of(A, m, n, ord); }
 
-int64_t matrix_rank(const float* A, int64_t m, int64_t n, double tol) {
+template <class T>
+static int64_t matrix_rank_any(const T* A, int64_t m, int64_t n, double tol) {
   if (m < 0 || n < 0) fail("linalg.matrixRank", "negative matrix size ", m, " x ", n);
   check_finite("linalg.matrixRank", A, m * n);
   if (m == 0 || n == 0) return 0;
   if (std::isnan(tol)) fail("linalg.matrixRank", "tol is NaN");
   std::vector<double> S;
-  svdvals_double(A, m, n, S);
-  // numpy's default: S.max() * max(M, N) * eps of the input's dtype (float32).
-  if (tol < 0.0) tol = S.front() * double(std::max(m, n)) * FLT_EPSILON;
+  values(A, m, n, S);
+  // numpy's default: S.max() * max(M, N) * eps of the input's dtype.
+  if (tol < 0.0) tol = S.front() * double(std::max(m, n)) * double(std::numeric_limits<T>::epsilon());
   return int64_t(std::count_if(S.begin(), S.end(), [&](double s) { return s > tol; }));
 }
+
+int64_t matrix_rank(const float* A, int64_t m, int64_t n, double tol) { return matrix_rank_any(A, m, n, tol); }
+int64_t matrix_rank(const double* A, int64_t m, int64_t n, double tol) { return matrix_rank_any(A, m, n, tol); }
 
 }  // namespace tp::linalg

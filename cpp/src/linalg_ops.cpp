@@ -23,11 +23,10 @@ struct Batch {
   const double* mat64(int64_t b) const { return a.data_as<double>() + b * m * n; }
 };
 
-Batch batch(const char* op, const Tensor& A, bool square = false, bool f64_ok = true) {
+Batch batch(const char* op, const Tensor& A, bool square = false) {
   if (A.dim() < 2) fail(op, "expects a matrix or a batch of matrices (at least 2-d), got shape ", shape_str(A.shape()));
-  if (A.dtype() != DType::Float32 && (A.dtype() != DType::Float64 || !f64_ok))
-    fail(op, f64_ok ? "expects float32 or float64 matrices, got " : "expects float32 matrices, got ",
-         dtype_name(A.dtype()), " of shape ", shape_str(A.shape()), f64_ok ? "" : " (float64: not yet)");
+  if (A.dtype() != DType::Float32 && A.dtype() != DType::Float64)
+    fail(op, "expects float32 or float64 matrices, got ", dtype_name(A.dtype()), " of shape ", shape_str(A.shape()));
   Batch b;
   b.f64 = A.dtype() == DType::Float64;
   b.a = A.contiguous();
@@ -78,25 +77,35 @@ SvdResult svd(const Tensor& A) {
 }
 
 QrResult qr(const Tensor& A) {
-  const Batch b = batch("linalg.qr", A, false, false);
+  const Batch b = batch("linalg.qr", A);
   const int64_t m = b.m, n = b.n, k = std::min(m, n);
-  QrResult r{Tensor::empty(with(b.lead, {m, k})), Tensor::empty(with(b.lead, {k, n}))};
-  for (int64_t i = 0; i < b.count; ++i) qr(b.mat(i), m, n, r.Q.data() + i * m * k, r.R.data() + i * k * n);
+  const DType d = A.dtype();
+  QrResult r{Tensor::empty(with(b.lead, {m, k}), d), Tensor::empty(with(b.lead, {k, n}), d)};
+  for (int64_t i = 0; i < b.count; ++i) {
+    if (b.f64) qr(b.mat64(i), m, n, r.Q.data_as<double>() + i * m * k, r.R.data_as<double>() + i * k * n);
+    else qr(b.mat(i), m, n, r.Q.data() + i * m * k, r.R.data() + i * k * n);
+  }
   return r;
 }
 
 EighResult eigh(const Tensor& A) {
-  const Batch b = batch("linalg.eigh", A, true, false);
+  const Batch b = batch("linalg.eigh", A, true);
   const int64_t n = b.n;
-  EighResult r{Tensor::empty(with(b.lead, {n})), Tensor::empty(with(b.lead, {n, n}))};
-  for (int64_t i = 0; i < b.count; ++i) eigh(b.mat(i), n, r.eigenvalues.data() + i * n, r.eigenvectors.data() + i * n * n);
+  EighResult r{Tensor::empty(with(b.lead, {n}), A.dtype()), Tensor::empty(with(b.lead, {n, n}), A.dtype())};
+  for (int64_t i = 0; i < b.count; ++i) {
+    if (b.f64) eigh(b.mat64(i), n, r.eigenvalues.data_as<double>() + i * n, r.eigenvectors.data_as<double>() + i * n * n);
+    else eigh(b.mat(i), n, r.eigenvalues.data() + i * n, r.eigenvectors.data() + i * n * n);
+  }
   return r;
 }
 
 Tensor eigvalsh(const Tensor& A) {
-  const Batch b = batch("linalg.eigvalsh", A, true, false);
-  Tensor w = Tensor::empty(with(b.lead, {b.n}));
-  for (int64_t i = 0; i < b.count; ++i) eigh(b.mat(i), b.n, w.data() + i * b.n, nullptr);
+  const Batch b = batch("linalg.eigvalsh", A, true);
+  Tensor w = Tensor::empty(with(b.lead, {b.n}), A.dtype());
+  for (int64_t i = 0; i < b.count; ++i) {
+    if (b.f64) eigh(b.mat64(i), b.n, w.data_as<double>() + i * b.n, nullptr);
+    else eigh(b.mat(i), b.n, w.data() + i * b.n, nullptr);
+  }
   return w;
 }
 
@@ -187,21 +196,38 @@ Tensor matrix_norm(const Tensor& A, const std::string& ord, int64_t d0, int64_t 
 }
 
 Tensor matrix_rank(const Tensor& A, double tol) {
-  const Batch b = batch("linalg.matrixRank", A, false, false);
+  const Batch b = batch("linalg.matrixRank", A);
   Tensor r = Tensor::empty(b.lead);
-  for (int64_t i = 0; i < b.count; ++i) r.data()[i] = float(matrix_rank(b.mat(i), b.m, b.n, tol));
+  for (int64_t i = 0; i < b.count; ++i)
+    r.data()[i] = float(b.f64 ? matrix_rank(b.mat64(i), b.m, b.n, tol) : matrix_rank(b.mat(i), b.m, b.n, tol));
   return r;
+}
+
+// float64 A (m, n): the same algorithm with the same omega draws (n, q), in double through the float64
+// matmul, qr and svd; U (m, q), S (q), V (n, q) float64.
+static LowrankResult svd_lowrank_f64(const char* op, const Tensor& a, int64_t q, int64_t niter,
+                                     const std::vector<float>& omega) {
+  if (niter < 0) fail(op, "niter must be >= 0, got ", niter);
+  detail::check_finite(op, a.data_as<double>(), a.numel());
+  const Tensor at = transpose(a, 0, 1);
+  Tensor Y = qr(matmul(a, Tensor::from({a.size(1), q}, omega.data()).to(DType::Float64))).Q;  // (m, q)
+  for (int64_t it = 0; it < niter; ++it) Y = qr(matmul(a, qr(matmul(at, Y)).Q)).Q;
+  const SvdResult b = svd(matmul(transpose(Y, 0, 1), a));  // Q^T A = Ub S Vb^T, (q, n)
+  return {matmul(Y, b.U), b.S, transpose(b.Vh, 0, 1).contiguous()};
 }
 
 LowrankResult svd_lowrank(const Tensor& A, int64_t q, int64_t niter, uint64_t seed) {
   const char* op = "linalg.svdLowrank";
   if (A.dim() != 2) fail(op, "expects a matrix (2-d), got shape ", shape_str(A.shape()));
+  if (A.dtype() != DType::Float32 && A.dtype() != DType::Float64)
+    fail(op, "expects float32 or float64 matrices, got ", dtype_name(A.dtype()), " of shape ", shape_str(A.shape()));
   const Tensor a = A.contiguous();
   const int64_t m = A.size(0), n = A.size(1);
   if (q < 1 || q > std::min(m, n)) fail(op, "q must be in [1, min(m, n)] = [1, ", std::min(m, n), "], got ", q);
   std::vector<float> omega(size_t(n * q));
   Rng rng(seed);
   rng.fill_normal(omega.data(), n * q);
+  if (A.dtype() == DType::Float64) return svd_lowrank_f64(op, a, q, niter, omega);
   LowrankResult r{Tensor::empty({m, q}), Tensor::empty({q}), Tensor::empty({n, q})};
   svd_lowrank(a.data(), m, n, q, niter, omega.data(), r.U.data(), r.S.data(), r.V.data());
   return r;

@@ -6,6 +6,7 @@
 // ~1e-6 at 3072x1024), the accuracy of LAPACK's own float32 sgeqrf, at 5-6x the speed.
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
 #include "linalg_detail.hpp"
@@ -198,21 +199,27 @@ namespace tp::linalg {
 
 using namespace detail;
 
-// A is (m,n), Q is (m,k), R is (k,n), k = min(m,n).
-void qr(const float* A, int64_t m, int64_t n, float* Q, float* R) {
+// A is (m,n), Q is (m,k), R is (k,n), k = min(m,n). T = float: blocked (float32 GEMMs) from
+// kBlockedQrFrom columns; T = double: the unblocked double route at every size.
+template <class T>
+static void qr_any(const T* A, int64_t m, int64_t n, T* Q, T* R) {
   if (m < 0 || n < 0) fail("linalg.qr", "negative matrix size ", m, " x ", n);
   check_finite("linalg.qr", A, m * n);
   const int64_t k = std::min(m, n);
-  if (k >= kBlockedQrFrom) return qr_blocked(A, m, n, Q, R);
+  if constexpr (std::is_same_v<T, float>)
+    if (k >= kBlockedQrFrom) return qr_blocked(A, m, n, Q, R);
   ColMat W = load(A, m, n, false);
   std::vector<double> tau;
   householder_qr(W, tau);
   // R is the upper triangle of W; below it W holds reflector vectors, so write exact zeros there.
   for (int64_t i = 0; i < k; ++i)
-    for (int64_t j = 0; j < n; ++j) R[i * n + j] = j >= i ? float(W(i, j)) : 0.0f;
+    for (int64_t j = 0; j < n; ++j) R[i * n + j] = j >= i ? T(W(i, j)) : T(0);
   const ColMat Qc = form_q(W, tau, k);
   for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < k; ++j) Q[i * k + j] = float(Qc(i, j));
+    for (int64_t j = 0; j < k; ++j) Q[i * k + j] = T(Qc(i, j));
 }
+
+void qr(const float* A, int64_t m, int64_t n, float* Q, float* R) { qr_any(A, m, n, Q, R); }
+void qr(const double* A, int64_t m, int64_t n, double* Q, double* R) { qr_any(A, m, n, Q, R); }
 
 }  // namespace tp::linalg

@@ -16,6 +16,7 @@
 #include "tensorpad/gemm.hpp"
 #include "tensorpad/linalg.hpp"
 #include "tensorpad/nn.hpp"
+#include "tensorpad/ops.hpp"
 
 namespace {
 
@@ -823,6 +824,20 @@ TEST_CASE("the blocked tridiagonalization gives the unblocked one's tridiagonal 
   }
 }
 
+// Q diag(lambda(0..k-1)) Q^T for an orthogonal Q (k, k), summed in double: a symmetric matrix with a
+// chosen spectrum.
+template <class Lambda>
+std::vector<float> with_spectrum(const std::vector<float>& Q, int64_t k, Lambda lambda) {
+  std::vector<float> B(static_cast<size_t>(k * k));
+  for (int64_t i = 0; i < k; ++i)
+    for (int64_t j = 0; j < k; ++j) {
+      double s = 0;
+      for (int64_t p = 0; p < k; ++p) s += double(Q[size_t(i * k + p)]) * lambda(p) * Q[size_t(j * k + p)];
+      B[size_t(i * k + j)] = float(s);
+    }
+  return B;
+}
+
 TEST_CASE("eigh from 96 rows (inverse iteration, blocked back-transformation) meets the bar on clustered and repeated spectra") {
   // Wilkinson W101+: pairs of eigenvalues equal to ~1e-14 relative, which inverse iteration must keep apart.
   const int64_t n = 101;
@@ -837,16 +852,7 @@ TEST_CASE("eigh from 96 rows (inverse iteration, blocked back-transformation) me
   const auto G = splitmix_gaussian(91, k * k);
   std::vector<float> Q(static_cast<size_t>(k * k)), R(static_cast<size_t>(k * k));
   la::qr(G.data(), k, k, Q.data(), R.data());
-  auto spectral = [&](auto lambda) {
-    std::vector<float> B(static_cast<size_t>(k * k));
-    for (int64_t i = 0; i < k; ++i)
-      for (int64_t j = 0; j < k; ++j) {
-        double s = 0;
-        for (int64_t p = 0; p < k; ++p) s += double(Q[size_t(i * k + p)]) * lambda(p) * Q[size_t(j * k + p)];
-        B[size_t(i * k + j)] = float(s);
-      }
-    return B;
-  };
+  auto spectral = [&](auto lambda) { return with_spectrum(Q, k, lambda); };
   check_decompositions("eigenvalue 3 repeated 60 times", spectral([](int64_t p) { return p < 60 ? 3.0 : double(p) / 10; }), k, k, true);
   check_decompositions("graded 1 .. 1e-12", spectral([](int64_t p) { return std::pow(10.0, -12.0 * double(p) / (k - 1)); }), k, k, true);
   check_decompositions("identity", spectral([](int64_t) { return 1.0; }), k, k, true);
@@ -940,20 +946,118 @@ TEST_CASE("eigh from 256 rows (float32 trailing updates of the tridiagonalizatio
   check_decompositions("all-ones 272x272", std::vector<float>(size_t(k * k), 1.0f), k, k, true);
   std::vector<float> Q(static_cast<size_t>(k * k)), R(static_cast<size_t>(k * k));
   la::qr(G.data(), k, k, Q.data(), R.data());
-  auto spectral = [&](auto lambda) {
-    std::vector<float> B(static_cast<size_t>(k * k));
-    for (int64_t i = 0; i < k; ++i)
-      for (int64_t j = 0; j < k; ++j) {
-        double s = 0;
-        for (int64_t p = 0; p < k; ++p) s += double(Q[size_t(i * k + p)]) * lambda(p) * Q[size_t(j * k + p)];
-        B[size_t(i * k + j)] = float(s);
-      }
-    return B;
-  };
+  auto spectral = [&](auto lambda) { return with_spectrum(Q, k, lambda); };
   check_decompositions("eigenvalue 3 repeated 100 times", spectral([](int64_t p) { return p < 100 ? 3.0 : double(p) / 10; }), k, k, true);
   check_decompositions("graded 1 .. 1e-12", spectral([](int64_t p) { return std::pow(10.0, -12.0 * double(p) / (k - 1)); }), k, k, true);
   // Entries near 1e-36: outside float_updates_fit, so the double updates run and the bar still holds.
   std::vector<float> tiny(S);
   for (float& x : tiny) x *= 1e-36f;
   check_decompositions("Gaussian symmetric times 1e-36", tiny, k, k, true);
+}
+
+// (n, n) float64 tensor of the second-difference matrix tridiag(-1, 2, -1): eigenvalues 2 - 2 cos(k pi/(n+1)).
+static tp::Tensor second_difference_f64(int64_t n) {
+  tp::Tensor T = tp::Tensor::zeros({n, n}, tp::DType::Float64);
+  double* t = T.data_as<double>();
+  for (int64_t i = 0; i < n; ++i) {
+    t[i * n + i] = 2;
+    if (i + 1 < n) t[i * n + i + 1] = t[(i + 1) * n + i] = -1;
+  }
+  return T;
+}
+
+// max |(A B)(i,j) - C(i,j)| for row-major A (m, p), B (p, n), C (m, n); transpose_a reads A as (p, m).
+static double product_error(const double* A, const double* B, const double* C, int64_t m, int64_t p, int64_t n,
+                            bool transpose_a) {
+  double worst = 0;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double s = 0;
+      for (int64_t q = 0; q < p; ++q) s += (transpose_a ? A[q * m + i] : A[i * p + q]) * B[q * n + j];
+      worst = std::max(worst, std::abs(s - C[i * n + j]));
+    }
+  return worst;
+}
+
+TEST_CASE("float64 eigh and eigvalsh compute in double at every size: the second-difference matrix's closed-form eigenvalues to 1e-12") {
+  for (int64_t n : {5, 120}) {  // below and above kBlockedQrFrom, where float32 takes float32 GEMM steps
+    CAPTURE(n);
+    const tp::Tensor T = second_difference_f64(n);
+    const auto e = la::eigh(T);
+    const tp::Tensor w = la::eigvalsh(T);
+    REQUIRE(e.eigenvalues.dtype() == tp::DType::Float64);
+    REQUIRE(e.eigenvectors.dtype() == tp::DType::Float64);
+    REQUIRE(w.dtype() == tp::DType::Float64);
+    const double pi = std::acos(-1.0);
+    double value_error = 0;
+    for (int64_t k = 0; k < n; ++k) {
+      const double want = 2 - 2 * std::cos(double(k + 1) * pi / double(n + 1));  // ascending
+      value_error = std::max({value_error, std::abs(e.eigenvalues.data_as<double>()[k] - want),
+                              std::abs(w.data_as<double>()[k] - want)});
+    }
+    CHECK(value_error < 1e-12);
+    // V^T V = I and T V = V diag(w).
+    const double* V = e.eigenvectors.data_as<double>();
+    const tp::Tensor I = tp::eye(n).to(tp::DType::Float64);
+    CHECK(product_error(V, V, I.data_as<double>(), n, n, n, true) < 1e-12);
+    std::vector<double> Vw(size_t(n * n));
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) Vw[size_t(i * n + j)] = V[i * n + j] * e.eigenvalues.data_as<double>()[j];
+    CHECK(product_error(T.data_as<double>(), V, Vw.data(), n, n, n, false) < 1e-12);
+  }
+}
+
+TEST_CASE("float64 qr computes in double at every size: Q^T Q = I and Q R = A to 1e-12, zeros below R's diagonal") {
+  for (const auto& shape : std::vector<std::pair<int64_t, int64_t>>{{7, 5}, {130, 100}, {60, 110}}) {
+    const int64_t m = shape.first, n = shape.second;  // not a structured binding: CAPTURE's lambda takes these
+    CAPTURE(m);
+    CAPTURE(n);
+    const auto g = splitmix_gaussian(uint64_t(m * 1000 + n), m * n);
+    const tp::Tensor A = tp::Tensor::from({m, n}, g.data()).to(tp::DType::Float64);
+    const auto r = la::qr(A);
+    const int64_t k = std::min(m, n);
+    REQUIRE(r.Q.dtype() == tp::DType::Float64);
+    REQUIRE(r.R.dtype() == tp::DType::Float64);
+    const double *Q = r.Q.data_as<double>(), *R = r.R.data_as<double>();
+    const tp::Tensor I = tp::eye(k).to(tp::DType::Float64);
+    CHECK(product_error(Q, Q, I.data_as<double>(), k, m, k, true) < 1e-12);
+    CHECK(product_error(Q, R, A.data_as<double>(), m, k, n, false) < 1e-12);
+    for (int64_t i = 0; i < k; ++i)
+      for (int64_t j = 0; j < std::min(i, n); ++j) CHECK(R[i * n + j] == 0.0);
+  }
+}
+
+TEST_CASE("float64 matrixRank uses float64's epsilon: singular values 1 and 1e-10 are rank 2, in float32 rank 1") {
+  const float d[9] = {1, 0, 0, 0, 1e-10f, 0, 0, 0, 0};
+  const tp::Tensor A = tp::Tensor::from({3, 3}, d);
+  CHECK(la::matrix_rank(A.to(tp::DType::Float64)).data()[0] == 2.0f);
+  CHECK(la::matrix_rank(A).data()[0] == 1.0f);
+  const tp::Tensor batch = tp::Tensor::zeros({2, 4, 3}, tp::DType::Float64);
+  CHECK(la::matrix_rank(batch).shape() == tp::Shape{2});
+}
+
+TEST_CASE("linalg refuses what is neither float32 nor float64, naming the op and the dtype") {
+  const tp::Tensor h = tp::Tensor::zeros({3, 3}).to(tp::DType::Float16);
+  CHECK_THROWS_WITH_AS(la::qr(h), doctest::Contains("linalg.qr: expects float32 or float64 matrices, got float16"), tp::Error);
+  CHECK_THROWS_WITH_AS(la::eigh(h), doctest::Contains("linalg.eigh: expects float32 or float64 matrices, got float16"), tp::Error);
+}
+
+TEST_CASE("float64 svdLowrank finds an exact rank-3 matrix's factors in double, with float32's omega draws") {
+  // A = sum of 3 outer products (60, 40) with singular values 9, 4, 1: q = 3 recovers A to float64 rounding.
+  const int64_t m = 60, n = 40;
+  const auto g = splitmix_gaussian(5, (m + n) * 3);
+  const tp::Tensor L = la::qr(tp::Tensor::from({m, 3}, g.data()).to(tp::DType::Float64)).Q;
+  const tp::Tensor R = la::qr(tp::Tensor::from({n, 3}, g.data() + m * 3).to(tp::DType::Float64)).Q;
+  const float sv[3] = {9, 4, 1};
+  const tp::Tensor A = tp::matmul(tp::binary(tp::BinaryOp::Mul, L, tp::Tensor::from({3}, sv).to(tp::DType::Float64)), tp::transpose(R, 0, 1));
+  const auto r = la::svd_lowrank(A, 3, 1, 7);
+  REQUIRE(r.U.dtype() == tp::DType::Float64);
+  REQUIRE(r.V.shape() == tp::Shape{n, 3});
+  for (int j = 0; j < 3; ++j) CHECK(std::abs(r.S.data_as<double>()[j] - sv[j]) < 1e-12);
+  const tp::Tensor back = tp::matmul(tp::binary(tp::BinaryOp::Mul, r.U, r.S), tp::transpose(r.V, 0, 1));
+  double worst = 0;
+  for (int64_t i = 0; i < m * n; ++i) worst = std::max(worst, std::abs(back.data_as<double>()[i] - A.data_as<double>()[i]));
+  CHECK(worst < 1e-12);
+  CHECK_THROWS_WITH_AS(la::svd_lowrank(A.to(tp::DType::Int32), 2, 1, 7),
+                       doctest::Contains("linalg.svdLowrank: expects float32 or float64 matrices, got int32"), tp::Error);
 }

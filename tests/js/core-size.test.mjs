@@ -32,10 +32,14 @@ const GOAL = 200_000;
 //   + eigh's float32 trailing update (issue 24, rank2k_update_float)  web about +806 (259,347 measured on
 //                               b164e17's base, ~258,541 there before; not re-measured on 9f3e1cb); web-mt
 //                               raised by the same, not measured
+//   all of session 11 on main (07b875b)  web 251,304   web-mt 284,371 measured (web-mt's first measurement
+//                               since 289,977: the one try/catch took more off it than the additions put on)
+//   + float64 qr/eigh/eigvalsh/matrixRank/svdLowrank in double (issue 22's last linalg dtypes)
+//                               web 252,696 (+1,392), web-mt 285,561 (+1,190) measured
 // The ceilings stop further growth at today's size; the goal stays 200 KB for both. Levers named so far:
 // one float compute type (double) in the dtype-generic loops, fewer inlined binding wrappers, einsum in JS
 // over the GEMM binding, a lazily loaded second module for rarely used ops.
-const BUDGET = { web: 251_900, 'web-mt': 295_700 };
+const BUDGET = { web: 252_900, 'web-mt': 285_800 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {

@@ -270,3 +270,33 @@ test('linalg.matrixNorm and linalg.norm name themselves in their errors', () => 
   assert.throws(() => tp.linalg.norm([[NaN]], 'nuc'), { message: /^linalg\.norm: / });
   assert.throws(() => tp.linalg.norm([1, 2], NaN), { message: /^linalg\.norm: ord must be/ });
 });
+
+test('float64 qr, eigh, eigvalsh and matrixRank return float64 computed in double, past the float32 blocked sizes', () => {
+  tp.tidy(() => {
+    // tridiag(-1, 2, -1) of size 120: eigenvalues 2 - 2 cos(k pi / 121), k = 1..120, ascending.
+    const n = 120;
+    const rows = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 2 : Math.abs(i - j) === 1 ? -1 : 0)));
+    const T = tp.tensor(rows, { dtype: 'float64' });
+    const { eigenvalues, eigenvectors } = tp.linalg.eigh(T);
+    const w = tp.linalg.eigvalsh(T);
+    assert.deepEqual([eigenvalues.dtype, eigenvectors.dtype, w.dtype], ['float64', 'float64', 'float64']);
+    const want = Array.from({ length: n }, (_, k) => 2 - 2 * Math.cos(((k + 1) * Math.PI) / (n + 1)));
+    for (const got of [eigenvalues.toArray(), w.toArray()]) {
+      const worst = Math.max(...got.map((x, k) => Math.abs(x - want[k])));
+      assert.ok(worst < 1e-12, `eigenvalues off by ${worst}`);
+    }
+    const residual = tp.matmul(T, eigenvectors).sub(eigenvectors.mul(eigenvalues)).abs().max().item();
+    assert.ok(residual < 1e-12, `T V - V diag(w): ${residual}`);
+    // qr of a 130 x 100 float64 matrix: Q^T Q = I and Q R = A to 1e-12.
+    const A = tp.tensor(Array.from({ length: 130 }, (_, i) => Array.from({ length: 100 }, (_, j) => Math.sin(7 * i + 3 * j + 1))), { dtype: 'float64' });
+    const { Q, R } = tp.linalg.qr(A);
+    assert.deepEqual([Q.dtype, R.dtype, Q.shape, R.shape], ['float64', 'float64', [130, 100], [100, 100]]);
+    assert.ok(tp.matmul(Q.T, Q).sub(tp.eye(100).double()).abs().max().item() < 1e-12);
+    assert.ok(tp.matmul(Q, R).sub(A).abs().max().item() < 1e-12);
+    // float64's epsilon in the default tolerance: singular values 1 and 1e-10 are rank 2 (float32: rank 1).
+    const D = [[1, 0, 0], [0, 1e-10, 0], [0, 0, 0]];
+    assert.equal(tp.linalg.matrixRank(tp.tensor(D, { dtype: 'float64' })), 2);
+    assert.equal(tp.linalg.matrixRank(tp.tensor(D)), 1);
+    assert.throws(() => tp.linalg.eigh(T.half()), { name: 'TensorpadError', message: /^linalg\.eigh: expects float32 or float64 matrices, got float16/ });
+  });
+});

@@ -59,6 +59,9 @@ int64_t matrix_rank(const float* A, int64_t m, int64_t n, double tol = -1.0);
 // size, so no float32 GEMM step), a pivot singular to float64 precision. svd's U and Vh may be null
 // (values only).
 void svd(const double* A, int64_t m, int64_t n, double* U, double* S, double* Vh);
+void qr(const double* A, int64_t m, int64_t n, double* Q, double* R);
+void eigh(const double* A, int64_t n, double* w, double* V);  // V may be null (values only)
+int64_t matrix_rank(const double* A, int64_t m, int64_t n, double tol = -1.0);  // default tol with eps(float64)
 double det(const double* A, int64_t n);
 void inv(const double* A, int64_t n, double* Ainv);
 void solve(const double* A, int64_t n, const double* B, int64_t nrhs, double* X);
