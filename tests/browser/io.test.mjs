@@ -111,7 +111,7 @@ test('files set on a file input read in Chromium exactly as in Node, and bad fil
 
   assert.deepEqual(got['fortran-f16.npy'], { shape: [2, 3], data: [0, 1, 2, 4, 5, 6] });
   assert.equal(got['bad.safetensors'].error,
-    "TensorpadError: io.openSafetensors: safetensors: tensor 'w' of shape [3] and dtype F32 needs 3 x 4 bytes but data_offsets [0, 8] hold 8");
+    "TensorpadError: io.openSafetensors: safetensors: tensor 'w' of shape [3] and dtype F32 needs 3 x 4 bytes but data_offsets [0, 8] hold 8 (file \"bad.safetensors\")");
   assert.deepEqual(got.roundTrip, [[1, 2], [3, 4]]);
   assert.deepEqual(got.usable, [[19, 22], [43, 50]]);
   assert.deepEqual(harness.log.errors, []);

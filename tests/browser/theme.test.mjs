@@ -31,6 +31,13 @@ const look = (page) => page.evaluate(() => ({
   menu: document.querySelector('[data-testid=theme-select]')?.value ?? null,
 }));
 
+// The chapter is interactive and a cell's keyword is highlighted: CodeMirror (a chunk loaded after the
+// first screen) has replaced the static copy of the code, whose lines are plain until then.
+async function keywordShown(page) {
+  await page.locator('#app[data-rendered=true]').waitFor({ timeout: 60000 });
+  await cell(page, 'c1').locator('.cm-line span', { hasText: /^const$/ }).first().waitFor();
+}
+
 const LIGHT_BG = 'rgb(255, 255, 255)';
 const DARK_BG = 'rgb(23, 25, 28)';
 
@@ -51,7 +58,7 @@ test('choosing Light in the header turns a dark page light at once, the editor i
   await withContext(async (context) => {
     const { page, log } = await openPage(context, srv.base);
     await page.goto(url('demo', 'en'));
-    await cell(page, 'c1').locator('.cm-line').first().waitFor();
+    await keywordShown(page);
     const dark = await look(page);
     assert.equal(dark.theme, 'dark');
     assert.equal(dark.background, DARK_BG);
@@ -67,7 +74,7 @@ test('choosing Light in the header turns a dark page light at once, the editor i
     assert.equal(await page.evaluate(() => globalThis.themeChanges), 1, 'widgets hear one tensorpad-themechange');
 
     await page.reload();
-    await cell(page, 'c1').locator('.cm-line').first().waitFor();
+    await keywordShown(page);
     assert.deepEqual(await look(page), { ...light, menu: 'light' });
 
     // Back to the system's choice.
@@ -159,6 +166,8 @@ test('a printed chapter leaves out the controls and the contents, and keeps the 
     const { page } = await openPage(context, srv.base);
     await page.goto(url('demo', 'en'));
     await page.locator('[data-testid=contents]').waitFor();
+    await page.locator('#app[data-rendered=true]').waitFor({ timeout: 60000 });
+    await page.locator('.tpw svg').first().waitFor({ state: 'attached', timeout: 60000 });
     await page.emulateMedia({ media: 'print' });
     const shown = await page.evaluate(() => Object.fromEntries(['.toolbar', '.topnav', '[data-testid=contents]', '[data-testid=cell-run]', 'h1', 'main .prose', '.cm-content', '.tpw svg']
       .map((sel) => [sel, getComputedStyle(document.querySelector(sel)).display !== 'none'])));
