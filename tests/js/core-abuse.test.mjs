@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { init } from '../../wasm/js/node.js';
+import { rejectsTensorpad as rejects } from './tensorpad-asserts.mjs';
 import { createApi } from '../../wasm/js/api.js';
 
 const tp = await init();
@@ -20,13 +21,6 @@ function stFile(header, data = new Uint8Array(0)) {
   out.set(text, 8);
   out.set(data, 8 + text.length);
   return out;
-}
-async function rejects(promise, pattern) {
-  await assert.rejects(promise, (e) => {
-    assert.equal(e.name, 'TensorpadError');
-    assert.match(e.message, pattern);
-    return true;
-  });
 }
 // A fresh core module without the tp API, for what the API never exposes (allocations that touch no
 // memory, so a test can claim gigabytes of heap without the machine paying for them).

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { init } from '../../wasm/js/node.js';
+import { rejectsTensorpad as rejects } from './tensorpad-asserts.mjs';
 
 const tp = await init();
 const dir = fileURLToPath(new URL('../fixtures/io/dtypes/', import.meta.url));
@@ -31,14 +32,6 @@ function assertExact(t, { dtype, shape, values }, what) {
   });
 }
 
-async function rejects(promise, message) {
-  await assert.rejects(promise, (e) => {
-    assert.equal(e.name, 'TensorpadError');
-    if (message instanceof RegExp) assert.match(e.message, message);
-    else assert.equal(e.message, message);
-    return true;
-  });
-}
 
 test('every .npy numpy wrote loads in its stored dtype with numpy\'s exact values, from a path and from bytes', async () => {
   assert.ok(Object.keys(expect.npy).length >= 15);

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { init } from '../../wasm/js/node.js';
+import { rejectsTensorpad as rejects } from './tensorpad-asserts.mjs';
 
 const tp = await init();
 const fixtures = fileURLToPath(new URL('../fixtures/io/', import.meta.url));
@@ -113,14 +114,6 @@ function assertStillUsable(before) {
   assert.equal(tp.memory().tensors, before.tensors);
 }
 
-async function rejects(promise, message) {
-  await assert.rejects(promise, (e) => {
-    assert.equal(e.name, 'TensorpadError');
-    if (message instanceof RegExp) assert.match(e.message, message);
-    else assert.equal(e.message, message);
-    return true;
-  });
-}
 
 // ---- safetensors -----------------------------------------------------------------------------------
 test('saveSafetensors then openSafetensors round trips names, shapes, values and metadata', async () => {
