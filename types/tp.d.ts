@@ -294,7 +294,7 @@ m.dispose() */
   weights: { name: string; dtype: string; shape: number[] }[];
   /** Heap bytes the weights hold (in their file dtype). @example const m = await tp.model.load('tests/fixtures/models/llama-gqa-f32'); m.bytes; m.dispose() */
   readonly bytes: number;
-  /** One weight as a float32 tensor (a copy); 'lm_head.weight' of a tied model is embed_tokens. @example const m = await tp.model.load('tests/fixtures/models/llama-gqa-f32'); const w = m.weight('model.layers.0.mlp.gate_proj.weight'); w.shape; w.dispose(); m.dispose() */
+  /** One weight in its file dtype (bfloat16, float16 or float32), sharing the model's storage (no copy; .float() for float32); 'lm_head.weight' of a tied model is embed_tokens. @example const m = await tp.model.load('tests/fixtures/models/llama-gqa-f32'); const w = m.weight('model.layers.0.mlp.gate_proj.weight'); w.shape; w.dispose(); m.dispose() */
   weight(name: string): Tensor;
   /** Runs the model on token ids (or text, with a tokenizer). logits: 'last' ([vocab], default), 'all' ([T, vocab]) or false. capture: names or patterns ('*' one dot-separated part, '**' any) of embed, layers.{i}.input, layers.{i}.attn.q/k/v (after q/k norm and RoPE, [heads, T, headDim]), layers.{i}.attn.weights ([heads, T, T], only when named), layers.{i}.mlp.input, layers.{i}.mlp.act, norm. onProgress after each layer; an aborted signal stops it between layers. @example const m = await tp.model.load('tests/fixtures/models/llama-gqa-f32'); const { logits, captures } = await m.forward([1, 2, 3], { capture: 'layers.*.attn.k' }); captures['layers.0.attn.k'].shape
 tp.dispose(logits, captures); m.dispose() */
