@@ -4,7 +4,7 @@
 // computed values (styles, geometry, attributes) after an action, never a timing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSiteAndBrowser, withSitePage, cell, typeInto, waitForState, waitIdle } from './helpers.mjs';
+import { useSiteAndBrowser, withSitePage, cell, typeInto, waitForState, waitIdle, holdCodeMirror } from './helpers.mjs';
 import { CONTRAST } from './contrast.mjs';
 import { u8, safetensorsBytes } from '../fixtures/safetensors-bytes.mjs';
 
@@ -164,10 +164,16 @@ test('Reset cell and the author\'s-update choice move focus to the cell\'s edito
     await page.evaluate(() => localStorage.setItem('tensorpad:v1:chapter:demo', JSON.stringify({
       v: 1, exercises: {}, cells: { en: { c2: { source: 'old edit', base: '00000000' }, c3: { source: 'older edit', base: '00000000' } } },
     })));
+    // CodeMirror's chunk is held back at first: a reader may answer before it has loaded, and focus must
+    // still land in the cell (on its static copy, which takes typing), then stay there once the editor is made.
+    const codeMirror = await holdCodeMirror(page);
     await page.goto(url('demo', 'en'));
     await cell(page, 'c2').locator('[data-testid=cell-take-update]').focus();
     await page.keyboard.press('Enter');
-    assert.deepEqual(await active(page).then((a) => [a.cell, a.inEditor]), ['c2', true], 'after "Use the new version"');
+    assert.deepEqual(await active(page).then((a) => [a.cell, a.inEditor]), ['c2', true], 'after "Use the new version", CodeMirror still loading');
+    codeMirror.release();
+    await cell(page, 'c2').locator('.cm-editor:not([data-static])').waitFor({ timeout: 60000 });
+    assert.deepEqual(await active(page).then((a) => [a.cell, a.inEditor]), ['c2', true], 'after "Use the new version", once the editor is made');
     await cell(page, 'c3').locator('[data-testid=cell-keep-edit]').focus();
     await page.keyboard.press('Enter');
     assert.deepEqual(await active(page).then((a) => [a.cell, a.inEditor]), ['c3', true], 'after "Keep my edit"');

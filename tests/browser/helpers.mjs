@@ -105,6 +105,25 @@ export async function runCell(page, id, source) {
   return (await cell(page, id).locator('[data-testid=cell-output]').textContent()).trim();
 }
 
+/** Holds back the chunk with CodeMirror's view (web/src/lazy-editor.js loads it after the first screen) until
+ *  release(); held() is its URL once the page has asked for it. Call before the page loads. */
+export async function holdCodeMirror(page) {
+  let release;
+  const gate = new Promise((resolve) => { release = resolve; });
+  let heldUrl = null;
+  await page.route('**/assets/chunk-*.js', async (route) => {
+    const response = await route.fetch();
+    const body = await response.text();
+    // Its gutter's class name is in no other chunk.
+    if (body.includes('cm-gutters-before')) {
+      heldUrl = route.request().url();
+      await gate;
+    }
+    await route.fulfill({ response, body });
+  });
+  return { release, held: () => heldUrl };
+}
+
 export const cell = (page, id) => page.locator(`[data-testid=cell][data-cell-id="${id}"]`);
 
 /** Replaces a cell's text through its CodeMirror editor, as a reader would. */

@@ -66,6 +66,27 @@ async function copiesOf(scopeUrl) {
 
 const manifestOf = (site) => JSON.parse(fs.readFileSync(path.join(root, site, 'sw.js'), 'utf8').match(/^const PRECACHE = (.*);$/m)[1]);
 
+/** Reloads the page; if it does not load, the error names the requests still unanswered (a reload from the
+ *  copy that hangs is a defect of the service worker, not slowness: say where it waits). */
+async function reloadSaying(page) {
+  const pending = new Set();
+  const started = (r) => pending.add(r);
+  const ended = (r) => pending.delete(r);
+  page.on('request', started);
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+  try {
+    await page.reload({ timeout: 90000 });
+  } catch (e) {
+    e.message += `\nrequests unanswered: ${[...pending].map((r) => r.url()).join(', ') || 'none'}`;
+    throw e;
+  } finally {
+    page.off('request', started);
+    page.off('requestfinished', ended);
+    page.off('requestfailed', ended);
+  }
+}
+
 async function coreOfACell(page) {
   await page.locator('[data-testid=kernel-status]').filter({ hasText: /Ready|就绪/ }).waitFor({ timeout: 30000 });
   const id = await page.locator('[data-testid=cell]').first().getAttribute('data-cell-id');
@@ -195,7 +216,7 @@ test('a new build replaces the copy, downloading only changed files and the page
   assert.equal(await page.evaluate((f) => fetch(f).then((r) => r.status), chunk), 200);
 
   await serverDown();
-  await page.reload();
+  await reloadSaying(page);
   assert.equal(await page.locator('h1').textContent(), 'A tour of the notebook, second edition', 'the copy is of the new build');
   await page.goto(`${scope('a')}?chapter=demo&lang=zh`);
   assert.equal(await page.locator('h1').textContent(), '笔记本导览（第二版）');

@@ -5,7 +5,7 @@
 // makes the editor, and every block of the chapter is filled in the end.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSiteAndBrowser, withSitePage, editorText } from './helpers.mjs';
+import { useSiteAndBrowser, withSitePage, editorText, holdCodeMirror } from './helpers.mjs';
 
 let srv, browser;
 useSiteAndBrowser((s, b) => { srv = s; browser = b; });
@@ -46,19 +46,7 @@ for (const lang of ['en', 'zh']) {
 // here, the page still shows the chapter, its cells as static copies drawn with style.css's copy of the editor's box.
 test('the chapter shows its cells before CodeMirror has loaded, as static copies with the editor\'s size and text', async () => {
   await withSitePage(browser, srv.base, async (page) => {
-    let release;
-    const held = new Promise((resolve) => { release = resolve; });
-    let heldUrl = null;
-    await page.route('**/assets/chunk-*.js', async (route) => {
-      const response = await route.fetch();
-      const body = await response.text();
-      // The chunk that holds CodeMirror's view (its gutter's class name is in no other).
-      if (body.includes('cm-gutters-before')) {
-        heldUrl = route.request().url();
-        await held;
-      }
-      await route.fulfill({ response, body });
-    });
+    const codeMirror = await holdCodeMirror(page);
     await page.goto(`${srv.base}?chapter=linear-algebra&lang=en`);
     await page.waitForFunction(() => performance.getEntriesByName('tensorpad:first-screen').length > 0, null, { timeout: 120000 });
     await page.locator('main [data-testid=cell] .cm-static').first().waitFor({ timeout: 60000 });
@@ -72,7 +60,7 @@ test('the chapter shows its cells before CodeMirror has loaded, as static copies
         text: [...el.querySelectorAll('.cm-line')].map((l) => l.textContent).join('\n'),
       })),
     }));
-    assert.ok(heldUrl, 'the page asked for the CodeMirror chunk');
+    assert.ok(codeMirror.held(), 'the page asked for the CodeMirror chunk');
     assert.equal(before.editors, 0, 'no editor is made before CodeMirror has loaded');
     assert.equal(before.filled, null, 'the chapter is not marked interactive before its editors can be made');
     assert.equal(before.cells.length, 4);
@@ -88,7 +76,7 @@ test('the chapter shows its cells before CodeMirror has loaded, as static copies
     await page.keyboard.press('Enter');
     await page.keyboard.insertText('early');
     await page.keyboard.press('Control+Enter');
-    release();
+    codeMirror.release();
     await typed.locator('.cm-editor:not([data-static])').waitFor({ timeout: 60000 });
     // Ctrl+Enter, pressed before the editor was made, ran the cell with what had been typed.
     await page.waitForFunction((id) => ['done', 'error'].includes(document.querySelector(`[data-cell-id="${id}"]`).dataset.state), typedId, { timeout: 60000 });

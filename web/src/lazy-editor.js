@@ -81,7 +81,7 @@ export class LazyEditor {
       }
       this.ensure({ anchor, head, focus: true });
     });
-    this.content.addEventListener('focus', () => { if (!pointing) this.ensure({ focus: true }); });
+    this.content.addEventListener('focus', () => { if (!pointing && !this.focusing) this.ensure({ focus: true }); });
     if (this.shell) this.shell.replaceWith(shell);
     else this.parent.append(shell);
     this.shell = shell;
@@ -130,6 +130,12 @@ export class LazyEditor {
           e.preventDefault();
           this.runWanted = e.altKey ? { advance: true, insert: true } : { advance: !(e.ctrlKey || e.metaKey) };
         });
+      }
+      // Focus asked for goes to the copy now (it takes typing), not to the page while CodeMirror loads.
+      if (wanted.focus && !this.content.contains(document.activeElement)) {
+        this.focusing = true;
+        this.content.focus();
+        this.focusing = false;
       }
       loadEditor().then(() => {
         if (this.wanted !== wanted) return;
