@@ -20,7 +20,8 @@ const scope = (site) => `${base()}${site}/`;
 async function serverUp(handler = serve) {
   server.removeAllListeners('request');
   server.on('request', handler);
-  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+  // Each test starts with the server up, whether or not the one before took it down (one test runs alone too).
+  if (!server.listening) await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
   port = server.address().port;
 }
 async function serverDown() {
