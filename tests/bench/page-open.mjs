@@ -1,4 +1,6 @@
-// Run after building the site (web/dist): `node tests/bench/page-open.mjs [--runs N] [--lang en|zh] [--quick]`.
+// Run after building the site (web/dist): `node tests/bench/page-open.mjs [--runs N] [--lang en|zh] [--quick] [--against DIR]`.
+// --against DIR: another built site (e.g. main's, built with TENSORPAD_DIST=DIR node web/build.mjs), opened in
+// turn with this one, run for run, so that a before/after comparison shares the machine's load.
 //
 // How soon the chapter opens, cold (issue 25: first screen < 1 s, the whole chapter interactive < 2.5 s, no
 // main-thread task over 200 ms): each run a fresh Chromium context (no cache, no service worker) loads
@@ -10,12 +12,15 @@
 //   (a task waits for a core); the CPU time is the page's own work, what an idle machine would take.
 // Prints the median and range of each over the runs, with the CPU and load average. Not a test: no thresholds.
 import os from 'node:os';
+import path from 'node:path';
+import { createServer } from '../../web/server.mjs';
 import { startServer, launch } from '../browser/helpers.mjs';
 
 const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 const runs = Number(arg('--runs', process.argv.includes('--quick') ? 3 : 5));
 const langs = arg('--lang', null) ? [arg('--lang')] : ['en', 'zh'];
 const chapter = arg('--chapter', 'linear-algebra');
+const against = arg('--against', null);
 
 /** One cold open, traced: the figures of the page's renderer main thread. */
 async function openOnce(browser, base, lang) {
@@ -58,20 +63,30 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.lengt
 const fmt = (xs) => `${Math.round(median(xs))} (${Math.round(Math.min(...xs))}–${Math.round(Math.max(...xs))})`;
 const load = () => os.loadavg().map((x) => x.toFixed(1)).join(' ');
 
-const srv = await startServer();
+/** Serves a built site from `dir` on a free port. */
+async function serve(dir) {
+  const server = createServer(path.resolve(dir));
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { base: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
+}
+
+const sites = [{ name: 'this build', srv: await startServer() }];
+if (against) sites.push({ name: `against ${against}`, srv: await serve(against) });
 const browser = await launch();
 try {
-  console.log(`page-open: ${chapter}, ${runs} cold opens per language, ${os.cpus()[0].model} x${os.cpus().length}, load ${load()}`);
+  console.log(`page-open: ${chapter}, ${runs} cold opens per language${against ? ' and site (in turn)' : ''}, ${os.cpus()[0].model} x${os.cpus().length}, load ${load()}`);
   for (const lang of langs) {
-    const rs = [];
-    for (let i = 0; i < runs; i++) rs.push(await openOnce(browser, srv.base, lang));
-    const col = (k) => fmt(rs.map((r) => r[k]));
-    console.log(`  ${lang} (load after: ${load()}), median (range) in ms:\n` +
-      `    wall: first screen ${col('firstScreen')}, interactive ${col('interactive')}, tasks > 200 ms ${col('wallOver200')}, longest ${col('wallLongest')}\n` +
-      `    main-thread CPU: until first screen ${col('cpuFirstScreen')}, until interactive ${col('cpuInteractive')}, in all ${col('cpuTotal')}, ` +
-      `tasks > 200 ms ${col('cpuOver200')}, longest ${col('cpuLongest')}`);
+    const rs = sites.map(() => []);
+    for (let i = 0; i < runs; i++) for (const [k, s] of sites.entries()) rs[k].push(await openOnce(browser, s.srv.base, lang));
+    for (const [k, s] of sites.entries()) {
+      const col = (key) => fmt(rs[k].map((r) => r[key]));
+      console.log(`  ${lang}${against ? `, ${s.name}` : ''} (load after: ${load()}), median (range) in ms:\n` +
+        `    wall: first screen ${col('firstScreen')}, interactive ${col('interactive')}, tasks > 200 ms ${col('wallOver200')}, longest ${col('wallLongest')}\n` +
+        `    main-thread CPU: until first screen ${col('cpuFirstScreen')}, until interactive ${col('cpuInteractive')}, in all ${col('cpuTotal')}, ` +
+        `tasks > 200 ms ${col('cpuOver200')}, longest ${col('cpuLongest')}`);
+    }
   }
 } finally {
   await browser.close();
-  await srv.close();
+  for (const s of sites) await s.srv.close();
 }

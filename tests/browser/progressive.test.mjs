@@ -1,8 +1,9 @@
 // The chapter renders progressively (web/src/lazy-editor.js, progressive.js, notebook.js #fill): a cell's code
 // is a static copy until it nears the viewport, is clicked or focused. These tests hold what that must not
 // change (a CodeMirror view is found from its content element: .cmTile.root.view in CodeMirror 6.43): the
-// static copy has the editor's size and text, a click puts the caret where it landed, focus
-// makes the editor, and every block of the chapter is filled in the end.
+// static copy has the editor's size and text (far from the viewport it is not laid out and stands in with the
+// height of its lines), a click puts the caret where it landed, focus makes the editor, find-in-page, links and
+// printing reach copies not laid out, and every block of the chapter is filled in the end.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSiteAndBrowser, withSitePage, editorText, holdCodeMirror } from './helpers.mjs';
@@ -28,8 +29,13 @@ for (const lang of ['en', 'zh']) {
       const before = await page.evaluate(() => [...document.querySelectorAll('main [data-testid=cell]')]
         // Not those in a closed :::details (made when it is opened).
         .filter((el) => el.querySelector('.cm-editor[data-static]') && el.checkVisibility())
-        .map((el) => ({ id: el.dataset.cellId, height: el.querySelector('.cell-editor').getBoundingClientRect().height, text: [...el.querySelectorAll('.cm-line')].map((l) => l.textContent).join('\n') })));
+        .map((el) => ({
+          id: el.dataset.cellId, height: el.querySelector('.cell-editor').getBoundingClientRect().height, text: [...el.querySelectorAll('.cm-line')].map((l) => l.textContent).join('\n'),
+          // Not laid out yet (content-visibility): its height is the one its line count gave.
+          skipped: !el.querySelector('.cm-content').checkVisibility({ contentVisibilityAuto: true }),
+        })));
       assert.ok(before.length >= 10, `cells far down the chapter start static (${before.length})`);
+      assert.ok(before.filter((c) => c.skipped).length >= 10, `static copies far from the viewport are not laid out (${before.filter((c) => c.skipped).length})`);
       for (const { id, height, text } of before) {
         const cell = page.locator(`[data-testid=cell][data-cell-id="${id}"]`);
         await cell.scrollIntoViewIfNeeded();
@@ -141,6 +147,9 @@ test('a click on a static copy makes the editor, with the caret where the click 
     const expected = await page.evaluate((cid) => {
       const el = document.querySelector(`[data-testid=cell][data-cell-id="${cid}"]`);
       el.scrollIntoView({ block: 'center' });
+      // A reader clicks a copy the page has drawn; one scrolled to in this same turn is not drawn yet (a copy
+      // far from the viewport is not laid out: content-visibility in style.css), so it is drawn here.
+      el.querySelector('.cm-static').style.contentVisibility = 'visible';
       const lines = [...el.querySelectorAll('.cm-line')];
       const n = lines.findIndex((l) => l.textContent.length >= 4);
       const line = lines[n];
@@ -201,5 +210,54 @@ test('every block of the chapter is filled in the end: headings, exercises and w
     assert.equal(page_.emptyProse, 0);
     assert.ok(page_.headings >= chapter.toc.length - 1, `${page_.headings} headings for ${chapter.toc.length} entries of the contents`);
     await page.waitForFunction((n) => document.querySelectorAll('[data-testid=widget] .widget-body > *').length >= n, count(chapter.blocks, 'widget'), { timeout: 60000 });
+  });
+});
+
+// The static copies far from the viewport are not laid out (content-visibility: auto), which must not hide them
+// from what reads the whole page.
+test('find-in-page and a link reach a cell far down whose copy is not laid out', async () => {
+  let id;
+  await withSitePage(browser, srv.base, async (page) => {
+    await open(page);
+    id = await lastStatic(page);
+    const line = await page.evaluate((cid) => {
+      const el = document.querySelector(`[data-testid=cell][data-cell-id="${cid}"]`);
+      const text = [...el.querySelectorAll('.cm-line')].map((l) => l.textContent.trim());
+      // A line of its own: no other cell, exercise or paragraph has it.
+      return text.find((t) => t.length > 20 && document.body.textContent.split(t).length === 2);
+    }, id);
+    assert.ok(line, `cell ${id} has a line of its own`);
+    const found = await page.evaluate(([cid, text]) => {
+      const el = document.querySelector(`[data-testid=cell][data-cell-id="${cid}"]`);
+      const skipped = !el.querySelector('.cm-content').checkVisibility({ contentVisibilityAuto: true });
+      const ok = window.find(text);
+      const r = el.getBoundingClientRect();
+      return { skipped, ok, inCell: el.contains(getSelection().anchorNode), shown: r.bottom > 0 && r.top < innerHeight };
+    }, [id, line]);
+    assert.deepEqual(found, { skipped: true, ok: true, inCell: true, shown: true }, 'found in a copy that was not laid out, selected and scrolled to');
+  });
+  // A link to the same cell, opened in a fresh page, lands on it once the page has settled.
+  await withSitePage(browser, srv.base, async (page) => {
+    await page.goto(`${srv.base}?chapter=linear-algebra&lang=en#cell-${id}`);
+    await page.locator('#app[data-laid-out=true]').waitFor({ timeout: 120000 });
+    await page.waitForTimeout(1500);
+    const place = await page.evaluate((cid) => ({
+      top: document.getElementById(`cell-${cid}`).getBoundingClientRect().top,
+      header: document.querySelector('.chapter-header').getBoundingClientRect().bottom,
+    }), id);
+    assert.ok(place.top >= place.header - 1 && place.top < place.header + 40, `the cell's top at ${place.top}, the header ends at ${place.header}`);
+  });
+});
+
+test('printed, every static copy and every block of text is laid out, however far from the top', async () => {
+  await withSitePage(browser, srv.base, async (page) => {
+    await open(page);
+    const notLaidOut = () => page.evaluate(() => [...document.querySelectorAll('main .cm-static .cm-content, main > .prose > :first-child')]
+      .filter((el) => !el.closest('details:not([open])') && !el.checkVisibility({ contentVisibilityAuto: true })).length);
+    assert.ok(await notLaidOut() >= 10, 'on screen, those far from the viewport are not laid out');
+    await page.emulateMedia({ media: 'print' });
+    assert.equal(await notLaidOut(), 0);
+    const pdf = await page.pdf({ format: 'A4' });
+    assert.ok(pdf.length > 100000, `a PDF of ${pdf.length} bytes`);
   });
 });

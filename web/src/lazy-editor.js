@@ -61,6 +61,8 @@ export class LazyEditor {
     this.content = h('div', { class: 'cm-content', role: 'textbox', 'aria-multiline': 'true', 'aria-label': this.opts.label ?? 'Code', tabindex: '0', spellcheck: 'false', translate: 'no' }, ...lines);
     const shell = h('div', { class: `${cm ? cm.editorShellClass() : 'cm-editor'} cm-static`, 'data-static': 'true' },
       h('div', { class: 'cm-scroller' }, gutter, this.content));
+    // Off screen the copy is not laid out (content-visibility in style.css): its line count gives the height it stands in with.
+    shell.style.setProperty('--lines', String(lines.length));
     let pointing = false;
     // A press focuses the copy before its click says where: the click makes the editor, not the focus. Cleared
     // after the release's click (or a drag that ends elsewhere).
