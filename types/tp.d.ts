@@ -17,8 +17,8 @@ export type ModelSource = string | ArrayLike<Blob>;
 export type ModelConfig = { architecture: string; vocabSize: number; hiddenSize: number; intermediateSize: number; numLayers: number; numHeads: number; numKvHeads: number; headDim: number; ropeTheta: number; ropeType: string; rmsNormEps: number; tiedEmbeddings: boolean; eosTokenIds: number[]; raw: Record<string, unknown> };
 export type LoadProgress = { bytes: number; totalBytes: number; tensors: number; totalTensors: number; name: string };
 export type ForwardProgress = { step: number; steps: number; layer: number; layers: number };
-export type ForwardOptions = { capture?: string | string[]; logits?: 'last' | 'all' | false; onProgress?: (p: ForwardProgress) => void; signal?: AbortSignal };
-export type ForwardResult = { logits: Tensor | null; captures: Record<string, Tensor> };
+export type ForwardOptions = { capture?: string | string[]; logits?: 'last' | 'all' | false; onProgress?: (p: ForwardProgress) => void; signal?: AbortSignal; profile?: boolean };
+export type ForwardResult = { logits: Tensor | null; captures: Record<string, Tensor>; profile?: { op: string; calls: number; ms: number; helperMs: number }[] };
 export type ModelTokenizer = { available: boolean; encode(text: string): number[]; decode(ids: ArrayLike<number>): string };
 
 /** The one error type of the API: the message names the operation ("matmul: shapes ..."), as does .op. */
@@ -296,7 +296,7 @@ m.dispose() */
   readonly bytes: number;
   /** One weight in its file dtype (bfloat16, float16 or float32), sharing the model's storage (no copy; .float() for float32); 'lm_head.weight' of a tied model is embed_tokens. @example const m = await tp.model.load('tests/fixtures/models/llama-gqa-f32'); const w = m.weight('model.layers.0.mlp.gate_proj.weight'); w.shape; w.dispose(); m.dispose() */
   weight(name: string): Tensor;
-  /** Runs the model on token ids (or text, with a tokenizer). logits: 'last' ([vocab], default), 'all' ([T, vocab]) or false. capture: names or patterns ('*' one dot-separated part, '**' any) of embed, layers.{i}.input, layers.{i}.attn.q/k/v (after q/k norm and RoPE, [heads, T, headDim]), layers.{i}.attn.weights ([heads, T, T], only when named), layers.{i}.mlp.input, layers.{i}.mlp.act, norm. onProgress after each layer; an aborted signal stops it between layers. @example const m = await tp.model.load('tests/fixtures/models/llama-gqa-f32'); const { logits, captures } = await m.forward([1, 2, 3], { capture: 'layers.*.attn.k' }); captures['layers.0.attn.k'].shape
+  /** Runs the model on token ids (or text, with a tokenizer). logits: 'last' ([vocab], default), 'all' ([T, vocab]) or false. capture: names or patterns ('*' one dot-separated part, '**' any) of embed, layers.{i}.input, layers.{i}.attn.q/k/v (after q/k norm and RoPE, [heads, T, headDim]), layers.{i}.attn.weights ([heads, T, T], only when named), layers.{i}.mlp.input, layers.{i}.mlp.act, norm. onProgress after each layer; an aborted signal stops it between layers. profile: true adds profile, each op's wall ms summed over the layers and the ms helper threads worked in it (0 when it ran on one thread). @example const m = await tp.model.load('tests/fixtures/models/llama-gqa-f32'); const { logits, captures } = await m.forward([1, 2, 3], { capture: 'layers.*.attn.k' }); captures['layers.0.attn.k'].shape
 tp.dispose(logits, captures); m.dispose() */
   forward(input: string | ArrayLike<number>, opts?: ForwardOptions): Promise<ForwardResult>;
   /** Greedy decoding over a KV cache: up to maxNewTokens (32) new ids, stopping at an eos id of config.json; text when the model has a tokenizer. @example const m = await tp.model.load('tests/fixtures/models/llama-gqa-f32'); (await m.generate('Alice dropped', { maxNewTokens: 3 })).ids.length

@@ -229,7 +229,8 @@ val run_step(int rid) {
   });
 }
 
-// The results as {logits: handle or 0, captures: [[name, handle], ...]}; the run is released.
+// The results as {logits: handle or 0, captures: [[name, handle], ...], profile: [[op, calls, ms,
+// helperMs], ...]}; the run is released.
 val run_take(int rid) {
   return tpw::guard([&] {
     auto it = g_runs.find(rid);
@@ -246,6 +247,17 @@ val run_take(int rid) {
       caps.set(i, pair);
     }
     out.set("captures", caps);
+    val prof = val::array();  // [[op, calls, ms, helperMs], ...]
+    for (size_t i = 0; i < r.profile.size(); ++i) {
+      const model::OpTime& t = r.profile[i];
+      val row = val::array();
+      row.set(0, std::string(t.op));
+      row.set(1, double(t.calls));
+      row.set(2, t.ms);
+      row.set(3, t.helper_ms);
+      prof.set(i, row);
+    }
+    out.set("profile", prof);
     return out;
   });
 }

@@ -1,12 +1,19 @@
 // The forward pass of tp::model (see model.hpp for the equations), one step at a time, with the
 // activations a caller asked to capture; greedy generation over a KV cache.
+// Every step splits over sgemm's threads where its work is large enough (kernels::parts_for): the
+// projections inside the GEMM, the row-wise ops by rows, attention by K/V head groups. Each row or group
+// is computed exactly as on one thread, so the results are bit-identical for any thread count.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 
+#include "tensorpad/gemm.hpp"
 #include "tensorpad/model.hpp"
 #include "tensorpad/nn.hpp"
+#include "work_pool.hpp"
 
 namespace tp::model {
 
@@ -25,7 +32,55 @@ Tensor heads_first(const float* x, int64_t T, int64_t n, int64_t d) {
   return t;
 }
 
+// A float buffer of n, not zeroed: each of the layer's is written whole before it is read, and zeroing
+// them (30 MB a layer at 512 tokens) would be a pass on one thread.
+class Floats {
+ public:
+  explicit Floats(int64_t n) : p_(new float[size_t(n)]), n_(size_t(n)) {}
+  float* data() { return p_.get(); }
+  const float* data() const { return p_.get(); }
+  size_t size() const { return n_; }
+
+ private:
+  std::unique_ptr<float[]> p_;
+  size_t n_;
+};
+
+// Runs fn(r0, r1) on ranges of rows [0, rows) split over the threads, for `cost` operations a row.
+template <class Fn>
+void over_rows(int64_t rows, double cost, const Fn& fn) {
+  const int parts = kernels::parts_for(double(rows) * cost, rows);
+  tp::detail::run_parts(parts, [&](int t) { fn(rows * t / parts, rows * (t + 1) / parts); });
+}
+
+// rms_norm_f32 over rows, split.
+void rms_norm_rows(int64_t rows, int64_t d, const float* x, const float* w, float eps, float* y) {
+  over_rows(rows, 4.0 * double(d), [&](int64_t r0, int64_t r1) { kernels::rms_norm_f32(r1 - r0, d, x + r0 * d, w, eps, y + r0 * d); });
+}
+
+// x += y over [rows, d], split.
+void add_rows(int64_t rows, int64_t d, float* x, const float* y) {
+  over_rows(rows, double(d), [&](int64_t r0, int64_t r1) {
+    for (int64_t j = r0 * d; j < r1 * d; ++j) x[j] += y[j];
+  });
+}
+
+int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
 }  // namespace
+
+void ForwardRun::lap(const char* op) {
+  const int64_t t = now_ns(), helper = tp::detail::pool_counters().helper_ns;
+  auto it = std::find_if(out_.profile.begin(), out_.profile.end(), [&](const OpTime& o) { return std::strcmp(o.op, op) == 0; });
+  if (it == out_.profile.end()) it = out_.profile.insert(it, OpTime{op});
+  it->calls += 1;
+  it->ms += double(t - lap_ns_) * 1e-6;
+  it->helper_ms += double(helper - lap_helper_ns_) * 1e-6;
+  lap_ns_ = t;
+  lap_helper_ns_ = helper;
+}
 
 ForwardRun::ForwardRun(const Model& m, std::vector<int64_t> ids, ForwardOptions opts, KVCache* cache)
     : m_(m), ids_(std::move(ids)), opts_(std::move(opts)), cache_(cache) {
@@ -49,6 +104,8 @@ int64_t ForwardRun::steps() const { return m_.config().layers + 2; }
 void ForwardRun::step() {
   TP_ASSERT(!done());
   const int64_t layers = m_.config().layers;
+  lap_ns_ = now_ns();
+  lap_helper_ns_ = tp::detail::pool_counters().helper_ns;
   if (step_ == 0) embed();
   else if (step_ <= layers) layer(step_ - 1);
   else head();
@@ -75,9 +132,26 @@ void ForwardRun::embed() {
   const Weight& e = m_.weight("model.embed_tokens.weight");
   x_ = Tensor::empty({T, c.hidden}, "model.forward");
   const size_t row_bytes = size_t(c.hidden) * io::dtype_size(e.dtype);
-  for (int64_t t = 0; t < T; ++t)
-    io::to_float32(e.dtype, e.data() + size_t(ids_[size_t(t)]) * row_bytes, c.hidden, x_.data() + t * c.hidden);
+  over_rows(T, double(c.hidden), [&](int64_t t0, int64_t t1) {
+    for (int64_t t = t0; t < t1; ++t)
+      io::to_float32(e.dtype, e.data() + size_t(ids_[size_t(t)]) * row_bytes, c.hidden, x_.data() + t * c.hidden);
+  });
+  // RoPE's table, transformers' half-split layout: for j < D/2 the pair (j, j + D/2) turns by
+  // pos·inv_freq[j]. The angle is a float32 product and cos/sin are rounded to float32, as torch does.
+  const int64_t half = c.head_dim / 2;
+  cos_.resize(size_t(T * half));
+  sin_.resize(size_t(T * half));
+  over_rows(T, 40.0 * double(half), [&](int64_t t0, int64_t t1) {
+    for (int64_t t = t0; t < t1; ++t)
+      for (int64_t j = 0; j < half; ++j) {
+        const float angle = float(m_.inv_freq()[size_t(j)]) * float(past_ + t);
+        cos_[size_t(t * half + j)] = float(std::cos(double(angle)));
+        sin_[size_t(t * half + j)] = float(std::sin(double(angle)));
+      }
+  });
+  lap("embed");
   if (wants("embed")) keep("embed", x_.clone());
+  lap("captures");
 }
 
 void ForwardRun::layer(int64_t i) {
@@ -88,46 +162,46 @@ void ForwardRun::layer(int64_t i) {
   const std::string cp = "layers." + std::to_string(i) + ".";
   float* x = x_.data();
   if (wants(cp + "input")) keep(cp + "input", x_.clone());
+  lap("captures");
 
   // --- attention ---
-  std::vector<float> h(size_t(T * hid)), q(size_t(T * H * D)), k(size_t(T * KV * D)), v(size_t(T * KV * D));
-  kernels::rms_norm_f32(T, hid, x, m_.vec(p + "input_layernorm.weight").data(), c.rms_eps, h.data());
+  Floats h(T * hid), q(T * H * D), k(T * KV * D), v(T * KV * D);
+  rms_norm_rows(T, hid, x, m_.vec(p + "input_layernorm.weight").data(), c.rms_eps, h.data());
+  lap("input_norm");
   const auto bias = [&](const char* proj) { return c.qkv_bias ? p + "self_attn." + proj + ".bias" : std::string(); };
   m_.linear(h.data(), T, p + "self_attn.q_proj.weight", bias("q_proj"), q.data());
   m_.linear(h.data(), T, p + "self_attn.k_proj.weight", bias("k_proj"), k.data());
   m_.linear(h.data(), T, p + "self_attn.v_proj.weight", bias("v_proj"), v.data());
+  lap("qkv_proj");
   if (c.qk_norm) {  // Qwen3: RMSNorm over each head's D values, before RoPE
-    kernels::rms_norm_f32(T * H, D, q.data(), m_.vec(p + "self_attn.q_norm.weight").data(), c.rms_eps, q.data());
-    kernels::rms_norm_f32(T * KV, D, k.data(), m_.vec(p + "self_attn.k_norm.weight").data(), c.rms_eps, k.data());
+    rms_norm_rows(T * H, D, q.data(), m_.vec(p + "self_attn.q_norm.weight").data(), c.rms_eps, q.data());
+    rms_norm_rows(T * KV, D, k.data(), m_.vec(p + "self_attn.k_norm.weight").data(), c.rms_eps, k.data());
+    lap("qk_norm");
   }
-  // RoPE, transformers' half-split layout: for j < D/2 the pair is (j, j + D/2), rotated by
-  // pos·inv_freq[j]. The angle is a float32 product and cos/sin are rounded to float32, as torch does.
+  // RoPE with the table embed() made.
   const int64_t half = D / 2;
-  std::vector<float> cs(size_t(T * half)), sn(size_t(T * half));
-  for (int64_t t = 0; t < T; ++t)
-    for (int64_t j = 0; j < half; ++j) {
-      const float angle = float(m_.inv_freq()[size_t(j)]) * float(past_ + t);
-      cs[size_t(t * half + j)] = float(std::cos(double(angle)));
-      sn[size_t(t * half + j)] = float(std::sin(double(angle)));
-    }
   const auto rope = [&](float* a, int64_t n) {
-    for (int64_t t = 0; t < T; ++t)
-      for (int64_t hh = 0; hh < n; ++hh) {
-        float* r = a + (t * n + hh) * D;
-        const float* ct = cs.data() + t * half;
-        const float* st = sn.data() + t * half;
-        for (int64_t j = 0; j < half; ++j) {
-          const float x1 = r[j], x2 = r[j + half];
-          r[j] = x1 * ct[j] - x2 * st[j];
-          r[j + half] = x2 * ct[j] + x1 * st[j];
+    over_rows(T, 6.0 * double(n * D), [&](int64_t t0, int64_t t1) {
+      for (int64_t t = t0; t < t1; ++t)
+        for (int64_t hh = 0; hh < n; ++hh) {
+          float* r = a + (t * n + hh) * D;
+          const float* ct = cos_.data() + t * half;
+          const float* st = sin_.data() + t * half;
+          for (int64_t j = 0; j < half; ++j) {
+            const float x1 = r[j], x2 = r[j + half];
+            r[j] = x1 * ct[j] - x2 * st[j];
+            r[j + half] = x2 * ct[j] + x1 * st[j];
+          }
         }
-      }
+    });
   };
   rope(q.data(), H);
   rope(k.data(), KV);
+  lap("rope");
   if (wants(cp + "attn.q")) keep(cp + "attn.q", heads_first(q.data(), T, H, D));
   if (wants(cp + "attn.k")) keep(cp + "attn.k", heads_first(k.data(), T, KV, D));
   if (wants(cp + "attn.v")) keep(cp + "attn.v", heads_first(v.data(), T, KV, D));
+  lap("captures");
 
   // Keys and values: this call's alone, or the cache's rows [0, S) once these are appended.
   const float* K = k.data();
@@ -139,6 +213,7 @@ void ForwardRun::layer(int64_t i) {
     std::memcpy(cv + past_ * KV * D, v.data(), v.size() * sizeof(float));
     K = ck;
     V = cv;
+    lap("kv_cache");
   }
   // Query t sits at position past + t and sees keys 0..past+t. With no past that is the kernel's causal
   // mask; one new query sees every key; several new queries after a past need an explicit mask.
@@ -150,54 +225,73 @@ void ForwardRun::layer(int64_t i) {
   }
   const bool want_w = wants(cp + "attn.weights");
   Tensor weights = want_w ? Tensor::empty({H, T, S}, "model.forward") : Tensor();
-  std::vector<float> o(size_t(T * H * D));
+  Floats o(T * H * D);
   const int64_t group = H / KV;
-  for (int64_t g = 0; g < KV; ++g) {
-    kernels::AttentionArgs a;
-    a.sq = T;
-    a.sk = S;
-    a.d = a.dv = D;
-    a.q = q.data() + g * group * D;
-    a.rsq = H * D;
-    a.k = K + g * D;
-    a.rsk = KV * D;
-    a.v = V + g * D;
-    a.rsv = KV * D;
-    a.o = o.data() + g * group * D;
-    a.rso = H * D;
-    a.scale = float(1.0 / std::sqrt(double(D)));
-    a.causal = past_ == 0;
-    if (!mask.empty()) {
-      a.mask = mask.data();
-      a.rsm = S;
-      a.csm = 1;
+  // One K/V head group per unit of work: its query heads read the same K/V tiles (the kernel's GQA).
+  const double attn_work = 4.0 * double(group * D) * double(T) * double(past_ == 0 ? (T + 1) / 2 : S);
+  over_rows(KV, attn_work, [&](int64_t g0, int64_t g1) {
+    for (int64_t g = g0; g < g1; ++g) {
+      kernels::AttentionArgs a;
+      a.sq = T;
+      a.sk = S;
+      a.d = a.dv = D;
+      a.q = q.data() + g * group * D;
+      a.rsq = H * D;
+      a.k = K + g * D;
+      a.rsk = KV * D;
+      a.v = V + g * D;
+      a.rsv = KV * D;
+      a.o = o.data() + g * group * D;
+      a.rso = H * D;
+      a.scale = float(1.0 / std::sqrt(double(D)));
+      a.causal = past_ == 0;
+      if (!mask.empty()) {
+        a.mask = mask.data();
+        a.rsm = S;
+        a.csm = 1;
+      }
+      if (want_w) {
+        a.weights = weights.data() + g * group * T * S;
+        a.hsw = T * S;
+      }
+      a.heads = group;
+      a.hsq = a.hso = D;
+      kernels::attention_f32(a);
     }
-    if (want_w) {
-      a.weights = weights.data() + g * group * T * S;
-      a.hsw = T * S;
-    }
-    a.heads = group;
-    a.hsq = a.hso = D;
-    kernels::attention_f32(a);
-  }
+  });
+  lap("attention");
   if (want_w) keep(cp + "attn.weights", weights);
-  std::vector<float> attn(size_t(T * hid));
+  Floats attn(T * hid);
   m_.linear(o.data(), T, p + "self_attn.o_proj.weight", c.o_bias ? p + "self_attn.o_proj.bias" : "", attn.data());
-  for (int64_t j = 0; j < T * hid; ++j) x[j] += attn[size_t(j)];
+  lap("o_proj");
+  add_rows(T, hid, x, attn.data());
+  lap("residual");
 
   // --- SwiGLU MLP ---
-  kernels::rms_norm_f32(T, hid, x, m_.vec(p + "post_attention_layernorm.weight").data(), c.rms_eps, h.data());
+  rms_norm_rows(T, hid, x, m_.vec(p + "post_attention_layernorm.weight").data(), c.rms_eps, h.data());
+  lap("post_norm");
   if (wants(cp + "mlp.input")) keep(cp + "mlp.input", copy_of(h.data(), {T, hid}));
+  lap("captures");
   const int64_t I = c.intermediate;
-  std::vector<float> gate(size_t(T * I)), up(size_t(T * I));
+  Floats gate(T * I), up(T * I);
   const auto mb = [&](const char* proj) { return c.mlp_bias ? p + "mlp." + proj + ".bias" : std::string(); };
   m_.linear(h.data(), T, p + "mlp.gate_proj.weight", mb("gate_proj"), gate.data());
   m_.linear(h.data(), T, p + "mlp.up_proj.weight", mb("up_proj"), up.data());
-  kernels::silu_f32(T * I, gate.data(), gate.data());
-  for (int64_t j = 0; j < T * I; ++j) gate[size_t(j)] *= up[size_t(j)];
+  lap("gate_up_proj");
+  over_rows(T, 30.0 * double(I), [&](int64_t t0, int64_t t1) {
+    float* g = gate.data() + t0 * I;
+    const float* u = up.data() + t0 * I;
+    const int64_t n = (t1 - t0) * I;
+    kernels::silu_f32(n, g, g);
+    for (int64_t j = 0; j < n; ++j) g[j] *= u[j];
+  });
+  lap("swiglu");
   if (wants(cp + "mlp.act")) keep(cp + "mlp.act", copy_of(gate.data(), {T, I}));
+  lap("captures");
   m_.linear(gate.data(), T, p + "mlp.down_proj.weight", mb("down_proj"), attn.data());
-  for (int64_t j = 0; j < T * hid; ++j) x[j] += attn[size_t(j)];
+  lap("down_proj");
+  add_rows(T, hid, x, attn.data());
+  lap("residual");
   if (i == c.layers - 1 && cache_) cache_->length = S;
 }
 
@@ -206,9 +300,11 @@ void ForwardRun::head() {
   const Config& c = m_.config();
   const int64_t T = int64_t(ids_.size()), hid = c.hidden;
   Tensor n = Tensor::empty({T, hid}, "model.forward");
-  kernels::rms_norm_f32(T, hid, x_.data(), m_.vec("model.norm.weight").data(), c.rms_eps, n.data());
+  rms_norm_rows(T, hid, x_.data(), m_.vec("model.norm.weight").data(), c.rms_eps, n.data());
   x_ = Tensor();
+  lap("final_norm");
   if (wants("norm")) keep("norm", n);
+  lap("captures");
   const std::string lm = c.tied ? "model.embed_tokens.weight" : "lm_head.weight";
   if (opts_.logits == ForwardOptions::Logits::All) {
     Tensor l = Tensor::empty({T, c.vocab}, "model.forward");
@@ -219,6 +315,7 @@ void ForwardRun::head() {
     m_.linear(n.data() + (T - 1) * hid, 1, lm, "", l.data());
     out_.logits = l;
   }
+  lap("lm_head");
 }
 
 ForwardResult Model::forward(const std::vector<int64_t>& ids, const ForwardOptions& opts, KVCache* cache,

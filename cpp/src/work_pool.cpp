@@ -20,6 +20,10 @@ namespace tp::detail {
 #if TP_HAS_THREADS
 namespace {
 
+// True on a helper, and on a caller while its parts run: a part that splits again (attention's tile
+// products inside a split over heads) runs its own parts in order rather than wait on the pool it is in.
+thread_local bool t_in_part = false;
+
 // How long a waiting thread polls before it sleeps: a futex wake-up costs ~70 us under Node and in
 // Chromium (measured), more than a small product's whole part, while products often come in runs.
 constexpr auto kSpin = std::chrono::microseconds(50);
@@ -62,14 +66,28 @@ class WorkPool {
     fn(context, 0);
     for (int p = helpers + 1; p < parts; ++p) fn(context, p);
     const auto all_done = [&] { return pending_.load(std::memory_order_acquire) == 0; };
+    const auto wait_from = std::chrono::steady_clock::now();
     if (!spin_until(all_done)) {
       std::unique_lock<std::mutex> lock(mu_);
       done_.wait(lock, all_done);
     }
+    caller_wait_ns_.fetch_add(nanoseconds_since(wait_from), std::memory_order_relaxed);
     return true;
   }
 
+  PoolCounters counters() const {
+    PoolCounters c;
+    c.helper_parts = helper_parts_.load(std::memory_order_relaxed);
+    c.helper_ns = helper_ns_.load(std::memory_order_relaxed);
+    c.caller_wait_ns = caller_wait_ns_.load(std::memory_order_relaxed);
+    return c;
+  }
+
  private:
+  static int64_t nanoseconds_since(std::chrono::steady_clock::time_point from) {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - from).count();
+  }
+
   // The posted word: a generation count above 8 bits that say how many helpers (1..n) take part in it,
   // so a helper learns both from one atomic load.
   static uint64_t next_word(uint64_t word, int helpers) { return ((word >> 8) + 1) << 8 | uint64_t(helpers); }
@@ -91,6 +109,7 @@ class WorkPool {
 
   // Helper `part` runs its part of every posted word after `seen` that it takes part in.
   void serve(int part, uint64_t seen) {
+    t_in_part = true;
     for (;;) {
       const auto posted = [&] { return posted_word_.load(std::memory_order_acquire) != seen; };
       if (!spin_until(posted)) {
@@ -100,7 +119,10 @@ class WorkPool {
       }
       seen = posted_word_.load(std::memory_order_acquire);
       if (part > helpers_in(seen)) continue;
+      const auto from = std::chrono::steady_clock::now();
       fn_(context_, part);
+      helper_ns_.fetch_add(nanoseconds_since(from), std::memory_order_relaxed);
+      helper_parts_.fetch_add(1, std::memory_order_relaxed);
       if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
         std::lock_guard<std::mutex> lock(mu_);  // so the caller cannot miss the notification
         done_.notify_one();
@@ -117,22 +139,36 @@ class WorkPool {
   const void* context_ = nullptr;
   std::atomic<uint64_t> posted_word_{0};
   std::atomic<int> pending_{0};  // parts posted to helpers and not yet finished
+  std::atomic<int64_t> helper_parts_{0}, helper_ns_{0}, caller_wait_ns_{0};  // for pool_counters()
   bool stop_ = false;
 };
+
+WorkPool& pool() {
+  static WorkPool p;
+  return p;
+}
 
 }  // namespace
 
 void run_parts(int parts, PartFn fn, const void* context) {
-  static WorkPool pool;
-  if (parts > 1 && pool.try_run(parts, fn, context)) return;
+  if (parts > 1 && !t_in_part) {
+    t_in_part = true;
+    const bool ran = pool().try_run(parts, fn, context);
+    t_in_part = false;
+    if (ran) return;
+  }
   for (int p = 0; p < parts; ++p) fn(context, p);
 }
+
+PoolCounters pool_counters() { return pool().counters(); }
 
 #else
 
 void run_parts(int parts, PartFn fn, const void* context) {
   for (int p = 0; p < parts; ++p) fn(context, p);
 }
+
+PoolCounters pool_counters() { return {}; }
 
 #endif
 

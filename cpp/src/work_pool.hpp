@@ -2,6 +2,7 @@
 // threads that are started once and then wait for work, so a split costs a wake-up, not a thread start
 // (in the browser a thread start is a message to a pooled Web Worker). Not a public header.
 #pragma once
+#include <cstdint>
 
 // Threads exist natively and in WASM builds made with -pthread; a plain WASM build runs the parts one
 // after another on the calling thread.
@@ -24,5 +25,13 @@ template <class Part>
 void run_parts(int parts, const Part& part) {
   run_parts(parts, [](const void* c, int p) { (*static_cast<const Part*>(c))(p); }, &part);
 }
+
+// What the helpers did since the program started, for profiles (model.forward's): the parts they ran,
+// the wall time they spent in them, and the time callers spent waiting for them after finishing their
+// own parts (the imbalance of a split, or a helper that had no core). Zero without threads.
+struct PoolCounters {
+  int64_t helper_parts = 0, helper_ns = 0, caller_wait_ns = 0;
+};
+PoolCounters pool_counters();
 
 }  // namespace tp::detail

@@ -139,16 +139,30 @@ export function launch() {
   });
 }
 
-// CPU time and run-queue wait (ns) of each thread of process pid, from schedstat (ns resolution).
-function threadCpu(pid) {
+// CPU time and run-queue wait (ns) of each thread of process pid, from schedstat (ns resolution), and its name.
+export function threadCpu(pid) {
   const out = new Map();
   for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
     try {
       const [run, wait] = fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
-      out.set(tid, { run, wait });
+      out.set(tid, { run, wait, name: fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim() });
     } catch { /* the thread ended */ }
   }
   return out;
+}
+
+// The renderer process hosting the page's Worker and the pthread pool (there are spare renderers): the
+// one with the most Worker threads, at least `least`.
+export async function workerRenderer(browser, least = 3) {
+  const cdp = await browser.newBrowserCDPSession();
+  const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
+  await cdp.detach();
+  const workerThreads = (pid) => fs.readdirSync(`/proc/${pid}/task`)
+    .filter((t) => { try { return /Worker/.test(fs.readFileSync(`/proc/${pid}/task/${t}/comm`, 'utf8')); } catch { return false; } }).length;
+  const renderers = processInfo.filter((p) => p.type === 'renderer' && fs.existsSync(`/proc/${p.id}`))
+    .map((p) => ({ pid: p.id, workers: workerThreads(p.id) })).sort((a, b) => b.workers - a.workers);
+  if (!renderers.length || renderers[0].workers < least) throw new Error(`no renderer with the Worker threads: ${JSON.stringify(renderers)}`);
+  return renderers[0].pid;
 }
 function cpuDelta(before, after) {
   const ds = [...after].map(([tid, a]) => ({ run: a.run - (before.get(tid)?.run ?? 0), wait: a.wait - (before.get(tid)?.wait ?? 0) }))
@@ -169,16 +183,8 @@ async function main() {
     await page.goto(url);
     await page.waitForFunction(() => window.ready === true);
     const info = await page.evaluate(() => window.call('init', { threads: true }));
-    // The renderer hosting the page, its Worker and the pthread pool (one process, many threads).
-    const cdp = await browser.newBrowserCDPSession();
-    const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
-    // Of the renderers (there are spare ones), the one with the Worker threads (2 pool workers + ours).
-    const workerThreads = (pid) => fs.readdirSync(`/proc/${pid}/task`)
-      .filter((t) => { try { return /Worker/.test(fs.readFileSync(`/proc/${pid}/task/${t}/comm`, 'utf8')); } catch { return false; } }).length;
-    const renderers = processInfo.filter((p) => p.type === 'renderer' && fs.existsSync(`/proc/${p.id}`))
-      .map((p) => ({ pid: p.id, workers: workerThreads(p.id) })).sort((a, b) => b.workers - a.workers);
-    if (!renderers.length || renderers[0].workers < 3) throw new Error(`no renderer with the Worker threads: ${JSON.stringify(renderers)}`);
-    const pid = renderers[0].pid;
+    // The renderer hosting the page, its Worker and the pthread pool (2 pool workers + ours).
+    const pid = await workerRenderer(browser);
     const load0 = os.loadavg();
     console.log(`Chromium ${browser.version()} (${info.cores} cores seen), core ${info.flavor}, crossOriginIsolated ${info.isolated}` +
       `${info.fallback ? `, fallback: ${info.fallback}` : ''}; load average ${load0.map((x) => x.toFixed(2)).join(' ')} on ${os.cpus().length} CPUs`);

@@ -1,16 +1,24 @@
-// Run after building build/wasm with its web-mt flavour: `node tests/bench/model-browser.mjs [--quick] [--layers N] [--tokens 512,1024] [--build-dir build/wasm]`.
+// Run after building build/wasm with its web-mt flavour:
+//   node tests/bench/model-browser.mjs [--quick] [--layers N] [--tokens 512,1024] [--trials N] [--build-dir build/wasm]
 //
 // tp.model's prefill in Chromium on 1 and on 2 threads: the Qwen3-0.6B-shaped random BF16 checkpoint of
 // model.mjs is chosen as Files on an <input type=file> (as the reader picks a model folder) and loaded by
 // tp.model.load in a module Worker with the pthreads core (build/wasm/web-mt, 2 GB heap), as the notebook
-// runs it; then each prefill runs on 1 thread and on 2, interleaved. Prints seconds, GFLOPS, the speed-up
-// (goal >= 1.7x on 2 threads, issue 23), the load time and the heap (the WebAssembly memory's size, its
-// high-water mark), with the load average: on a shared machine 2 threads get 2 cores only when it is idle.
+// runs it; then each prefill runs on 1 thread and on 2, interleaved (--trials pairs, order alternating).
+// Prints seconds, GFLOPS, the speed-up (goal >= 1.7x on 2 threads, issue 23), the load time and the heap
+// (the WebAssembly memory's size, its high-water mark), with the load average. On a shared machine 2
+// threads get 2 cores only when it is idle, so it also prints what holds without one:
+//   - CPU time per thread of the renderer (/proc/<pid>/task/*/schedstat, as gemm-browser.mjs): "crit" is
+//     the busiest thread's CPU time, the wall time with a core per thread, and crit(1) / crit(2) the
+//     idle-machine estimate of the speed-up; "wait" is the time a thread was runnable without a core;
+//   - the forward's own profile (model.forward's {profile: true}): each op's wall time per layer on 1
+//     and 2 threads and how long the helper thread worked in it, so which ops run on one thread, the
+//     serial fraction f of the 1-thread time they hold, and Amdahl's bound 1 / (f + (1 - f) / 2).
 // Not a test: no thresholds.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { withBenchSite } from './gemm-browser.mjs';
+import { withBenchSite, threadCpu, workerRenderer } from './gemm-browser.mjs';
 import { checkpoint, prefillFlops, machine } from './model.mjs';
 
 const argv = process.argv.slice(2);
@@ -18,6 +26,7 @@ const option = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name
 const quick = argv.includes('--quick');
 const layers = Number(option('--layers', quick ? 4 : 28));
 const lengths = option('--tokens', quick ? '128,256' : '512,1024').split(',').map(Number);
+const trials = Number(option('--trials', 1));
 const MB = 2 ** 20;
 
 const WORKER_JS = `
@@ -49,10 +58,10 @@ const cmds = {
     tp.setNumThreads(threads);
     const ids = Array.from({ length: T }, (_, k) => k % model.config.vocabSize);
     const t0 = performance.now();
-    const { logits } = await model.forward(ids);
+    const { logits, profile } = await model.forward(ids, { profile: true });
     const ms = performance.now() - t0;
     logits.dispose();
-    return { ms, heap: memory?.buffer.byteLength ?? null };
+    return { ms, heap: memory?.buffer.byteLength ?? null, profile };
   },
 };
 self.onmessage = async ({ data }) => {
@@ -87,16 +96,65 @@ await withBenchSite('tp-model-browser-', WORKER_JS, async ({ browser, url }) => 
   if (info.flavor !== 'web-mt') throw new Error('the pthreads core was not chosen: nothing to compare');
   const load = await page.evaluate(() => window.call('load', { files: [...document.querySelector('#files').files] }));
   console.log(`load: ${(load.ms / 1000).toFixed(2)} s, weights ${(load.weights / MB).toFixed(0)} MB, heap ${(load.heap / MB).toFixed(0)} MB`);
-  console.log('tokens | threads | s | GFLOPS | heap MB | speed-up 2 vs 1 (goal >= 1.7)');
+  const pid = await workerRenderer(browser);
+  // One forward, with each renderer thread's CPU and run-queue wait (s) over it, busiest first.
+  const forward = async (T, threads) => {
+    const before = threadCpu(pid);
+    const r = await page.evaluate((a) => window.call('forward', a), { T, threads });
+    r.cpu = [...threadCpu(pid)].map(([tid, a]) => ({ name: a.name, run: (a.run - (before.get(tid)?.run ?? 0)) / 1e9,
+      wait: (a.wait - (before.get(tid)?.wait ?? 0)) / 1e9 })).filter((t) => t.run >= 0.01).sort((x, y) => y.run - x.run);
+    return r;
+  };
+  const median = (xs) => { const v = [...xs].sort((a, b) => a - b); return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2; };
+  const runs = new Map();
   for (const T of lengths) {
-    const got = {};
-    for (const threads of T === lengths[0] ? [1, 2] : [2, 1]) {  // interleaved: the order alternates
-      got[threads] = await page.evaluate((a) => window.call('forward', a), { T, threads });
+    const got = { 1: [], 2: [] };
+    for (let t = 0; t < trials; t++) {
+      for (const threads of (t + lengths.indexOf(T)) % 2 ? [2, 1] : [1, 2]) got[threads].push(await forward(T, threads));
     }
+    runs.set(T, got);
+  }
+  console.log('tokens | threads | s | GFLOPS | heap MB | speed-up 2 vs 1 (goal >= 1.7) | crit s | idle estimate crit(1)/crit(2)');
+  for (const [T, got] of runs) {
+    const ms = (th) => median(got[th].map((r) => r.ms));
+    const crit = (th) => median(got[th].map((r) => r.cpu[0]?.run ?? NaN));
     for (const threads of [1, 2]) {
-      const r = got[threads];
-      console.log(`${T} | ${threads} | ${(r.ms / 1000).toFixed(2)} | ${(prefillFlops(cfg, T) / (r.ms / 1000) / 1e9).toFixed(1)} | ${(r.heap / MB).toFixed(0)} | ${threads === 2 ? (got[1].ms / got[2].ms).toFixed(2) : ''}`);
+      const r = got[threads][0];
+      console.log(`${T} | ${threads} | ${(ms(threads) / 1000).toFixed(2)} | ${(prefillFlops(cfg, T) / (ms(threads) / 1000) / 1e9).toFixed(1)} | ${(r.heap / MB).toFixed(0)} | ` +
+        `${threads === 2 ? (ms(1) / ms(2)).toFixed(2) : ''} | ${crit(threads).toFixed(2)} | ${threads === 2 ? (crit(1) / crit(2)).toFixed(2) : ''}`);
     }
+  }
+  for (const [T, got] of runs) {
+    console.log(`\nCPU per thread over one forward of ${T} tokens (s; run + waiting for a core), threads with >= 10 ms:`);
+    for (const threads of [1, 2]) {
+      const r = got[threads][0];
+      console.log(`  ${threads} thread${threads > 1 ? 's' : ' '}: wall ${(r.ms / 1000).toFixed(2)}; ` +
+        r.cpu.slice(0, 4).map((c) => `${c.name} ${c.run.toFixed(2)} + ${c.wait.toFixed(2)}`).join(', '));
+    }
+    // The profile: ms per layer of each op (embed, final_norm, lm_head: per forward), median over trials.
+    const prof = (threads) => {
+      const out = new Map();
+      for (const r of got[threads]) for (const p of r.profile) (out.get(p.op) ?? out.set(p.op, []).get(p.op)).push(p);
+      return new Map([...out].map(([op, ps]) => [op, { calls: ps[0].calls, ms: median(ps.map((p) => p.ms)), helperMs: median(ps.map((p) => p.helperMs)) }]));
+    };
+    const p1 = prof(1), p2 = prof(2);
+    const per = (op, x) => (['embed', 'final_norm', 'lm_head'].includes(op) ? x : x / layers);
+    const total1 = [...p1.values()].reduce((s, p) => s + p.ms, 0), total2 = [...p2.values()].reduce((s, p) => s + p.ms, 0);
+    console.log(`  profile, ms per layer (embed, final_norm, lm_head: per forward); "helper": ms the second thread worked in it:`);
+    console.log('  op           | 1 thread | 2 threads | helper | 1/2 | % of 1-thread time | split');
+    let serial = 0;
+    for (const [op, a] of p1) {
+      const b = p2.get(op) ?? { ms: NaN, helperMs: 0 };
+      const split = b.helperMs > 0;
+      if (!split) serial += a.ms;
+      console.log(`  ${op.padEnd(12)} | ${per(op, a.ms).toFixed(2).padStart(8)} | ${per(op, b.ms).toFixed(2).padStart(9)} | ${per(op, b.helperMs).toFixed(2).padStart(6)} | ` +
+        `${(a.ms / b.ms).toFixed(2).padStart(4)} | ${(100 * a.ms / total1).toFixed(1).padStart(5)} | ${split ? 'yes' : 'NO'}`);
+    }
+    const outside = (th, total) => median(got[th].map((r) => r.ms)) - total;
+    const f = serial / total1;
+    console.log(`  in the core: ${(total1 / 1000).toFixed(2)} s on 1 thread, ${(total2 / 1000).toFixed(2)} s on 2; outside it (JS, yields): ` +
+      `${(outside(1, total1) / 1000).toFixed(2)} / ${(outside(2, total2) / 1000).toFixed(2)} s`);
+    console.log(`  serial fraction f (ops the helper never worked in): ${(100 * f).toFixed(2)}% of the 1-thread time; Amdahl's bound on 2 threads ${(1 / (f + (1 - f) / 2)).toFixed(2)}x`);
   }
   console.log(machine().replace('CPU', 'after: CPU'));
   if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);

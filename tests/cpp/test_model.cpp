@@ -12,7 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "../../cpp/src/work_pool.hpp"
 #include "helpers.hpp"
+#include "tensorpad/gemm.hpp"
 #include "tensorpad/model.hpp"
 #include "tensorpad/nn.hpp"
 #include "tensorpad/ops.hpp"
@@ -223,4 +225,74 @@ TEST_CASE("model: token ids outside the vocabulary and an overfull KV cache are 
   CHECK(error_of([&] { m.forward({1, 2, 3, 4}, {}, &kv); }).find("holds 3 positions") != std::string::npos);
   CHECK(error_of([&] { m.forward({1, 2}, {}, nullptr, [](int64_t done, int64_t) { return done < 2; }); })
             .find("cancelled after step 2 of 4") != std::string::npos);
+}
+
+namespace {
+
+// Bits of a tensor, to compare two forwards exactly.
+std::vector<uint32_t> bits_of(const Tensor& t) {
+  std::vector<uint32_t> b(size_t(t.numel()));
+  std::memcpy(b.data(), t.data(), b.size() * sizeof(uint32_t));
+  return b;
+}
+
+// 40 token ids: enough rows for the GEMM's own split (16 rows a thread).
+std::vector<int64_t> ids40() {
+  std::vector<int64_t> ids;
+  for (int64_t t = 0; t < 40; ++t) ids.push_back((t * 37 + 3) % 300);
+  return ids;
+}
+
+// One prefill and one cached chunk, every capture and the logits ('all', then 'last' for lm_head's
+// matrix-vector path), on the current thread count.
+std::vector<std::vector<uint32_t>> forward_bits(const Model& m) {
+  std::vector<std::vector<uint32_t>> out;
+  model::ForwardOptions all;
+  all.logits = model::ForwardOptions::Logits::All;
+  all.capture = {"**"};
+  for (const auto& [name, t] : m.forward(ids40(), all).captures) out.push_back(bits_of(t));
+  model::KVCache kv = m.make_cache(48);
+  const std::vector<int64_t> ids = ids40();
+  out.push_back(bits_of(*m.forward(ids, all, &kv).logits));
+  out.push_back(bits_of(*m.forward({2, 7, 1, 8, 28}, all, &kv).logits));  // several queries after a past
+  out.push_back(bits_of(*m.forward({18}, {}, &kv).logits));                 // one query, lm_head on one row
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("model: the forward gives the same bits on 1 and 2 threads, and its profile shows which ops split") {
+  // Qwen3 (q/k norm), GQA, a vocabulary wide enough for lm_head's one-row product to split.
+  std::string json = config_json("Qwen3ForCausalLM", 4, 2, false);
+  json.replace(json.find("\"vocab_size\": 37"), 16, "\"vocab_size\": 300");
+  Model m(model::parse_config(json));
+  fill(m, 21, io::DType::BF16);
+  kernels::set_sgemm_threads(1);
+  const auto one = forward_bits(m);
+  kernels::set_sgemm_threads(2, 0);  // every op splits, however small
+  const auto two = forward_bits(m);
+  model::ForwardOptions o;
+  const auto profile = m.forward(ids40(), o).profile;
+  kernels::set_sgemm_threads(1);
+  REQUIRE(one.size() == two.size());
+  for (size_t i = 0; i < one.size(); ++i) {
+    CAPTURE(i);
+    CHECK(one[i] == two[i]);
+  }
+  // Each op once per layer (residual twice), in the order reached; every op's helper split ran.
+  std::map<std::string, int64_t> calls;
+  for (const auto& t : profile) calls[t.op] = t.calls;
+  CHECK(profile.front().op == std::string("embed"));
+  CHECK(profile.back().op == std::string("lm_head"));
+  CHECK(calls.at("qkv_proj") == 2);
+  CHECK(calls.at("attention") == 2);
+  CHECK(calls.at("residual") == 4);
+  CHECK(calls.count("kv_cache") == 0);
+#if TP_HAS_THREADS  // natively; the single-thread WASM build runs the parts in order
+  for (const auto& t : profile) {
+    const std::string op = t.op;
+    CAPTURE(op);
+    if (op != "captures") CHECK(t.helper_ms > 0.0);
+  }
+#endif
 }

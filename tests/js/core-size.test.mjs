@@ -36,10 +36,12 @@ const GOAL = 200_000;
 //                               since 289,977: the one try/catch took more off it than the additions put on)
 //   + float64 qr/eigh/eigvalsh/matrixRank/svdLowrank in double (issue 22's last linalg dtypes)
 //                               web 252,696 (+1,392), web-mt 285,561 (+1,190) measured
+//   issue 23's forward split over threads with its per-op profile (model.forward {profile}):
+//                               web 255,997 (+3,301), web-mt 287,288 (+1,727) measured
 // The ceilings stop further growth at today's size; the goal stays 200 KB for both. Levers named so far:
 // one float compute type (double) in the dtype-generic loops, fewer inlined binding wrappers, einsum in JS
 // over the GEMM binding, a lazily loaded second module for rarely used ops.
-const BUDGET = { web: 252_900, 'web-mt': 285_800 };
+const BUDGET = { web: 256_200, 'web-mt': 287_500 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {

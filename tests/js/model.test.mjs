@@ -357,5 +357,29 @@ test('forward refuses token ids outside the vocabulary and unknown options by na
   await assert.rejects(model.forward([]), /model\.forward: needs at least one token/);
   await assert.rejects(model.forward([1], { logits: 'first' }), /logits must be 'last', 'all' or false/);
   await assert.rejects(model.forward([1], { captures: 'embed' }), /model\.forward: unknown option/);
+  await assert.rejects(model.forward([1], { profile: 'yes' }), /model\.forward: profile must be true or false, got/);
+  model.dispose();
+});
+
+test('forward with profile: true lists each op\'s calls and time, the layer ops once per layer, and the logits do not change', async () => {
+  const model = await tp.model.load(writeModel('profile'));
+  const plain = await model.forward(ids);
+  assert.equal(plain.profile, undefined, 'no profile unless asked');
+  const { logits, profile } = await model.forward(ids, { profile: true });
+  assert.deepEqual(logits.toArray(), plain.logits.toArray());
+  const ops = profile.map((p) => p.op);
+  for (const op of ['embed', 'input_norm', 'qkv_proj', 'qk_norm', 'rope', 'attention', 'o_proj', 'residual', 'post_norm',
+    'gate_up_proj', 'swiglu', 'down_proj', 'final_norm', 'lm_head']) assert.ok(ops.includes(op), `${op} in ${ops}`);
+  assert.equal(ops[0], 'embed');
+  assert.equal(ops.at(-1), 'lm_head');
+  const calls = Object.fromEntries(profile.map((p) => [p.op, p.calls]));
+  assert.equal(calls.attention, dims.layers);
+  assert.equal(calls.residual, 2 * dims.layers);
+  assert.equal(calls.lm_head, 1);
+  for (const p of profile) {
+    assert.ok(p.ms >= 0 && Number.isFinite(p.ms), `${p.op}: ${p.ms} ms`);
+    assert.equal(p.helperMs, 0, `${p.op}: the single-thread core has no helper threads`);
+  }
+  tp.dispose(logits, plain.logits);
   model.dispose();
 });

@@ -17,7 +17,7 @@
 //                          new handle on the model's own storage, not a copy (.float() widens it; as
 //                          torch's parameters, writing into it changes the model); 'lm_head.weight' of
 //                          a tied model is embed_tokens
-//   await model.forward(idsOrText, {capture, logits, onProgress, signal}) → {logits, captures}
+//   await model.forward(idsOrText, {capture, logits, onProgress, signal, profile}) → {logits, captures}
 //       logits: 'last' (default, [vocab]), 'all' ([T, vocab]) or false (null).
 //       capture: a name or pattern, or an array of them ('*' = one dot-separated part, '**' = any):
 //         embed                  [T, hidden]          token embeddings
@@ -32,6 +32,11 @@
 //       layer, layers}) after each step (embedding, each layer, head); an aborted signal stops the
 //       forward between layers with a TensorpadError (and frees what it made). In a notebook cell the
 //       cell also shows a progress bar, and its Interrupt stops the forward between layers the same way.
+//       profile: true adds profile, [{op, calls, ms, helperMs}]: each op's wall time summed over the
+//       layers, and the time helper threads worked in it (0: it ran on one thread; ≈ ms per helper: an
+//       even split with a core each). Ops: embed, input_norm, qkv_proj, qk_norm, rope, kv_cache,
+//       attention, o_proj, residual, post_norm, gate_up_proj, swiglu, down_proj, final_norm, lm_head,
+//       captures.
 //   await model.generate(textOrIds, {maxNewTokens = 32, greedy = true, onToken, signal}) → {ids, text}
 //       greedy decoding over a KV cache; stops at maxNewTokens or an eos id of config.json.
 //   model.dispose()        frees the weights; tp.memory() is back to what it was before load.
@@ -273,7 +278,7 @@ export function modelApi(rt) {
     }
     // Runs one forward step by step; returns {logits, captures} as tensors. report(step, steps, ms) after
     // each step (ms: how long it took) and once before the first.
-    async #run(op, ids, { capture = [], logits = 'last', onProgress, signal, cache = 0, cell = null, report = null }) {
+    async #run(op, ids, { capture = [], logits = 'last', onProgress, signal, profile = false, cache = 0, cell = null, report = null }) {
       const names = typeof capture === 'string' ? [capture] : capture;
       if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) {
         fail(op, `capture must be a name or an array of names/patterns, got ${describe(capture)}`);
@@ -294,14 +299,17 @@ export function modelApi(rt) {
         const r = call(op, () => core.modelRunTake(rid));
         const captures = {};
         for (const [name, h] of r.captures) captures[name] = wrap(h, op);
-        return { logits: r.logits ? wrap(r.logits, op) : null, captures };
+        const out = { logits: r.logits ? wrap(r.logits, op) : null, captures };
+        if (profile) out.profile = r.profile.map(([name, calls, ms, helperMs]) => ({ op: name, calls, ms, helperMs }));
+        return out;
       } finally {
         core.modelRunRelease(rid);
       }
     }
     async forward(input, opts) {
       const op = 'model.forward';
-      const o = options(op, opts, ['capture', 'logits', 'onProgress', 'signal']);
+      const o = options(op, opts, ['capture', 'logits', 'onProgress', 'signal', 'profile']);
+      if (typeof (o.profile ?? false) !== 'boolean') fail(op, `profile must be true or false, got ${describe(o.profile)}`);
       const ids = this.#ids(op, input);
       const cell = cellOf();
       // The cell's bar: layers done of all, and the tokens; ms, how long the last step took (the page

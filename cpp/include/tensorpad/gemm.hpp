@@ -20,6 +20,12 @@ void sgemm(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t
 void set_sgemm_threads(int threads, int64_t min_flops = int64_t(1) << 24);
 int sgemm_threads();
 
+// How many parts a loop of `work` operations (flops, or elements for a row-wise op) splits into over
+// sgemm's threads: all of them from min_flops / 256 (65,536 at the default: some 50 us of work in WASM,
+// against the helpers' wake-up of 5-70 us), at most `units` (rows, heads), else 1. The model's
+// forward splits its row-wise ops and attention with it; each unit's result must not depend on the split.
+int parts_for(double work, int64_t units);
+
 // The plain i-j-p triple loop with a float accumulator: the oracle the fast kernel is tested against.
 void sgemm_ref(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t csa,
                const float* B, int64_t rsb, int64_t csb, float* C, int64_t rsc, bool accumulate);

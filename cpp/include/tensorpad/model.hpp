@@ -100,9 +100,19 @@ struct ForwardOptions {
   enum class Logits { None, Last, All } logits = Logits::Last;
 };
 
+// Where a forward's time went, one entry per op in the order first reached, summed over the layers:
+// its calls, wall time, and the time helper threads spent in its parts (0 when it ran on one thread;
+// about `ms` per helper when it split evenly and each helper had a core).
+struct OpTime {
+  const char* op;
+  int64_t calls = 0;
+  double ms = 0, helper_ms = 0;
+};
+
 struct ForwardResult {
   std::optional<Tensor> logits;                        // [vocab] (Last) or [T, vocab] (All)
   std::vector<std::pair<std::string, Tensor>> captures;  // in the order the forward reached them
+  std::vector<OpTime> profile;
 };
 
 // Keys and values of earlier positions, per layer [capacity, kvHeads*headDim] (after k_norm and RoPE).
@@ -131,6 +141,7 @@ class ForwardRun {
   void head();
   bool wants(const std::string& name) const;
   void keep(const std::string& name, Tensor t);
+  void lap(const char* op);  // charges the time since the last lap to op (see OpTime)
 
   const Model& m_;
   std::vector<int64_t> ids_;
@@ -138,7 +149,9 @@ class ForwardRun {
   KVCache* cache_;
   int64_t past_ = 0, step_ = 0;
   Tensor x_;  // the residual stream [T, hidden]
+  std::vector<float> cos_, sin_;  // RoPE's [T, headDim/2] table, the same for every layer
   ForwardResult out_;
+  int64_t lap_ns_ = 0, lap_helper_ns_ = 0;  // when the last lap ended, and the helpers' total then
 };
 
 class Model {
