@@ -35,6 +35,8 @@ test('the chapter\'s first screen, the whole chapter ready and the main-thread t
         return {
           firstPaint: paint['first-contentful-paint'], firstScreenPainted: globalThis.__firstScreenPainted, firstScreen: mark('tensorpad:first-screen'),
           interactive: mark('tensorpad:interactive'), engineReady: mark('tensorpad:engine-ready'), longTasks: globalThis.__longTasks,
+          // KaTeX's faces block the formulas' text until loaded: when the two main ones had arrived.
+          mathFaces: Math.round(Math.max(...performance.getEntriesByType('resource').filter((r) => /KaTeX_(Main-Regular|Math-Italic)\.woff2$/.test(r.name)).map((r) => r.responseEnd))),
           cells: document.querySelectorAll('[data-testid=cell]').length,
           firstScreenCells: [...document.querySelectorAll('[data-testid=cell]')].filter((el) => el.getBoundingClientRect().top < innerHeight).length,
           editors: document.querySelectorAll('[data-testid=cell] .cm-editor:not([data-static])').length,
@@ -49,7 +51,7 @@ test('the chapter\'s first screen, the whole chapter ready and the main-thread t
       const busyUntil = (t) => m.longTasks.filter(([s]) => s < t).reduce((a, [s, d]) => a + Math.min(d, t - s), 0);
       console.log(`  measured (${lang}, ${os.cpus()[0].model} x${os.cpus().length}, load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}): ` +
         `first paint ${m.firstPaint} ms, first screen (${m.firstScreenCells} cells) ${m.firstScreen} ms, painted ${m.firstScreenPainted} ms, whole chapter filled ${m.interactive} ms, ` +
-        `engine ready ${m.engineReady} ms; ${m.longTasks.length} tasks over 50 ms (${busyUntil(m.firstScreen)} ms of them before the first screen, ` +
+        `engine ready ${m.engineReady} ms, formulas' main faces loaded ${m.mathFaces} ms; ${m.longTasks.length} tasks over 50 ms (${busyUntil(m.firstScreen)} ms of them before the first screen, ` +
         `${busyUntil(m.interactive)} ms before the whole chapter), ${over.length} over 200 ms ` +
         `(longest ${Math.max(0, ...m.longTasks.map(([, d]) => d))} ms: ${JSON.stringify(m.longTasks.filter(([, d]) => d > 100))})`);
       assert.deepEqual(log.errors, []);

@@ -261,3 +261,20 @@ test('printed, every static copy and every block of text is laid out, however fa
     assert.ok(pdf.length > 100000, `a PDF of ${pdf.length} bytes`);
   });
 });
+
+test('the formulas\' two main faces are asked for with the chapter, not once its first screen is laid out', async () => {
+  for (const lang of ['en', 'zh']) {
+    await withSitePage(browser, srv.base, async (page) => {
+      await open(page, lang);
+      const fonts = await page.evaluate(() => {
+        const first = performance.getEntriesByName('tensorpad:first-screen')[0].startTime;
+        return ['KaTeX_Main-Regular.woff2', 'KaTeX_Math-Italic.woff2'].map((f) => {
+          const r = performance.getEntriesByType('resource').find((e) => e.name.endsWith(`/katex/fonts/${f}`));
+          return { f, by: r?.initiatorType, before: r ? r.startTime < first : null };
+        });
+      });
+      // A preload (initiator "link"), started before the first screen was drawn; the stylesheet would ask only after.
+      assert.deepEqual(fonts.map((x) => [x.f, x.by, x.before]), fonts.map((x) => [x.f, 'link', true]), lang);
+    });
+  }
+});
