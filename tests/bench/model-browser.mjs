@@ -155,6 +155,10 @@ await withBenchSite('tp-model-browser-', WORKER_JS, async ({ browser, url }) => 
     console.log(`  in the core: ${(total1 / 1000).toFixed(2)} s on 1 thread, ${(total2 / 1000).toFixed(2)} s on 2; outside it (JS, yields): ` +
       `${(outside(1, total1) / 1000).toFixed(2)} / ${(outside(2, total2) / 1000).toFixed(2)} s`);
     console.log(`  serial fraction f (ops the helper never worked in): ${(100 * f).toFixed(2)}% of the 1-thread time; Amdahl's bound on 2 threads ${(1 / (f + (1 - f) / 2)).toFixed(2)}x`);
+    // Until the forward split its own ops, only the projections split (inside the GEMM; lm_head's one row did not).
+    const gemmOnly = ['qkv_proj', 'o_proj', 'gate_up_proj', 'down_proj'];
+    const f0 = [...p1].filter(([op]) => !gemmOnly.includes(op)).reduce((s, [, p]) => s + p.ms, 0) / total1;
+    console.log(`  with only the projections split (the forward before issue 23's split): f = ${(100 * f0).toFixed(1)}%, bound ${(1 / (f0 + (1 - f0) / 2)).toFixed(2)}x`);
   }
   console.log(machine().replace('CPU', 'after: CPU'));
   if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
