@@ -74,6 +74,15 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
   const int64_t m = W.rows, n = W.cols;
   float_updates = float_updates && n >= kFloatUpdatesFrom && float_updates_fit(W);
   TP_ASSERT(m >= n);
+  // With float updates, what a reflector would zero once its norm is under float32 resolution of A
+  // (2^-23 ||A||_F) is the updates' rounding, not data: reflecting it builds reflectors from noise, and on
+  // a rank-1 matrix (all ones, 272x272) the bidiagonal QR then did not converge. Counting it as zero
+  // changes A by at most that much per reflector, under what float32 storage of A already costs.
+  double drop = 0.0;
+  if (float_updates) {
+    for (double x : W.a) drop += x * x;
+    drop = std::sqrt(drop) * 0x1p-23;
+  }
   d.assign(size_t(n), 0.0);
   e.assign(size_t(std::max<int64_t>(n - 1, 0)), 0.0);
   tauq.assign(size_t(n), 0.0);
@@ -97,7 +106,7 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
         const double* xp = Xv.data() + p * m;
         for (int64_t r = k; r < m; ++r) ck[r] -= vp[r] * a + xp[r] * c;
       }
-      const double tq = make_householder(ck[k], ck + k + 1, m - k - 1);
+      const double tq = make_householder(ck[k], ck + k + 1, m - k - 1, drop);
       tauq[size_t(k)] = tq;
       d[size_t(k)] = ck[k];
       if (k + 1 >= n) break;
@@ -134,7 +143,7 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
       // G_k from row k: v = A(k, k+1:) with its unit entry, indexed by global column.
       double* v = vrow.data();
       for (int64_t c = k + 1; c < n; ++c) v[c] = W(k, c);
-      const double tp_ = make_householder(v[k + 1], v + k + 2, cols - 1);
+      const double tp_ = make_householder(v[k + 1], v + k + 2, cols - 1, drop);
       taup[size_t(k)] = tp_;
       e[size_t(k)] = v[k + 1];
       v[k + 1] = 1.0;

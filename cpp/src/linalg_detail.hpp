@@ -186,8 +186,8 @@ bool float_updates_fit(const ColMat& W);
 
 // Blocked bidiagonal_reduce (LAPACK dgebrd/dlabrd; linalg_bidiagonal_blocked.cpp): the same reflectors,
 // up to rounding, in the same places. Used from kBlockedQrFrom columns.
-// float_updates as tridiagonalize_blocked. svd does not ask for them yet: with float updates the
-// bidiagonal QR fallback did not converge on the all-ones 272x272 matrix (rank 1, float noise below).
+// float_updates as tridiagonalize_blocked (svd's float32 route asks for them); with them, a reflector
+// whose vector is under float32 resolution of ||A||_F is dropped (H = I): that is the updates' rounding.
 void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<double>& e, std::vector<double>& tauq,
                                std::vector<double>& taup, bool float_updates = false);
 

@@ -186,7 +186,7 @@ static void bidiagonal_route(ColMat& W, std::vector<double>& S, ColMat* Q, ColMa
   std::vector<double> e;
   if (Q && n >= kBlockedQrFrom) {
     std::vector<double> tauq, taup;
-    bidiagonal_reduce_blocked(W, S, e, tauq, taup);
+    bidiagonal_reduce_blocked(W, S, e, tauq, taup, true);  // float32 output: float updates from 256 columns
     ColMat Ub, Vb;
     if (bidiagonal_vectors_by_inverse_iteration(S, e, Ub, Vb)) {
       ColMat Um(m, n);  // Ub below n rows of zeros

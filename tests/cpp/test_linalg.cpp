@@ -955,6 +955,32 @@ TEST_CASE("eigh from 256 rows (float32 trailing updates of the tridiagonalizatio
   check_decompositions("Gaussian symmetric times 1e-36", tiny, k, k, true);
 }
 
+TEST_CASE("svd from 256 columns (float32 trailing updates of the bidiagonalization) meets the bar on random, rank-1, graded and tiny matrices") {
+  // 272 columns: 8 whole panels and a partial one, a partial 256-column update block; fewer than twice as
+  // many rows, so the bidiagonalization runs on A itself (or on A^T when wide), not on a QR's R.
+  const int64_t k = 272, m = 400;
+  check_decompositions("Gaussian 272x272", splitmix_gaussian(94, k * k), k, k, false);
+  check_decompositions("Gaussian 400x272", splitmix_gaussian(95, m * k), m, k, false);
+  check_decompositions("Gaussian wide 272x400", splitmix_gaussian(96, k * m), k, m, false);
+  // Rank 1: below the first reflectors only the float updates' rounding is left, which the reduction must
+  // not reflect (the bidiagonal QR did not converge on it: "did not converge in 75 sweeps").
+  check_decompositions("all-ones 272x272", std::vector<float>(size_t(k * k), 1.0f), k, k, false);
+  check_decompositions("all-ones 400x272", std::vector<float>(size_t(m * k), 1.0f), m, k, false);
+  std::vector<float> pattern(static_cast<size_t>(m * k));
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < k; ++j) pattern[size_t(i * k + j)] = float((i % 7) + 1) * float((j % 5) - 2);
+  check_decompositions("patterned rank 1 400x272", pattern, m, k, false);
+  std::vector<double> graded(static_cast<size_t>(k)), rank10(static_cast<size_t>(k), 0.0);
+  for (int64_t i = 0; i < k; ++i) graded[size_t(i)] = std::pow(10.0, -12.0 * double(i) / double(k - 1));
+  for (int64_t i = 0; i < 10; ++i) rank10[size_t(i)] = 1.0 + double(i);
+  check_decompositions("sigma graded 1 .. 1e-12", with_spectrum(m, k, graded, 97), m, k, false);
+  check_decompositions("rank 10 of 400x272", with_spectrum(m, k, rank10, 98), m, k, false);
+  // Entries near 1e-36: outside float_updates_fit, so the double updates run and the bar still holds.
+  std::vector<float> tiny = splitmix_gaussian(99, m * k);
+  for (float& x : tiny) x *= 1e-36f;
+  check_decompositions("Gaussian 400x272 times 1e-36", tiny, m, k, false);
+}
+
 // (n, n) float64 tensor of the second-difference matrix tridiag(-1, 2, -1): eigenvalues 2 - 2 cos(k pi/(n+1)).
 static tp::Tensor second_difference_f64(int64_t n) {
   tp::Tensor T = tp::Tensor::zeros({n, n}, tp::DType::Float64);
