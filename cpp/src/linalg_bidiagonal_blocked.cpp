@@ -67,6 +67,67 @@ void column_axpys(const ColMat& W, int64_t r0, int64_t j0, int64_t j1, const dou
   }
 }
 
+// The same two products on F, a float copy of the trailing matrix (column j at F + j*m), with u or v in
+// float: half the bytes of W per pass (the passes stream the trailing matrix from memory, twice per
+// column) and four lanes per operation. Products are summed in float over runs of kRun rows (dots) or
+// four columns (axpys) and the runs in double, so no float sum spans a whole column.
+constexpr int64_t kRun = 64;
+
+void column_dots_float(const float* F, int64_t m, int64_t r0, int64_t j0, int64_t j1, const float* u, double* y) {
+  int64_t j = j0;
+  for (; j + 4 <= j1; j += 4) {
+    const float *c0 = F + j * m, *c1 = c0 + m, *c2 = c1 + m, *c3 = c2 + m;
+    d2 s0 = {0.0, 0.0}, s1 = s0, s2 = s0, s3 = s0;
+    int64_t r = r0;
+    while (r + 4 <= m) {
+      const int64_t end = r + std::min(kRun, (m - r) / 4 * 4);
+      f4 a0 = {0, 0, 0, 0}, a1 = a0, a2 = a0, a3 = a0;
+      for (; r < end; r += 4) {
+        const f4 ur = load4(u + r);
+        a0 += load4(c0 + r) * ur;
+        a1 += load4(c1 + r) * ur;
+        a2 += load4(c2 + r) * ur;
+        a3 += load4(c3 + r) * ur;
+      }
+      s0 += low2(a0) + high2(a0);
+      s1 += low2(a1) + high2(a1);
+      s2 += low2(a2) + high2(a2);
+      s3 += low2(a3) + high2(a3);
+    }
+    double t0 = s0[0] + s0[1], t1 = s1[0] + s1[1], t2 = s2[0] + s2[1], t3 = s3[0] + s3[1];
+    for (; r < m; ++r) {
+      t0 += double(c0[r] * u[r]);
+      t1 += double(c1[r] * u[r]);
+      t2 += double(c2[r] * u[r]);
+      t3 += double(c3[r] * u[r]);
+    }
+    y[j] = t0, y[j + 1] = t1, y[j + 2] = t2, y[j + 3] = t3;
+  }
+  for (; j < j1; ++j) {  // the scalar reference: float products summed in double
+    double t = 0.0;
+    for (int64_t r = r0; r < m; ++r) t += double(F[j * m + r] * u[r]);
+    y[j] = t;
+  }
+}
+
+void column_axpys_float(const float* F, int64_t m, int64_t r0, int64_t j0, int64_t j1, const float* v, double* x) {
+  int64_t j = j0;
+  for (; j + 4 <= j1; j += 4) {
+    const float *c0 = F + j * m, *c1 = c0 + m, *c2 = c1 + m, *c3 = c2 + m;
+    const f4 v0 = {v[j], v[j], v[j], v[j]}, v1 = {v[j + 1], v[j + 1], v[j + 1], v[j + 1]},
+             v2 = {v[j + 2], v[j + 2], v[j + 2], v[j + 2]}, v3 = {v[j + 3], v[j + 3], v[j + 3], v[j + 3]};
+    int64_t r = r0;
+    for (; r + 4 <= m; r += 4) {
+      const f4 t = (load4(c0 + r) * v0 + load4(c1 + r) * v1) + (load4(c2 + r) * v2 + load4(c3 + r) * v3);
+      store2(x + r, load2(x + r) + low2(t));
+      store2(x + r + 2, load2(x + r + 2) + high2(t));
+    }
+    for (; r < m; ++r) x[r] += double((c0[r] * v[j] + c1[r] * v[j + 1]) + (c2[r] * v[j + 2] + c3[r] * v[j + 3]));
+  }
+  for (; j < j1; ++j)  // the scalar reference
+    for (int64_t r = r0; r < m; ++r) x[r] += double(F[j * m + r] * v[j]);
+}
+
 }  // namespace
 
 void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<double>& e, std::vector<double>& tauq,
@@ -88,14 +149,21 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
   tauq.assign(size_t(n), 0.0);
   taup.assign(size_t(std::max<int64_t>(n - 1, 0)), 0.0);
   // X (m, kPanel) and Y (n, kPanel), column-major, indexed by global row / column (dlabrd's X and Y).
-  LineVector Xv(size_t(m * kPanel)), Yv(size_t(n * kPanel)), t(size_t(kPanel + 1)), partial(size_t(kChunks * m)),
+  LineVector Xv(size_t(m * kPanel)), Yv(size_t(n * kPanel)), t(size_t(kPanel + 1)), xk(static_cast<size_t>(kPanel)), partial(size_t(kChunks * m)),
       vrow(static_cast<size_t>(n));
+  // With float updates, the products with the trailing matrix read F, its float copy taken as each panel
+  // begins (m, n column-major, rows and columns from the panel's first), and u, v in float.
+  std::vector<float> F(float_updates ? size_t(m * n) : 0), uf(float_updates ? size_t(m) : 0),
+      vf(float_updates ? size_t(n) : 0);
   auto X = [&](int64_t r, int64_t p) -> double& { return Xv[size_t(p * m + r)]; };
   auto Y = [&](int64_t c, int64_t p) -> double& { return Yv[size_t(p * n + c)]; };
   for (int64_t j0 = 0; j0 < n; j0 += kPanel) {
     const int64_t b = std::min(kPanel, n - j0);
     std::fill(Xv.begin(), Xv.end(), 0.0);
     std::fill(Yv.begin(), Yv.end(), 0.0);
+    if (float_updates)
+      for (int64_t c = j0; c < n; ++c)
+        for (int64_t r = j0; r < m; ++r) F[size_t(c * m + r)] = float(W(r, c));
     for (int64_t i = 0; i < b; ++i) {
       const int64_t k = j0 + i;  // the global row and column of this step
       double* ck = W.col(k);
@@ -119,9 +187,14 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
         double* y = Yv.data() + i * n;
         const int parts = cols >= kSplitFrom ? int(std::min<int64_t>(kernels::sgemm_threads(), kChunks)) : 1;
         const int64_t chunks = cols >= kSplitFrom ? kChunks : 1;
+        if (float_updates)
+          for (int64_t r = k; r < m; ++r) uf[size_t(r)] = float(u[r]);
         tp::detail::run_parts(parts, [&](int part) {
-          for (int64_t c = chunks * part / parts; c < chunks * (part + 1) / parts; ++c)
-            call_out_of_line<&column_dots>(W, k, k + 1 + cols * c / chunks, k + 1 + cols * (c + 1) / chunks, u, y);
+          for (int64_t c = chunks * part / parts; c < chunks * (part + 1) / parts; ++c) {
+            const int64_t c0 = k + 1 + cols * c / chunks, c1 = k + 1 + cols * (c + 1) / chunks;
+            if (float_updates) call_out_of_line<&column_dots_float>(F.data(), m, k, c0, c1, uf.data(), y);
+            else call_out_of_line<&column_dots>(W, k, c0, c1, u, y);
+          }
         });
       }
       // ... minus the panel's earlier updates: Y(k+1:, i) -= Y(k+1:, 0:i) (V^T u) + U(0:i, k+1:)^T (X^T u).
@@ -134,15 +207,23 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
         Y(c, i) = (Y(c, i) - s) * tq;
       }
       // Row k gets H_k and the panel's earlier updates: A(k, k+1:) -= Y(k+1:, 0:i+1) V(k, 0:i+1)^T + X(k, 0:i) U(0:i, k+1:).
-      for (int64_t c = k + 1; c < n; ++c) {
-        double s = 0.0;
-        for (int64_t p = 0; p <= i; ++p) s += Y(c, p) * W(k, j0 + p);
-        for (int64_t p = 0; p < i; ++p) s += X(k, p) * W(j0 + p, c);
-        W(k, c) -= s;
-      }
-      // G_k from row k: v = A(k, k+1:) with its unit entry, indexed by global column.
+      // Taken in v (indexed by global column) so that every loop runs along contiguous memory: a column of Y,
+      // or rows j0.. of one column of W (U's entries). A row of W is m doubles apart, a cache line per entry.
       double* v = vrow.data();
       for (int64_t c = k + 1; c < n; ++c) v[c] = W(k, c);
+      for (int64_t p = 0; p <= i; ++p) {
+        const double a = W(k, j0 + p);
+        const double* yp = Yv.data() + p * n;
+        for (int64_t c = k + 1; c < n; ++c) v[c] -= yp[c] * a;
+      }
+      for (int64_t p = 0; p < i; ++p) xk[size_t(p)] = X(k, p);
+      for (int64_t c = k + 1; c < n; ++c) {
+        const double* uc = W.col(c) + j0;
+        double s = 0.0;
+        for (int64_t p = 0; p < i; ++p) s += xk[size_t(p)] * uc[p];
+        v[c] -= s;
+      }
+      // G_k from row k: v = A(k, k+1:) with its unit entry.
       const double tp_ = make_householder(v[k + 1], v + k + 2, cols - 1, drop);
       taup[size_t(k)] = tp_;
       e[size_t(k)] = v[k + 1];
@@ -151,12 +232,18 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
       // X(k+1:, i) = A(k+1:, k+1:) v on the trailing matrix as it was when the panel began, split in fixed
       // chunks (sum_over_chunks: the bits do not depend on the thread count).
       double* x = Xv.data() + i * m;
+      if (float_updates)
+        for (int64_t c = k + 1; c < n; ++c) vf[size_t(c)] = float(v[c]);
+      auto axpys = [&](int64_t c0, int64_t c1, double* out) {
+        if (float_updates) call_out_of_line<&column_axpys_float>(F.data(), m, k + 1, c0, c1, vf.data(), out);
+        else call_out_of_line<&column_axpys>(W, k + 1, c0, c1, v, out);
+      };
       if (cols < kSplitFrom) {
-        call_out_of_line<&column_axpys>(W, k + 1, k + 1, n, v, x);
+        axpys(k + 1, n, x);
       } else {
         sum_over_chunks(partial.data(), m, k + 1, m, x, [&](int64_t c, double* xc) {
           std::fill(xc + k + 1, xc + m, 0.0);
-          call_out_of_line<&column_axpys>(W, k + 1, k + 1 + cols * c / kChunks, k + 1 + cols * (c + 1) / kChunks, v, xc);
+          axpys(k + 1 + cols * c / kChunks, k + 1 + cols * (c + 1) / kChunks, xc);
         });
       }
       // ... minus the panel's earlier updates: X(k+1:, i) -= V(k+1:, 0:i+1) (Y^T v) + X(k+1:, 0:i) (U v).
@@ -166,10 +253,11 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
         t[size_t(p)] = s;
       }
       for (int64_t p = 0; p <= i; ++p) axpy(x + k + 1, -t[size_t(p)], W.col(j0 + p) + k + 1, m - k - 1);
-      for (int64_t p = 0; p < i; ++p) {
-        double s = 0.0;
-        for (int64_t c = k + 1; c < n; ++c) s += W(j0 + p, c) * v[c];
-        t[size_t(p)] = s;
+      for (int64_t p = 0; p < i; ++p) t[size_t(p)] = 0.0;
+      for (int64_t c = k + 1; c < n; ++c) {  // U v, along U's columns (see the row update above)
+        const double* uc = W.col(c) + j0;
+        const double vc = v[c];
+        for (int64_t p = 0; p < i; ++p) t[size_t(p)] += uc[p] * vc;
       }
       for (int64_t p = 0; p < i; ++p) axpy(x + k + 1, -t[size_t(p)], Xv.data() + p * m + k + 1, m - k - 1);
       for (int64_t r = k + 1; r < m; ++r) x[r] *= tp_;

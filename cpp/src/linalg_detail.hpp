@@ -23,6 +23,15 @@ inline d2 load2(const double* p) {
   return v;
 }
 inline void store2(double* p, d2 v) { std::memcpy(p, &v, sizeof v); }
+// Four-lane floats, for the reductions' matrix-vector products on a float copy of the trailing matrix.
+typedef float f4 __attribute__((vector_size(16)));
+inline f4 load4(const float* p) {
+  f4 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+inline d2 low2(f4 v) { return d2{double(v[0]), double(v[1])}; }   // lanes 0, 1 widened
+inline d2 high2(f4 v) { return d2{double(v[2]), double(v[3])}; }  // lanes 2, 3 widened
 
 // Allocates on 64-byte lines. malloc aligns to 8 bytes in WASM, and data starting mid-line makes every
 // two-lane load of a kernel straddle lines now and then: svd 1024 ran ~20% slower or not depending on

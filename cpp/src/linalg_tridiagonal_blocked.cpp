@@ -84,6 +84,69 @@ void symv_columns(const ColMat& W, int64_t j0, int64_t j1, const double* v, doub
   for (; j < j1; ++j) symv_column(W, j, v, y);
 }
 
+// symv_columns on F, a float copy of the lower triangle (column j at F + j*n), with v in float: half the
+// bytes of W per pass and four lanes per operation. Each row's four-column sum is taken in float and
+// added to y in double; the dot products sum in float over runs of kRun rows, the runs in double, so no
+// float sum spans a whole column.
+constexpr int64_t kRun = 64;
+
+void symv_columns_float(const float* F, int64_t n, int64_t j0, int64_t j1, const float* v, double* y) {
+  int64_t j = j0;
+  for (; j + 4 <= j1; j += 4) {
+    const float *c0 = F + j * n, *c1 = c0 + n, *c2 = c1 + n, *c3 = c2 + n;
+    const float* cs[4] = {c0, c1, c2, c3};
+    double s[4];
+    for (int q = 0; q < 4; ++q) {  // the corner: rows j..j+3
+      const int64_t jj = j + q;
+      y[jj] += double(cs[q][jj] * v[jj]);
+      s[q] = 0.0;
+      for (int64_t r = jj + 1; r < j + 4; ++r) {
+        y[r] += double(cs[q][r] * v[jj]);
+        s[q] += double(cs[q][r] * v[r]);
+      }
+    }
+    const f4 v0 = {v[j], v[j], v[j], v[j]}, v1 = {v[j + 1], v[j + 1], v[j + 1], v[j + 1]},
+             v2 = {v[j + 2], v[j + 2], v[j + 2], v[j + 2]}, v3 = {v[j + 3], v[j + 3], v[j + 3], v[j + 3]};
+    d2 s0 = {0.0, 0.0}, s1 = s0, s2 = s0, s3 = s0;
+    int64_t i = j + 4;
+    while (i + 4 <= n) {
+      const int64_t end = i + std::min(kRun, (n - i) / 4 * 4);
+      f4 a0 = {0, 0, 0, 0}, a1 = a0, a2 = a0, a3 = a0;
+      for (; i < end; i += 4) {
+        const f4 x0 = load4(c0 + i), x1 = load4(c1 + i), x2 = load4(c2 + i), x3 = load4(c3 + i), vi = load4(v + i);
+        const f4 t = (x0 * v0 + x1 * v1) + (x2 * v2 + x3 * v3);
+        store2(y + i, load2(y + i) + low2(t));
+        store2(y + i + 2, load2(y + i + 2) + high2(t));
+        a0 += x0 * vi;
+        a1 += x1 * vi;
+        a2 += x2 * vi;
+        a3 += x3 * vi;
+      }
+      s0 += low2(a0) + high2(a0);
+      s1 += low2(a1) + high2(a1);
+      s2 += low2(a2) + high2(a2);
+      s3 += low2(a3) + high2(a3);
+    }
+    double t[4] = {0.0, 0.0, 0.0, 0.0};
+    for (; i < n; ++i) {
+      y[i] += double((c0[i] * v[j] + c1[i] * v[j + 1]) + (c2[i] * v[j + 2] + c3[i] * v[j + 3]));
+      for (int q = 0; q < 4; ++q) t[q] += double(cs[q][i] * v[i]);
+    }
+    const d2 sv[4] = {s0, s1, s2, s3};
+    for (int q = 0; q < 4; ++q) y[j + q] += s[q] + (sv[q][0] + sv[q][1]) + t[q];
+  }
+  for (; j < j1; ++j) {  // the scalar reference: float products summed in double
+    const float* c = F + j * n;
+    double s = 0.0;
+    y[j] += double(c[j] * v[j]);
+    for (int64_t i = j + 1; i < n; ++i) {
+      y[i] += double(c[i] * v[j]);
+      s += double(c[i] * v[i]);
+    }
+    y[j] += s;
+  }
+}
+
 // Column ranges [bounds[c], bounds[c+1]) of equal work in the lower triangle of columns [lo, n):
 // column j costs ~ n - j.
 void triangle_chunks(int64_t lo, int64_t n, int64_t* bounds) {
@@ -106,9 +169,15 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
   // Y (n, kPanel) column-major, indexed by global row: column p is the w of the panel's reflector p.
   LineVector Yv(size_t(n * kPanel), 0.0), partial(size_t(kChunks * n), 0.0), t1(static_cast<size_t>(kPanel)), t2(static_cast<size_t>(kPanel));
   int64_t bounds[kChunks + 1];
+  // With float updates, y = A v reads F, the lower triangle's float copy taken as each panel begins
+  // (n, n column-major), and v in float.
+  std::vector<float> F(float_updates ? size_t(n * n) : 0), vf(float_updates ? size_t(n) : 0);
   for (int64_t j0 = 0; j0 < n; j0 += kPanel) {
     const int64_t b = std::min(kPanel, n - j0);
     std::fill(Yv.begin(), Yv.end(), 0.0);
+    if (float_updates)
+      for (int64_t c = j0; c < n; ++c)
+        for (int64_t r = c; r < n; ++r) F[size_t(c * n + r)] = float(W(r, c));
     for (int64_t i = 0; i < b; ++i) {
       const int64_t k = j0 + i;
       double* ck = W.col(k);
@@ -130,13 +199,19 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
       // y = A v over the trailing matrix as it was when the panel began (columns k+1..), split over threads
       // in fixed chunks (sum_over_chunks: the bits do not depend on the thread count).
       const int64_t len = n - k - 1;
+      if (float_updates)
+        for (int64_t r = k + 1; r < n; ++r) vf[size_t(r)] = float(v[r]);
+      auto symv = [&](int64_t c0, int64_t c1, double* out) {
+        if (float_updates) call_out_of_line<&symv_columns_float>(F.data(), n, c0, c1, vf.data(), out);
+        else call_out_of_line<&symv_columns>(W, c0, c1, v, out);
+      };
       if (len < kSplitFrom) {
-        call_out_of_line<&symv_columns>(W, k + 1, n, v, y);
+        symv(k + 1, n, y);
       } else {
         triangle_chunks(k + 1, n, bounds);
         sum_over_chunks(partial.data(), n, k + 1, n, y, [&](int64_t c, double* yc) {
           std::fill(yc + k + 1, yc + n, 0.0);
-          call_out_of_line<&symv_columns>(W, bounds[c], bounds[c + 1], v, yc);
+          symv(bounds[c], bounds[c + 1], yc);
         });
       }
       // ... minus what the panel's earlier reflectors changed: y -= V (Y^T v) + Y (V^T v).

@@ -981,6 +981,46 @@ TEST_CASE("svd from 256 columns (float32 trailing updates of the bidiagonalizati
   check_decompositions("Gaussian 400x272 times 1e-36", tiny, m, k, false);
 }
 
+TEST_CASE("the reductions with float32 products and updates stay within float rounding of the double reductions") {
+  // From 256 columns the bidiagonalization and tridiagonalization, asked for float updates, read a float
+  // copy of the trailing matrix for their matrix-vector products and update it by float GEMMs: the
+  // bidiagonal / tridiagonal must be the double reduction's up to float rounding (Gaussian entries, so the
+  // reduction is well conditioned and its entries are of size ~sqrt(n)).
+  namespace d = tp::linalg::detail;
+  const int64_t m = 300, n = 272;
+  const auto g = splitmix_gaussian(100, m * n);
+  d::ColMat A(m, n), S(n, n);
+  double fro_a = 0, fro_s = 0;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) A(i, j) = g[size_t(i * n + j)], fro_a += A(i, j) * A(i, j);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) S(i, j) = double(g[size_t(i * n + j)]) + g[size_t(j * n + i)], fro_s += S(i, j) * S(i, j);
+  auto worst_diff = [](const std::vector<double>& x, const std::vector<double>& y) {
+    REQUIRE(x.size() == y.size());
+    double w = 0;
+    for (size_t i = 0; i < x.size(); ++i) w = std::max(w, std::fabs(x[i] - y[i]));
+    return w;
+  };
+  {
+    d::ColMat W1 = A, W2 = A;
+    std::vector<double> d1, e1, q1, p1, d2v, e2, q2, p2;
+    d::bidiagonal_reduce_blocked(W1, d1, e1, q1, p1, false);
+    d::bidiagonal_reduce_blocked(W2, d2v, e2, q2, p2, true);
+    const double worst = std::max(worst_diff(d1, d2v), worst_diff(e1, e2));
+    CHECK(worst <= 1e-5 * std::sqrt(fro_a));
+    CHECK(worst > 0);  // the float path did run
+  }
+  {
+    d::ColMat W1 = S, W2 = S;
+    std::vector<double> d1, e1, t1, d2v, e2, t2;
+    d::tridiagonalize_blocked(W1, d1, e1, t1, false);
+    d::tridiagonalize_blocked(W2, d2v, e2, t2, true);
+    const double worst = std::max(worst_diff(d1, d2v), worst_diff(e1, e2));
+    CHECK(worst <= 1e-5 * std::sqrt(fro_s));
+    CHECK(worst > 0);
+  }
+}
+
 // (n, n) float64 tensor of the second-difference matrix tridiag(-1, 2, -1): eigenvalues 2 - 2 cos(k pi/(n+1)).
 static tp::Tensor second_difference_f64(int64_t n) {
   tp::Tensor T = tp::Tensor::zeros({n, n}, tp::DType::Float64);
