@@ -33,6 +33,15 @@ inline f4 load4(const float* p) {
 inline d2 low2(f4 v) { return d2{double(v[0]), double(v[1])}; }   // lanes 0, 1 widened
 inline d2 high2(f4 v) { return d2{double(v[2]), double(v[3])}; }  // lanes 2, 3 widened
 
+// sqrt(a^2 + b^2) for the rotations of the QL/QR sweeps: the plain formula wherever its squares neither
+// overflow nor underflow (then it is within an ulp or two of libm's), libm's careful hypot elsewhere. The
+// sweeps make O(n^2) rotations of ~10 flops each, which libm's hypot outweighed.
+inline double rotation_hypot(double a, double b) {
+  const double s = a * a + b * b;
+  if (s > 0x1p-1000 && s < 0x1p1000) return __builtin_sqrt(s);
+  return __builtin_hypot(a, b);
+}
+
 // Allocates on 64-byte lines. malloc aligns to 8 bytes in WASM, and data starting mid-line makes every
 // two-lane load of a kernel straddle lines now and then: svd 1024 ran ~20% slower or not depending on
 // what had been allocated before (measured on the rotations' block buffer).

@@ -129,7 +129,7 @@ static void tridiagonal_ql(std::vector<double>& d, std::vector<double>& e_in, Co
         fail("linalg.eigh", "the tridiagonal QL iteration did not converge in ", max_iterations, " iterations (value ",
              l, ")");
       double g = (d[size_t(l + 1)] - d[size_t(l)]) / (2.0 * e[size_t(l)]);
-      double r = std::hypot(g, 1.0);
+      double r = rotation_hypot(g, 1.0);
       g = d[size_t(m)] - d[size_t(l)] + e[size_t(l)] / (g + std::copysign(r, g));
       double s = 1.0, c = 1.0, p = 0.0;
       int64_t i = m - 1;
@@ -137,7 +137,7 @@ static void tridiagonal_ql(std::vector<double>& d, std::vector<double>& e_in, Co
       for (; i >= l; --i) {
         double f = s * e[size_t(i)];
         const double b = c * e[size_t(i)];
-        r = std::hypot(f, g);
+        r = rotation_hypot(f, g);
         e[size_t(i + 1)] = r;
         if (r == 0.0) {  // recover from underflow: deflate and restart
           d[size_t(i + 1)] -= p;

@@ -67,7 +67,7 @@ void bidiagonal_svd(std::vector<double>& d, std::vector<double>& e_in, ColMat* U
           f[size_t(i)] *= c;
           if (std::fabs(g0) <= tiny) break;
           const double g = d[size_t(i)];
-          const double h = std::hypot(g0, g);
+          const double h = rotation_hypot(g0, g);
           d[size_t(i)] = h;
           c = g / h;
           s = -g0 / h;
@@ -89,7 +89,7 @@ void bidiagonal_svd(std::vector<double>& d, std::vector<double>& e_in, ColMat* U
       const int64_t nm = k - 1;
       double y = d[size_t(nm)], g = f[size_t(nm)], h = f[size_t(k)];
       double ff = ((y - z) * (y + z) + (g - h) * (g + h)) / (2.0 * h * y);
-      g = std::hypot(ff, 1.0);
+      g = rotation_hypot(ff, 1.0);
       ff = ((x - z) * (x + z) + h * ((y / (ff + std::copysign(g, ff))) - h)) / x;
       double c = 1.0, s = 1.0;
       for (int64_t j = l; j <= nm; ++j) {
@@ -98,7 +98,7 @@ void bidiagonal_svd(std::vector<double>& d, std::vector<double>& e_in, ColMat* U
         y = d[size_t(i)];
         h = s * g;
         g = c * g;
-        double zz = std::hypot(ff, h);
+        double zz = rotation_hypot(ff, h);
         f[size_t(j)] = zz;
         c = ff / zz;
         s = h / zz;
@@ -107,7 +107,7 @@ void bidiagonal_svd(std::vector<double>& d, std::vector<double>& e_in, ColMat* U
         h = y * s;
         y *= c;
         vlog.rotate_columns(j, i, c, s);
-        zz = std::hypot(ff, h);
+        zz = rotation_hypot(ff, h);
         d[size_t(j)] = zz;
         if (zz != 0.0) {  // the rotation is arbitrary when zz = 0
           c = ff / zz;
