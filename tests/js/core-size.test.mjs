@@ -38,10 +38,13 @@ const GOAL = 200_000;
 //                               web 252,696 (+1,392), web-mt 285,561 (+1,190) measured
 //   issue 23's forward split over threads with its per-op profile (model.forward {profile}):
 //                               web 255,997 (+3,301), web-mt 287,288 (+1,727) measured
+//   issue 24's svd float updates, the reductions' float-copy products and the sweeps' rotation_hypot:
+//                               web +3,082 measured on b658f10's base (255,778 against 252,696); web-mt
+//                               raised by the same, not measured
 // The ceilings stop further growth at today's size; the goal stays 200 KB for both. Levers named so far:
 // one float compute type (double) in the dtype-generic loops, fewer inlined binding wrappers, einsum in JS
 // over the GEMM binding, a lazily loaded second module for rarely used ops.
-const BUDGET = { web: 256_200, 'web-mt': 287_500 };
+const BUDGET = { web: 259_300, 'web-mt': 290_600 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
