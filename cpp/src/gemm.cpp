@@ -113,6 +113,18 @@ void pack_a(int64_t mc, int64_t kc, const float* A, int64_t rsa, int64_t csa, fl
   }
 }
 
+// Rewrites a block packed by pack_a<4> (groups of 4 floats, one per step of p of a strip) in place so that
+// each group a = (a0, a1, a2, a3) is followed by its half rotation (a2, a3, a0, a1): 8 floats per step, for
+// the rotating micro-kernel. Walks from the last group down: group g moves from [4g, 4g+4) to [8g, 8g+8),
+// which never overwrites a group not yet read.
+void pack_a_add_half_rotation(int64_t groups, float* packed) {
+  for (int64_t g = groups - 1; g >= 0; --g) {
+    const f32x4 a = simd::load(packed + 4 * g);
+    simd::store(packed + 8 * g, a);
+    simd::store(packed + 8 * g + 4, simd::shuffle<2, 3, 0, 1>(a, a));
+  }
+}
+
 // Packs the kc x nc panel of B into strips of NR columns: strip s holds B(p, s*NR + c) at [p*NR + c],
 // columns past nc are zero.
 template <int NR>
@@ -277,7 +289,8 @@ void pack_b(int64_t kc, int64_t nc, const BOperand& B, float* out) {
     pack_b_f32<NR>(kc, nc, B.f32(), B.rs, B.cs, out);
 }
 
-// C[0:mr, 0:nr] (+)= a @ b for one packed MR-strip of A and NR-strip of B, all kc steps.
+// C[0:mr, 0:nr] (+)= a @ b for one packed MR-strip of A and NR-strip of B, all kc steps, broadcasting each
+// value of A: sgemm's tile (4x8) and the table's broadcast tiles.
 // Why 4x8: V8 (TurboFan) hoists all the loads of an iteration to its top and keeps xmm15 as scratch,
 // so MR*NR/4 accumulators + NR/4 B vectors + MR broadcasts + 1 product must fit in 15 registers.
 // 4x8 (8 + 2 + 4 + 1) and 2x16 are the largest tiles that do not spill; 6x8, 5x8, 4x12 and 3x16 spill
@@ -292,7 +305,8 @@ void pack_b(int64_t kc, int64_t nc, const BOperand& B, float* out) {
 // suggests): 20 FP-pipe operations per step for 16 multiplies and adds, a ceiling of 0.80. Packing A pre-
 // broadcast (4 copies of each element, loaded with v128.load) lifted the kernel alone to 0.86-0.94, but in the
 // whole GEMM its 4x larger A strips (22 KB at kc = 342, evicted by the streaming B strips) lost 2-20% at every
-// blocking tried (kc 128-384, nc 128-1024, jr- or ir-innermost), so it is not kept.
+// blocking tried (kc 128-384, nc 128-1024, jr- or ir-innermost), so it is not kept; micro_kernel_rot (in the
+// table, raced by gemm.mjs) takes the middle road: 2 copies of A, 2 shuffles per step.
 // Every tile and unrolling sums each element of C over p in the same order within the same KC blocks, so
 // they all give the same bits (tested): a tile could be chosen per machine without changing a result.
 template <int MR, int NR, int KU>
@@ -337,6 +351,103 @@ void micro_kernel(int64_t kc, const float* __restrict a, const float* __restrict
   }
 }
 
+// The same product as micro_kernel<4, NR, KU>, without broadcasts: C[0:mr, 0:nr] (+)= a @ b for one A strip
+// packed by pack_a_add_half_rotation (per step: a = A(0:4, p) and its half rotation a2 = A((2,3,0,1), p))
+// and one NR-strip of B.
+// Why: on AMD Zen 3 each v128.load32_splat (vbroadcastss) of micro_kernel takes an FP pipe besides the 8
+// multiplies and 8 adds of a step: 20 FP-pipe operations for 16, a ceiling of 0.80 of the peak. Here each
+// 4x4 block of C is held in 4 "diagonal" accumulators: lane l of d0..d3 sums C(l, l), C(l+2, l), C(l, l+1)
+// and C(l+2, l+1) (indices mod 4), from a x b, a2 x b, a x rot1(b) and a2 x rot1(b): the four products cover
+// the 16 (row, column) pairs. A step is then 2 A loads, NR/4 B loads, NR/4 rotations (pshufd) and the
+// 2*NR/4*4 multiplies and adds: 18 FP-pipe operations for 16 at NR = 8 (ceiling 0.89), with the A strip twice
+// pack_a's size (pre-broadcast A, 4x, lost in the whole GEMM: see micro_kernel). Registers at NR = 8: 8
+// accumulators + a, a2, 2 b, 2 rot1(b) + 1 product = 15, V8's budget.
+// Every lane sums its element of C over p in order from zero, exactly as micro_kernel does: the same bits.
+// Measured (AMD EPYC x2, Node 20, load 11-17, best of 21-25 CPU-time trials against the peak's best): alone
+// 0.85-0.91 of the peak against 0.73-0.81 for the broadcast 4x8, so the FP-pipe count was the kernel's limit;
+// in the whole product (1024^3, 512x1024x3072) both 0.69-0.73, medians within noise, at every blocking tried
+// (kc 256-1024, mc 64-128, nc 256-512): there the kernel slows as the streamed B panel grows (alone with 16 B
+// strips 0.90, 64 strips 0.85, 128 strips 0.82) on a machine whose caches other processes share. It is not
+// sgemm's tile until a run on an idle machine shows the product gaining: it would add ~200 bytes gzipped to
+// the core (the diagonal-to-row shuffles), more than the core-size ceiling leaves. gemm.mjs races it.
+template <int NR, int KU>
+void micro_kernel_rot(int64_t kc, const float* __restrict a, const float* __restrict b, float* C, int64_t rsc,
+                      bool add, int mr, int nr) {
+  constexpr int NV = NR / 4;
+  f32x4 d[NV][4];
+  for (int v = 0; v < NV; ++v)
+    for (int s = 0; s < 4; ++s) d[v][s] = simd::zero();
+  auto step = [&](const float* ap, const float* bp) {
+    const f32x4 a0 = simd::load(ap), a2 = simd::load(ap + 4);
+    for (int v = 0; v < NV; ++v) {
+      const f32x4 b0 = simd::load(bp + 4 * v), b1 = simd::shuffle<1, 2, 3, 0>(b0, b0);
+      d[v][0] = simd::add(d[v][0], simd::mul(a0, b0));
+      d[v][1] = simd::add(d[v][1], simd::mul(a2, b0));
+      d[v][2] = simd::add(d[v][2], simd::mul(a0, b1));
+      d[v][3] = simd::add(d[v][3], simd::mul(a2, b1));
+    }
+  };
+  int64_t p = 0;
+  for (; p + KU <= kc; p += KU, a += KU * 8, b += KU * NR)
+    for (int u = 0; u < KU; ++u) step(a + u * 8, b + u * NR);
+  for (; p < kc; ++p, a += 8, b += NR) step(a, b);
+  // Back from diagonals to rows, per 4x4 block: d0 = (C00 C11 C22 C33), d1 = (C20 C31 C02 C13),
+  // d2 = (C01 C12 C23 C30), d3 = (C21 C32 C03 C10).
+  f32x4 row[4][NV];
+  for (int v = 0; v < NV; ++v) {
+    const f32x4 u = simd::shuffle<0, 4, 2, 6>(d[v][0], d[v][2]);  // C00 C01 C22 C23
+    const f32x4 w = simd::shuffle<2, 6, 0, 4>(d[v][1], d[v][3]);  // C02 C03 C20 C21
+    const f32x4 x = simd::shuffle<1, 5, 3, 7>(d[v][0], d[v][2]);  // C11 C12 C33 C30
+    const f32x4 y = simd::shuffle<7, 3, 5, 1>(d[v][1], d[v][3]);  // C10 C13 C32 C31
+    row[0][v] = simd::shuffle<0, 1, 4, 5>(u, w);
+    row[1][v] = simd::shuffle<4, 0, 1, 5>(x, y);
+    row[2][v] = simd::shuffle<6, 7, 2, 3>(u, w);
+    row[3][v] = simd::shuffle<3, 7, 6, 2>(x, y);
+  }
+  if (mr == 4 && nr == NR) {
+    for (int r = 0; r < 4; ++r) {
+      float* c = C + r * rsc;
+      for (int v = 0; v < NV; ++v)
+        simd::store(c + 4 * v, add ? simd::add(simd::load(c + 4 * v), row[r][v]) : row[r][v]);
+    }
+  } else {
+    alignas(16) float tile[4 * NR];
+    for (int r = 0; r < 4; ++r)
+      for (int v = 0; v < NV; ++v) simd::store(tile + r * NR + 4 * v, row[r][v]);
+    for (int r = 0; r < mr; ++r) {
+      float* c = C + r * rsc;
+      const float* t = tile + r * NR;
+      for (int j = 0; j < nr; ++j) c[j] = add ? c[j] + t[j] : t[j];
+    }
+  }
+}
+
+// A register tile: its shape, how A is packed for it, its micro-kernel.
+template <int MR_, int NR_, int KU>
+struct BroadcastTile {
+  static constexpr int MR = MR_, NR = NR_;
+  static constexpr int kACopies = 1;  // packed A holds mc x kc floats
+  static void pack(int64_t mc, int64_t kc, const float* A, int64_t rsa, int64_t csa, float* out) {
+    pack_a<MR>(mc, kc, A, rsa, csa, out);
+  }
+  static void kernel(int64_t kc, const float* a, const float* b, float* C, int64_t rsc, bool add, int mr, int nr) {
+    micro_kernel<MR, NR, KU>(kc, a, b, C, rsc, add, mr, nr);
+  }
+};
+
+template <int NR_, int KU>
+struct RotatingTile {
+  static constexpr int MR = 4, NR = NR_;
+  static constexpr int kACopies = 2;  // each step's 4 values of A and their half rotation
+  static void pack(int64_t mc, int64_t kc, const float* A, int64_t rsa, int64_t csa, float* out) {
+    pack_a<4>(mc, kc, A, rsa, csa, out);
+    pack_a_add_half_rotation((mc + 3) / 4 * kc, out);
+  }
+  static void kernel(int64_t kc, const float* a, const float* b, float* C, int64_t rsc, bool add, int mr, int nr) {
+    micro_kernel_rot<NR, KU>(kc, a, b, C, rsc, add, mr, nr);
+  }
+};
+
 // Splits `total` into the fewest blocks of at most `block`, of near-equal size rounded up to `align`,
 // so an 800-deep k is three blocks of 267, 267 and 266 rather than 384, 384 and 32.
 int64_t balanced_block(int64_t total, int64_t block, int64_t align) {
@@ -346,22 +457,24 @@ int64_t balanced_block(int64_t total, int64_t block, int64_t align) {
 }
 
 // One packed block: C[0:mc, 0:nc] (+)= (packed A, mc x kc) @ (packed B, kc x nc), tile by tile.
-template <int MR, int NR, int KU>
+template <class Tile>
 void macro_kernel(int64_t mc, int64_t nc, int64_t kc, const float* ap, const float* bp, float* C, int64_t rsc,
                   bool add) {
+  constexpr int MR = Tile::MR, NR = Tile::NR;
   for (int64_t ir = 0; ir < mc; ir += MR) {
     const int mr = int(std::min<int64_t>(MR, mc - ir));
     for (int64_t jr = 0; jr < nc; jr += NR) {
       const int nr = int(std::min<int64_t>(NR, nc - jr));
-      micro_kernel<MR, NR, KU>(kc, ap + ir * kc, bp + jr * kc, C + ir * rsc + jr, rsc, add, mr, nr);
+      Tile::kernel(kc, ap + ir * kc * Tile::kACopies, bp + jr * kc, C + ir * rsc + jr, rsc, add, mr, nr);
     }
   }
 }
 
-template <int MR, int NR, int KU, int KC, int MC, int NC>
+template <class Tile, int KC, int MC, int NC>
 void sgemm_packed(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t csa,
                   const BOperand& B, float* C, int64_t rsc, bool accumulate,
                   int64_t kc_max, int64_t mc_max, int64_t nc_max) {
+  constexpr int MR = Tile::MR, NR = Tile::NR;
   static_assert(NR % 4 == 0 && MC % MR == 0 && NC % NR == 0, "blocking must tile the register tile");
   TP_ASSERT(m >= 0 && n >= 0 && k >= 0);
   if (m == 0 || n == 0) return;
@@ -379,7 +492,7 @@ void sgemm_packed(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, 
   const int64_t nc_blk = std::min(nc_max, (n + NR - 1) / NR * NR);
 
   float* bp = scratch_b.get(size_t(kc_blk * nc_blk));
-  float* ap = scratch_a.get(size_t(kc_blk * mc_blk));
+  float* ap = scratch_a.get(size_t(kc_blk * mc_blk * Tile::kACopies));
   for (int64_t jc = 0; jc < n; jc += nc_blk) {
     const int64_t nc = std::min(nc_blk, n - jc);
     for (int64_t pc = 0; pc < k; pc += kc_blk) {
@@ -390,8 +503,8 @@ void sgemm_packed(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, 
       tp::detail::call_out_of_line<&pack_b<NR>>(kc, nc, B.at(pc, jc), bp);
       for (int64_t ic = 0; ic < m; ic += mc_blk) {
         const int64_t mc = std::min(mc_blk, m - ic);
-        tp::detail::call_out_of_line<&pack_a<MR>>(mc, kc, A + ic * rsa + pc * csa, rsa, csa, ap);
-        tp::detail::call_out_of_line<&macro_kernel<MR, NR, KU>>(mc, nc, kc, ap, bp, C + ic * rsc + jc, rsc, add);
+        tp::detail::call_out_of_line<&Tile::pack>(mc, kc, A + ic * rsa + pc * csa, rsa, csa, ap);
+        tp::detail::call_out_of_line<&macro_kernel<Tile>>(mc, nc, kc, ap, bp, C + ic * rsc + jc, rsc, add);
       }
     }
   }
@@ -403,38 +516,52 @@ void sgemm_packed(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, 
 #define TP_SIMD_SUFFIX "__scalar"
 #endif
 // The table's entry point: sgemm_packed with a float32 B.
-template <int MR, int NR, int KU, int KC, int MC, int NC>
+template <class Tile, int KC, int MC, int NC>
 void sgemm_variant_run(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t csa, const float* B,
                        int64_t rsb, int64_t csb, float* C, int64_t rsc, bool accumulate, int64_t kc_max,
                        int64_t mc_max, int64_t nc_max) {
-  sgemm_packed<MR, NR, KU, KC, MC, NC>(m, n, k, A, rsa, csa, BOperand{B, rsb, csb}, C, rsc, accumulate, kc_max,
-                                       mc_max, nc_max);
+  sgemm_packed<Tile, KC, MC, NC>(m, n, k, A, rsa, csa, BOperand{B, rsb, csb}, C, rsc, accumulate, kc_max, mc_max,
+                                 nc_max);
 }
 // The table's floor probe: the micro-kernel on packed operands that never leave the caches, so the gap
 // between its GFLOPS and sgemm's is what packing and memory cost, and its gap to the peak is the kernel's.
-template <int MR, int NR, int KU>
+template <class Tile>
 float kernel_alone(int64_t reps, int64_t kc, int64_t strips) {
-  std::vector<float> a(size_t(MR * kc), 0.5f), b(size_t(NR * kc * strips), 0.25f), c(size_t(MR * NR * strips));
+  constexpr int MR = Tile::MR, NR = Tile::NR;
+  std::vector<float> a(size_t(MR * kc * Tile::kACopies), 0.5f), b(size_t(NR * kc * strips), 0.25f),
+      c(size_t(MR * NR * strips));
   for (int64_t r = 0; r < reps; ++r)
     for (int64_t s = 0; s < strips; ++s)
-      micro_kernel<MR, NR, KU>(kc, a.data(), b.data() + s * NR * kc, c.data() + s * NR, NR * strips, r > 0, MR, NR);
+      Tile::kernel(kc, a.data(), b.data() + s * NR * kc, c.data() + s * NR, NR * strips, r > 0, MR, NR);
   return c[0];
 }
-#define TP_GEMM_VARIANT(mr, nr, ku, kc, mc, nc)                                                        \
-  { "f32_gemm_" #mr "x" #nr "_k" #ku TP_SIMD_SUFFIX, mr, nr, &sgemm_variant_run<mr, nr, ku, kc, mc, nc>, \
-    &kernel_alone<mr, nr, ku> }
+#define TP_GEMM_VARIANT(name, tile, kc, mc, nc) \
+  { "f32_gemm_" name TP_SIMD_SUFFIX, tile::MR, tile::NR, &sgemm_variant_run<tile, kc, mc, nc>, &kernel_alone<tile> }
 
 // The first entry is sgemm's tile (keep the two in step); the others stay for tuning and edge tests.
+using Rot4x8 = RotatingTile<8, 1>;
+using Bc4x8 = BroadcastTile<4, 8, 1>;
+using Bc4x8k2 = BroadcastTile<4, 8, 2>;
+using Bc2x16 = BroadcastTile<2, 16, 1>;
+using Bc6x8 = BroadcastTile<6, 8, 1>;
+using Bc5x8 = BroadcastTile<5, 8, 1>;
+using Bc4x12 = BroadcastTile<4, 12, 1>;
+using Bc3x16 = BroadcastTile<3, 16, 1>;
+using Bc4x16 = BroadcastTile<4, 16, 1>;
+using Bc8x8 = BroadcastTile<8, 8, 1>;
+using Rot4x4 = RotatingTile<4, 1>;
 constexpr detail::SgemmVariant variants[] = {
-    TP_GEMM_VARIANT(4, 8, 1, 384, 128, 512),
-    TP_GEMM_VARIANT(4, 8, 2, 384, 128, 512),
-    TP_GEMM_VARIANT(2, 16, 1, 384, 128, 512),
-    TP_GEMM_VARIANT(6, 8, 1, 384, 126, 512),
-    TP_GEMM_VARIANT(5, 8, 1, 384, 125, 512),
-    TP_GEMM_VARIANT(4, 12, 1, 384, 128, 504),
-    TP_GEMM_VARIANT(3, 16, 1, 384, 126, 512),
-    TP_GEMM_VARIANT(4, 16, 1, 384, 128, 512),
-    TP_GEMM_VARIANT(8, 8, 1, 384, 128, 512),
+    TP_GEMM_VARIANT("4x8_k1", Bc4x8, 384, 128, 512),
+    TP_GEMM_VARIANT("4x8r_k1", Rot4x8, 384, 128, 512),
+    TP_GEMM_VARIANT("4x8_k2", Bc4x8k2, 384, 128, 512),
+    TP_GEMM_VARIANT("2x16_k1", Bc2x16, 384, 128, 512),
+    TP_GEMM_VARIANT("6x8_k1", Bc6x8, 384, 126, 512),
+    TP_GEMM_VARIANT("5x8_k1", Bc5x8, 384, 125, 512),
+    TP_GEMM_VARIANT("4x12_k1", Bc4x12, 384, 128, 504),
+    TP_GEMM_VARIANT("3x16_k1", Bc3x16, 384, 126, 512),
+    TP_GEMM_VARIANT("4x16_k1", Bc4x16, 384, 128, 512),
+    TP_GEMM_VARIANT("8x8_k1", Bc8x8, 384, 128, 512),
+    TP_GEMM_VARIANT("4x4r_k1", Rot4x4, 384, 128, 512),
 };
 
 // Matrix-vector products (m == 1 or n == 1) skip packing: they read each element of the matrix once,
@@ -616,9 +743,10 @@ std::atomic<int64_t> g_min_flops{int64_t(1) << 24};
 
 // sgemm's register tile. Called directly, not through the table: the module then links only this tile
 // (the table, used by tests and benchmarks alone, is dropped by wasm-ld with the other tiles).
-constexpr int kTileMR = 4, kTileNR = 8;
-constexpr auto tile = &sgemm_packed<kTileMR, kTileNR, 1, 384, 128, 512>;
-static_assert(variants[0].run == &sgemm_variant_run<kTileMR, kTileNR, 1, 384, 128, 512>, "sgemm runs variants()[0]");
+using SgemmTile = Bc4x8;
+constexpr int kTileMR = SgemmTile::MR, kTileNR = SgemmTile::NR;
+constexpr auto tile = &sgemm_packed<SgemmTile, 384, 128, 512>;
+static_assert(variants[0].run == &sgemm_variant_run<SgemmTile, 384, 128, 512>, "sgemm runs variants()[0]");
 
 // The whole product for sgemm and sgemm_half: the matrix-vector paths, or the packed tile, split into
 // column blocks (row blocks when n is narrow), one per thread. Every element still sums over the same k

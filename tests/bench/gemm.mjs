@@ -7,8 +7,10 @@
 //     from node_modules (no network);
 //   - js-naive: a beginner's i-j-k loop over Float32Arrays (small sizes only);
 //   - simd-peak: the arithmetic limit, 12 independent f32x4 multiply+add chains built with our flags;
-//   - kernel alone: sgemm's micro-kernel (every variant's with --variants) on cache-resident packed
-//     operands, against the peak: the kernel's own limit, before packing and memory;
+//   - kernel alone: sgemm's micro-kernel and the rotating 4x8 (variants()[1], no broadcasts; every variant's
+//     with --variants) on cache-resident packed operands, against the peak: the kernel's own limit, before
+//     packing and memory;
+//   - 4x8r_k1: the whole product with that rotating tile (every variant with --variants), same blocking;
 //   - tp int8 B^T: the int8 kernel of tp.quant.matmulInt8 on the same shape (A and W = B^T in int8);
 //   - then, if tensorpad_bench_mt was built, sgemm split over 2 threads (pthreads) against 1 thread.
 // Prints GFLOPS (median and min-max over trials, wall clock), the ratios to tfjs and to the peak (the
@@ -179,7 +181,8 @@ async function main() {
   const kernelAlone = [];
   {
     const kc = 384, strips = 16;
-    const probes = (sweepVariants ? [...Array(M.variantCount()).keys()] : [0]).map((v) => {
+    // Without --variants: sgemm's tile and the rotating 4x8 (variants()[1], the candidate), side by side.
+    const probes = (sweepVariants ? [...Array(M.variantCount()).keys()] : [0, 1]).map((v) => {
       const flops = 2 * M.variantTileSize(v) * kc * strips * 64;
       return { name: M.variantName(v), flops, fn: (reps) => M.kernelAlone(v, reps * 64, kc, strips) };
     });
@@ -249,8 +252,8 @@ async function main() {
       { name: 'tfjs-wasm', flops, fn: (reps) => { for (let r = 0; r < reps; ++r) tf.matMul(ta, tb).dispose(); } },
       peakCompetitor,
     ];
-    if (sweepVariants) {
-      for (let v = 1; v < M.variantCount(); ++v) {
+    {
+      for (let v = 1; v < (sweepVariants ? M.variantCount() : 2); ++v) {
         competitors.push({ name: M.variantName(v).replace(/^f32_gemm_|__wasmsimd$/g, ''), flops,
           fn: (reps) => M.gemm(v, m, n, k, aPtr, bPtr, cPtr, false, false, 0, 0, 0, reps) });
       }

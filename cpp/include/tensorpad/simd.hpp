@@ -34,6 +34,9 @@ inline f32x4 abs(f32x4 a) { return wasm_f32x4_abs(a); }
 inline f32x4 sqrt(f32x4 a) { return wasm_f32x4_sqrt(a); }
 template <int L>
 inline float lane(f32x4 a) { return wasm_f32x4_extract_lane(a, L); }
+// Lanes I0..I3 of the eight lanes (a0..a3, b0..b3); with a == b and a rotation, one pshufd on x86.
+template <int I0, int I1, int I2, int I3>
+inline f32x4 shuffle(f32x4 a, f32x4 b) { return wasm_i32x4_shuffle(a, b, I0, I1, I2, I3); }
 // Transposes the 4x4 matrix whose rows are r0..r3, in place.
 inline void transpose4(f32x4& r0, f32x4& r1, f32x4& r2, f32x4& r3) {
   const f32x4 t0 = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7);
@@ -88,6 +91,11 @@ inline f32x4 sqrt(f32x4 a) {
 }
 template <int L>
 inline float lane(f32x4 a) { return a.v[L]; }
+template <int I0, int I1, int I2, int I3>
+inline f32x4 shuffle(f32x4 a, f32x4 b) {
+  const float ab[8] = {a.v[0], a.v[1], a.v[2], a.v[3], b.v[0], b.v[1], b.v[2], b.v[3]};
+  return {{ab[I0], ab[I1], ab[I2], ab[I3]}};
+}
 inline void transpose4(f32x4& r0, f32x4& r1, f32x4& r2, f32x4& r3) {
   f32x4* r[4] = {&r0, &r1, &r2, &r3};
   for (int i = 0; i < 4; ++i)
