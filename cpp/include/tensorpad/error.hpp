@@ -48,6 +48,12 @@ struct Piece {
 
 // Throws Error("op: " + the pieces).
 [[noreturn]] void fail_pieces(const char* op, std::initializer_list<Piece> pieces);
+
+// Appends v as printf's "%g" writes it (6 significant digits of the exact binary value, trailing zeros
+// cut, "1e+06" from 1e6 and below 1e-4; "inf", "-nan"), without printf: the printf family and the long
+// double arithmetic it brings were bytes of the WebAssembly module for this one use. Exact from 1e-17 to
+// 1e27; beyond, a value within about 1e-16 (relative) of a 6-digit halfway point may round the other way.
+void append_g(std::string& out, double v);
 }  // namespace detail
 
 // Builds "op: message" from pieces (strings, numbers, enums) and throws it.
