@@ -1,10 +1,9 @@
 // Embind bindings of the file readers and writers (cpp/include/tensorpad/io.hpp) for wasm/js/io.js.
 // JS reads the bytes (Blob.slice, fs positioned reads) and hands over only what each step needs:
-// the 8-byte prefix, the JSON header, then one tensor's bytes. Errors travel as pending messages.
+// the 8-byte prefix, the members JS read from the JSON header, then one tensor's bytes. Errors travel as
+// pending messages.
 #include <algorithm>
 #include <cstring>
-
-#include <nlohmann/json.hpp>
 
 #include "handles.hpp"
 #include "tensorpad/io.hpp"
@@ -130,15 +129,60 @@ double st_header_size(val prefix, double file_size) {
   });
 }
 
+// The members wasm/js/safetensors-json.js found in a header, in the compact text it writes: counts and
+// numbers end with ';', strings are "<UTF-8 byte count>:<bytes>":
+//   <members>; then per member <problem>; <name> <dtype> <text> <detail> <ndim>; <dims>;... <begin>; <end>;
+//   then <metadata pairs>; and per pair <key> <value>.
+// JS wrote it from a header it parsed, so a malformed text is a bug of ours: asserted, not reported.
+class MemberText {
+ public:
+  explicit MemberText(const std::string& s) : s_(s) {}
+  uint64_t number() {
+    uint64_t v = 0;
+    while (i_ < s_.size() && s_[i_] >= '0' && s_[i_] <= '9') v = v * 10 + uint64_t(s_[i_++] - '0');
+    TP_ASSERT(i_ < s_.size() && (s_[i_] == ';' || s_[i_] == ':'));
+    ++i_;
+    return v;
+  }
+  std::string string() {
+    const size_t n = size_t(number());
+    TP_ASSERT(n <= s_.size() - i_);
+    std::string out = s_.substr(i_, n);
+    i_ += n;
+    return out;
+  }
+  bool done() const { return i_ == s_.size(); }
+
+ private:
+  const std::string& s_;
+  size_t i_ = 0;
+};
+
 // The validated header as JSON text for JSON.parse: one string crosses into JS instead of thousands of
 // embind calls (a 1000-tensor header went from ~40 ms to a few).
 // {"dataOffset", "tensors": [{name, dtype, itemsize, shape, begin, end, error?}], "metadata": [[key, value], ...]};
 // error says why get() cannot load that tensor (it is listed all the same).
 // metadata travels as pairs so JS builds the object and a key like "__proto__" stays a key.
-std::string st_parse_header(val json, double file_size) {
+std::string st_check_header(std::string members, double json_len, double file_size) {
   return tpw::guard([&] {
-    const auto bytes = copy_in(json);
-    const io::SafetensorsHeader h = io::parse_safetensors_header(bytes.data(), bytes.size(), file_size_of(file_size));
+    MemberText in(members);
+    std::vector<io::SafetensorsMember> found(size_t(in.number()));
+    for (auto& m : found) {
+      m.problem = io::SafetensorsMember::Problem(in.number());
+      m.name = in.string();
+      m.dtype = in.string();
+      m.text = in.string();
+      m.detail = in.string();
+      m.shape.resize(size_t(in.number()));
+      for (auto& d : m.shape) d = int64_t(in.number());
+      m.begin = in.number();
+      m.end = in.number();
+    }
+    std::vector<std::pair<std::string, std::string>> metadata(size_t(in.number()));
+    for (auto& [k, v] : metadata) k = in.string(), v = in.string();
+    TP_ASSERT(in.done());
+    const io::SafetensorsHeader h =
+        io::check_safetensors_header(found, std::move(metadata), file_size_of(json_len), file_size_of(file_size));
     // Written as text, not built as a JSON DOM and dumped: for a header of a million tensors the DOM
     // cost as much as the parse.
     std::string out = "{\"dataOffset\":" + std::to_string(h.data_offset()) + ",\"tensors\":[";
@@ -230,7 +274,7 @@ val npy_save(int id, std::string dtype) {
 EMSCRIPTEN_BINDINGS(tensorpad_io) {
   using emscripten::function;
   function("ioSafetensorsHeaderSize", &st_header_size);
-  function("ioSafetensorsParseHeader", &st_parse_header);
+  function("ioSafetensorsCheckHeader", &st_check_header);
   function("ioDecodeBegin", &decode_begin);
   function("ioDecodeChunk", &decode_chunk);
   function("ioSaveSafetensors", &st_save);

@@ -1,14 +1,15 @@
 // safetensors: an 8-byte little-endian header length, a JSON header
 // {"name": {"dtype": "F32", "shape": [2, 3], "data_offsets": [begin, end]}, "__metadata__": {...}},
-// then the data section the offsets point into.
+// then the data section the offsets point into. This file checks what a JSON reader found in the header
+// (io_safetensors_json.cpp natively, wasm/js/safetensors-json.js in the WebAssembly build) and writes
+// headers itself: the WebAssembly module carries no JSON parser.
 #include <algorithm>
 #include <cstring>
 #include <limits>
 #include <set>
 #include <utility>
 
-#include <nlohmann/json.hpp>
-
+#include "io_safetensors_text.hpp"
 #include "tensorpad/io.hpp"
 
 namespace tp::io {
@@ -16,24 +17,89 @@ namespace tp::io {
 namespace {
 
 constexpr const char* kOp = "safetensors";
-constexpr int kMaxJsonDepth = 16;
-constexpr const char* kHex = "0123456789abcdef";  // a valid header nests 3 deep; deep nesting is only ever an attack
+using detail::kHex;
+using detail::quote_name;
 
-// std::map objects: nlohmann's ordered_json inserts in linear time, which makes a 10k-tensor header take
-// seconds (and a 100 MB one forever). The file's order of tensors is recorded while parsing instead.
-using Json = nlohmann::json;
+// Refuses a name or metadata string the header could not hold as JSON text; what: "a tensor name".
+void check_utf8(const char* what, const std::string& s) {
+  const size_t at = detail::invalid_utf8_at(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+  if (at == std::string::npos) return;
+  const uint8_t b = uint8_t(s[at]);
+  fail(kOp, "cannot write ", what, " that is not valid UTF-8 (byte 0x", kHex[b >> 4], kHex[b & 15], " at offset ", at,
+       at ? ", after " + quote_name(s.substr(0, at)) : std::string(), ")");
+}
+
+// Checks one tensor member in the order its fields are read, stopping at the JSON reader's problem
+// where it comes: a header's first error is the same whichever reader found it.
+SafetensorsEntry check_entry(const SafetensorsMember& m, uint64_t data_size) {
+  using M = SafetensorsMember;
+  SafetensorsEntry e;
+  e.name = m.name;
+  const std::string who = "tensor " + quote_name(m.name);
+  if (m.name.empty()) fail(kOp, "a tensor has an empty name");
+  if (m.problem == M::kNotObject) fail(kOp, who, " is not an object but ", m.text);
+  if (m.problem == M::kNoDtype) fail(kOp, who, " has no \"dtype\" string");
+  if (!dtype_from_name(m.dtype, &e.dtype))
+    fail(kOp, who, " has unknown dtype ", quote_name(m.dtype), " (supported: ", supported_dtypes(), ")");
+  if (m.problem == M::kNoShape) fail(kOp, who, " has no \"shape\" array");
+  if (m.problem == M::kNegativeDim) fail(kOp, who, " has negative dimension ", m.detail, " in shape ", m.text);
+  if (m.problem == M::kShapeNotSizes) fail(kOp, who, " has a shape ", m.text, " that is not a list of sizes");
+  e.shape = m.shape;
+  const int64_t numel = checked_numel(kOp, who, e.shape);
+  if (m.problem == M::kNoOffsets) fail(kOp, who, " has no \"data_offsets\" pair of non-negative integers");
+  TP_ASSERT(m.problem == M::kNone);
+  e.begin = m.begin;
+  e.end = m.end;
+  if (e.begin > e.end) fail(kOp, who, " has data_offsets [", e.begin, ", ", e.end, "] that run backwards");
+  if (e.end > data_size)
+    fail(kOp, who, " has data_offsets [", e.begin, ", ", e.end, "] outside the data section (", data_size,
+         " bytes)");
+
+  // numel * size can overflow even when numel fits: compare by division first.
+  const uint64_t size = dtype_size(e.dtype);
+  if (uint64_t(numel) > std::numeric_limits<uint64_t>::max() / size || uint64_t(numel) * size != e.nbytes())
+    fail(kOp, who, " of shape ", shape_str(e.shape), " and dtype ", m.dtype, " needs ", numel, " x ", size,
+         " bytes but data_offsets [", e.begin, ", ", e.end, "] hold ", e.nbytes());
+  return e;
+}
+
+// Appends s as a JSON string as nlohmann's dump() wrote it before (the bytes of files written by earlier
+// versions stay the same): quotes, backslashes and control characters escaped, the rest as UTF-8.
+void append_json_string(std::string& out, const std::string& s) {
+  out += '"';
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (uint8_t(c) < 0x20) {
+          out += "\\u00";
+          out += kHex[uint8_t(c) >> 4];
+          out += kHex[c & 15];
+        } else {
+          out += c;
+        }
+    }
+  }
+  out += '"';
+}
+
+}  // namespace
+
+namespace detail {
 
 std::string quote_name(const std::string& name) {
-  // Names come from the file: keep messages readable and bounded whatever the name holds, cutting
-  // between UTF-8 characters (never before a continuation byte), so the message stays valid UTF-8.
   if (name.size() <= 80) return "'" + name + "'";
   size_t cut = 80;
   while (cut > 0 && (uint8_t(name[cut]) & 0xC0) == 0x80) --cut;
   return "'" + name.substr(0, cut) + "...'";
 }
 
-// The offset of the first byte of s that is not well-formed UTF-8 (an overlong form, a surrogate,
-// past U+10FFFF, a truncated sequence), or npos: what a JSON writer must refuse.
 size_t invalid_utf8_at(const uint8_t* s, size_t size) {
   size_t i = 0;
   while (i < size) {
@@ -57,172 +123,7 @@ size_t invalid_utf8_at(const uint8_t* s, size_t size) {
   return std::string::npos;
 }
 
-// Refuses a name or metadata string the header could not hold as JSON text; what: "a tensor name".
-void check_utf8(const char* what, const std::string& s) {
-  const size_t at = invalid_utf8_at(reinterpret_cast<const uint8_t*>(s.data()), s.size());
-  if (at == std::string::npos) return;
-  const uint8_t b = uint8_t(s[at]);
-  fail(kOp, "cannot write ", what, " that is not valid UTF-8 (byte 0x", kHex[b >> 4], kHex[b & 15], " at offset ", at,
-       at ? ", after " + quote_name(s.substr(0, at)) : std::string(), ")");
-}
-
-// Reads a JSON integer that must be a non-negative int64 (dimensions, offsets).
-bool as_count(const Json& v, int64_t* out) {
-  if (v.is_number_unsigned()) {
-    uint64_t u = v.get<uint64_t>();
-    if (u > uint64_t(std::numeric_limits<int64_t>::max())) return false;
-    *out = int64_t(u);
-    return true;
-  }
-  if (v.is_number_integer() && v.get<int64_t>() >= 0) {
-    *out = v.get<int64_t>();
-    return true;
-  }
-  return false;
-}
-
-// The header in one pass of nlohmann's SAX parser: the top-level (key, value) pairs in the file's order,
-// each value built as a small DOM of its own, with the nesting bounded before anything is built (so
-// "[[[[..." of 100 MB costs nothing). A first pass for the order and then a DOM of the whole header
-// (a std::map of every tensor) took about twice the time. (nlohmann's callback parser rescans the
-// parent object after every child: quadratic in the number of tensors.)
-struct HeaderSax : nlohmann::json_sax<Json> {
-  std::vector<std::pair<std::string, Json>> top;  // the root object's members, in order
-  const char* root_type = nullptr;                // the root's type once seen ("object", "array", ...)
-  std::vector<Json*> open;  // the containers being filled, innermost last (below the root)
-  std::string pending_key;  // the key of the next member of open.back(), an object
-  int depth = 0;
-  std::string error;
-
-  // Stores v where the parser is (the root, a top-level member, an element or a member), returning it.
-  Json* put(Json&& v) {
-    if (depth == 0) {
-      root_type = v.type_name();
-      return nullptr;
-    }
-    if (!root_type || std::strcmp(root_type, "object") != 0) return nullptr;  // refused once parsed
-    if (open.empty()) return &(top.back().second = std::move(v));
-    Json& parent = *open.back();
-    if (parent.is_array()) {
-      parent.push_back(std::move(v));
-      return &parent.back();
-    }
-    return &(parent[std::move(pending_key)] = std::move(v));
-  }
-  bool scalar(Json&& v) {
-    put(std::move(v));
-    return true;
-  }
-  bool start(Json&& container) {
-    if (depth + 1 > kMaxJsonDepth) fail(kOp, "header nests deeper than ", kMaxJsonDepth, " levels");
-    Json* at = put(std::move(container));
-    ++depth;
-    if (at) open.push_back(at);
-    return true;
-  }
-  bool end() {
-    --depth;
-    if (!open.empty() && depth >= 1 && int(open.size()) == depth) open.pop_back();
-    return true;
-  }
-  bool null() override { return scalar(Json()); }
-  bool boolean(bool b) override { return scalar(Json(b)); }
-  bool number_integer(number_integer_t n) override { return scalar(Json(n)); }
-  bool number_unsigned(number_unsigned_t n) override { return scalar(Json(n)); }
-  bool number_float(number_float_t x, const string_t&) override { return scalar(Json(x)); }
-  bool string(string_t& v) override { return scalar(Json(std::move(v))); }
-  bool binary(binary_t&) override { return true; }  // JSON text has none
-  bool start_object(std::size_t) override { return start(Json::object()); }
-  bool start_array(std::size_t) override { return start(Json::array()); }
-  bool end_object() override { return end(); }
-  bool end_array() override { return end(); }
-  bool key(string_t& k) override {
-    if (depth == 1 && root_type && std::strcmp(root_type, "object") == 0) {
-      top.emplace_back(std::move(k), Json());
-    } else {
-      pending_key = std::move(k);
-    }
-    return true;
-  }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
-    error = e.what();
-    return false;
-  }
-};
-
-[[noreturn]] void not_json(std::string what) {
-  // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 2: ..."
-  auto pos = what.find("] ");
-  if (pos != std::string::npos) what = what.substr(pos + 2);
-  if (what.size() > 200) what = what.substr(0, 200) + "...";  // the error quotes the bad token
-  fail(kOp, "header is not JSON (", what, ")");
-}
-
-// Parses the header: the root object's members in the file's order.
-std::vector<std::pair<std::string, Json>> parse_json(const uint8_t* json, size_t len) {
-  // JSON text is UTF-8: say where it is not, before the parser quotes the bad bytes back.
-  const size_t bad = invalid_utf8_at(json, len);
-  if (bad != std::string::npos)
-    fail(kOp, "header is not valid UTF-8 (byte 0x", kHex[json[bad] >> 4], kHex[json[bad] & 15], " at offset ", bad, ")");
-  HeaderSax sax;
-  if (!Json::sax_parse(json, json + len, &sax)) not_json(sax.error);
-  if (!sax.root_type || std::strcmp(sax.root_type, "object") != 0)
-    fail(kOp, "header is JSON but not an object (it is ", sax.root_type, ")");
-  // A name given twice: the names sorted (by pointer, no copies), equal neighbours.
-  std::vector<const std::string*> names;
-  names.reserve(sax.top.size());
-  for (const auto& member : sax.top) names.push_back(&member.first);
-  std::sort(names.begin(), names.end(), [](const std::string* a, const std::string* b) { return *a < *b; });
-  for (size_t i = 1; i < names.size(); ++i)
-    if (*names[i] == *names[i - 1]) fail(kOp, "header names ", quote_name(*names[i]), " twice");
-  return std::move(sax.top);
-}
-
-SafetensorsEntry parse_entry(const std::string& name, const Json& v, uint64_t data_size) {
-  SafetensorsEntry e;
-  e.name = name;
-  const std::string who = "tensor " + quote_name(name);
-  if (name.empty()) fail(kOp, "a tensor has an empty name");
-  if (!v.is_object()) fail(kOp, who, " is not an object but ", v.type_name());
-
-  auto dt = v.find("dtype");
-  if (dt == v.end() || !dt->is_string()) fail(kOp, who, " has no \"dtype\" string");
-  const std::string dname = dt->get<std::string>();
-  if (!dtype_from_name(dname, &e.dtype))
-    fail(kOp, who, " has unknown dtype ", quote_name(dname), " (supported: ", supported_dtypes(), ")");
-
-  auto sh = v.find("shape");
-  if (sh == v.end() || !sh->is_array()) fail(kOp, who, " has no \"shape\" array");
-  for (const auto& d : *sh) {
-    int64_t n;
-    if (d.is_number_integer() && !d.is_number_unsigned() && d.get<int64_t>() < 0)
-      fail(kOp, who, " has negative dimension ", d.get<int64_t>(), " in shape ", sh->dump());
-    if (!as_count(d, &n)) fail(kOp, who, " has a shape ", sh->dump(), " that is not a list of sizes");
-    e.shape.push_back(n);
-  }
-  const int64_t numel = checked_numel(kOp, who, e.shape);
-
-  auto off = v.find("data_offsets");
-  int64_t b, en;
-  if (off == v.end() || !off->is_array() || off->size() != 2 || !as_count((*off)[0], &b) ||
-      !as_count((*off)[1], &en))
-    fail(kOp, who, " has no \"data_offsets\" pair of non-negative integers");
-  e.begin = uint64_t(b);
-  e.end = uint64_t(en);
-  if (e.begin > e.end) fail(kOp, who, " has data_offsets [", e.begin, ", ", e.end, "] that run backwards");
-  if (e.end > data_size)
-    fail(kOp, who, " has data_offsets [", e.begin, ", ", e.end, "] outside the data section (", data_size,
-         " bytes)");
-
-  // numel * size can overflow even when numel fits: compare by division first.
-  const uint64_t size = dtype_size(e.dtype);
-  if (uint64_t(numel) > std::numeric_limits<uint64_t>::max() / size || uint64_t(numel) * size != e.nbytes())
-    fail(kOp, who, " of shape ", shape_str(e.shape), " and dtype ", dname, " needs ", numel, " x ", size,
-         " bytes but data_offsets [", e.begin, ", ", e.end, "] hold ", e.nbytes());
-  return e;
-}
-
-}  // namespace
+}  // namespace detail
 
 int64_t SafetensorsEntry::numel() const {
   // Validated at parse time (checked_numel): the product fits, unless a dim is 0, when it is 0 however
@@ -255,22 +156,20 @@ uint64_t safetensors_header_size(const uint8_t* prefix, size_t prefix_len, uint6
   return n;
 }
 
-SafetensorsHeader parse_safetensors_header(const uint8_t* json, size_t json_len, uint64_t file_size) {
+SafetensorsHeader check_safetensors_header(const std::vector<SafetensorsMember>& members,
+                                           std::vector<std::pair<std::string, std::string>> metadata,
+                                           uint64_t json_len, uint64_t file_size) {
   SafetensorsHeader h;
   h.header_size = json_len;
   if (file_size < 8 || json_len > file_size - 8)
     fail(kOp, "header of ", json_len, " bytes does not fit in a file of ", file_size, " bytes");
   h.data_size = file_size - 8 - json_len;
-
-  for (const auto& [key, value] : parse_json(json, json_len)) {
-    if (key == "__metadata__") {
-      if (!value.is_object()) fail(kOp, "__metadata__ is not an object but ", value.type_name());
-      for (const auto& [mk, mv] : value.items())
-        h.metadata.emplace_back(mk, mv.is_string() ? mv.get<std::string>() : mv.dump());
-      continue;
-    }
-    h.tensors.push_back(parse_entry(key, value, h.data_size));
+  h.tensors.reserve(members.size());
+  for (const SafetensorsMember& m : members) {
+    if (m.problem == SafetensorsMember::kMetadataNotObject) fail(kOp, "__metadata__ is not an object but ", m.text);
+    h.tensors.push_back(check_entry(m, h.data_size));
   }
+  h.metadata = std::move(metadata);
 
   // No two tensors may share bytes (empty tensors share none).
   std::vector<const SafetensorsEntry*> by_offset;
@@ -288,11 +187,6 @@ SafetensorsHeader parse_safetensors_header(const uint8_t* json, size_t json_len,
   return h;
 }
 
-SafetensorsHeader parse_safetensors(const uint8_t* file, size_t file_size) {
-  const uint64_t n = safetensors_header_size(file, file_size, file_size);
-  return parse_safetensors_header(file + 8, size_t(n), file_size);
-}
-
 void read_safetensors_tensor(const SafetensorsHeader& h, const SafetensorsEntry& e, const uint8_t* file,
                              size_t file_size, float* dst) {
   if (h.data_offset() + e.end > file_size)
@@ -308,13 +202,23 @@ std::vector<uint8_t> write_safetensors(const std::vector<NamedArray>& arrays,
   // The header text is assembled entry by entry so the tensors keep the caller's order.
   std::string text = "{";
   if (!metadata.empty()) {
-    Json m = Json::object();
+    // As a JSON object held them: sorted by key, the last value of a repeated key kept.
     for (const auto& [k, v] : metadata) {
       check_utf8("a metadata key", k);
       check_utf8("a metadata value", v);
-      m[k] = v;
     }
-    text += "\"__metadata__\":" + m.dump();
+    std::vector<std::pair<std::string, std::string>> sorted(metadata.rbegin(), metadata.rend());
+    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    text += "\"__metadata__\":{";
+    for (size_t i = 0; i < sorted.size(); ++i) {
+      const auto& [k, v] = sorted[i];
+      if (i && k == sorted[i - 1].first) continue;
+      if (text.back() != '{') text += ',';
+      append_json_string(text, k);
+      text += ':';
+      append_json_string(text, v);
+    }
+    text += '}';
   }
   std::set<std::string> names;
   uint64_t offset = 0;
@@ -329,8 +233,13 @@ std::vector<uint8_t> write_safetensors(const std::vector<NamedArray>& arrays,
       fail(kOp, "cannot write tensor ", quote_name(a.name), " as ", dtype_name(a.dtype), " (writable: F32, F16, BF16)");
     const uint64_t bytes =
         uint64_t(checked_numel(kOp, "tensor " + quote_name(a.name), a.shape)) * dtype_size(a.dtype);
-    const Json entry = {{"dtype", dtype_name(a.dtype)}, {"shape", a.shape}, {"data_offsets", {offset, offset + bytes}}};
-    text += (text.size() > 1 ? "," : "") + Json(a.name).dump() + ":" + entry.dump();
+    // The keys in sorted order, as the JSON object that wrote them before held them.
+    if (text.size() > 1) text += ',';
+    append_json_string(text, a.name);
+    text += ":{\"data_offsets\":[" + std::to_string(offset) + ',' + std::to_string(offset + bytes) + "],\"dtype\":\"" +
+            dtype_name(a.dtype) + "\",\"shape\":[";
+    for (size_t d = 0; d < a.shape.size(); ++d) text += (d ? "," : "") + std::to_string(a.shape[d]);
+    text += "]}";
     offset += bytes;
   }
   text += "}";

@@ -498,6 +498,48 @@ TEST_CASE("malformed safetensors files are refused with the problem and its valu
   }
 }
 
+// The WebAssembly build reads the header's JSON in JS (wasm/js/safetensors-json.js): tests/js/io.test.mjs pins
+// these same messages there, so both readers give a file the same first error in the same words.
+TEST_CASE("the JSON reader's messages: nlohmann's words and positions, the first problem in the file's order") {
+  const Bytes eight(8, 0);
+  const auto w = [](const std::string& v) { return "{\"w\":" + v + "}"; };
+  const std::pair<std::string, std::string> cases[] = {
+      {"{\"w\": [1, 2", "header is not JSON (parse error at line 1, column 12: syntax error while parsing array - unexpected end of input; expected ']')"},
+      {"not json at all", "header is not JSON (parse error at line 1, column 2: syntax error while parsing value - invalid literal; last read: 'no')"},
+      {"{\"a\":\"x\ny\"}", "header is not JSON (parse error at line 2, column 0: syntax error while parsing value - invalid string: control character U+000A (LF) must be escaped to \\u000A or \\n; last read: '\"x<U+000A>')"},
+      {"{\"a\"\n:\n01}", "header is not JSON (parse error at line 3, column 2: syntax error while parsing object - unexpected number literal; expected '}')"},
+      {"{\"a\":1} x", "header is not JSON (parse error at line 1, column 9: syntax error while parsing value - invalid literal; last read: '1} x'; expected end of input)"},
+      {"{\"a\":1e99999}", "header is not JSON (number overflow parsing '1e99999')"},
+      {"{\"a\":tru}", "header is not JSON (parse error at line 1, column 9: syntax error while parsing value - invalid literal; last read: '\"a\":tru}')"},
+      {"{\"a\\ud800b\":1}", "header is not JSON (parse error at line 1, column 10: syntax error while parsing object key - invalid string: surrogate U+D800..U+DBFF must be followed by U+DC00..U+DFFF; last read: '\"a\\ud800b'; expected string literal)"},
+      {"{\"a\\udc00\":1}", "header is not JSON (parse error at line 1, column 9: syntax error while parsing object key - invalid string: surrogate U+DC00..U+DFFF must follow U+D800..U+DBFF; last read: '\"a\\udc00'; expected string literal)"},
+      {"\"text\"", "header is JSON but not an object (it is string)"},
+      {w("5"), "tensor 'w' is not an object but number"},
+      {w("{\"dtype\":\"F32\",\"shape\":[2,2.0,1e14,1e15,0.25e-3,1e-5,-0.0],\"data_offsets\":[0,8]}"), "tensor 'w' has a shape [2,2.0,100000000000000.0,1e+15,0.00025,1e-05,-0.0] that is not a list of sizes"},
+      {w("{\"dtype\":\"F32\",\"shape\":[18446744073709551616],\"data_offsets\":[0,8]}"), "tensor 'w' has a shape [1.8446744073709552e+19] that is not a list of sizes"},
+      {w("{\"dtype\":\"F32\",\"shape\":[{\"b\":1,\"a\":[null,true]}],\"data_offsets\":[0,8]}"), "tensor 'w' has a shape [{\"a\":[null,true],\"b\":1}] that is not a list of sizes"},
+      {w("{\"dtype\":\"F32\",\"shape\":[-9223372036854775808],\"data_offsets\":[0,8]}"), "tensor 'w' has negative dimension -9223372036854775808 in shape [-9223372036854775808]"},
+      {w("{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,9223372036854775808]}"), "tensor 'w' has no \"data_offsets\" pair of non-negative integers"},
+      {w("{\"dtype\":\"F32\",\"dtype\":7,\"shape\":[2],\"data_offsets\":[0,8]}"), "tensor 'w' has no \"dtype\" string"},
+      {w("{\"dtype\":\"F32\",\"shape\":{}}"), "tensor 'w' has no \"shape\" array"},
+      {"{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,4]},\"b\":5}", "tensor 'a' of shape [2] and dtype F32 needs 2 x 4 bytes but data_offsets [0, 4] hold 4"},
+      {"{\"a\":{\"dtype\":\"X\",\"shape\":\"no\"}}", "tensor 'a' has unknown dtype 'X' (supported: F64, F32, F16, BF16, F8_E4M3, F8_E5M2, F8_E8M0, I64, I32, I16, I8, U64, U32, U16, U8, BOOL)"},
+      {"{\"\":5}", "a tensor has an empty name"},
+      {"{\"z\":1,\"b\":1,\"z\":2,\"b\":2}", "header names 'b' twice"},
+  };
+  for (const auto& [json, message] : cases) {
+    CAPTURE(json);
+    CHECK(st_error(json, eight) == "safetensors: " + message);
+  }
+  // Nothing past a NUL byte is read; a byte order mark is skipped.
+  const Bytes nul = st_file(std::string("\xef\xbb\xbf{\"w\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]}}") + '\0' + " junk", {7});
+  CHECK(parse_safetensors(nul.data(), nul.size()).tensors.at(0).name == "w");
+  // Metadata keys in byte order, the last value of a key kept, other values as their JSON text.
+  const Bytes meta = st_file("{\"__metadata__\":{\"n\":3,\"b\":\"x\",\"f\":[1.5,1e300],\"b\":\"y\"}}");
+  const auto h = parse_safetensors(meta.data(), meta.size());
+  CHECK(h.metadata == std::vector<std::pair<std::string, std::string>>{{"b", "y"}, {"f", "[1.5,1e+300]"}, {"n", "3"}});
+}
+
 TEST_CASE("a 20 MB safetensors header of 200k tensors parses whole, in the file's order") {
   // Regression: nlohmann's ordered_json and its callback parser are both quadratic in the number of keys,
   // which made a 10k-tensor header take seconds. Names run backwards so the order is not the sorted one.

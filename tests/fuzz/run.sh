@@ -14,13 +14,13 @@ if ! command -v clang++ >/dev/null; then
   echo "fuzz: clang++ not found (run .ci/setup, which installs clang and libclang-rt-14-dev)"; exit 1
 fi
 
-srcs=(cpp/src/io_dtype.cpp cpp/src/io_npy.cpp cpp/src/io_safetensors.cpp cpp/src/error.cpp)
+srcs=(cpp/src/io_dtype.cpp cpp/src/io_npy.cpp cpp/src/io_safetensors.cpp cpp/src/io_safetensors_json.cpp cpp/src/error.cpp)
 flags=(-std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Icpp/include)
 
 for target in safetensors npy; do
   bin=$out/fuzz_$target
   # Rebuild only when a source is newer than the binary: the build takes most of the time.
-  if [[ ! -x $bin ]] || [[ -n $(find "${srcs[@]}" cpp/include/tensorpad/io.hpp cpp/include/tensorpad/error.hpp \
+  if [[ ! -x $bin ]] || [[ -n $(find "${srcs[@]}" cpp/include/tensorpad/io.hpp cpp/include/tensorpad/error.hpp cpp/src/io_safetensors_text.hpp \
                                   tests/fuzz/fuzz_$target.cpp -newer "$bin" 2>/dev/null) ]]; then
     echo "fuzz: building $bin"
     clang++ "${flags[@]}" tests/fuzz/fuzz_$target.cpp "${srcs[@]}" -o "$bin"

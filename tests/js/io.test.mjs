@@ -251,6 +251,55 @@ test('openSafetensors refuses each malformed file with its problem, and the modu
   assertStillUsable(before);
 });
 
+// The header's JSON is read in JS (wasm/js/safetensors-json.js) and natively by nlohmann
+// (cpp/src/io_safetensors_json.cpp): these messages are pinned word for word on both sides (test_io.cpp's
+// "the JSON reader's messages" case), positions and nlohmann's wording included.
+test('openSafetensors reads the header JSON as the native reader does: same first error, same words', async () => {
+  const before = tp.memory();
+  const op = 'io.openSafetensors: safetensors: ';
+  const w = (v) => `{"w":${v}}`;
+  const cases = [
+    ['{"w": [1, 2', "header is not JSON (parse error at line 1, column 12: syntax error while parsing array - unexpected end of input; expected ']')"],
+    ['not json at all', "header is not JSON (parse error at line 1, column 2: syntax error while parsing value - invalid literal; last read: 'no')"],
+    ['{"a":"x\ny"}', 'header is not JSON (parse error at line 2, column 0: syntax error while parsing value - invalid string: control character U+000A (LF) must be escaped to \\u000A or \\n; last read: \'"x<U+000A>\')'],
+    ['{"a"\n:\n01}', "header is not JSON (parse error at line 3, column 2: syntax error while parsing object - unexpected number literal; expected '}')"],
+    ['{"a":1} x', "header is not JSON (parse error at line 1, column 9: syntax error while parsing value - invalid literal; last read: '1} x'; expected end of input)"],
+    ['{"a":1e99999}', "header is not JSON (number overflow parsing '1e99999')"],
+    ['{"a":tru}', 'header is not JSON (parse error at line 1, column 9: syntax error while parsing value - invalid literal; last read: \'"a":tru}\')'],
+    ['{"a\\ud800b":1}', "header is not JSON (parse error at line 1, column 10: syntax error while parsing object key - invalid string: surrogate U+D800..U+DBFF must be followed by U+DC00..U+DFFF; last read: '\"a\\ud800b'; expected string literal)"],
+    ['{"a\\udc00":1}', "header is not JSON (parse error at line 1, column 9: syntax error while parsing object key - invalid string: surrogate U+DC00..U+DFFF must follow U+D800..U+DBFF; last read: '\"a\\udc00'; expected string literal)"],
+    ['"text"', 'header is JSON but not an object (it is string)'],
+    [w('5'), "tensor 'w' is not an object but number"],
+    [w('{"dtype":"F32","shape":[2,2.0,1e14,1e15,0.25e-3,1e-5,-0.0],"data_offsets":[0,8]}'), "tensor 'w' has a shape [2,2.0,100000000000000.0,1e+15,0.00025,1e-05,-0.0] that is not a list of sizes"],
+    [w('{"dtype":"F32","shape":[18446744073709551616],"data_offsets":[0,8]}'), "tensor 'w' has a shape [1.8446744073709552e+19] that is not a list of sizes"],
+    [w('{"dtype":"F32","shape":[{"b":1,"a":[null,true]}],"data_offsets":[0,8]}'), 'tensor \'w\' has a shape [{"a":[null,true],"b":1}] that is not a list of sizes'],
+    [w('{"dtype":"F32","shape":[-9223372036854775808],"data_offsets":[0,8]}'), "tensor 'w' has negative dimension -9223372036854775808 in shape [-9223372036854775808]"],
+    [w('{"dtype":"F32","shape":[2],"data_offsets":[0,9223372036854775808]}'), 'tensor \'w\' has no "data_offsets" pair of non-negative integers'],
+    [w('{"dtype":"F32","dtype":7,"shape":[2],"data_offsets":[0,8]}'), 'tensor \'w\' has no "dtype" string'],  // the last value of a key
+    [w('{"dtype":"F32","shape":{}}'), 'tensor \'w\' has no "shape" array'],
+    // The first problem in the file's order, whichever reader finds it: a's size, before b's JSON.
+    ['{"a":{"dtype":"F32","shape":[2],"data_offsets":[0,4]},"b":5}', "tensor 'a' of shape [2] and dtype F32 needs 2 x 4 bytes but data_offsets [0, 4] hold 4"],
+    ['{"a":{"dtype":"X","shape":"no"}}', "tensor 'a' has unknown dtype 'X' (supported: F64, F32, F16, BF16, F8_E4M3, F8_E5M2, F8_E8M0, I64, I32, I16, I8, U64, U32, U16, U8, BOOL)"],
+    ['{"":5}', 'a tensor has an empty name'],
+    ['{"z":1,"b":1,"z":2,"b":2}', "header names 'b' twice"],
+    [`{"a${'\u6743'.repeat(40)}": 5}`, `tensor 'a${'\u6743'.repeat(26)}...' is not an object but number`],
+  ];
+  for (const [json, message] of cases) {
+    await rejects(tp.io.openSafetensors(stFile(json, new Uint8Array(8))), op + message).catch((e) => { e.message = `${json}: ${e.message}`; throw e; });
+  }
+  // Nothing past a NUL byte is read, as in nlohmann's reader; a byte order mark is skipped.
+  const nul = await tp.io.openSafetensors(stFile('\ufeff{"w":{"dtype":"U8","shape":[1],"data_offsets":[0,1]}}\0 junk', Uint8Array.of(7)));
+  assert.deepEqual(nul.tensors, [{ name: 'w', dtype: 'U8', shape: [1] }]);
+  // Metadata values that are not strings keep their JSON text; keys come in byte order, the last value kept.
+  const meta = await tp.io.openSafetensors(stFile('{"__metadata__":{"n":3,"b":"x","f":[1.5,1e300],"b":"y"},"w":{"dtype":"U8","shape":[1],"data_offsets":[0,1]}}', Uint8Array.of(7)));
+  assert.deepEqual(Object.entries(meta.metadata), [['b', 'y'], ['f', '[1.5,1e+300]'], ['n', '3']]);
+  // Names and escapes as written, integers beyond 2^53 exact (listed, refused by get()).
+  const big = await tp.io.openSafetensors(stFile('{"\\u00e9\\ud83d\\ude00\\u0000\\"/":{"dtype":"F32","shape":[0,9007199254740993],"data_offsets":[0,0]}}'));
+  assert.equal(big.tensors[0].name, '\u00e9\u{1f600}\u0000"/');
+  await rejects(big.get(big.tensors[0].name), /^io\.get: tensor '.*' has dimension 9007199254740993 in shape \[0, 9007199254740993\], beyond 2\^53 - 1/);
+  assertStillUsable(before);
+});
+
 test('get refuses a missing name, a closed file and a file that changed under it', async () => {
   const before = tp.memory();
   const bytes = stBuild([{ name: 'layer.0.weight', dtype: 'F32', shape: [2], data: bytesOf(f32([1, 2])) }]);

@@ -14,6 +14,7 @@
 //   indexing.js   argmax, argmin, max, min, topk, sort, argsort, gather, indexSelect, nn.embedding
 //   logic.js      eq ... ge, where, maskedFill, logicalAnd/Or/Xor/Not, any, all
 //   linalg.js  nn.js  quant.js  lora.js  synth.js  io.js  model.js   the namespaces tp.linalg, tp.nn, ...
+//   safetensors-json.js  a safetensors header's JSON, read for io.js and model.js (the core checks it)
 // No math in any of them: every operation is one call into the C++ core. Arguments are checked before
 // that call (options by their known keys, shapes up to 16 dims), and an error names the op the user called.
 import { TensorpadError } from './errors.js';

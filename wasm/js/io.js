@@ -35,10 +35,12 @@
 // show f.tensors (name, dtype, shape), and bind a choice with await f.get(name).
 // Malformed files reject with a TensorpadError naming the problem ("io.openSafetensors: safetensors:
 // tensor 'w' has data_offsets [0, 800] outside the data section (400 bytes)"); the module stays usable.
-// No parsing here: the bytes go to the C++ readers (cpp/src/io_*.cpp) through wasm/bind_io.cpp.
+// The bytes go to the C++ readers (cpp/src/io_*.cpp) through wasm/bind_io.cpp; only a safetensors header's
+// JSON is read here (safetensors-json.js), and the core checks what it holds.
 import { TensorpadError, fail, describe } from './errors.js';
 import { options } from './checks.js';
 import { dtypeName, dtypeCode } from './dtype.js';
+import { safetensorsMembers } from './safetensors-json.js';
 
 // A random-access byte source: {size, name, read(start, end, op) → Promise<Uint8Array>, close()}; name is
 // the path or File name for error messages ('' for bytes and unnamed Blobs).
@@ -103,6 +105,22 @@ export async function openSource(op, source) {
     };
   }
   fail(op, `expects a File, Blob, Uint8Array, ArrayBuffer or (in Node) a path, got ${describe(source)}`);
+}
+
+// Reads and checks a safetensors file's header (tp.io and tp.model): {dataOffset, tensors: [{name, dtype,
+// itemsize, shape, begin, end, error?}], metadata: [[key, value], ...]}; error says why get() cannot load
+// that tensor. Errors read "<where>: safetensors: ..."; a failed read names op.
+export async function readSafetensorsHeader(core, file, op, where = op) {
+  const check = (fn) => {
+    const r = fn();
+    if (core.errorPending()) throw new TensorpadError(`${where}: ${core.takeError()}`, { op: where });
+    return r;
+  };
+  const prefix = await file.read(0, Math.min(8, file.size), op);
+  const n = check(() => core.ioSafetensorsHeaderSize(prefix, file.size));
+  const json = await file.read(8, 8 + n, op);
+  const members = safetensorsMembers(json, (message) => fail(where, `safetensors: ${message}`));
+  return JSON.parse(check(() => core.ioSafetensorsCheckHeader(members, n, file.size)));
 }
 
 // Raw bytes read per step when loading a tensor (a multiple of every element size).
@@ -193,10 +211,7 @@ export function io(rt) {
   }
 
   async function safetensorsFrom(op, file) {
-    const prefix = await file.read(0, Math.min(8, file.size), op);
-    const n = call(op, () => core.ioSafetensorsHeaderSize(prefix, file.size));
-    const json = await file.read(8, 8 + n, op);
-    const h = JSON.parse(call(op, () => core.ioSafetensorsParseHeader(json, file.size)));
+    const h = await readSafetensorsHeader(core, file, op);
     return lazyFile('safetensors', file, h.tensors, Object.fromEntries(h.metadata),
       (gop, e, to) => {
         if (e.error) fail(gop, e.error);  // the core's words: too large, or a dim JS cannot hold

@@ -42,7 +42,7 @@
 //   model.dispose()        frees the weights; tp.memory() is back to what it was before load.
 import { TensorpadError, fail, describe } from './errors.js';
 import { options, checkInt } from './checks.js';
-import { openSource } from './io.js';
+import { openSource, readSafetensorsHeader } from './io.js';
 
 const CHUNK = 16 * 2 ** 20;  // bytes handed to the core per step while loading
 const YIELD_MS = 30;         // a forward yields to the event loop at least this often (progress, signals)
@@ -195,11 +195,7 @@ export function modelApi(rt) {
       for (const name of files) {
         const file = await openSource(op, folder.get(name));
         opened.push(file);
-        const where = `${op}: ${name}`;
-        const prefix = await file.read(0, Math.min(8, file.size), op);
-        const n = call(where, () => core.ioSafetensorsHeaderSize(prefix, file.size));
-        const json = await file.read(8, 8 + n, op);
-        const h = JSON.parse(call(where, () => core.ioSafetensorsParseHeader(json, file.size)));
+        const h = await readSafetensorsHeader(core, file, op, `${op}: ${name}`);
         shards.push({ name, file, h });
       }
       if (index) {

@@ -4,12 +4,14 @@
 // bytes already in the stored type. Loading into and saving from tp::Tensor of any dtype is io_tensor.hpp.
 //
 // Reading works in steps so a caller can touch only the bytes it needs (a 1.5 GB model in a browser):
-//   safetensors: first 8 bytes -> safetensors_header_size(); the JSON after them -> parse_safetensors_header();
-//                then only [data_offset() + begin, data_offset() + end) of one tensor -> to_float32().
+//   safetensors: first 8 bytes -> safetensors_header_size(); the JSON after them -> parse_safetensors_header()
+//                (natively; the WebAssembly module reads the JSON in JS, wasm/js/safetensors-json.js, and
+//                hands check_safetensors_header() the members it found); then only
+//                [data_offset() + begin, data_offset() + end) of one tensor -> to_float32().
 //   .npy:        first bytes -> npy_header_size(); the header -> parse_npy_header(); the data -> decode_npy_data().
 // Every malformed input throws tp::Error("safetensors: ..." or "npy: ...") naming the problem and its values.
-// This part of the core depends on nothing else in it (only error.hpp and nlohmann-json), so the fuzz
-// targets in tests/fuzz compile it alone.
+// This part of the core depends on nothing else in it (only error.hpp, and nlohmann-json for the native
+// JSON reader, io_safetensors_json.cpp), so the fuzz targets in tests/fuzz compile it alone.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -93,7 +95,38 @@ uint64_t safetensors_header_size(const uint8_t* prefix, size_t prefix_len, uint6
 
 // Parses and validates the JSON header (json_len bytes, as given by safetensors_header_size) of a
 // file of file_size bytes: dtypes, shapes, offsets inside the data, no overlaps, sizes matching shapes.
+// The JSON is read with nlohmann (io_safetensors_json.cpp), which the WebAssembly module does not link.
 SafetensorsHeader parse_safetensors_header(const uint8_t* json, size_t json_len, uint64_t file_size);
+
+// One member of the header's root object as a JSON reader found it, before its values are checked: a
+// tensor, or a __metadata__ that is not an object. A reader fills the fields in the order
+// check_safetensors_header checks them and stops at the member's first JSON-level problem, so both readers
+// (nlohmann natively, wasm/js/safetensors-json.js in the WebAssembly build) report the same first error.
+struct SafetensorsMember {
+  enum Problem : uint8_t {
+    kNone,
+    kNotObject,          // the value is not an object (text: its JSON type, "array", "number", ...)
+    kNoDtype,            // no "dtype" string
+    kNoShape,            // no "shape" array
+    kNegativeDim,        // a negative dimension (detail: it) in the shape (text: the shape as JSON)
+    kShapeNotSizes,      // the shape's first bad entry is not a size (text: the shape as JSON)
+    kNoOffsets,          // no "data_offsets" pair of integers in [0, 2^63)
+    kMetadataNotObject,  // __metadata__ is not an object (text: its JSON type)
+  };
+  Problem problem = kNone;
+  std::string name;            // the key, UTF-8
+  std::string dtype;           // set when the problem comes after kNoDtype
+  std::string text, detail;    // for the problem's message
+  Shape shape;                 // set when the problem comes after kShapeNotSizes
+  uint64_t begin = 0, end = 0;
+};
+
+// Validates what a JSON reader found (the root object's members in the file's order, names already
+// checked to be distinct; metadata sorted by key as a std::map holds it) for a header of json_len bytes
+// in a file of file_size bytes, as parse_safetensors_header does.
+SafetensorsHeader check_safetensors_header(const std::vector<SafetensorsMember>& members,
+                                           std::vector<std::pair<std::string, std::string>> metadata,
+                                           uint64_t json_len, uint64_t file_size);
 
 // Both steps on a whole file in memory.
 SafetensorsHeader parse_safetensors(const uint8_t* file, size_t file_size);
