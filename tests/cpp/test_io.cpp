@@ -527,9 +527,10 @@ TEST_CASE("the JSON reader's messages: nlohmann's words and positions, the first
       {"{\"\":5}", "a tensor has an empty name"},
       {"{\"z\":1,\"b\":1,\"z\":2,\"b\":2}", "header names 'b' twice"},
   };
-  for (const auto& [json, message] : cases) {
+  for (const auto& c : cases) {  // not a structured binding: clang 14 (em++ 3.1.6) refuses to CAPTURE one
+    const std::string& json = c.first;
     CAPTURE(json);
-    CHECK(st_error(json, eight) == "safetensors: " + message);
+    CHECK(st_error(json, eight) == "safetensors: " + c.second);
   }
   // Nothing past a NUL byte is read; a byte order mark is skipped.
   const Bytes nul = st_file(std::string("\xef\xbb\xbf{\"w\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]}}") + '\0' + " junk", {7});
