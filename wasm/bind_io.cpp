@@ -84,25 +84,6 @@ bool decode_chunk(int id, std::string dtype, double first, val bytes) {
 }
 
 // ---- safetensors ----
-// Appends s as a JSON string. The header was checked to be UTF-8, so only quotes, backslashes and
-// control characters need escapes.
-void append_json_string(std::string& out, const std::string& s) {
-  static const char* hex = "0123456789abcdef";
-  out += '"';
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (uint8_t(c) < 0x20) {
-      out += "\\u00";
-      out += hex[uint8_t(c) >> 4];
-      out += hex[c & 15];
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
-}
 
 // Why get() cannot load entry e as a tensor, or "": the core's size limit, and dims JS cannot hold
 // exactly (they reach the JS API as numbers, and a file may declare [0, 2^63 - 1]: an empty tensor).
@@ -189,7 +170,7 @@ std::string st_check_header(std::string members, double json_len, double file_si
     for (size_t i = 0; i < h.tensors.size(); ++i) {
       const auto& e = h.tensors[i];
       out += i ? ",{\"name\":" : "{\"name\":";
-      append_json_string(out, e.name);
+      io::append_json_string(out, e.name);
       out += ",\"dtype\":\"" + std::string(io::dtype_name(e.dtype)) + "\",\"itemsize\":" + std::to_string(io::dtype_size(e.dtype)) +
              ",\"shape\":[";
       for (size_t d = 0; d < e.shape.size(); ++d) out += (d ? "," : "") + std::to_string(e.shape[d]);
@@ -197,16 +178,16 @@ std::string st_check_header(std::string members, double json_len, double file_si
       const std::string why = unloadable(e);
       if (!why.empty()) {
         out += ",\"error\":";
-        append_json_string(out, why);
+        io::append_json_string(out, why);
       }
       out += '}';
     }
     out += "],\"metadata\":[";
     for (size_t i = 0; i < h.metadata.size(); ++i) {
       out += i ? ",[" : "[";
-      append_json_string(out, h.metadata[i].first);
+      io::append_json_string(out, h.metadata[i].first);
       out += ',';
-      append_json_string(out, h.metadata[i].second);
+      io::append_json_string(out, h.metadata[i].second);
       out += ']';
     }
     return out + "]}";

@@ -63,8 +63,9 @@ SafetensorsEntry check_entry(const SafetensorsMember& m, uint64_t data_size) {
   return e;
 }
 
-// Appends s as a JSON string as nlohmann's dump() wrote it before (the bytes of files written by earlier
-// versions stay the same): quotes, backslashes and control characters escaped, the rest as UTF-8.
+}  // namespace
+
+// As nlohmann's dump() wrote it before, so files written by earlier versions keep their bytes.
 void append_json_string(std::string& out, const std::string& s) {
   out += '"';
   for (char c : s) {
@@ -88,8 +89,6 @@ void append_json_string(std::string& out, const std::string& s) {
   }
   out += '"';
 }
-
-}  // namespace
 
 namespace detail {
 

@@ -152,6 +152,11 @@ struct NamedArray {
 std::vector<uint8_t> write_safetensors(const std::vector<NamedArray>& arrays,
                                        const std::vector<std::pair<std::string, std::string>>& metadata = {});
 
+// Appends s (valid UTF-8) to out as a JSON string, as the header writer above writes names and metadata:
+// quotes, backslashes and control characters escaped, the rest as it is. Also what the bindings use to
+// hand a checked header to JS.
+void append_json_string(std::string& out, const std::string& s);
+
 // --- .npy ------------------------------------------------------------------------------------------
 
 struct NpyHeader {
