@@ -139,6 +139,8 @@ test('where the contents are above the text, the Contents button in the header u
   await withPage(async (page) => {
     await page.goto(url('linear-algebra', 'en'));
     await page.locator('[data-testid=contents]').waitFor();
+    // The contents come with the page's frame; the text below the first screen is filled in slices after.
+    await page.locator('#sec-broadcasting').waitFor({ state: 'attached', timeout: 60000 });
     await page.evaluate(() => {
       const h = document.getElementById('sec-broadcasting');
       window.scrollBy(0, h.getBoundingClientRect().top - document.querySelector('.chapter-header').getBoundingClientRect().bottom + 4);
