@@ -56,6 +56,8 @@ test('the chapter shows its cells before CodeMirror has loaded, as static copies
     await page.goto(`${srv.base}?chapter=linear-algebra&lang=en`);
     await page.waitForFunction(() => performance.getEntriesByName('tensorpad:first-screen').length > 0, null, { timeout: 120000 });
     await page.locator('main [data-testid=cell] .cm-static').first().waitFor({ timeout: 60000 });
+    // Copies below the first screen are drawn in the slices after it (an empty box of their height until then).
+    await page.waitForFunction(() => [...document.querySelectorAll('main [data-testid=cell]')].slice(0, 4).every((el) => el.querySelector('.cm-line')), null, { timeout: 60000 });
     await page.waitForTimeout(300);
     const before = await page.evaluate(() => ({
       editors: document.querySelectorAll('main .cm-editor:not([data-static])').length,
@@ -102,6 +104,58 @@ test('the chapter shows its cells before CodeMirror has loaded, as static copies
       assert.ok(Math.abs(after.height - c.height) < 0.5, `cell ${c.id}: static copy ${c.height} px before CodeMirror, editor ${after.height} px`);
     }
   });
+});
+
+// The first task of the page builds every block's frame but draws only what the first screen shows: below it, a
+// cell's controls and the copy of its code, and the folded contents' list, are drawn in the slices after the
+// first screen (notebook.js #fill), the copy standing in until then with the height of its lines.
+test('below the first screen, cells and the folded contents are drawn after it, each copy standing in with its height so nothing moves', async () => {
+  await withSitePage(browser, srv.base, async (page) => {
+    // What the page holds when it marks its first screen (the mark is made before the first paint, synchronously).
+    await page.addInitScript(() => {
+      const mark = performance.mark.bind(performance);
+      performance.mark = (name, ...rest) => {
+        if (name === 'tensorpad:first-screen') {
+          globalThis.__atFirstScreen = {
+            innerHeight,
+            tocLinks: document.querySelectorAll('[data-testid=toc-link]').length,
+            cells: [...document.querySelectorAll('main [data-testid=cell]')].filter((el) => el.checkVisibility()).map((el) => ({
+              id: el.dataset.cellId, top: el.getBoundingClientRect().top, lines: el.querySelectorAll('.cm-line').length,
+              pending: !!el.querySelector('.cm-static[data-pending]'), tools: !!el.querySelector('[data-testid=add-cell-below]'),
+              height: el.querySelector('.cell-editor').getBoundingClientRect().height,
+            })),
+          };
+        }
+        return mark(name, ...rest);
+      };
+    });
+    await open(page);
+    const at = await page.evaluate(() => globalThis.__atFirstScreen);
+    const chapter = await page.evaluate(() => fetch('chapters/linear-algebra/en.json').then((r) => r.json()));
+    const shown = at.cells.filter((c) => c.top < at.innerHeight);
+    const far = at.cells.filter((c) => c.top > at.innerHeight + 1000);
+    assert.ok(shown.length >= 1, `the first screen has a cell (${shown.length})`);
+    for (const c of shown) assert.deepEqual([c.id, c.pending, c.lines > 0, c.tools], [c.id, false, true, true], `cell ${c.id} on the first screen is drawn with it`);
+    assert.ok(far.length >= 10, `cells far below (${far.length})`);
+    for (const c of far) assert.deepEqual([c.id, c.pending, c.lines, c.tools], [c.id, true, 0, false], `cell ${c.id} far below waits for the slices after the first screen`);
+    assert.equal(at.tocLinks, 0, 'the folded contents\' list waits too');
+    const after = await page.evaluate(() => ({
+      tocLinks: document.querySelectorAll('[data-testid=toc-link]').length,
+      cells: Object.fromEntries([...document.querySelectorAll('main [data-testid=cell]')].map((el) => [el.dataset.cellId, {
+        lines: el.querySelectorAll('.cm-line').length, pending: !!el.querySelector('[data-pending]'), tools: !!el.querySelector('[data-testid=add-cell-below]'),
+        skipped: !!el.querySelector('.cm-content') && !el.querySelector('.cm-content').checkVisibility({ contentVisibilityAuto: true }),
+        height: el.querySelector('.cell-editor').getBoundingClientRect().height,
+      }])),
+    }));
+    assert.equal(after.tocLinks, chapter.toc.length, 'every heading is in the contents once the chapter is filled');
+    for (const c of far) {
+      const now = after.cells[c.id];
+      assert.deepEqual([c.id, now.pending, now.lines > 0, now.tools], [c.id, false, true, true], `cell ${c.id} is drawn once the chapter is filled`);
+      // Still not laid out: the drawn copy stands in with the height the box had.
+      if (now.skipped) assert.ok(Math.abs(now.height - c.height) < 0.5, `cell ${c.id}: ${c.height} px before it was drawn, ${now.height} px after`);
+    }
+    assert.ok(far.filter((c) => after.cells[c.id].skipped).length >= 5, 'heights compared on copies still not laid out');
+  }, { contextOptions: { viewport: { width: 1280, height: 1200 } } }); // tall enough for the first cell; narrow enough to fold the contents
 });
 
 // The exercises' statements and data are a file of their own (web/build.mjs), fetched after the first screen.

@@ -9,9 +9,10 @@ export class CellView {
    * block: { id, source }, n: its number (1-based; a reader's cell: a label like "3a"),
    * hooks: { onRun(cell, opts), onEdit(cell, text), onReset(cell), onEscape(cell), onTool(cell, action) }.
    * A reader's own cell (reader: true) has no author version: no Reset, but Delete, Move and Duplicate.
-   * `tools: false` leaves the insert/move controls out (the scratch cell).
+   * `tools: false` leaves the insert/move controls out (the scratch cell). later(fn), if given, runs fn when
+   * the page has time (a cell below the first screen): the controls and the copy of the code are drawn then.
    */
-  constructor(block, n, lang, hooks, { reader = false, tools = true, testid = 'cell' } = {}) {
+  constructor(block, n, lang, hooks, { reader = false, tools = true, testid = 'cell', later = null } = {}) {
     this.id = block.id;
     this.reader = reader;
     this.author = reader ? null : block.source;
@@ -43,8 +44,10 @@ export class CellView {
     // A group, not a landmark: a chapter has dozens of cells, and the landmark list stays short.
     // Focusable itself: Esc in the editor leaves it for the cell (command mode: web/src/commands.js).
     this.el = h('div', { class: reader ? 'cell reader-cell' : 'cell', role: 'group', tabindex: '-1', 'data-testid': testid, 'data-cell-id': block.id, 'data-state': 'idle', 'data-reader': reader && tools ? 'true' : null, 'aria-label': L(reader ? 'readerCellLabel' : 'cellLabel'), id: `cell-${block.id}` },
-      h('div', { class: 'cell-bar' }, this.countEl, this.runBtn, this.resetBtn, this.statusEl, tools ? cellTools(lang, n, reader, (action) => hooks.onTool?.(this, action)) : null),
+      h('div', { class: 'cell-bar' }, this.countEl, this.runBtn, this.resetBtn, this.statusEl),
       this.notice, this.editorHost, this.progressEl, this.outputEl);
+    // Numbered when drawn: a reader's cell inserted meanwhile may have renumbered this one (setNumber).
+    if (tools) (later ?? ((f) => f()))(() => this.runBtn.parentNode.append(cellTools(lang, this.n, reader, (action) => hooks.onTool?.(this, action))));
     // A static copy of the code until the cell nears the viewport, is clicked or focused (web/src/lazy-editor.js).
     this.editor = new LazyEditor(this.editorHost, {
       doc: block.source,
@@ -56,6 +59,7 @@ export class CellView {
       onRun: (opts) => hooks.onRun(this, opts),
       onEscape: () => hooks.onEscape?.(this),
       complete: hooks.complete ?? null,
+      later,
     });
   }
 

@@ -10,40 +10,60 @@ import { h, headerHeight } from './dom.js';
 const SIDE = '(min-width: 1440px)';
 
 export class Contents {
-  constructor(toc, { L, passed, exercises }) {
+  // later(fn), if given, runs fn when the page has time: folded contents (a narrow window) build their list
+  // then (its dozens of links and formulas were a tenth of the chapter's first task), or when first opened.
+  constructor(toc, { L, passed, exercises, later = null }) {
     this.L = L;
     this.passed = passed;
     this.exercises = exercises;
     this.entries = groupParts(toc);
     this.links = new Map();
     this.total = h('span', { class: 'toc-total', 'data-testid': 'toc-total' });
+    this.list = h('ol', { class: 'toc-list' });
+    const summary = h('summary', { class: 'toc-title' }, L('contents'), this.total);
+    this.fold = h('details', { class: 'toc-fold' }, summary, this.list);
+    this.el = h('nav', { class: 'toc', 'aria-label': L('contents'), 'data-testid': 'contents' }, this.fold);
+    // Open beside the text, folded above it; a reader's own folding is kept until the width class changes.
+    const side = globalThis.matchMedia?.(SIDE);
+    this.fold.open = !!side?.matches;
+    side?.addEventListener('change', (e) => {
+      this.#build();
+      this.fold.open = e.matches;
+      this.#keepInView();
+    });
+    this.current = null;
+    if (this.fold.open || !later) this.#build();
+    else {
+      later(() => this.#build());
+      // A click (or Enter) on the summary comes before the fold opens: the list is there when it does.
+      summary.addEventListener('click', () => this.#build());
+      this.fold.addEventListener('toggle', () => this.#build());
+    }
+  }
+
+  #build() {
+    if (this.built) return;
+    this.built = true;
     const item = (e) => {
       const link = h('a', { href: `#${e.id}`, html: e.html, 'aria-label': e.label, 'data-testid': 'toc-link' });
       this.links.set(e.id, link);
       e.badge = h('span', { class: 'toc-progress', 'data-testid': 'toc-progress', hidden: true });
       return h('li', {}, link, e.badge, e.children.length ? h('ol', {}, e.children.map(item)) : null);
     };
-    this.fold = h('details', { class: 'toc-fold' }, h('summary', { class: 'toc-title' }, L('contents'), this.total),
-      h('ol', { class: 'toc-list' }, this.entries.map(item)));
-    this.el = h('nav', { class: 'toc', 'aria-label': L('contents'), 'data-testid': 'contents' }, this.fold);
-    // Open beside the text, folded above it; a reader's own folding is kept until the width class changes.
-    const side = globalThis.matchMedia?.(SIDE);
-    this.fold.open = !!side?.matches;
-    side?.addEventListener('change', (e) => {
-      this.fold.open = e.matches;
-      this.#keepInView();
-    });
-    this.current = null;
+    this.list.append(...this.entries.map(item));
+    if (this.counted) this.refresh();
   }
 
   /** Unfolds the contents and focuses the section being read (or the first): the header's Contents button. */
   reveal() {
+    this.#build();
     this.fold.open = true;
     (this.links.get(this.current) ?? this.links.values().next().value)?.focus();
   }
 
   /** Recounts the passed exercises of every part and section, and of the chapter. */
   refresh() {
+    this.counted = true;
     // "2/3" (✓ when all) for the eye; words for a screen reader.
     const show = (el, done, all) => el.replaceChildren(
       h('span', { 'aria-hidden': 'true' }, `${done === all ? '✓ ' : ''}${done}/${all}`),
@@ -56,7 +76,7 @@ export class Contents {
       show(e.badge, done, ids.length);
       e.children.forEach(count);
     };
-    this.entries.forEach(count);
+    if (this.built) this.entries.forEach(count);
     const done = this.exercises.filter((id) => this.passed(id)).length;
     this.total.hidden = this.exercises.length === 0;
     this.total.replaceChildren(h('span', { 'aria-hidden': 'true' }, ` · ${this.L('passedOf', { passed: done, total: this.exercises.length })}`),
@@ -67,6 +87,7 @@ export class Contents {
    *  (below the sticky header), or at the very end of the page the last one in view. */
   track() {
     if (this.tracking) return;
+    this.#build();
     this.tracking = true;
     const headings = [...this.links.keys()].map((id) => document.getElementById(id)).filter(Boolean);
     let pending = false;

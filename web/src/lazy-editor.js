@@ -3,7 +3,7 @@
 // it is clicked (the caret or selection where the reader put it) or focused. A chapter of 80 editors opens
 // without building 80 editors first.
 import { h } from './dom.js';
-import { whenNearViewport, idleQueue } from './progressive.js';
+import { whenNearViewport, idleQueue, yieldToPage } from './progressive.js';
 
 // CodeMirror (web/src/editor.js, most of the page's script) is a chunk of its own, loaded once the first
 // screen is drawn (see notebook.js #fill) or when an editor is wanted: until then a static copy is drawn
@@ -14,7 +14,9 @@ const statics = new Set(); // the LazyEditors showing a static copy
 
 /** Loads CodeMirror (once); resolves to web/src/editor.js. Static copies take the editor's classes then. */
 export function loadEditor() {
-  loading ??= import('./editor.js').then((m) => {
+  loading ??= import('./editor.js').then(async (m) => {
+    // The chunk's evaluation was a long task of its own: the first editor (editorShellClass builds one) gets the next.
+    await yieldToPage();
     cm = m;
     const cls = `${m.editorShellClass()} cm-static`;
     for (const e of statics) e.shell.className = cls;
@@ -24,6 +26,13 @@ export function loadEditor() {
     throw e;
   });
   return loading;
+}
+
+/** How many lines CodeMirror draws for `text`. */
+function lineCount(text) {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return n;
 }
 
 /** The lines of `text` as CodeMirror draws them (.cm-line, with highlighted spans when `runs` are given; the first line is the active one). */
@@ -40,18 +49,37 @@ function staticLines(text, runs = null) {
 }
 
 export class LazyEditor {
-  /** parent: where the editor goes; opts: createEditor's ({ doc, label, onChange, onRun, onEscape, language, complete }). */
-  constructor(parent, opts) {
+  /**
+   * parent: where the editor goes; opts: createEditor's ({ doc, label, onChange, onRun, onEscape, language, complete }).
+   * later(fn), if given, runs fn when the page has time (the notebook's #fill): until then the copy is an empty
+   * box with the height of its lines, drawn in a moment (far below the first screen, its lines and gutter were
+   * most of the cost of opening a chapter's first task); anything that needs the copy draws it at once.
+   */
+  constructor(parent, { later, ...opts }) {
     this.opts = { language: 'js', ...opts };
     this.doc = this.opts.doc ?? '';
     this.view = null;
     this.parent = parent;
-    this.#drawStatic();
+    if (!later) {
+      this.#drawStatic();
+      return;
+    }
+    this.shell = h('div', { class: `${cm ? cm.editorShellClass() : 'cm-editor'} cm-static`, 'data-static': 'true', 'data-pending': 'true' });
+    this.shell.style.setProperty('--lines', String(lineCount(this.doc)));
+    parent.append(this.shell);
+    this.pending = true;
+    later(() => this.#drawPending());
+  }
+
+  // The static copy, if the box still stands in for it.
+  #drawPending() {
+    if (this.pending && !this.view) this.#drawStatic();
   }
 
   // The static copy: plain lines at first (cheap for the dozens of editors of a chapter), highlighted as it
   // nears the viewport, where the editor is queued to replace it.
   #drawStatic() {
+    this.pending = false;
     const lines = staticLines(this.doc);
     const gutter = h('div', { class: 'cm-gutters', 'aria-hidden': 'true' },
       h('div', { class: 'cm-gutter cm-lineNumbers' },
@@ -91,11 +119,12 @@ export class LazyEditor {
     statics.add(this);
     this.cancel?.();
     // Near the viewport: highlighted (once CodeMirror is here), and queued to become the editor.
-    this.cancel = whenNearViewport(shell, () => loadEditor().then((m) => {
+    // In the queue, one copy a job: the copies near the viewport when CodeMirror arrives are not all highlighted in one task.
+    this.cancel = whenNearViewport(shell, () => idleQueue.add(() => loadEditor().then((m) => {
       if (this.shell !== shell) return;
       if (this.opts.language === 'js' && !this.typed) this.content.replaceChildren(...staticLines(this.doc, m.highlightRuns(this.doc)));
       idleQueue.add(() => this.ensure());
-    }).catch((e) => console.error(e)));
+    }).catch((e) => console.error(e))));
   }
 
   /** The offset in the text of a DOM point inside the static lines, or null. */
@@ -120,6 +149,7 @@ export class LazyEditor {
    * loading: null, and the editor is made (with the last selection asked for, focused if any call asked) once it has.
    */
   ensure({ anchor, head, focus = false } = {}) {
+    this.#drawPending();
     if (!this.view && !cm) {
       const wanted = this.wanted = { anchor, head, focus: focus || !!this.wanted?.focus };
       // What the reader types meanwhile goes into the copy, and into the editor when it is made.
@@ -209,7 +239,8 @@ export class LazyEditor {
     }
     if (text === this.doc) return;
     this.doc = text;
-    this.#drawStatic();
+    if (this.pending) this.shell.style.setProperty('--lines', String(lineCount(text)));
+    else this.#drawStatic();
     // Not the reader's typing, but the text changed: whoever listens is told, as the editor would.
     this.opts.onChange?.(text);
   }

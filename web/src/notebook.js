@@ -132,7 +132,7 @@ export class Notebook {
     // Before <main>, so that "Skip to content" skips them too.
     if (this.chapter.toc?.length) {
       const exercises = exerciseIds(this.chapter.blocks);
-      this.contents = new Contents(this.chapter.toc, { L, exercises, passed: (id) => passed(this.store?.exercise(id)) });
+      this.contents = new Contents(this.chapter.toc, { L, exercises, passed: (id) => passed(this.store?.exercise(id)), later: (fn) => this.#later(fn) });
     }
     this.scratchEl = this.#renderScratch();
     this.root.replaceChildren(...[header, this.notices, this.announcer, this.contents?.el, main, this.scratchEl].filter(Boolean));
@@ -218,7 +218,8 @@ export class Notebook {
         return el;
       }
       case 'cell': {
-        const cell = new CellView(b, this.cells.length + 1, this.lang, this.#cellHooks());
+        // Its controls and its code's copy are drawn by #fill: at once on the first screen, in a slice below.
+        const cell = new CellView(b, this.cells.length + 1, this.lang, this.#cellHooks(), { later: (fn) => this.#later(fn) });
         cell.hash = hashSource(b.source);
         this.cells.push(cell);
         this.cellOf.set(cell.el, cell);
