@@ -356,7 +356,10 @@ export async function build({ quiet = false, check = false, chaptersDir, publicC
   // Another, which starts the download of the chapter the URL names before the modules have loaded.
   fs.copyFileSync(path.join(web, 'src', 'chapter-preload.js'), path.join(dist, 'assets', 'chapter-preload.js'));
   copyDir(path.join(web, 'fonts'), path.join(dist, 'fonts'), (f) => f.endsWith('.woff2') || f.startsWith('LICENSE'));
-  const mainOut = Object.entries(page.metafile.outputs).find(([, o]) => o.entryPoint)?.[1];
+  // main.js's output by its name: with splitting, every chunk a dynamic import() loads is an entry point too
+  // (the first such output was preloaded instead of main.js's own imports, which then waited for main.js).
+  const mainOut = Object.entries(page.metafile.outputs).find(([f]) => path.resolve(f) === path.join(dist, 'assets', 'main.js'))?.[1];
+  if (!mainOut) throw new Error('web/build: esbuild wrote no assets/main.js');
   const chunks = (mainOut?.imports ?? []).filter((i) => i.kind === 'import-statement').map((i) => path.relative(dist, path.resolve(i.path)));
   fs.writeFileSync(path.join(dist, 'index.html'), indexHtml(chunks));
 

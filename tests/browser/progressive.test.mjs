@@ -6,7 +6,9 @@
 // printing reach copies not laid out, and every block of the chapter is filled in the end.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSiteAndBrowser, withSitePage, editorText, holdCodeMirror } from './helpers.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { useSiteAndBrowser, withSitePage, editorText, holdCodeMirror, dist } from './helpers.mjs';
 
 let srv, browser;
 useSiteAndBrowser((s, b) => { srv = s; browser = b; });
@@ -156,6 +158,18 @@ test('below the first screen, cells and the folded contents are drawn after it, 
     }
     assert.ok(far.filter((c) => after.cells[c.id].skipped).length >= 5, 'heights compared on copies still not laid out');
   }, { contextOptions: { viewport: { width: 1280, height: 1200 } } }); // tall enough for the first cell; narrow enough to fold the contents
+});
+
+// main.js's own imports are asked for with it (index.html's modulepreload links), not once it has arrived: the
+// build once preloaded a chunk of a dynamic import instead, and the strings every page needs waited a round trip.
+test('index.html preloads exactly the chunks main.js imports', () => {
+  const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
+  const main = fs.readFileSync(path.join(dist, 'assets', 'main.js'), 'utf8');
+  const preloaded = [...html.matchAll(/<link rel="modulepreload" href="assets\/([^"]+)">/g)].map((m) => m[1]).sort();
+  // Static imports, minified (`from"./x.js"`, `import"./x.js"`) or not; import("./x.js") is left to load on demand.
+  const imported = [...new Set([...main.matchAll(/(?:\bfrom\s*|\bimport\s*)["']\.\/([^"']+\.js)["']/g)].map((m) => m[1]))].sort();
+  assert.ok(imported.length >= 1, 'main.js imports chunks');
+  assert.deepEqual(preloaded, imported);
 });
 
 // The exercises' statements and data are a file of their own (web/build.mjs), fetched after the first screen.
