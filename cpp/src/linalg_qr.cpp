@@ -18,7 +18,10 @@ namespace tp::linalg::detail {
 
 namespace {
 
-constexpr int64_t kPanel = 32;
+// Panels are factored kPanel columns at a time, and their reflectors reach the rest of the matrix, and Q,
+// kApply at a time: the GEMMs' inner dimension is the block's width, and at 32 they ran at 12-15 GFLOPS
+// here against 21-24 at 128 (AMD EPYC Zen 3, WASM SIMD, one thread).
+constexpr int64_t kPanel = 32, kApply = 128;
 
 // The column-major float (rows, cols) matrix F with leading dimension ld: element (i, j) at F[i + j*ld].
 struct ColF {
@@ -28,35 +31,37 @@ struct ColF {
 };
 
 // One factored panel: its reflectors V (len, b) unit lower trapezoidal, column-major float with the
-// unit diagonal and the zeros above it written out, and T (b, b) upper triangular (row-major float),
-// so that H_0 H_1 ... H_{b-1} = I - V T V^T.
+// unit diagonal and the zeros above it written out, and T (b, b) upper triangular, stored negated
+// (NT = -T, row-major float, zeros below the diagonal), so that H_0 H_1 ... H_{b-1} = I - V T V^T.
 struct Panel {
   int64_t row0 = 0, len = 0, b = 0;
-  std::vector<float> V, T;
+  std::vector<float> V, NT;  // NT = -T
 };
 
-// T of the compact WY form from the double reflectors in P (len, b) and their factors tau (LAPACK
-// larft, forward, columnwise): T(i,i) = tau_i, T(0:i, i) = -tau_i T(0:i, 0:i) V(:, 0:i)^T v_i.
-std::vector<float> wy_factor(const ColMat& P, const std::vector<double>& tau) {
-  const int64_t len = P.rows, b = P.cols;
-  std::vector<double> T(static_cast<size_t>(b * b), 0.0), w(static_cast<size_t>(b));
+// T of the compact WY form of p.V (LAPACK larft, forward, columnwise): T(i,i) = tau_i,
+// T(0:i, i) = -tau_i T(0:i, 0:i) V(:, 0:i)^T v_i. The products V^T V come from one float GEMM (b^2 len
+// flops, what slarft spends in float too; double dot products cost ~10% of qr at b = 128), the short
+// triangular recurrence runs in double.
+void wy_factor(Panel& p, const std::vector<double>& tau) {
+  const int64_t len = p.len, b = p.b;
+  std::vector<float> G(size_t(b * b));
+  // G (b, b) row-major = V^T V: V^T has row stride len and column stride 1.
+  kernels::sgemm(b, b, len, p.V.data(), len, 1, p.V.data(), 1, len, G.data(), b, false);
+  std::vector<double> NT(static_cast<size_t>(b * b), 0.0);  // -T: NT(0:i, i) = -tau_i NT(0:i, 0:i) V^T v_i
   for (int64_t i = 0; i < b; ++i) {
-    // w_j = v_j . v_i over the rows where both are nonzero: row i (where v_i is 1) and below.
-    for (int64_t j = 0; j < i; ++j)
-      w[size_t(j)] = P(i, j) + dot(P.col(j) + i + 1, P.col(i) + i + 1, len - i - 1);
     for (int64_t j = 0; j < i; ++j) {
       double s = 0.0;
-      for (int64_t p = j; p < i; ++p) s += T[size_t(j * b + p)] * w[size_t(p)];
-      T[size_t(j * b + i)] = -tau[size_t(i)] * s;
+      for (int64_t q = j; q < i; ++q) s += NT[size_t(j * b + q)] * double(G[size_t(q * b + i)]);
+      NT[size_t(j * b + i)] = -tau[size_t(i)] * s;
     }
-    T[size_t(i * b + i)] = tau[size_t(i)];
+    NT[size_t(i * b + i)] = -tau[size_t(i)];
   }
-  return std::vector<float>(T.begin(), T.end());
+  p.NT.assign(NT.begin(), NT.end());
 }
 
 // C (len, cols) column-major at ld <- (I - V op(T) V^T) C, op(T) = T^T when transpose (applying
 // H_{b-1} ... H_0 = Q_panel^T, for the trailing matrix) else T (applying Q_panel, for forming Q).
-// Two float GEMMs around a (b, cols) product with the small triangle.
+// Three float GEMMs: the small triangle's product too (b^2 cols flops, a tenth of the others at b = 128).
 void apply_block(const Panel& p, float* C, int64_t ld, int64_t cols, bool transpose, std::vector<float>& W1,
                  std::vector<float>& W2) {
   using kernels::sgemm;
@@ -66,16 +71,8 @@ void apply_block(const Panel& p, float* C, int64_t ld, int64_t cols, bool transp
   W2.resize(size_t(b * cols));
   // W1 (b, cols) row-major = V^T C (V^T has row stride len, C column stride ld).
   sgemm(b, cols, len, p.V.data(), len, 1, C, 1, ld, W1.data(), cols, false);
-  // W2 = -op(T) W1 (T upper triangular, so op(T) row i reads T(i, i:) or T(:i+1, i)).
-  std::fill(W2.begin(), W2.end(), 0.0f);
-  for (int64_t i = 0; i < b; ++i)
-    for (int64_t q = transpose ? 0 : i; q < (transpose ? i + 1 : b); ++q) {
-      const float t = -(transpose ? p.T[size_t(q * b + i)] : p.T[size_t(i * b + q)]);
-      if (t == 0.0f) continue;
-      float* w2 = W2.data() + i * cols;
-      const float* w1 = W1.data() + q * cols;
-      for (int64_t j = 0; j < cols; ++j) w2[j] += t * w1[j];
-    }
+  // W2 (b, cols) row-major = op(NT) W1, NT = -T (T^T has row stride 1 and column stride b).
+  sgemm(b, cols, b, p.NT.data(), transpose ? 1 : b, transpose ? b : 1, W1.data(), cols, 1, W2.data(), cols, false);
   // C += V W2, written as C^T += W2^T V^T: sgemm's output has unit column stride, and the
   // column-major C is the row-major C^T with row stride ld.
   sgemm(cols, len, b, W2.data(), 1, cols, p.V.data(), len, 1, C, ld, true);
@@ -88,12 +85,12 @@ Panel make_panel(const ColMat& P, const std::vector<double>& tau, int64_t row0) 
   p.row0 = row0;
   p.len = P.rows;
   p.b = P.cols;
-  p.T = wy_factor(P, tau);
   p.V.assign(size_t(p.len * p.b), 0.0f);
   for (int64_t j = 0; j < p.b; ++j) {
     p.V[size_t(j * p.len + j)] = 1.0f;
     for (int64_t i = j + 1; i < p.len; ++i) p.V[size_t(j * p.len + i)] = float(P(i, j));
   }
+  wy_factor(p, tau);
   return p;
 }
 
@@ -106,8 +103,8 @@ static void apply_reflectors(const ColMat& V, const std::vector<double>& tau, in
                              bool identity_start) {
   const int64_t m = V.rows, K = int64_t(tau.size());
   std::vector<float> W1, W2;
-  for (int64_t j0 = (K - 1) / kPanel * kPanel; j0 >= 0 && K > 0; j0 -= kPanel) {
-    const int64_t b = std::min(kPanel, K - j0), r0 = j0 + shift;
+  for (int64_t j0 = (K - 1) / kApply * kApply; j0 >= 0 && K > 0; j0 -= kApply) {
+    const int64_t b = std::min(kApply, K - j0), r0 = j0 + shift;
     const int64_t c0 = identity_start ? r0 : 0;
     if (c0 >= cols) continue;
     TP_ASSERT(m - r0 >= b);
@@ -159,33 +156,45 @@ void qr_blocked(const float* A, int64_t m, int64_t n, float* Q, float* R) {
     for (int64_t i = 0; i < m; ++i) s += double(*F.at(i, j)) * double(*F.at(i, j));
     drop_below[size_t(j)] = std::sqrt(s) * 0x1p-23;
   }
-  std::vector<Panel> panels;
+  std::vector<Panel> blocks;
   std::vector<float> W1, W2;
-  for (int64_t p0 = 0; p0 < k; p0 += kPanel) {
-    Panel p;
-    p.row0 = p0;
-    p.len = m - p0;
-    p.b = std::min(kPanel, k - p0);
-    // Factor the panel (rows p0.., columns p0..p0+b) in double.
-    ColMat P(p.len, p.b);
-    for (int64_t j = 0; j < p.b; ++j)
-      for (int64_t i = 0; i < p.len; ++i) P(i, j) = *F.at(p0 + i, p0 + j);
-    std::vector<double> tau;
-    householder_qr(P, tau, drop_below.data() + p0);
-    for (int64_t j = 0; j < p.b; ++j)  // R's rows of the panel back into F (its V part is kept aside)
-      for (int64_t i = 0; i <= j; ++i) *F.at(p0 + i, p0 + j) = float(P(i, j));
-    p = make_panel(P, tau, p0);
-    // The rest of the rows p0.. gets Q_panel^T.
-    apply_block(p, F.at(p0, p0 + p.b), m, n - p0 - p.b, true, W1, W2);
-    panels.push_back(std::move(p));
+  for (int64_t s0 = 0; s0 < k; s0 += kApply) {
+    const int64_t sb = std::min(kApply, k - s0);
+    // The block's kApply columns, kPanel at a time: each panel factored in double, its reflectors applied
+    // to the block's columns right of it only.
+    Panel blk;
+    blk.row0 = s0;
+    blk.len = m - s0;
+    blk.b = sb;
+    blk.V.assign(size_t(blk.len * sb), 0.0f);
+    std::vector<double> blk_tau(static_cast<size_t>(sb));
+    for (int64_t p0 = s0; p0 < s0 + sb; p0 += kPanel) {
+      const int64_t len = m - p0, b = std::min(kPanel, s0 + sb - p0);
+      ColMat P(len, b);
+      for (int64_t j = 0; j < b; ++j)
+        for (int64_t i = 0; i < len; ++i) P(i, j) = *F.at(p0 + i, p0 + j);
+      std::vector<double> tau;
+      householder_qr(P, tau, drop_below.data() + p0);
+      for (int64_t j = 0; j < b; ++j)  // R's rows of the panel back into F (its V part is kept aside)
+        for (int64_t i = 0; i <= j; ++i) *F.at(p0 + i, p0 + j) = float(P(i, j));
+      const Panel p = make_panel(P, tau, p0);
+      apply_block(p, F.at(p0, p0 + b), m, s0 + sb - p0 - b, true, W1, W2);
+      for (int64_t j = 0; j < b; ++j)  // the panel's V into the block's, rows from the block's first
+        std::copy(p.V.begin() + j * len, p.V.begin() + (j + 1) * len, blk.V.begin() + (p0 - s0 + j) * blk.len + (p0 - s0));
+      std::copy(tau.begin(), tau.end(), blk_tau.begin() + (p0 - s0));
+    }
+    // The rest of the rows s0.. gets Q_block^T at once.
+    wy_factor(blk, blk_tau);
+    apply_block(blk, F.at(s0, s0 + sb), m, n - s0 - sb, true, W1, W2);
+    blocks.push_back(std::move(blk));
   }
   for (int64_t i = 0; i < k; ++i)
     for (int64_t j = 0; j < n; ++j) R[i * n + j] = j >= i ? std::ldexp(*F.at(i, j), -e) : 0.0f;
-  // Q = Q_0 Q_1 ... applied to the first k columns of I, last panel first: panel p only touches rows
+  // Q = Q_0 Q_1 ... applied to the first k columns of I, last block first: a block only touches rows
   // and columns from its row0 on.
   std::vector<float> Qv(size_t(m * k), 0.0f);
   for (int64_t i = 0; i < k; ++i) Qv[size_t(i * m + i)] = 1.0f;
-  for (auto it = panels.rbegin(); it != panels.rend(); ++it)
+  for (auto it = blocks.rbegin(); it != blocks.rend(); ++it)
     apply_block(*it, Qv.data() + it->row0 + it->row0 * m, m, k - it->row0, false, W1, W2);
   for (int64_t i0 = 0; i0 < m; i0 += 32)
     for (int64_t j0 = 0; j0 < k; j0 += 32)
