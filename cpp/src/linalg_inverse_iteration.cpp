@@ -54,44 +54,57 @@ void factor_shifted(int64_t n, double* a, double lambda, double* b, double* c, d
 
 // Solves (T - lambda I) x = y in place from factor_shifted's output (dlagts, job -1): a pivot too small
 // for the division is nudged by tol (doubling) so the solve never overflows; inverse iteration wants
-// exactly the large solution a near-singular system gives.
-void solve_shifted(int64_t n, const double* a, const double* b, const double* c, const double* d,
+// exactly the large solution a near-singular system gives. inv holds 1 / a: a pivot that cannot
+// overflow the quotient multiplies by it, taking a division (~13 cycles here) off the back
+// substitution's chain of dependent steps, which sets the solve's speed; the row swaps are selects,
+// not branches (the pivoting pattern of T - lambda I is irregular). b and d hold n entries, the last one
+// and two of them 0 (the back substitution reads them against y's zeros past its end).
+void solve_shifted(int64_t n, const double* a, const double* inv, const double* b, const double* c, const double* d,
                    const uint8_t* piv, double tol, double* y) {
+  double prev = y[0];  // y[k-1] as the elimination leaves it
   for (int64_t k = 1; k < n; ++k) {
-    if (!piv[k - 1]) {
-      y[k] -= c[k - 1] * y[k - 1];
-    } else {
-      const double temp = y[k - 1];
-      y[k - 1] = y[k];
-      y[k] = temp - c[k - 1] * y[k];
-    }
+    const double cur = y[k];
+    const bool swap = piv[k - 1] != 0;
+    const double top = swap ? cur : prev, other = swap ? prev : cur;
+    y[k - 1] = top;
+    prev = other - c[k - 1] * top;
   }
+  y[n - 1] = prev;
   constexpr double sfmin = DBL_MIN, bignum = 1.0 / DBL_MIN;
+  double y1 = 0.0, y2 = 0.0;  // y[k+1], y[k+2]: zero past the end
   for (int64_t k = n - 1; k >= 0; --k) {
-    double temp = y[k];
-    if (k + 2 < n) temp -= b[k] * y[k + 1] + d[k] * y[k + 2];
-    else if (k + 1 < n) temp -= b[k] * y[k + 1];
-    double ak = a[k], pert = std::copysign(tol, ak);
-    for (;;) {
-      const double absak = std::fabs(ak);
-      if (absak < 1.0) {
-        if (absak < sfmin) {
-          if (absak == 0.0 || std::fabs(temp) * sfmin > absak) {
+    double temp = y[k] - (b[k] * y1 + d[k] * y2);
+    double ak = a[k];
+    const double absak = std::fabs(ak);
+    double out;
+    if (absak >= sfmin && std::fabs(temp) <= absak * bignum) {
+      out = temp * inv[k];
+    } else {
+      double pert = std::copysign(tol, ak);
+      for (;;) {
+        const double abs_ak = std::fabs(ak);
+        if (abs_ak < 1.0) {
+          if (abs_ak < sfmin) {
+            if (abs_ak == 0.0 || std::fabs(temp) * sfmin > abs_ak) {
+              ak += pert;
+              pert *= 2.0;
+              continue;
+            }
+            temp *= bignum;
+            ak *= bignum;
+          } else if (std::fabs(temp) > abs_ak * bignum) {
             ak += pert;
             pert *= 2.0;
             continue;
           }
-          temp *= bignum;
-          ak *= bignum;
-        } else if (std::fabs(temp) > absak * bignum) {
-          ak += pert;
-          pert *= 2.0;
-          continue;
         }
+        break;
       }
-      break;
+      out = temp / ak;
     }
-    y[k] = temp / ak;
+    y[k] = out;
+    y2 = y1;
+    y1 = out;
   }
 }
 
@@ -131,7 +144,7 @@ bool tridiagonal_block_vectors(const double* d, const double* e, int64_t n, cons
   for (int64_t i = 1; i + 1 < n; ++i) onenrm = std::max(onenrm, std::fabs(d[i]) + std::fabs(e[i - 1]) + std::fabs(e[i]));
   const double ortol = 1e-3 * onenrm, dtpcrt = std::sqrt(0.1 / double(n));
   const size_t len = static_cast<size_t>(n);
-  std::vector<double> a(len), b(len), c(len), dd(len), x(len);
+  std::vector<double> a(len), inv(len), b(len), c(len), dd(len), x(len);
   std::vector<uint8_t> piv(len);
   bool converged = true;
   int64_t cluster = 0;  // first vector of the current cluster
@@ -154,6 +167,7 @@ bool tridiagonal_block_vectors(const double* d, const double* e, int64_t n, cons
     for (int64_t k = 2; k < n; ++k) tol = std::max({tol, std::fabs(a[k]), std::fabs(b[k - 1]), std::fabs(dd[k - 2])});
     tol *= DBL_EPSILON;
     if (tol == 0.0) tol = DBL_EPSILON;
+    for (size_t k = 0; k < len; ++k) inv[k] = 1.0 / a[k];  // read only where |a[k]| >= DBL_MIN
     int checks = 0, its = 0;
     for (;;) {
       if (++its > kMaxIterations) {
@@ -164,7 +178,7 @@ bool tridiagonal_block_vectors(const double* d, const double* e, int64_t n, cons
       const double scl = double(n) * onenrm * std::max(DBL_EPSILON, std::fabs(a[size_t(n - 1)])) /
                          std::fabs(x[size_t(index_of_max_abs(x.data(), n))]);
       for (double& v : x) v *= scl;
-      solve_shifted(n, a.data(), b.data(), c.data(), dd.data(), piv.data(), tol, x.data());
+      solve_shifted(n, a.data(), inv.data(), b.data(), c.data(), dd.data(), piv.data(), tol, x.data());
       for (int64_t i = cluster; i < j; ++i) {  // modified Gram-Schmidt against the cluster's vectors
         const double* z = Z + i * ldz;
         double s = 0.0;

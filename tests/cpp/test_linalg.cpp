@@ -905,6 +905,55 @@ TEST_CASE("inverse iteration gives the closed-form eigenvectors of the second-di
   }
 }
 
+TEST_CASE("inverse iteration takes a shift with an exactly zero pivot, and pivots far below 1, through the guarded division") {
+  namespace d = tp::linalg::detail;
+  // [[s, s], [s, s]] has eigenvalues 0 and 2s with vectors (1, -1) and (1, 1) over sqrt(2). At the shift 0
+  // the elimination leaves an exactly zero last pivot, which the solve must nudge; at s = 1e-300 every
+  // pivot is far below 1, where the quotient is checked for overflow before it is taken.
+  for (const double scale : {1.0, 1e-300}) {
+    CAPTURE(scale);
+    std::vector<double> diag = {scale, scale}, off = {scale}, w = {0.0, 2.0 * scale}, Z(4);
+    REQUIRE(d::tridiagonal_block_vectors(diag.data(), off.data(), 2, w.data(), 2, Z.data(), 2, 3));
+    const double r = 1.0 / std::sqrt(2.0);
+    CHECK(std::fabs(Z[0] - r) <= 1e-15);
+    CHECK(std::fabs(Z[1] + r) <= 1e-15);
+    CHECK(std::fabs(Z[2] - r) <= 1e-15);
+    CHECK(std::fabs(Z[3] - r) <= 1e-15);
+  }
+  // A graded tridiagonal (diagonal 1 .. 1e-12, coupling 1e-3 of the smaller neighbour): residuals
+  // ||T z - lambda z|| at double rounding of ||T|| and orthonormal vectors, with pivots spanning 12 decades.
+  const int64_t n = 60;
+  std::vector<double> diag(static_cast<size_t>(n)), off(size_t(n - 1));
+  for (int64_t i = 0; i < n; ++i) diag[size_t(i)] = std::pow(10.0, -12.0 * double(i) / double(n - 1));
+  for (int64_t i = 0; i + 1 < n; ++i) off[size_t(i)] = 1e-3 * diag[size_t(i + 1)];
+  tp::linalg::detail::ColMat T(n, n);
+  for (int64_t i = 0; i < n; ++i) {
+    T(i, i) = diag[size_t(i)];
+    if (i + 1 < n) T(i + 1, i) = off[size_t(i)];
+  }
+  std::vector<double> w;
+  d::symmetric_eig(T, w, nullptr, d::kMaxQlIterationsPerValue, false);
+  std::vector<double> Z(size_t(n * n));
+  REQUIRE(d::tridiagonal_block_vectors(diag.data(), off.data(), n, w.data(), n, Z.data(), n, 11));
+  double worst_res = 0, worst_orth = 0;
+  for (int64_t j = 0; j < n; ++j) {
+    const double* z = Z.data() + j * n;
+    for (int64_t i = 0; i < n; ++i) {
+      double tz = diag[size_t(i)] * z[i] - w[size_t(j)] * z[i];
+      if (i > 0) tz += off[size_t(i - 1)] * z[i - 1];
+      if (i + 1 < n) tz += off[size_t(i)] * z[i + 1];
+      worst_res = std::max(worst_res, std::fabs(tz));
+    }
+    for (int64_t k = 0; k <= j; ++k) {
+      double s = 0;
+      for (int64_t i = 0; i < n; ++i) s += z[i] * Z[size_t(k * n + i)];
+      worst_orth = std::max(worst_orth, std::fabs(s - (k == j ? 1.0 : 0.0)));
+    }
+  }
+  CHECK(worst_res <= 1e-14);
+  CHECK(worst_orth <= 1e-12);
+}
+
 TEST_CASE("the float32 GEMM trailing update matches the double rank-2b kernel to float rounding, lower and general") {
   namespace d = tp::linalg::detail;
   const int64_t m = 300, n = 290, b = 32, r0 = 37;  // 290 - 37 columns: a partial 256-column block
