@@ -16,8 +16,13 @@ inline void widen_u16(v128_t v, v128_t& lo, v128_t& hi) {
   hi = wasm_u32x4_extend_high_u16x8(v);
 }
 
-// bfloat16: the value is the top half of a float32.
-inline v128_t bf16_lanes_to_f32(v128_t u) { return wasm_i32x4_shl(u, 16); }
+// Eight bfloat16 (the top halves of float32s) as floats: zeros interleaved below them, one shuffle per
+// four values (x86 punpcklwd / punpckhwd) where zero-extending and shifting took two.
+inline void bf16x8_to_f32(v128_t v, v128_t& lo, v128_t& hi) {
+  const v128_t z = wasm_i32x4_const_splat(0);
+  lo = wasm_i16x8_shuffle(z, v, 0, 8, 1, 9, 2, 10, 3, 11);
+  hi = wasm_i16x8_shuffle(z, v, 4, 12, 5, 13, 6, 14, 7, 15);
+}
 
 // float16, by bit manipulation: the 15 bits below the sign, moved up 13, are a float32 whose exponent is
 // short by 127 - 15 = 112; multiplying by 2^112 fixes the exponent and also turns float16 subnormals
@@ -32,22 +37,24 @@ inline v128_t f16_lanes_to_f32(v128_t u) {
   return wasm_v128_or(f, sign);
 }
 
-// Eight float16 at once, when none is inf or NaN (a weight matrix's every block): the same bits as
+// Eight float16 none of which is inf or NaN (the caller checks: f16x8_special): the same bits as
 // f16_lanes_to_f32 in about half the instructions (the GEMM's m = 1 path is bound by this conversion).
 // Working in the 16-bit lanes before widening, the 15 bits below the sign shifted up 13 split into a low
-// half (em << 13) and a high half (em >> 3, with the sign put back at its bit 15); interleaved, they are
-// the float32 whose exponent is short by 112, and one multiply by 2^112 fixes it, subnormals included
-// (as above; the sign rides through the multiply). Returns false, writing nothing, when a lane is inf or
-// NaN: the caller widens those eight the general way.
-inline bool f16x8_to_f32_finite(v128_t v, v128_t& lo, v128_t& hi) {
-  const v128_t em = wasm_v128_and(v, wasm_i16x8_const_splat(0x7fff));
-  if (wasm_v128_any_true(wasm_i16x8_gt(em, wasm_i16x8_const_splat(0x7bff)))) return false;
-  const v128_t low = wasm_i16x8_shl(em, 13);
-  const v128_t high = wasm_v128_or(wasm_u16x8_shr(em, 3), wasm_v128_xor(v, em));
+// half (v << 13: the sign shifts out) and a high half (v >> 3 arithmetic, masked to the sign at bit 15
+// and the 12 bits of em >> 3); interleaved, they are the float32 whose exponent is short by 112, and one
+// multiply by 2^112 fixes it, subnormals included (as above; the sign rides through the multiply).
+inline void f16x8_to_f32_finite(v128_t v, v128_t& lo, v128_t& hi) {
+  const v128_t low = wasm_i16x8_shl(v, 13);
+  const v128_t high = wasm_v128_and(wasm_i16x8_shr(v, 3), wasm_i16x8_const_splat(int16_t(0x8fff)));
   const v128_t scale = wasm_f32x4_const_splat(0x1p112f);
   lo = wasm_f32x4_mul(wasm_i16x8_shuffle(low, high, 0, 8, 1, 9, 2, 10, 3, 11), scale);
   hi = wasm_f32x4_mul(wasm_i16x8_shuffle(low, high, 4, 12, 5, 13, 6, 14, 7, 15), scale);
-  return true;
+}
+
+// Whether any of eight float16 is inf or NaN: the 15 bits below its sign above the largest finite's.
+inline bool f16x8_special(v128_t v) {
+  const v128_t em = wasm_v128_and(v, wasm_i16x8_const_splat(0x7fff));
+  return wasm_v128_any_true(wasm_i16x8_gt(em, wasm_i16x8_const_splat(0x7bff)));
 }
 
 // Eight float16 with an inf or NaN among them: rare, so out of line (one copy, not one per caller).
@@ -60,13 +67,12 @@ inline bool f16x8_to_f32_finite(v128_t v, v128_t& lo, v128_t& hi) {
 // The 8 values at p as floats: lo = p[0:4], hi = p[4:8].
 inline void widen8(Half kind, const uint16_t* p, simd::f32x4& lo, simd::f32x4& hi) {
   const v128_t v = wasm_v128_load(p);
-  if (kind == Half::BF16) {
-    widen_u16(v, lo, hi);
-    lo = bf16_lanes_to_f32(lo);
-    hi = bf16_lanes_to_f32(hi);
-  } else if (!f16x8_to_f32_finite(v, lo, hi)) {
+  if (kind == Half::BF16)
+    bf16x8_to_f32(v, lo, hi);
+  else if (f16x8_special(v))
     f16x8_to_f32_special(v, lo, hi);
-  }
+  else
+    f16x8_to_f32_finite(v, lo, hi);
 }
 
 #else
@@ -79,5 +85,6 @@ inline void widen8(Half kind, const uint16_t* p, simd::f32x4& lo, simd::f32x4& h
 }
 
 #endif
+
 
 }  // namespace tp::detail

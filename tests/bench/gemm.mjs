@@ -303,6 +303,7 @@ async function main() {
       const r = measured[0];
       console.log(`${''.padEnd(22)} (matrix-vector, GB/s of B read, wall/cpu: tensorpad ${fmt(r.b_gbytes_per_s, 0)} / ` +
         `${fmt(r.cpu_b_gbytes_per_s, 0)}, tfjs ${fmt(tfjs.b_gbytes_per_s, 0)} / ${fmt(tfjs.cpu_b_gbytes_per_s, 0)})`);
+      console.log(`${''.padEnd(22)} (bf16/f16 against f32 here move with where B sits, L3 or DRAM: gemv-half.mjs pairs them round by round)`);
     }
     console.log('');
     results.push({ shape: label, m, k, n, max_rel_diff_vs_tfjs: diff, competitors: measured });
