@@ -1,8 +1,9 @@
 // The forward pass of tp::model (see model.hpp for the equations), one step at a time, with the
 // activations a caller asked to capture; greedy generation over a KV cache.
 // Every step splits over sgemm's threads where its work is large enough (kernels::parts_for): the
-// projections inside the GEMM, the row-wise ops by rows, attention by K/V head groups. Each row or group
-// is computed exactly as on one thread, so the results are bit-identical for any thread count.
+// projections inside the GEMM, the row-wise ops by rows, attention by K/V head groups and query blocks.
+// Each row, group and block is computed exactly as on one thread, so the results are bit-identical for
+// any thread count.
 #include <algorithm>
 #include <ctime>
 #include <cmath>
@@ -231,31 +232,55 @@ void ForwardRun::layer(int64_t i) {
   Tensor weights = want_w ? Tensor::empty({H, T, S}, "model.forward") : Tensor();
   Floats o(T * H * D);
   const int64_t group = H / KV;
-  // One K/V head group per unit of work: its query heads read the same K/V tiles (the kernel's GQA).
-  const double attn_work = 4.0 * double(group * D) * double(T) * double(past_ == 0 ? (T + 1) / 2 : S);
-  over_rows(KV, attn_work, [&](int64_t g0, int64_t g1) {
-    for (int64_t g = g0; g < g1; ++g) {
+  // Units of work: a K/V head group (its query heads read the same K/V tiles, the kernel's GQA) on one
+  // block of the kernel's query tile rows. Causal, block b visits b + 1 key tiles, so the units go to
+  // the threads in runs of equal cost rather than equal count (8 groups on 3 threads, or one group).
+  const int64_t tile = kernels::kAttentionTileRows, blocks = (T + tile - 1) / tile, units = KV * blocks;
+  const auto cost_before = [&](int64_t u) {  // key tiles visited by units [0, u)
+    if (past_ > 0) return double(u) * double(blocks);
+    const int64_t g = u / blocks, b = u % blocks;
+    return double(g) * double(blocks * (blocks + 1) / 2) + double(b * (b + 1) / 2);
+  };
+  const double total = cost_before(units);
+  const int parts = kernels::parts_for(4.0 * double(group * D * tile * tile) * total, units);
+  // Part t's first unit: the first whose cost so far reaches t/parts of the whole.
+  const auto first_unit = [&](int t) {
+    int64_t lo = 0, hi = units;
+    while (lo < hi) {
+      const int64_t mid = (lo + hi) / 2;
+      if (cost_before(mid) * parts < total * t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  tp::detail::run_parts(parts, [&](int t) {
+    for (int64_t u = first_unit(t), end = first_unit(t + 1); u < end;) {
+      // This part's blocks of one group, computed in one call (a call per run of blocks gives the same bits).
+      const int64_t g = u / blocks, b0 = u % blocks, b1 = std::min(blocks, b0 + (end - u));
+      const int64_t r0 = b0 * tile, rows = std::min(T, b1 * tile) - r0;
+      u += b1 - b0;
       kernels::AttentionArgs a;
-      a.sq = T;
+      a.sq = rows;
       a.sk = S;
       a.d = a.dv = D;
-      a.q = q.data() + g * group * D;
+      a.q = q.data() + r0 * H * D + g * group * D;
       a.rsq = H * D;
       a.k = K + g * D;
       a.rsk = KV * D;
       a.v = V + g * D;
       a.rsv = KV * D;
-      a.o = o.data() + g * group * D;
+      a.o = o.data() + r0 * H * D + g * group * D;
       a.rso = H * D;
       a.scale = float(1.0 / std::sqrt(double(D)));
       a.causal = past_ == 0;
+      a.q0 = r0;
       if (!mask.empty()) {
-        a.mask = mask.data();
+        a.mask = mask.data() + r0 * S;
         a.rsm = S;
         a.csm = 1;
       }
       if (want_w) {
-        a.weights = weights.data() + g * group * T * S;
+        a.weights = weights.data() + g * group * T * S + r0 * S;
         a.hsw = T * S;
       }
       a.heads = group;

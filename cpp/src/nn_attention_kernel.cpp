@@ -16,7 +16,7 @@ namespace {
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 // Query rows and key rows per tile: a 64x64 score tile plus a 64xDv accumulator stay in L1/L2.
-constexpr int64_t kTileQ = 64;
+constexpr int64_t kTileQ = kAttentionTileRows;
 constexpr int64_t kTileK = 64;
 
 // The larger of a running max and a score, NaN once either is NaN: std::max(m, NaN) keeps m, and a row
@@ -28,7 +28,7 @@ inline T max_keeping_nan(T m, T s) {
 
 // The logit of (i, j) after scaling, the additive mask and the causal mask.
 inline float masked(const AttentionArgs& a, float s, int64_t i, int64_t j) {
-  if (a.causal && j > i) return kNegInf;
+  if (a.causal && j > a.q0 + i) return kNegInf;
   s *= a.scale;
   if (a.mask) s += a.mask[i * a.rsm + j * a.csm];
   return s;
@@ -123,7 +123,7 @@ void attention_f32(const AttentionArgs& a) {
     std::fill(l.begin(), l.end(), 0.0f);
     std::fill(acc.begin(), acc.end(), 0.0f);
     // Causal: keys past the tile's last query are masked for every row, so they are never visited.
-    const int64_t kend = a.causal ? std::min(a.sk, i0 + bq) : a.sk;
+    const int64_t kend = a.causal ? std::min(a.sk, a.q0 + i0 + bq) : a.sk;
     for (int64_t j0 = 0; j0 < kend; j0 += kTileK) {
       const int64_t bk = std::min(kTileK, kend - j0);
       const float* kt = a.k + j0 * a.rsk;
@@ -163,7 +163,7 @@ void attention_ref(const AttentionArgs& a) {
       for (int64_t t = 0; t < a.d; ++t) s += double(a.q[i * a.rsq + t]) * a.k[j * a.rsk + t];
       s *= a.scale;
       if (a.mask) s += a.mask[i * a.rsm + j * a.csm];
-      if (a.causal && j > i) s = -std::numeric_limits<double>::infinity();
+      if (a.causal && j > a.q0 + i) s = -std::numeric_limits<double>::infinity();
       p[j] = s;
       mx = max_keeping_nan(mx, s);
     }

@@ -1,5 +1,5 @@
 // tp.model on the pthreads core (build/wasm/web-mt, a crossOriginIsolated page): the forward splits every
-// large op over the threads (projections, row-wise ops, attention by K/V head groups, lm_head's one row),
+// large op over the threads (projections, row-wise ops, attention by K/V head group and query block, lm_head's one row),
 // and must give the same bits on 1, 2 and 3 threads for every capture and the logits; its profile shows the
 // helper thread working in the large ops; and on 2 threads the fixture model still matches the numpy
 // reference forward (tests/fixtures/models/expect) within the fixture's tolerance.

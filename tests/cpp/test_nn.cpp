@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <string>
 #include <tuple>
@@ -178,6 +179,35 @@ TEST_CASE("the fused kernel given a group of query heads matches the oracle head
       CAPTURE(causal);
       check_close(out, ref, 1e-5, 1e-4);
     }
+}
+
+TEST_CASE("attention on blocks of query rows (q0) gives the bits of the whole call, causal or masked") {
+  // The model forward splits attention over threads by such blocks; 200 rows: blocks of 64, 128 and 8.
+  uint64_t seed = 900;
+  for (bool causal : {false, true}) {
+    const int64_t G = 2, sq = 200, sk = 200, d = 8, dv = 6;
+    const Tensor Q = randn_t({G, sq, d}, seed++), K = randn_t({sk, d}, seed++), V = randn_t({sk, dv}, seed++);
+    const Tensor M = randn_t({G, sq, sk}, seed++);
+    Tensor whole = Tensor::empty({G, sq, dv}), blocks = Tensor::empty({G, sq, dv});
+    kernels::AttentionArgs a;
+    a.sq = sq, a.sk = sk, a.d = d, a.dv = dv;
+    a.q = Q.data(), a.rsq = d, a.k = K.data(), a.rsk = d, a.v = V.data(), a.rsv = dv, a.rso = dv;
+    a.scale = 0.3f, a.causal = causal;
+    if (!causal) a.mask = M.data(), a.rsm = sk, a.csm = 1, a.hsm = sq * sk;
+    a.heads = G, a.hsq = sq * d, a.hso = sq * dv;
+    a.o = whole.data();
+    kernels::attention_f32(a);
+    for (const std::pair<int64_t, int64_t>& block : {std::pair<int64_t, int64_t>{0, 64}, {64, 128}, {192, 8}}) {
+      const int64_t r0 = block.first;
+      kernels::AttentionArgs b = a;
+      b.sq = block.second, b.q0 = r0;
+      b.q += r0 * a.rsq, b.o = blocks.data() + r0 * a.rso;
+      if (b.mask) b.mask += r0 * a.rsm;
+      kernels::attention_f32(b);
+    }
+    CAPTURE(causal);
+    CHECK(std::memcmp(whole.data(), blocks.data(), size_t(whole.numel()) * sizeof(float)) == 0);
+  }
 }
 
 TEST_CASE("attention is stable for huge logits and gives zeros for a fully masked row") {

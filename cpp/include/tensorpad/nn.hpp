@@ -22,6 +22,10 @@ namespace tp::kernels {
 // g's Q, O, mask and weights start g·hsq, g·hso, g·hsm, g·hsw elements after head 0's. The fused path
 // then reads each K/V tile once for the whole group instead of once per head, so K/V memory traffic does
 // not grow with the group (the flops are those of per-head calls).
+// q0: with causal, query row i sits at position q0 + i and sees keys j <= q0 + i, so rows r0.. of a longer
+// query can be computed alone (q, o, mask and weights advanced by r0 rows, q0 = r0). Started at a
+// multiple of kAttentionTileRows, such a call runs the very tiles of the whole call: the same bits.
+constexpr int64_t kAttentionTileRows = 64;
 struct AttentionArgs {
   int64_t sq = 0, sk = 0, d = 0, dv = 0;
   const float* q = nullptr;
@@ -34,6 +38,7 @@ struct AttentionArgs {
   int64_t rso = 0;
   float scale = 1.0f;
   bool causal = false;
+  int64_t q0 = 0;
   const float* mask = nullptr;
   int64_t rsm = 0, csm = 0;
   float* weights = nullptr;
