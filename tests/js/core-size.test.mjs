@@ -48,8 +48,8 @@ const GOAL = 200_000;
 //                               steady_clock, which linked printf again) web 227,586 (-28,411),
 //                               web-mt 264,159 (-23,129) measured; with the svd/eigh float paths above
 //                               and d4c681a, on 5d7e18a: web 230,809, web-mt 268,367 measured
-//   - issue 23's attention split by query blocks and issue 24's bf16/f16 widening by shuffles (09c690b,
-//     ac69695): on 32a5e13 web 230,714 -> 231,105 (+391), web-mt 268,291 -> 268,807 (+516) measured;
+//   - issue 23's attention split by query blocks and issue 24's bf16/f16 widening by shuffles (7682c14,
+//     2af815c): on 32a5e13 web 230,714 -> 231,105 (+391), web-mt 268,291 -> 268,807 (+516) measured;
 //     ceilings raised by that growth (231,000 -> 231,400, 268,600 -> 269,100)
 //   - Binaryen at -Os instead of -O3 at the link (its inlining; LTO and every source's own -O level
 //     unchanged) (issue 24)   web 230,714 -> 227,940, web-mt 268,291 -> 266,162
