@@ -53,7 +53,7 @@ const GOAL = 200_000;
 //     ceilings raised by that growth (231,000 -> 231,400, 268,600 -> 269,100)
 //   - Binaryen at -Os instead of -O3 at the link (its inlining; LTO and every source's own -O level
 //     unchanged) (issue 24)   web 230,714 -> 227,940, web-mt 268,291 -> 266,162
-//     measured on 32a5e13 (-2,774 and -2,129); on main with 09c690b/ac69695 not re-measured: ceilings are
+//     measured on 32a5e13 (-2,774 and -2,129); with 7682c14/2af815c not re-measured: ceilings are
 //     main's minus those cuts plus ~100 of margin (231,400 -> 228,700, 269,100 -> 267,100), to be lowered
 //     to the merged tree's measurement. On a1e6b0f (merged): web 228,552 measured (-2,553 from 231,105);
 //     web-mt not re-measured.
