@@ -56,7 +56,8 @@ const GOAL = 200_000;
 //     measured on 32a5e13 (-2,774 and -2,129); with 7682c14/2af815c not re-measured: ceilings are
 //     main's minus those cuts plus ~100 of margin (231,400 -> 228,700, 269,100 -> 267,100), to be lowered
 //     to the merged tree's measurement. On a1e6b0f (merged): web 228,552 measured (-2,553 from 231,105);
-//     web-mt not re-measured.
+//     web-mt 267,098 measured (-1,709 from 268,807): its estimated ceiling 267,100 left 2 bytes, so it is
+//     267,300 (raised by 200 over that estimate: ~200 of margin as before; still 1,800 under 269,100).
 //     Where the rest goes (web, raw code bytes by source file, --profiling-funcs link): the bindings ~118 KB
 //     (their guard lambdas, with the core functions they call inlined), linalg_* ~116 KB (eigh's
 //     symmetric_eig 16 KB, svd's bidiagonal_route 13 KB), gemm 35 KB, elementwise 24 KB, libc++ templates 60 KB,
@@ -67,7 +68,7 @@ const GOAL = 200_000;
 // one float compute type (double) in the dtype-generic loops, fewer inlined binding wrappers, einsum in JS
 // over the GEMM binding, a lazily loaded second module for rarely used ops (the decompositions: with
 // Emscripten 3.1.6 not as a dlopen'd side module in web-mt, whose pool workers would not have it loaded).
-const BUDGET = { web: 228_700, 'web-mt': 267_100 };
+const BUDGET = { web: 228_700, 'web-mt': 267_300 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
