@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { randomFill, toHalfBits } from './fill.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
@@ -31,25 +32,6 @@ const roundMs = 15;  // per dtype per round: short, so that a round sees one mac
 if (!fs.existsSync(modulePath)) throw new Error(`bench module not found at ${modulePath}: cmake --build build/wasm --target tensorpad_bench`);
 const M = await require(modulePath)({ wasmBinary: fs.readFileSync(modulePath.replace(/\.js$/, '.wasm')) });
 
-function randomFill(array, seed) {
-  let s = seed >>> 0;
-  for (let i = 0; i < array.length; ++i) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    array[i] = s / 4294967296 - 0.5;
-  }
-}
-// float32 -> bfloat16 / float16 bits, truncating (random weights need no rounding; no inf or NaN).
-function toHalfBits(values, kind) {
-  const out = new Uint16Array(values.length);
-  const u = new Uint32Array(values.buffer, values.byteOffset, values.length);
-  for (let i = 0; i < values.length; ++i) {
-    const b = u[i];
-    if (kind === 'bf16') { out[i] = b >>> 16; continue; }
-    const sign = (b >>> 16) & 0x8000, e = ((b >>> 23) & 0xff) - 112, mant = (b >>> 13) & 0x3ff;
-    out[i] = e <= 0 ? sign : sign | (e << 10) | mant;
-  }
-  return out;
-}
 const quantile = (xs, q) => { const s = [...xs].sort((a, b) => a - b); const i = (s.length - 1) * q, lo = Math.floor(i); return s[lo] + (s[Math.ceil(i)] - s[lo]) * (i - lo); };
 
 // One timed call of fn(reps): wall and this process's CPU milliseconds.
