@@ -41,6 +41,18 @@ Tensor attention_from_primitives(const Tensor& q, const Tensor& k, const Tensor&
   return mm(softmax(s, -1), v);
 }
 
+// The kernel's arguments for G query heads (Q: [G, sq, d], contiguous) on one K/V head (K: [sk, d], V: [sk, dv]),
+// writing [G, sq, dv] contiguous; no mask, output pointer left to the caller.
+kernels::AttentionArgs grouped_args(const Tensor& Q, const Tensor& K, const Tensor& V, float scale, bool causal) {
+  const int64_t G = Q.size(0), sq = Q.size(1), d = Q.size(2), sk = K.size(0), dv = V.size(1);
+  kernels::AttentionArgs a;
+  a.sq = sq, a.sk = sk, a.d = d, a.dv = dv;
+  a.q = Q.data(), a.rsq = d, a.k = K.data(), a.rsk = d, a.v = V.data(), a.rsv = dv, a.rso = dv;
+  a.scale = scale, a.causal = causal;
+  a.heads = G, a.hsq = sq * d, a.hso = sq * dv;
+  return a;
+}
+
 }  // namespace
 
 TEST_CASE("attention mixes three value vectors 0.1/0.7/0.2 into (0.5, 1.9, 0.9)") {
@@ -161,12 +173,8 @@ TEST_CASE("the fused kernel given a group of query heads matches the oracle head
       const Tensor Q = randn_t({G, sq, d}, seed++), K = randn_t({sk, d}, seed++), V = randn_t({sk, dv}, seed++);
       const Tensor M = randn_t({G, sq, sk}, seed++);
       Tensor out = Tensor::empty({G, sq, dv}), ref = Tensor::empty({G, sq, dv});
-      kernels::AttentionArgs a;
-      a.sq = sq, a.sk = sk, a.d = d, a.dv = dv;
-      a.q = Q.data(), a.rsq = d, a.k = K.data(), a.rsk = d, a.v = V.data(), a.rsv = dv, a.rso = dv;
-      a.mask = M.data(), a.rsm = sk, a.csm = 1;
-      a.scale = 0.4f, a.causal = causal;
-      a.heads = G, a.hsq = sq * d, a.hso = sq * dv, a.hsm = sq * sk;
+      kernels::AttentionArgs a = grouped_args(Q, K, V, 0.4f, causal);
+      a.mask = M.data(), a.rsm = sk, a.csm = 1, a.hsm = sq * sk;
       a.o = out.data();
       kernels::attention_f32(a);
       for (int64_t g = 0; g < G; ++g) {  // the oracle one head at a time, no grouping
@@ -189,12 +197,8 @@ TEST_CASE("attention on blocks of query rows (q0) gives the bits of the whole ca
     const Tensor Q = randn_t({G, sq, d}, seed++), K = randn_t({sk, d}, seed++), V = randn_t({sk, dv}, seed++);
     const Tensor M = randn_t({G, sq, sk}, seed++);
     Tensor whole = Tensor::empty({G, sq, dv}), blocks = Tensor::empty({G, sq, dv});
-    kernels::AttentionArgs a;
-    a.sq = sq, a.sk = sk, a.d = d, a.dv = dv;
-    a.q = Q.data(), a.rsq = d, a.k = K.data(), a.rsk = d, a.v = V.data(), a.rsv = dv, a.rso = dv;
-    a.scale = 0.3f, a.causal = causal;
+    kernels::AttentionArgs a = grouped_args(Q, K, V, 0.3f, causal);
     if (!causal) a.mask = M.data(), a.rsm = sk, a.csm = 1, a.hsm = sq * sk;
-    a.heads = G, a.hsq = sq * d, a.hso = sq * dv;
     a.o = whole.data();
     kernels::attention_f32(a);
     for (const std::pair<int64_t, int64_t>& block : {std::pair<int64_t, int64_t>{0, 64}, {64, 128}, {192, 8}}) {
