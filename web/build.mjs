@@ -360,7 +360,7 @@ export async function build({ quiet = false, check = false, chaptersDir, publicC
   // (the first such output was preloaded instead of main.js's own imports, which then waited for main.js).
   const mainOut = Object.entries(page.metafile.outputs).find(([f]) => path.resolve(f) === path.join(dist, 'assets', 'main.js'))?.[1];
   if (!mainOut) throw new Error('web/build: esbuild wrote no assets/main.js');
-  const chunks = (mainOut?.imports ?? []).filter((i) => i.kind === 'import-statement').map((i) => path.relative(dist, path.resolve(i.path)));
+  const chunks = mainOut.imports.filter((i) => i.kind === 'import-statement').map((i) => path.relative(dist, path.resolve(i.path)));
   fs.writeFileSync(path.join(dist, 'index.html'), indexHtml(chunks));
 
   // The judge's own bundles (its isolated worker, exercise modules).

@@ -13,8 +13,8 @@
 // and stream B micro-panels from L2; measured on WASM/x86-64 this beats the classic ir-innermost order
 // by 3-8% once C no longer fits in L2 (on AMD EPYC Zen 3, issue 24, the two orders measured alike).
 // pc is outermost so A is packed once, not once per column panel (6 times at n = 3072, nc = 512: 3.3% of
-// the time of 512x1024x3072 under V8 --cpu-prof, now 0.5%); every element of C still sums its k blocks in pc order, so the
-// bits are those of any other loop order.
+// the time of 512x1024x3072 under V8 --cpu-prof, now 0.5%); every element of C still sums its k blocks
+// in pc order, so the bits are those of any other loop order.
 // Packing reads any strides (so transposes cost nothing extra) and zero-pads the last strip of A
 // and of B up to MR / NR: edge tiles run the same micro-kernel and only their store is partial.
 // B may also be 16-bit floats (bfloat16 / float16, a model's weights as stored): packing converts them,

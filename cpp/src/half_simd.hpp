@@ -86,5 +86,4 @@ inline void widen8(Half kind, const uint16_t* p, simd::f32x4& lo, simd::f32x4& h
 
 #endif
 
-
 }  // namespace tp::detail
