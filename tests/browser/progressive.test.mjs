@@ -108,6 +108,24 @@ test('the chapter shows its cells before CodeMirror has loaded, as static copies
   });
 });
 
+test('keys pressed in a clicked copy before CodeMirror arrives carry over: a select-all made there is the editor\'s selection', async () => {
+  await withSitePage(browser, srv.base, async (page) => {
+    const codeMirror = await holdCodeMirror(page);
+    await page.goto(`${srv.base}?chapter=linear-algebra&lang=en`);
+    await page.waitForFunction(() => [...document.querySelectorAll('main [data-testid=cell]')].slice(0, 2).every((el) => el.querySelector('.cm-line')), null, { timeout: 120000 });
+    const id = await page.evaluate(() => document.querySelectorAll('main [data-testid=cell]')[1].dataset.cellId);
+    const cell = page.locator(`[data-testid=cell][data-cell-id="${id}"]`);
+    // The click asks for a caret mid-text; Ctrl+A then selects the whole copy; the editor is made only after.
+    await cell.locator('.cm-content').click();
+    await page.keyboard.press('Control+A');
+    codeMirror.release();
+    await cell.locator('.cm-editor:not([data-static])').waitFor({ timeout: 60000 });
+    await page.keyboard.press('Delete');
+    await page.keyboard.insertText('// replaced');
+    assert.equal(await editorText(page, id), '// replaced');
+  });
+});
+
 // The first task of the page builds every block's frame but draws only what the first screen shows: below it, a
 // cell's controls and the copy of its code, and the folded contents' list, are drawn in the slices after the
 // first screen (notebook.js #fill), the copy standing in until then with the height of its lines.

@@ -129,6 +129,8 @@ export class LazyEditor {
 
   /** The offset in the text of a DOM point inside the static lines, or null. */
   #offset(node, offset) {
+    // Between lines (a select-all in the editable copy spans the whole content): the start of line `offset`.
+    if (node === this.content) return Math.min([...node.childNodes].slice(0, offset).reduce((a, l) => a + l.textContent.length + 1, 0), this.doc.length);
     const el = node.nodeType === 1 ? node : node.parentElement;
     const line = el?.closest('.cm-line');
     if (!line || !this.content.contains(line)) return null;
@@ -185,6 +187,12 @@ export class LazyEditor {
       if (typed) {
         this.doc = typed.text;
         anchor = head = typed.caret;
+      } else if (this.content.isContentEditable) {
+        // Keys pressed in the copy after the click (Ctrl+A, Shift+arrows) moved the selection since it was asked for.
+        const sel = getSelection();
+        const at = sel?.anchorNode && this.content.contains(sel.anchorNode) && this.content.contains(sel.focusNode)
+          ? [this.#offset(sel.anchorNode, sel.anchorOffset), this.#offset(sel.focusNode, sel.focusOffset)] : null;
+        if (at && at[0] !== null && at[1] !== null) [anchor, head] = at;
       }
       this.view = cm.createEditor(null, { ...this.opts, doc: this.doc });
       this.shell.replaceWith(this.view.dom);
