@@ -10,11 +10,15 @@
 // - CPU: the main thread's own CPU time (the trace's thread time of its top-level tasks) until each mark, and
 //   its tasks over 200 ms of CPU. On this shared 2-core machine wall time stretches with the load average
 //   (a task waits for a core); the CPU time is the page's own work, what an idle machine would take.
+// - the longest task (wall), where its time went (Linux, tests/bench/cpu-wait.mjs): on a CPU, or runnable and
+//   waiting for one; and who had the CPUs meanwhile: the page's cell worker and WebAssembly compiles (V8 tiers
+//   the core up on pool threads as widgets first call it), the browser's other processes, other programs.
 // Prints the median and range of each over the runs, with the CPU and load average. Not a test: no thresholds.
 import os from 'node:os';
 import path from 'node:path';
 import { createServer } from '../../web/server.mjs';
 import { startServer, launch } from '../browser/helpers.mjs';
+import { start as sampleCpus } from './cpu-wait.mjs';
 
 const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 const runs = Number(arg('--runs', process.argv.includes('--quick') ? 3 : 5));
@@ -23,11 +27,11 @@ const chapter = arg('--chapter', 'linear-algebra');
 const against = arg('--against', null);
 
 /** One cold open, traced: the figures of the page's renderer main thread. */
-async function openOnce(browser, base, lang) {
+async function openOnce(browser, base, lang, cpus) {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
-    await browser.startTracing(page, { categories: ['toplevel', 'blink.user_timing', '__metadata'] });
+    await browser.startTracing(page, { categories: ['toplevel', 'blink.user_timing', '__metadata', 'v8.wasm'] });
     await page.goto(`${base}?chapter=${chapter}&lang=${lang}`);
     // Waited for by a check in the page each frame: a locator's polls run Playwright's selector engine over the
     // whole document (tasks of 50-130 ms of CPU on this chapter), which the trace would count as the page's own.
@@ -50,7 +54,18 @@ async function openOnce(browser, base, lang) {
       if (!last || e.ts >= last.ts + last.dur) tasks.push(e);
     }
     const cpuUntil = (ts) => tasks.filter((e) => e.ts < ts).reduce((a, e) => a + Math.min(e.tdur ?? 0, (ts - e.ts)), 0) / 1000;
+    const longest = tasks.reduce((a, e) => (e.dur > a.dur ? e : a));
+    const wait = cpus && await cpus.window(tid, longest.ts, longest.ts + longest.dur);
+    // What the renderer's own other threads ran during it, from the trace: the cell worker, WebAssembly compiles.
+    const threadName = new Map(events.filter((e) => e.name === 'thread_name' && e.pid === pid).map((e) => [e.tid, e.args.name]));
+    const during = (test) => events.filter((e) => e.ph === 'X' && e.pid === pid && e.tid !== tid && test(e)).reduce((a, e) => {
+      const lo = Math.max(e.ts, longest.ts), hi = Math.min(e.ts + e.dur, longest.ts + longest.dur);
+      return hi > lo ? a + (hi - lo) / e.dur * (e.tdur ?? 0) : a;
+    }, 0) / 1000;
+    const worker = during((e) => /DedicatedWorker/.test(threadName.get(e.tid) ?? '') && e.name === 'ThreadControllerImpl::RunTask');
+    const compile = during((e) => /ThreadPool/.test(threadName.get(e.tid) ?? '') && /^wasm\.(ExecuteCompilationUnits|ValidateFunctionsStreaming)$/.test(e.name));
     return {
+      ...(wait && { longRan: wait.ran, longWaited: wait.waited, longProcess: wait.process, longTree: wait.tree, longOthers: wait.others, longSteal: wait.steal, longWorker: worker, longCompile: compile }),
       firstScreen: (first.ts - start) / 1000, interactive: (ready.ts - start) / 1000,
       wallOver200: tasks.filter((e) => e.dur > 200e3).length, wallLongest: Math.max(...tasks.map((e) => e.dur)) / 1000,
       cpuFirstScreen: cpuUntil(first.ts), cpuInteractive: cpuUntil(ready.ts), cpuTotal: tasks.reduce((a, e) => a + (e.tdur ?? 0), 0) / 1000,
@@ -75,20 +90,25 @@ async function serve(dir) {
 const sites = [{ name: 'this build', srv: await startServer() }];
 if (against) sites.push({ name: `against ${against}`, srv: await serve(against) });
 const browser = await launch();
+const cpus = sampleCpus();
 try {
   console.log(`page-open: ${chapter}, ${runs} cold opens per language${against ? ' and site (in turn)' : ''}, ${os.cpus()[0].model} x${os.cpus().length}, load ${load()}`);
   for (const lang of langs) {
     const rs = sites.map(() => []);
-    for (let i = 0; i < runs; i++) for (const [k, s] of sites.entries()) rs[k].push(await openOnce(browser, s.srv.base, lang));
+    for (let i = 0; i < runs; i++) for (const [k, s] of sites.entries()) rs[k].push(await openOnce(browser, s.srv.base, lang, cpus));
     for (const [k, s] of sites.entries()) {
       const col = (key) => fmt(rs[k].map((r) => r[key]));
       console.log(`  ${lang}${against ? `, ${s.name}` : ''} (load after: ${load()}), median (range) in ms:\n` +
         `    wall: first screen ${col('firstScreen')}, interactive ${col('interactive')}, tasks > 200 ms ${col('wallOver200')}, longest ${col('wallLongest')}\n` +
         `    main-thread CPU: until first screen ${col('cpuFirstScreen')}, until interactive ${col('cpuInteractive')}, in all ${col('cpuTotal')}, ` +
-        `tasks > 200 ms ${col('cpuOver200')}, longest ${col('cpuLongest')}`);
+        `tasks > 200 ms ${col('cpuOver200')}, longest ${col('cpuLongest')}` +
+        (rs[k][0].longWaited === undefined ? '' : `\n    the longest task (wall): on a CPU ${col('longRan')}, waiting for one ${col('longWaited')}; meanwhile this browser's ` +
+          `renderer's other threads ran ${col('longProcess')} (of which the cell worker ${col('longWorker')}, WebAssembly compiles ${col('longCompile')}), ` +
+          `its browser and GPU processes ${col('longTree')}, other processes ${col('longOthers')}, the host took ${col('longSteal')}`));
     }
   }
 } finally {
+  cpus?.stop();
   await browser.close();
   for (const s of sites) await s.srv.close();
 }
