@@ -76,9 +76,12 @@ export function serveKernel(port, loadTp) {
   let current = null;
   let words = WORDS.en;
   // Set by the page (MSG.FLAG) where memory can be shared: cells then check it and stop without losing the scope.
+  // It holds the id of the last run the page asked to stop (ids only grow), and only the page writes it: an
+  // Interrupt that arrives while its run still waits in this worker's queue stops that run as it starts.
   let flag = null;
-  const check = (v) => {
-    if (Atomics.load(flag, 0) !== 0) throw new Interrupted();
+  const stopAsked = (runId) => Atomics.load(flag, 0) >= runId;
+  const checkFor = (runId) => (v) => {
+    if (stopAsked(runId)) throw new Interrupted();
     return v;
   };
   // The running cell (null between runs), for long tp calls (tp.model) that check for an Interrupt between
@@ -92,7 +95,7 @@ export function serveKernel(port, loadTp) {
     if (runId === null) return null;
     let last = -Infinity;
     return {
-      check: () => { if (flag && active === runId) check(); },
+      check: () => { if (flag && active === runId && stopAsked(runId)) throw new Interrupted(); },
       progress: (p) => {
         const t = performance.now();
         if (active !== runId || (t - last < PROGRESS_MS && p.value < p.max)) return;
@@ -173,11 +176,9 @@ export function serveKernel(port, loadTp) {
       flush();
       current = runId;
       printed = 0;
-      if (flag) Atomics.store(flag, 0, 0);
       active = runId;
-      const r = await runCell(source, scope, { cellId, check: flag ? check : null });
+      const r = await runCell(source, scope, { cellId, check: flag ? checkFor(runId) : null });
       active = null;
-      if (flag) Atomics.store(flag, 0, 0);
       flush();
       if (r.interrupted) {
         port.postMessage({ type: MSG.DONE, runId, interrupted: true, declared: r.declared, reads: r.reads });

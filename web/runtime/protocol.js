@@ -9,8 +9,9 @@
 //   { type: 'watch', lock }                       hold the Web Lock `lock` for as long as the worker lives
 //   { type: 'complete', reqId, path }              the names under `path` ('' : the scope and globals; 'tp.linalg', 'x')
 //   { type: 'lang', lang }                        the reader's language ('en' | 'zh') for what the worker itself says
-//   { type: 'interrupt-flag', flag }              an Int32Array on a SharedArrayBuffer: the page sets [0] to 1
-//                                                 to stop the running cell at its next loop iteration or await
+//   { type: 'interrupt-flag', flag }              an Int32Array on a SharedArrayBuffer: the page sets [0] to the
+//                                                 last runId to stop; runs with ids up to it stop at their next
+//                                                 loop iteration or await (only the page writes it)
 // worker → page
 //   { type: 'ready', info }                       tp is initialised; runs may start
 //   { type: 'fatal', message }                    tp failed to initialise; nothing will run

@@ -232,7 +232,8 @@ export class Kernel {
    */
   stopRunning(ms = 2000) {
     if (!this.flag || this.state !== 'ready' || this.runs.size === 0) return Promise.resolve(false);
-    Atomics.store(this.flag, 0, 1);
+    // Every run sent so far stops (the worker compares its run's id); later runs do not.
+    Atomics.store(this.flag, 0, Math.max(...this.runs.keys()));
     const t0 = performance.now();
     const generation = this.generation;
     return new Promise((resolve) => {
