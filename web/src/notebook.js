@@ -32,6 +32,7 @@ export class Notebook {
     this.lang = lang;
     this.cells = [];
     this.blockOf = new Map(); // a top-level block's element → the chapter block
+    this.keys = new WeakMap(); // a top-level block's element → its key (#keyOf)
     this.cellOf = new WeakMap(); // a cell's element → its view (the author's cells and the reader's)
     this.readerViews = new Map(); // id → the view of a reader's own cell (code or Markdown)
     this.values = new Map();
@@ -124,7 +125,6 @@ export class Notebook {
       const el = this.#renderBlock(b);
       el.id ||= `b${i}`;
       el.dataset.block = String(i);
-      el.dataset.key = blockKey(b);
       this.blockOf.set(el, b);
       main.append(el);
     });
@@ -368,7 +368,14 @@ export class Notebook {
 
   /** The reader's cells and the author's blocks, in page order (top-level blocks of the chapter). */
   #items() {
-    return [...this.main.children].filter((el) => el.dataset.key || el.dataset.reader === 'true');
+    return [...this.main.children].filter((el) => this.blockOf.has(el) || el.dataset.reader === 'true');
+  }
+
+  /** An author block's key (anchors.js), computed when a reader's cell is first placed or saved: it hashes the block's text. */
+  #keyOf(el) {
+    let key = this.keys.get(el);
+    if (key === undefined) this.keys.set(el, (key = blockKey(this.blockOf.get(el))));
+    return key;
   }
 
   #newReaderView({ id, type, source }) {
@@ -382,8 +389,8 @@ export class Notebook {
 
   #restoreReaderCells() {
     const list = this.store.readerCells(this.lang);
-    const items = this.#items();
-    const keys = items.map((el) => el.dataset.key);
+    const items = list.length ? this.#items() : [];
+    const keys = items.map((el) => (el.dataset.reader === 'true' ? undefined : this.#keyOf(el)));
     const last = new Map(); // anchor index → the element placed last after it
     for (const entry of list) {
       if (this.readerViews.has(entry.id)) continue;
@@ -435,7 +442,7 @@ export class Notebook {
   }
 
   #saveReaderCells() {
-    const items = this.#items().map((el) => (el.dataset.reader === 'true' ? { reader: this.cellOf.get(el) } : { key: el.dataset.key }));
+    const items = this.#items().map((el) => (el.dataset.reader === 'true' ? { reader: this.cellOf.get(el) } : { key: this.#keyOf(el) }));
     const list = anchorsFor(items).map(({ item, anchor }) => ({ id: item.reader.id, type: item.reader.kind === 'md' ? 'md' : 'code', source: item.reader.source, anchor }));
     this.store.setReaderCells(this.lang, list);
     this.#cellsChanged();
