@@ -22,6 +22,7 @@
 #include "tensorpad/gemm.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -221,7 +222,8 @@ struct HalfOps {
   void (*pack)(int64_t kc, int64_t nc, const uint16_t* B, int64_t rsb, int64_t csb, Half kind, float* out);
   void (*rows)(int64_t n, int64_t k, const float* x, int64_t incx, const uint16_t* B, int64_t ldb, Half kind,
                float* y);
-  float (*dot)(int64_t k, const uint16_t* u, Half kind, const float* v);
+  float (*dot)(int64_t k, const uint16_t* u, Half kind, const float* v, const float* vs);
+  const float* (*scaled)(int64_t k, const float* x);
 };
 
 // pack_b_f32 for 16-bit B, widening on the way: the same layout, the same values as pack_b_f32 would
@@ -642,26 +644,58 @@ float dot(int64_t k, const float* u, const float* v) {
 }
 
 // dot for a 16-bit u, widened in registers: the same additions in the same order as dot on the widened
-// u, so the same bits.
-float dot_half(int64_t k, const uint16_t* u, Half kind, const float* v) {
+// u, so the same bits. For float16, vs = v * 2^112 (or null) lets the loop skip the exponent fix: u is
+// widened to u * 2^-112 (f16x8_to_f32_scaled, exact), and each product u * 2^-112 * vs is the real number
+// u * v, so it rounds to the same bits, while the loop spends no multiply on the conversion (the m = 1
+// float16 product is bound by it) and no branch on inf or NaN: those are looked for once, after the loop,
+// in the running maximum of u's 15 bits below the sign, and if there is one the column starts again
+// without vs.
+float dot_half(int64_t k, const uint16_t* u, Half kind, const float* v, const float* vs) {
   f32x4 a0 = simd::zero(), a1 = simd::zero(), a2 = simd::zero(), a3 = simd::zero();
   int64_t p = 0;
-  for (; p + 16 <= k; p += 16) {
-    f32x4 u0, u1, u2, u3;
-    tp::detail::widen8(kind, u + p, u0, u1);
-    tp::detail::widen8(kind, u + p + 8, u2, u3);
-    a0 = simd::add(a0, simd::mul(u0, simd::load(v + p)));
-    a1 = simd::add(a1, simd::mul(u1, simd::load(v + p + 4)));
-    a2 = simd::add(a2, simd::mul(u2, simd::load(v + p + 8)));
-    a3 = simd::add(a3, simd::mul(u3, simd::load(v + p + 12)));
+#if defined(__wasm_simd128__)
+  if (vs) {
+    const v128_t low15 = wasm_i16x8_const_splat(0x7fff);
+    v128_t top = wasm_i16x8_const_splat(0);
+    for (; p + 16 <= k; p += 16) {
+      const v128_t h0 = wasm_v128_load(u + p), h1 = wasm_v128_load(u + p + 8);
+      top = wasm_i16x8_max(top, wasm_i16x8_max(wasm_v128_and(h0, low15), wasm_v128_and(h1, low15)));
+      f32x4 u0, u1, u2, u3;
+      tp::detail::f16x8_to_f32_scaled(h0, u0, u1);
+      tp::detail::f16x8_to_f32_scaled(h1, u2, u3);
+      a0 = simd::add(a0, simd::mul(u0, simd::load(vs + p)));
+      a1 = simd::add(a1, simd::mul(u1, simd::load(vs + p + 4)));
+      a2 = simd::add(a2, simd::mul(u2, simd::load(vs + p + 8)));
+      a3 = simd::add(a3, simd::mul(u3, simd::load(vs + p + 12)));
+    }
+    if (wasm_v128_any_true(wasm_i16x8_gt(top, wasm_i16x8_const_splat(0x7bff)))) {
+      a0 = a1 = a2 = a3 = simd::zero();
+      p = 0;
+      vs = nullptr;
+    }
   }
+#endif
+  if (!vs) {
+    for (; p + 16 <= k; p += 16) {
+      f32x4 u0, u1, u2, u3;
+      tp::detail::widen8(kind, u + p, u0, u1);
+      tp::detail::widen8(kind, u + p + 8, u2, u3);
+      a0 = simd::add(a0, simd::mul(u0, simd::load(v + p)));
+      a1 = simd::add(a1, simd::mul(u1, simd::load(v + p + 4)));
+      a2 = simd::add(a2, simd::mul(u2, simd::load(v + p + 8)));
+      a3 = simd::add(a3, simd::mul(u3, simd::load(v + p + 12)));
+    }
+  }
+  // The tails: u (times 2^-112 with vs: exact, inf and NaN kept; times 1 without) times vs or v.
+  const float scale = vs ? 0x1p-112f : 1.0f;
+  const float* x = vs ? vs : v;
   for (; p + 4 <= k; p += 4) {
     alignas(16) float w[4];
-    for (int i = 0; i < 4; ++i) w[i] = half::to_f32(kind, u[p + i]);
-    a0 = simd::add(a0, simd::mul(simd::load(w), simd::load(v + p)));
+    for (int i = 0; i < 4; ++i) w[i] = half::to_f32(kind, u[p + i]) * scale;
+    a0 = simd::add(a0, simd::mul(simd::load(w), simd::load(x + p)));
   }
   float s = simd::hsum(simd::add(simd::add(a0, a1), simd::add(a2, a3)));
-  for (; p < k; ++p) s += half::to_f32(kind, u[p]) * v[p];
+  for (; p < k; ++p) s += half::to_f32(kind, u[p]) * scale * x[p];
   return s;
 }
 
@@ -671,6 +705,22 @@ const float* contiguous(int64_t k, const float* x, int64_t incx, Scratch& scratc
   float* out = scratch.get(size_t(k));
   for (int64_t p = 0; p < k; ++p) out[p] = x[p * incx];
   return out;
+}
+
+// x * 2^112 in scratch for dot_half's float16 loop, or null when some |x[p]| >= 2^16 (or inf, NaN)
+// would overflow.
+const float* scaled_for_f16(int64_t k, const float* x) {
+#if defined(__wasm_simd128__)
+  float* xs = scratch_h.get(size_t(k));
+  for (int64_t p = 0; p < k; ++p) {
+    if (!(std::fabs(x[p]) < 0x1p16f)) return nullptr;
+    xs[p] = x[p] * 0x1p112f;
+  }
+  return xs;
+#else
+  (void)k, (void)x;
+  return nullptr;  // the scalar widening has no multiply to save
+#endif
 }
 
 // C(i, j) for i < len at C[i*incc] gets y[i] (or += when accumulating).
@@ -728,10 +778,11 @@ bool try_gemv(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int6
       // A linear layer's one row (lm_head on the last token: 151,936 columns, 300 MB of BF16 read):
       // whole columns per thread, each dot the same whatever the split.
       const float* x = contiguous(k, A, csa, scratch_a);
+      const float* xs = B.half && B.kind == Half::F16 ? B.half->scaled(k, x) : nullptr;
       const int parts = parts_for(2.0 * double(n) * double(k), n / 64);
       tp::detail::run_parts(parts, [&](int t) {
         for (int64_t j = n * t / parts; j < n * (t + 1) / parts; ++j) {
-          const float s = B.half ? B.half->dot(k, B.u16() + j * csb, B.kind, x) : dot(k, B.f32() + j * csb, x);
+          const float s = B.half ? B.half->dot(k, B.u16() + j * csb, B.kind, x, xs) : dot(k, B.f32() + j * csb, x);
           C[j] = accumulate ? C[j] + s : s;
         }
       });
@@ -822,7 +873,7 @@ void sgemm(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t
 
 void sgemm_half(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t csa, const uint16_t* B,
                 int64_t rsb, int64_t csb, Half kind, float* C, int64_t rsc, bool accumulate) {
-  static constexpr HalfOps ops{&pack_b_half<kTileNR>, &gemv_rows_half, &dot_half};
+  static constexpr HalfOps ops{&pack_b_half<kTileNR>, &gemv_rows_half, &dot_half, &scaled_for_f16};
   gemm_any(m, n, k, A, rsa, csa, BOperand{B, rsb, csb, &ops, kind}, C, rsc, accumulate);
 }
 

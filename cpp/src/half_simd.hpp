@@ -37,18 +37,27 @@ inline v128_t f16_lanes_to_f32(v128_t u) {
   return wasm_v128_or(f, sign);
 }
 
-// Eight float16 none of which is inf or NaN (the caller checks: f16x8_special): the same bits as
-// f16_lanes_to_f32 in about half the instructions (the GEMM's m = 1 path is bound by this conversion).
-// Working in the 16-bit lanes before widening, the 15 bits below the sign shifted up 13 split into a low
-// half (v << 13: the sign shifts out) and a high half (v >> 3 arithmetic, masked to the sign at bit 15
-// and the 12 bits of em >> 3); interleaved, they are the float32 whose exponent is short by 112, and one
-// multiply by 2^112 fixes it, subnormals included (as above; the sign rides through the multiply).
-inline void f16x8_to_f32_finite(v128_t v, v128_t& lo, v128_t& hi) {
+// Eight float16, finite or not, as float32 times 2^-112: the 15 bits below the sign shifted up 13 (a float32
+// whose exponent is short by 127 - 15 = 112), with the sign on top; exact for every finite value, float16
+// subnormals becoming float32 subnormals. Working in the 16-bit lanes before widening, those bits split
+// into a low half (v << 13: the sign shifts out) and a high half (v >> 3 arithmetic, masked to the sign at
+// bit 15 and the 12 bits of em >> 3), interleaved. Inf and NaN come out as finite values: callers look
+// for them (f16x8_special, or the running maximum in gemm.cpp's dot_f16_scaled).
+inline void f16x8_to_f32_scaled(v128_t v, v128_t& lo, v128_t& hi) {
   const v128_t low = wasm_i16x8_shl(v, 13);
   const v128_t high = wasm_v128_and(wasm_i16x8_shr(v, 3), wasm_i16x8_const_splat(int16_t(0x8fff)));
+  lo = wasm_i16x8_shuffle(low, high, 0, 8, 1, 9, 2, 10, 3, 11);
+  hi = wasm_i16x8_shuffle(low, high, 4, 12, 5, 13, 6, 14, 7, 15);
+}
+
+// Eight float16 none of which is inf or NaN (the caller checks: f16x8_special): the same bits as
+// f16_lanes_to_f32 in about half the instructions, f16x8_to_f32_scaled and one multiply by 2^112 that
+// fixes the exponent, subnormals included (as in f16_lanes_to_f32; the sign rides through the multiply).
+inline void f16x8_to_f32_finite(v128_t v, v128_t& lo, v128_t& hi) {
   const v128_t scale = wasm_f32x4_const_splat(0x1p112f);
-  lo = wasm_f32x4_mul(wasm_i16x8_shuffle(low, high, 0, 8, 1, 9, 2, 10, 3, 11), scale);
-  hi = wasm_f32x4_mul(wasm_i16x8_shuffle(low, high, 4, 12, 5, 13, 6, 14, 7, 15), scale);
+  f16x8_to_f32_scaled(v, lo, hi);
+  lo = wasm_f32x4_mul(lo, scale);
+  hi = wasm_f32x4_mul(hi, scale);
 }
 
 // Whether any of eight float16 is inf or NaN: the 15 bits below its sign above the largest finite's.

@@ -208,6 +208,41 @@ TEST_CASE("sgemm_half's matrix-vector paths (one row of A, or one column of B) g
   CHECK(failures == 0);
 }
 
+TEST_CASE("one token times a float16 weight gives sgemm's bits for every float16 value, tiny and huge x included") {
+  // Rows of the weight W (n,k), B = W^T: every finite float16 (subnormals among them) in a scrambled
+  // order; the same with an inf in the tail past 16-wide vectors, with a NaN inside them, and with
+  // all 65536 values. The m = 1 path scales x by 2^112 instead of each weight (when every |x| < 2^16):
+  // tiny x puts products among the float32 subnormals, and one |x| of 70000 must take the other path.
+  std::vector<uint16_t> finite;
+  for (uint32_t i = 0; i < 65536; ++i) {
+    const auto h = uint16_t(i * 40503u);
+    if ((h & 0x7c00) != 0x7c00) finite.push_back(h);
+  }
+  const int64_t k = int64_t(finite.size()) + 5, n = 4;
+  std::vector<uint16_t> w(size_t(n * k));
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t p = 0; p < k; ++p) w[size_t(j * k + p)] = j == 3 ? uint16_t(p * 40503) : finite[size_t(p) % finite.size()];
+  w[size_t(1 * k + k - 2)] = 0xfc00;  // -inf in the scalar tail
+  w[size_t(2 * k + 100)] = 0x7e01;    // a NaN inside the vector loop
+  const std::vector<float> wide = widened(w, Half::F16);
+  for (float scale : {1.0f, 0x1p-120f, 0x1p-140f})
+    for (bool huge : {false, true}) {
+      CAPTURE(scale);
+      CAPTURE(huge);
+      std::vector<float> x = reals(size_t(k), 7);
+      for (float& v : x) v *= scale;
+      if (huge) x[size_t(k / 2)] = 70000.0f;
+      std::vector<float> fast(static_cast<size_t>(n)), ref(static_cast<size_t>(n));
+      tp::kernels::sgemm_half(1, n, k, x.data(), k, 1, w.data(), 1, k, Half::F16, fast.data(), n, false);
+      tp::kernels::sgemm(1, n, k, x.data(), k, 1, wide.data(), 1, k, ref.data(), n, false);
+      CHECK(bits(fast[0]) == bits(ref[0]));
+      CHECK(std::isinf(fast[1]));
+      CHECK(bits(fast[1]) == bits(ref[1]));
+      CHECK(std::isnan(fast[2]));
+      CHECK(std::isnan(fast[3]));
+    }
+}
+
 TEST_CASE("sgemm_half split over threads gives the same bits as one thread") {
   for (int threads : {2, 3})
     for (const auto& s : {std::vector<int64_t>{67, 300, 45}, {300, 9, 70}, {40, 130, 513}, {129, 1031, 17}}) {

@@ -64,11 +64,14 @@ const GOAL = 200_000;
 //     libm/emmalloc/cxxabi ~30 KB; data 37 KB (17 KB of it error messages). Binaryen -Oz would take
 //     ~6.7 KB more but links Emscripten's -Oz libc, whose memcpy/memset copy a byte at a time; the
 //     cold sources at -Oz instead of -Os took 1.5 KB more off web (not landed: measured too late for web-mt).
+//   + float16 weights' m = 1 dot without a multiply per value (dot_half's scaled loop, issue 23): web
+//     228,873 measured with it on b237a43 against 228,552 on a1e6b0f (the core unchanged between): +321;
+//     ceilings raised by that growth (web-mt not measured)
 // The ceilings stop further growth at today's size; the goal stays 200 KB for both. Levers named so far:
 // one float compute type (double) in the dtype-generic loops, fewer inlined binding wrappers, einsum in JS
 // over the GEMM binding, a lazily loaded second module for rarely used ops (the decompositions: with
 // Emscripten 3.1.6 not as a dlopen'd side module in web-mt, whose pool workers would not have it loaded).
-const BUDGET = { web: 228_700, 'web-mt': 267_300 };
+const BUDGET = { web: 229_021, 'web-mt': 267_621 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
