@@ -11,7 +11,9 @@
 //
 // The jr loop is innermost so consecutive micro-kernels walk C along its rows (sequential, prefetched)
 // and stream B micro-panels from L2; measured on WASM/x86-64 this beats the classic ir-innermost order
-// by 3-8% once C no longer fits in L2 (on AMD EPYC Zen 3, issue 24, the two orders measured alike).
+// by 3-8% once C no longer fits in L2 (on AMD EPYC Zen 3, issue 24, the two orders measured alike; again
+// for the broadcast and the rotating 4x8 at 1024^3, B strip in L1 and A block from L2: speed relative to
+// sgemm in the same round, medians of 16 rounds, 0.94-1.04, at load 20 on 2 cores: no winner).
 // pc is outermost so A is packed once, not once per column panel (6 times at n = 3072, nc = 512: 3.3% of
 // the time of 512x1024x3072 under V8 --cpu-prof, now 0.5%); every element of C still sums its k blocks
 // in pc order, so the bits are those of any other loop order.
