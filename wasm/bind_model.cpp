@@ -4,7 +4,6 @@
 // one layer at a time (modelRunStep) so it can report progress and stop between layers.
 #include <cstring>
 #include <memory>
-#include <unordered_map>
 
 #include "handles.hpp"
 #include "tensorpad/model.hpp"
@@ -27,15 +26,14 @@ struct Run {
   std::unique_ptr<model::ForwardRun> run;
 };
 
-std::unordered_map<int, Loaded> g_models;
-std::unordered_map<int, Run> g_runs;
-std::unordered_map<int, std::unique_ptr<model::KVCache>> g_caches;
-int g_next = 1;
+tpw::Table<Loaded> g_models;
+tpw::Table<Run> g_runs;
+tpw::Table<std::unique_ptr<model::KVCache>> g_caches;
 
 Loaded& loaded(int id) {
-  auto it = g_models.find(id);
-  if (it == g_models.end()) throw tp::Error("model: this model was disposed (use after dispose)");
-  return it->second;
+  Loaded* l = g_models.find(id);
+  if (!l) throw tp::Error("model: this model was disposed (use after dispose)");
+  return *l;
 }
 
 std::vector<int64_t> to_ids(const val& ids) {
@@ -92,9 +90,9 @@ class ValObject : public model::ConfigObject {
 int create(val config) {
   return tpw::guard([&] {
     auto m = std::make_unique<model::Model>(model::parse_config(ValObject(config)));
-    const int id = g_next++;
-    g_models[id].m = std::move(m);
-    return id;
+    Loaded l;
+    l.m = std::move(m);
+    return g_models.put(std::move(l));
   });
 }
 
@@ -167,15 +165,17 @@ bool check_complete(int id) {
 
 // All the weights' bytes (model.bytes), or only those outside tensors (what tp.memory adds for models).
 double model_bytes(int id, bool outside_tensors) {
-  auto it = g_models.find(id);
-  if (it == g_models.end()) return 0.0;
-  return double(outside_tensors ? it->second.m->vec_bytes() : it->second.m->bytes());
+  const Loaded* l = g_models.find(id);
+  if (!l) return 0.0;
+  return double(outside_tensors ? l->m->vec_bytes() : l->m->bytes());
 }
 
 // Frees the model and every run and cache made from it.
 void release(int id) {
-  for (auto it = g_runs.begin(); it != g_runs.end();) it = it->second.model == id ? g_runs.erase(it) : std::next(it);
-  g_models.erase(id);
+  g_runs.each([&](int rid, const Run& r) {
+    if (r.model == id) g_runs.release(rid);
+  });
+  g_models.release(id);
 }
 
 // The weight itself in its file dtype (a new handle on the model's storage, not a copy): disposing the
@@ -188,12 +188,10 @@ int weight(int id, std::string name) {
 int cache_create(int id, double capacity) {
   return tpw::guard([&] {
     auto kv = std::make_unique<model::KVCache>(loaded(id).m->make_cache(int64_t(capacity)));
-    const int cid = g_next++;
-    g_caches[cid] = std::move(kv);
-    return cid;
+    return g_caches.put(std::move(kv));
   });
 }
-void cache_release(int cid) { g_caches.erase(cid); }
+void cache_release(int cid) { g_caches.release(cid); }
 
 // A forward run: logits 0 none, 1 last, 2 all; capture is an array of names or patterns; cache 0 = none.
 int run_begin(int id, val ids, val capture, int logits, int cache) {
@@ -205,26 +203,24 @@ int run_begin(int id, val ids, val capture, int logits, int cache) {
              : logits == 2 ? model::ForwardOptions::Logits::All : model::ForwardOptions::Logits::Last;
     model::KVCache* kv = nullptr;
     if (cache) {
-      auto it = g_caches.find(cache);
-      if (it == g_caches.end()) tp::fail("model.forward", "this KV cache was released");
-      kv = it->second.get();
+      auto* c = g_caches.find(cache);
+      if (!c) tp::fail("model.forward", "this KV cache was released");
+      kv = c->get();
     }
     Run r{id, std::make_unique<model::ForwardRun>(*l.m, to_ids(ids), std::move(o), kv)};
-    const int rid = g_next++;
-    g_runs[rid] = std::move(r);
-    return rid;
+    return g_runs.put(std::move(r));
   });
 }
 
 // One step; returns [done, total] (done == total when finished).
 val run_step(int rid) {
   return tpw::guard([&] {
-    auto it = g_runs.find(rid);
-    if (it == g_runs.end()) tp::fail("model.forward", "this forward run was released");
-    it->second.run->step();
+    Run* r = g_runs.find(rid);
+    if (!r) tp::fail("model.forward", "this forward run was released");
+    r->run->step();
     val out = val::array();
-    out.set(0, double(it->second.run->done_steps()));
-    out.set(1, double(it->second.run->steps()));
+    out.set(0, double(r->run->done_steps()));
+    out.set(1, double(r->run->steps()));
     return out;
   });
 }
@@ -233,10 +229,10 @@ val run_step(int rid) {
 // helperMs], ...]}; the run is released.
 val run_take(int rid) {
   return tpw::guard([&] {
-    auto it = g_runs.find(rid);
-    if (it == g_runs.end() || !it->second.run->done()) tp::fail("model.forward", "this forward run is not finished");
-    model::ForwardResult r = it->second.run->take();
-    g_runs.erase(it);
+    Run* run = g_runs.find(rid);
+    if (!run || !run->run->done()) tp::fail("model.forward", "this forward run is not finished");
+    model::ForwardResult r = run->run->take();
+    g_runs.release(rid);
     val out = val::object();
     out.set("logits", r.logits ? tpw::put(*r.logits) : 0);
     val caps = val::array();
@@ -261,7 +257,7 @@ val run_take(int rid) {
     return out;
   });
 }
-void run_release(int rid) { g_runs.erase(rid); }
+void run_release(int rid) { g_runs.release(rid); }
 
 }  // namespace
 

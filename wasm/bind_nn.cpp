@@ -2,7 +2,6 @@
 // tp.quant, tp.lora, tp.synth. No math here. Handle 0 means "not given"; NaN means "use the default".
 // Quantized tensors live in their own handle table (int8 storage stays in the heap for matmulInt8).
 #include <cmath>
-#include <unordered_map>
 
 #include "handles.hpp"
 #include "tensorpad/nn.hpp"
@@ -21,15 +20,11 @@ int h(Tensor t) { return put(std::move(t)); }
 std::optional<Tensor> opt(int id) { return id ? std::optional<Tensor>(get(id)) : std::nullopt; }
 
 // ---- quantized tensors ----
-std::unordered_map<int, tp::quant::QTensor>& qtable() {
-  static std::unordered_map<int, tp::quant::QTensor> t;
-  return t;
-}
-int g_next_q = 1;
+tpw::Table<tp::quant::QTensor> g_quantized;
 const tp::quant::QTensor& qget(int id) {
-  auto it = qtable().find(id);
-  if (it == qtable().end()) throw tp::Error("quant: this quantized tensor was disposed (use after dispose)");
-  return it->second;
+  const tp::quant::QTensor* q = g_quantized.find(id);
+  if (!q) throw tp::Error("quant: this quantized tensor was disposed (use after dispose)");
+  return *q;
 }
 
 // ---- nn ----
@@ -90,17 +85,15 @@ double rel_error(int a, int b) { return guard([&] { return tp::quant::rel_error(
 int quantize(int x, int bits, bool per_row) {
   return guard([&] {
     tp::quant::QTensor q = tp::quant::quantize(get(x), bits, per_row);
-    const int id = g_next_q++;
-    qtable().emplace(id, std::move(q));
-    return id;
+    return g_quantized.put(std::move(q));
   });
 }
-void q_release(int id) { qtable().erase(id); }
-int q_live() { return int(qtable().size()); }
+void q_release(int id) { g_quantized.release(id); }
+int q_live() { return g_quantized.live(); }
 // Bytes held by the live quantized tensors (levels and scales), for tp.memory().
 double q_live_bytes() {
   double n = 0;
-  for (const auto& [id, q] : qtable()) n += double(q.q.size()) + 4.0 * double(q.scale.size());
+  g_quantized.each([&](int, const tp::quant::QTensor& q) { n += double(q.q.size()) + 4.0 * double(q.scale.size()); });
   return n;
 }
 val q_shape(int id) { return guard([&] { return tpw::from_shape(qget(id).shape); }); }

@@ -2,34 +2,62 @@
 #include "handles.hpp"
 
 #include <cmath>
-#include <unordered_map>
 
 namespace tpw {
 
 namespace {
-std::unordered_map<int, tp::Tensor>& table() {
-  static std::unordered_map<int, tp::Tensor> t;
-  return t;
-}
-int g_next = 1;
+constexpr int kIndexBits = 22;
+constexpr int kIndexMask = (1 << kIndexBits) - 1;
+
+Table<tp::Tensor> g_tensors;
 std::string g_error;
 bool g_has_error = false;
 }  // namespace
 
-int put(tp::Tensor t) {
-  const int h = g_next++;
-  table().emplace(h, std::move(t));
-  return h;
+size_t SlotIndex::next() const { return free_.empty() ? generation_.size() : size_t(free_.back()); }
+
+int SlotIndex::acquire() {
+  size_t i;
+  if (!free_.empty()) {
+    i = size_t(free_.back());
+    free_.pop_back();
+  } else {
+    if (generation_.size() > size_t(kIndexMask)) throw tp::Error("handles: more than 4194304 objects of one kind alive at once");
+    i = generation_.size();
+    generation_.push_back(0);
+  }
+  ++live_;
+  return handle_of(i);
 }
+
+int SlotIndex::handle_of(size_t slot) const { return (int(generation_[slot]) << kIndexBits | int(slot)) + 1; }
+
+int SlotIndex::slot(int handle) const {
+  const int v = handle - 1;
+  if (v < 0 || size_t(v & kIndexMask) >= generation_.size()) return -1;
+  const size_t i = size_t(v & kIndexMask);
+  // A released handle is one generation behind its slot (a free slot's generation is that of the
+  // handle it gives next, which nobody holds yet; Table checks the slot holds a value all the same).
+  return (v >> kIndexBits) == generation_[i] ? int(i) : -1;
+}
+
+void SlotIndex::free(int handle) {
+  const size_t i = size_t((handle - 1) & kIndexMask);
+  ++generation_[i];
+  free_.push_back(int(i));
+  --live_;
+}
+
+int put(tp::Tensor t) { return g_tensors.put(std::move(t)); }
 
 const tp::Tensor& get(int handle) {
-  auto it = table().find(handle);
-  if (it == table().end()) throw tp::Error("tensor: this tensor was disposed (use after dispose)");
-  return it->second;
+  const tp::Tensor* t = g_tensors.find(handle);
+  if (!t) throw tp::Error("tensor: this tensor was disposed (use after dispose)");
+  return *t;
 }
 
-void release(int handle) { table().erase(handle); }
-int live_handles() { return int(table().size()); }
+void release(int handle) { g_tensors.release(handle); }
+int live_handles() { return g_tensors.live(); }
 
 void set_error(const std::string& message) {
   g_error = message;

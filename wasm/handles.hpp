@@ -4,7 +4,9 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <cstdint>
 #include <exception>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -12,6 +14,58 @@
 #include "tensorpad/tensor.hpp"
 
 namespace tpw {
+
+// The slots of a handle table, whatever it holds: a handle is 1 + the slot's index in its low 22 bits
+// (4M objects alive at once) with the slot's generation above them, which changes at every release, so
+// a stale handle (use after dispose) does not reach what later reuses its slot (for 255 reuses).
+// Out of line (handles.cpp) and not a template: the tables share one copy of this code; a slot vector
+// and a free list instead of std::unordered_map, whose instantiations were ~1.5 KB each.
+class SlotIndex {
+ public:
+  size_t next() const;   // the slot the next acquire() takes
+  int acquire();         // takes that slot, returns its handle
+  int slot(int handle) const;  // the live slot of a handle, or -1
+  void free(int handle);       // handle must be live
+  int handle_of(size_t slot) const;
+  int live() const { return live_; }
+
+ private:
+  std::vector<uint8_t> generation_;
+  std::vector<int> free_;
+  int live_ = 0;
+};
+
+// Objects of one kind behind handles: vector<optional<V>> indexed by SlotIndex's slots.
+template <class V>
+class Table {
+ public:
+  int put(V v) {
+    const size_t i = index_.next();
+    if (i >= values_.size()) values_.resize(i + 1);
+    values_[i].emplace(std::move(v));
+    return index_.acquire();
+  }
+  V* find(int handle) {  // nullptr when the handle was released (or never given)
+    const int i = index_.slot(handle);
+    return i < 0 || !values_[size_t(i)] ? nullptr : &*values_[size_t(i)];
+  }
+  void release(int handle) {  // idempotent
+    const int i = index_.slot(handle);
+    if (i < 0 || !values_[size_t(i)]) return;
+    values_[size_t(i)].reset();
+    index_.free(handle);
+  }
+  int live() const { return index_.live(); }
+  template <class F>
+  void each(F&& f) {  // f(handle, value) for every live value
+    for (size_t i = 0; i < values_.size(); ++i)
+      if (values_[i]) f(index_.handle_of(i), *values_[i]);
+  }
+
+ private:
+  SlotIndex index_;
+  std::vector<std::optional<V>> values_;
+};
 
 int put(tp::Tensor t);              // stores a tensor, returns its handle
 const tp::Tensor& get(int handle);  // throws tp::Error when the handle was released

@@ -248,6 +248,10 @@ constexpr int kMaxSweepsPerValue = 75;
 void bidiagonal_svd(std::vector<double>& d, std::vector<double>& e, ColMat* U, ColMat* V,
                     int max_sweeps = kMaxSweepsPerValue);
 
+// The permutation that sorts keys ascending (or descending), ties in index order as stable_sort; eigh and
+// the SVD share it (linalg_eigh.cpp): one std::sort instantiation for every such reordering.
+std::vector<int64_t> sorted_order(const std::vector<double>& keys, bool descending);
+
 // Symmetric eigendecomposition of the (n,n) symmetric W (lower triangle read, W destroyed):
 // w ascending; Z (n,n) eigenvectors in columns when not null. Throws tp::Error when an eigenvalue needs
 // more than max_iterations implicit QL steps.

@@ -198,6 +198,18 @@ static bool tridiagonal_eig_by_inverse_iteration(const std::vector<double>& d, c
   return converged;
 }
 
+std::vector<int64_t> sorted_order(const std::vector<double>& keys, bool descending) {
+  std::vector<int64_t> order(keys.size());
+  std::iota(order.begin(), order.end(), 0);
+  // Ties keep their order (what stable_sort would give; std::sort's code is in the module already, and
+  // stable_sort's merge would add 2 KB). One comparator for both directions: one instantiation.
+  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    const double x = keys[size_t(a)], y = keys[size_t(b)];
+    return (descending ? x > y : x < y) || (x == y && a < b);
+  });
+  return order;
+}
+
 // From this size eigh's vectors come from inverse iteration and one blocked back-transformation (float32
 // GEMMs); below, from the rotations of implicit QL applied to Q.
 constexpr int64_t kInverseIterationFrom = kBlockedQrFrom;
@@ -214,11 +226,7 @@ void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterati
     ColMat Zt;
     if (tridiagonal_eig_by_inverse_iteration(w, e, lambda, Zt, max_iterations)) {
       // Ascending across blocks (each block is sorted already), vectors following, then Z = Q Zt.
-      std::vector<int64_t> order(static_cast<size_t>(n));
-      std::iota(order.begin(), order.end(), 0);
-      std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-        return lambda[size_t(a)] < lambda[size_t(b)] || (lambda[size_t(a)] == lambda[size_t(b)] && a < b);
-      });
+      const std::vector<int64_t> order = sorted_order(lambda, false);
       ColMat S(n, n);
       for (int64_t j = 0; j < n; ++j) {
         w[size_t(j)] = lambda[size_t(order[size_t(j)])];
@@ -242,11 +250,7 @@ void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterati
   }
   tridiagonal_ql(w, e, Z, max_iterations);
   // Ascending, with the eigenvector columns following their values.
-  std::vector<int64_t> order(static_cast<size_t>(n));
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {  // ties keep their order, as stable_sort
-    return w[size_t(a)] < w[size_t(b)] || (w[size_t(a)] == w[size_t(b)] && a < b);
-  });
+  const std::vector<int64_t> order = sorted_order(w, false);
   std::vector<double> ws(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) ws[size_t(i)] = w[size_t(order[size_t(i)])];
   w = ws;

@@ -15,13 +15,7 @@ namespace tp::linalg::detail {
 // Reorders d descending and the columns of U and V with it.
 static void sort_descending(std::vector<double>& d, ColMat* U, ColMat* V) {
   const int64_t n = int64_t(d.size());
-  std::vector<int64_t> order(static_cast<size_t>(n));
-  std::iota(order.begin(), order.end(), 0);
-  // Ties keep their order (what stable_sort would give; std::sort's code is already in the module,
-  // stable_sort's merge would add 2 KB).
-  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-    return d[size_t(a)] > d[size_t(b)] || (d[size_t(a)] == d[size_t(b)] && a < b);
-  });
+  const std::vector<int64_t> order = sorted_order(d, true);
   std::vector<double> ds(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) ds[size_t(i)] = d[size_t(order[size_t(i)])];
   d = ds;
