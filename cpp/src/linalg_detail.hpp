@@ -220,6 +220,10 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
 // kBlockedQrFrom, and what the blocked one is tested against.
 void tridiagonalize_unblocked(ColMat& W, std::vector<double>& d, std::vector<double>& e, std::vector<double>& tau);
 
+// Implicit QL (EISPACK tql2) on the symmetric tridiagonal (d (n), e (n-1)): d gets the eigenvalues, unsorted,
+// and the rotations go to the columns of Z when not null. Throws tp::Error past max_iterations per value.
+void tridiagonal_ql(std::vector<double>& d, std::vector<double>& e, ColMat* Z, int max_iterations);
+
 // Eigenvectors of the unreduced symmetric tridiagonal (d, e) (n, n-1) for count of its eigenvalues w, in
 // ascending order, by inverse iteration (LAPACK dstein; linalg_inverse_iteration.cpp): vector j to
 // Z + j*ldz (n doubles), unit length, its largest entry positive. Vectors whose eigenvalues lie within
@@ -260,6 +264,16 @@ constexpr int kMaxQlIterationsPerValue = 60;
 // every step in double (float64 results), the trailing updates in double and Z from the QL rotations.
 void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterations = kMaxQlIterationsPerValue,
                    bool float32_steps = true);
+
+// The eigenvalues w (n, ascending) and eigenvectors Z (n, n) of the symmetric tridiagonal (d (n), e (n-1))
+// by divide and conquer (LAPACK dstedc; linalg_divide_conquer.cpp): blocks of up to leaf_size by implicit QL
+// (LAPACK's is 25; tests take 1 to merge at every size), the merges' vector updates in float32 GEMMs (Z
+// orthonormal to float rounding). False when a secular equation did not converge (the caller falls back
+// to inverse iteration).
+constexpr int64_t kDivideConquerLeaf = 32;
+bool tridiagonal_divide_conquer(const std::vector<double>& d, const std::vector<double>& e, std::vector<double>& w,
+                                ColMat& Z, int max_iterations = kMaxQlIterationsPerValue,
+                                int64_t leaf_size = kDivideConquerLeaf);
 
 // SVD of A (m,n) in double: S (k) descending, and when want_vectors the factors U (m,k) and V (n,k)
 // column-major with A = U diag(S) V^T.

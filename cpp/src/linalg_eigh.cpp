@@ -105,7 +105,9 @@ void tridiagonalize_unblocked(ColMat& W, std::vector<double>& d, std::vector<dou
 }
 
 // Implicit QL on the symmetric tridiagonal (d, e); rotations go to the columns of Z when not null.
-static void tridiagonal_ql(std::vector<double>& d, std::vector<double>& e_in, ColMat* Z, int max_iterations) {
+// Not inlined: eigh, svdvals and the divide-and-conquer leaves share one copy.
+__attribute__((noinline)) void tridiagonal_ql(std::vector<double>& d, std::vector<double>& e_in, ColMat* Z,
+                                              int max_iterations) {
   const int64_t n = int64_t(d.size());
   std::vector<double> e(size_t(n), 0.0);
   for (int64_t i = 0; i + 1 < n; ++i) e[size_t(i)] = e_in[size_t(i)];
@@ -210,8 +212,8 @@ std::vector<int64_t> sorted_order(const std::vector<double>& keys, bool descendi
   return order;
 }
 
-// From this size eigh's vectors come from inverse iteration and one blocked back-transformation (float32
-// GEMMs); below, from the rotations of implicit QL applied to Q.
+// From this size eigh's vectors come from divide and conquer (or inverse iteration) and one blocked
+// back-transformation (float32 GEMMs); below, from the rotations of implicit QL applied to Q.
 constexpr int64_t kInverseIterationFrom = kBlockedQrFrom;
 
 void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterations, bool float32_steps) {
@@ -224,6 +226,13 @@ void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterati
   if (Z && float32_steps && n >= kInverseIterationFrom) {
     std::vector<double> lambda;
     ColMat Zt;
+    // Divide and conquer first (ascending, vectors following); inverse iteration if a secular equation
+    // did not converge.
+    if (tridiagonal_divide_conquer(w, e, lambda, Zt, max_iterations)) {
+      w = lambda;
+      *Z = apply_q_blocked(W, tau, 1, Zt);
+      return;
+    }
     if (tridiagonal_eig_by_inverse_iteration(w, e, lambda, Zt, max_iterations)) {
       // Ascending across blocks (each block is sorted already), vectors following, then Z = Q Zt.
       const std::vector<int64_t> order = sorted_order(lambda, false);

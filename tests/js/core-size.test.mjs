@@ -83,7 +83,11 @@ const GOAL = 200_000;
 // one float compute type (double) in the dtype-generic loops, fewer inlined binding wrappers, einsum in JS
 // over the GEMM binding, a lazily loaded second module for rarely used ops (the decompositions: with
 // Emscripten 3.1.6 not as a dlopen'd side module in web-mt, whose pool workers would not have it loaded).
-const BUDGET = { web: 219_070, 'web-mt': 258_810 };
+// eigh's tridiagonal divide and conquer (issue 24, linalg_divide_conquer.cpp at -Os, one sort comparator):
+// web 228,552 -> 232,093 (+3,541) measured on a182a34's base (before 43f801a's cut); ceilings raised by that
+// growth from 66699cf's (219,070 -> 222,611, 258,810 -> 262,351), not re-measured on the cut tree (web-mt's
+// share assumed equal).
+const BUDGET = { web: 222_611, 'web-mt': 262_351 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
