@@ -326,6 +326,9 @@ TEST_CASE("blocked qr (min(m, n) >= 96) meets the bar on every case class, panel
   check_qr("Gaussian 300x130", splitmix_gaussian(50, 300 * 130), 300, 130, 1e-5);
   check_qr("Gaussian wide 130x300", splitmix_gaussian(52, 130 * 300), 130, 300, 1e-5);
   check_qr("Gaussian 97x97", splitmix_gaussian(53, 97 * 97), 97, 97, 1e-5);
+  // Three whole blocks of 128 reflectors and one of 6, tall and wide.
+  check_qr("Gaussian 700x390", splitmix_gaussian(55, 700 * 390), 700, 390, 1e-5);
+  check_qr("Gaussian wide 390x700", splitmix_gaussian(56, 390 * 700), 390, 700, 1e-5);
   check_qr("ill-conditioned 300x150, sigma 1 .. 1e-6", ill_A, 300, 150, 1e-5);
   check_qr("ill-conditioned, scaled by 1e8", scaled(ill_A, 1e8f), 300, 150, 1e-5);
   check_qr("ill-conditioned, scaled by 1e-8", scaled(ill_A, 1e-8f), 300, 150, 1e-5);
