@@ -86,7 +86,9 @@ const GOAL = 200_000;
 // eigh's tridiagonal divide and conquer (issue 24, linalg_divide_conquer.cpp at -Os, one sort comparator):
 // web 218,921 -> 221,970 (+3,049) measured on 086c328 against 43f801a; ceilings at that plus ~150
 // (222,120), web-mt raised by the same growth (261,860: 258,662 + 3,049 + ~150; not measured).
-const BUDGET = { web: 222_120, 'web-mt': 261_860 };
+// Measured on the merged tree (1201ec6): web 221,966; web-mt 262,122 (+3,460 over 258,662: the estimate
+// above was 262 short, so `npm test` failed), its ceiling that plus ~150 (262,270).
+const BUDGET = { web: 222_120, 'web-mt': 262_270 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
