@@ -42,7 +42,7 @@ inline v128_t f16_lanes_to_f32(v128_t u) {
 // subnormals becoming float32 subnormals. Working in the 16-bit lanes before widening, those bits split
 // into a low half (v << 13: the sign shifts out) and a high half (v >> 3 arithmetic, masked to the sign at
 // bit 15 and the 12 bits of em >> 3), interleaved. Inf and NaN come out as finite values: callers look
-// for them (f16x8_special, or the running maximum in gemm.cpp's dot_f16_scaled).
+// for them (f16x8_special, or the running maximum in gemm.cpp's dot_half).
 inline void f16x8_to_f32_scaled(v128_t v, v128_t& lo, v128_t& hi) {
   const v128_t low = wasm_i16x8_shl(v, 13);
   const v128_t high = wasm_v128_and(wasm_i16x8_shr(v, 3), wasm_i16x8_const_splat(int16_t(0x8fff)));

@@ -268,8 +268,8 @@ void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterati
 // The eigenvalues w (n, ascending) and eigenvectors Z (n, n) of the symmetric tridiagonal (d (n), e (n-1))
 // by divide and conquer (LAPACK dstedc; linalg_divide_conquer.cpp): blocks of up to leaf_size by implicit QL
 // (LAPACK's is 25; tests take 1 to merge at every size), the merges' vector updates in float32 GEMMs (Z
-// orthonormal to float rounding). False when a secular equation did not converge (the caller falls back
-// to inverse iteration).
+// orthonormal to float rounding). False when a secular equation did not converge (eigh then falls back
+// to implicit QL's rotations).
 constexpr int64_t kDivideConquerLeaf = 32;
 bool tridiagonal_divide_conquer(const std::vector<double>& d, const std::vector<double>& e, std::vector<double>& w,
                                 ColMat& Z, int max_iterations = kMaxQlIterationsPerValue,

@@ -278,13 +278,12 @@ bool tridiagonal_divide_conquer(const std::vector<double>& d, const std::vector<
   DivideConquer dc;
   dc.max_iterations = max_iterations;
   dc.leaf_size = leaf_size;
-  dc.w.assign(size_t(n), 0.0);
-  dc.Z = ColMat::identity(n, n);
-  if (scale == 0.0 || n == 0) {
-    w = dc.w;
-    Z = std::move(dc.Z);
+  if (scale == 0.0 || n == 0) {  // T = 0
+    w.assign(size_t(n), 0.0);
+    Z = ColMat::identity(n, n);
     return true;
   }
+  dc.w.assign(size_t(n), 0.0);
   dc.Z = ColMat(n, n);
   dc.d.resize(size_t(n));
   dc.e.assign(size_t(n), 0.0);

@@ -79,9 +79,11 @@ export function serveKernel(port, loadTp) {
   // It holds the id of the last run the page asked to stop (ids only grow), and only the page writes it: an
   // Interrupt that arrives while its run still waits in this worker's queue stops that run as it starts.
   let flag = null;
-  const stopAsked = (runId) => Atomics.load(flag, 0) >= runId;
+  const stopIfAsked = (runId) => {
+    if (Atomics.load(flag, 0) >= runId) throw new Interrupted();
+  };
   const checkFor = (runId) => (v) => {
-    if (stopAsked(runId)) throw new Interrupted();
+    stopIfAsked(runId);
     return v;
   };
   // The running cell (null between runs), for long tp calls (tp.model) that check for an Interrupt between
@@ -95,7 +97,7 @@ export function serveKernel(port, loadTp) {
     if (runId === null) return null;
     let last = -Infinity;
     return {
-      check: () => { if (flag && active === runId && stopAsked(runId)) throw new Interrupted(); },
+      check: () => { if (flag && active === runId) stopIfAsked(runId); },
       progress: (p) => {
         const t = performance.now();
         if (active !== runId || (t - last < PROGRESS_MS && p.value < p.max)) return;
