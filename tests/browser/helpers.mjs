@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
@@ -33,11 +34,31 @@ export function useSiteAndBrowser(ready) {
   });
 }
 
+// Each context after the first opens a window, and Chromium 156 builds that window's address-bar popup (a WebUI
+// page in a renderer of its own) meanwhile: ~550 ms of CPU, and ~100 ms more in the browser process, during the
+// page's first second, which a reader's browser (its window long open) does not spend then. On this 2-core
+// machine it stretched page-open.mjs's first screen by 0.6-0.7 s (load 11-13). Chromium keeps only the last
+// --disable-features, so Playwright's own list (its bundle's `disabledFeatures`) is repeated with ours; where that
+// list cannot be read, Playwright's flag stands alone and the popup is built as before.
+const NO_POPUP = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup'];
+function disableFeatures() {
+  try {
+    const bundle = fs.readFileSync(createRequire(import.meta.url).resolve('playwright-core/lib/coreBundle'), 'utf8');
+    const list = /\bdisabledFeatures = \[([^\]]*)\]/.exec(bundle)[1].replace(/\/\/.*$/gm, '');
+    const theirs = [...list.matchAll(/"([A-Za-z0-9]+)"/g)].map((m) => m[1]);
+    if (!theirs.length) throw new Error('empty');
+    return [`--disable-features=${[...theirs, ...NO_POPUP].join(',')}`];
+  } catch {
+    console.warn('helpers: Playwright\'s disabled Chromium features could not be read; the address-bar popup stays on');
+    return [];
+  }
+}
+
 export async function launch() {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
+      '--disable-component-update', '--disable-sync', ...disableFeatures()],
   });
   // The site's service worker (web/src/sw.js) is off unless a test asks for it ({serviceWorkers: 'allow'},
   // as offline.test.mjs does): its copy of the whole site would add its downloads to every test's load.
