@@ -225,6 +225,9 @@ function copyDir(from, to, filter = () => true) {
 // The one page shell for both languages. main.js sets <html lang> and the skip link's text from the
 // reader's language; what shows before (or without) JavaScript says it in both.
 // preloads: the chunks main.js imports statically, fetched with it rather than after it has been parsed.
+// theme-boot.js, a classic script that blocks the parser, comes last: Chromium asked for nothing after it until it had
+// arrived and run (one round trip, 50-350 ms at load 12-15, before the chapter's own download). Still in <head>, it
+// runs before the body is parsed and before the first paint (which waits for the stylesheets above it anyway).
 function indexHtml(preloads = []) {
   return `<!doctype html>
 <html lang="en">
@@ -235,13 +238,13 @@ function indexHtml(preloads = []) {
 <meta name="referrer" content="no-referrer">
 <title>Tensorpad</title>
 <link rel="icon" href="data:,">
-<script src="assets/theme-boot.js"></script>
 <script async src="assets/chapter-preload.js"></script>
 <link rel="stylesheet" href="assets/style.css">
 <link rel="stylesheet" href="katex/katex.min.css">
 <link rel="preload" href="chapters/index.json" as="fetch" crossorigin="anonymous">
 <script type="module" src="assets/main.js"></script>
-${preloads.map((f) => `<link rel="modulepreload" href="${f}">\n`).join('')}</head>
+${preloads.map((f) => `<link rel="modulepreload" href="${f}">\n`).join('')}<script src="assets/theme-boot.js"></script>
+</head>
 <body>
 <a class="skip-link" href="#main">Skip to content</a>
 <div id="app"><p class="loading"><span lang="en">Loading…</span> <span lang="zh-CN">加载中…</span></p></div>
