@@ -1,7 +1,9 @@
-// Run after building build/wasm's bench module: `node tests/bench/gemv-half.mjs [--quick] [--module PATH]`.
+// Run after building build/wasm's bench module:
+//   `node tests/bench/gemv-half.mjs [--quick] [--rounds N] [--only m1|gemm] [--module PATH]`.
 //
-// One token through a linear layer (m = 1: y = x W^T, W (n,k) as a checkpoint stores it) with W in
-// bfloat16 and float16 against float32, the single-thread core (issue 24: each >= 0.9 of float32).
+// A linear layer (y = x W^T, W (n,k) as a checkpoint stores it) with W in bfloat16 and float16 against
+// float32, the single-thread core (issues 23 and 24: each >= 0.9 of float32), for one token (m = 1) and
+// for a prefill of T = 512 and 1024 tokens (m = T: sgemm's packed tile, which widens W while packing it).
 // A matrix-vector product reads W once, so it is bound by where W lives: a 12 MB float32 W sits in
 // the 32 MB L3 when the machine is idle and in DRAM when other processes evict it, which alone moves
 // the float32 speed by 3x between runs (the ratio swung 0.37-1.18 in gemm.mjs's 11 trials of 200 ms).
@@ -10,7 +12,9 @@
 //     back to back (the order rotating), so a ratio compares calls that saw the same load and cache;
 //   - the ratio reported is the median over rounds of the per-round ratio (with its quartiles), from
 //     CPU time of this process and from wall time; GFLOPS are medians too;
-//   - shapes of Qwen3-0.6B's layers: W from 2 MB (stays in L2/L3) to 12 MB (float32 spills L3 under load).
+//   - shapes of Qwen3-0.6B's layers: W from 2 MB (stays in L2/L3) to 12 MB (float32 spills L3 under load);
+//     at m = T every projection (q, k/v, o, gate/up, down) at T = 512 and 1024, one call per dtype per
+//     round (0.1-0.7 s each), fewer rounds.
 // Writes tests/bench/results/gemv-half-latest.json. Not a test: no thresholds.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,8 +30,10 @@ const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const quick = args.includes('--quick');
 const modulePath = path.resolve(root, option('--module', 'build/wasm/bench/tensorpad_bench.js'));
-const rounds = Number(option('--rounds', quick ? 15 : 61));
-const roundMs = 15;  // per dtype per round: short, so that a round sees one machine state
+const only = option('--only', 'all');
+const roundsM1 = Number(option('--rounds', quick ? 15 : 61));
+const roundsGemm = Number(option('--rounds', quick ? 3 : 9));
+const roundMs = 15;  // per dtype per round at m = 1: short, so that a round sees one machine state
 
 if (!fs.existsSync(modulePath)) throw new Error(`bench module not found at ${modulePath}: cmake --build build/wasm --target tensorpad_bench`);
 const M = await require(modulePath)({ wasmBinary: fs.readFileSync(modulePath.replace(/\.js$/, '.wasm')) });
@@ -42,26 +48,33 @@ function time(fn, reps) {
   return { wall, cpu: Math.max((c.user + c.system) / 1000, 1e-3) };
 }
 
-const shapes = [
-  { label: 'q_proj 1024->2048', k: 1024, n: 2048 },
-  { label: 'gate_proj 1024->3072', k: 1024, n: 3072 },
-  { label: 'down_proj 3072->1024', k: 3072, n: 1024 },
-  { label: 'k_proj 1024->1024', k: 1024, n: 1024 },
+const projections = [
+  { name: 'q_proj', k: 1024, n: 2048 },
+  { name: 'k/v_proj', k: 1024, n: 1024 },
+  { name: 'o_proj', k: 2048, n: 1024 },
+  { name: 'gate/up', k: 1024, n: 3072 },
+  { name: 'down_proj', k: 3072, n: 1024 },
 ];
+const label = (m, p) => `${m === 1 ? '' : `T=${m} `}${p.name} ${p.k}->${p.n}`;
+const shapes = [
+  ...(only === 'gemm' ? [] : [0, 3, 4, 1].map((i) => ({ m: 1, ...projections[i] }))),
+  ...(only === 'm1' ? [] : [512, 1024].flatMap((m) => projections.map((p) => ({ m, ...p })))),
+].map((s) => ({ ...s, label: label(s.m, s) }));
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 const loadBefore = os.loadavg();
-console.log(`m = 1 (one token) x W^T, W as bf16 / f16 against float32, single thread; ${cpu}, ${os.cpus().length} cores, ` +
+console.log(`(m,k) x W^T (n,k), W as bf16 / f16 against float32, single thread; ${cpu}, ${os.cpus().length} cores, ` +
   `load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')}; Node ${process.version}`);
-console.log(`${rounds} rounds of ~${roundMs} ms per dtype, dtypes back to back in each round; ratio = median over rounds of ` +
-  'f32 CPU time / half CPU time (quartiles in brackets); wall: ratio of the median wall times');
-console.log('shape                  | f32 GFLOPS | bf16 GFLOPS | f16 GFLOPS | bf16/f32 cpu [q1-q3]  | f16/f32 cpu [q1-q3]   | bf16/f32 wall | f16/f32 wall');
+console.log(`m = 1: ${roundsM1} rounds of ~${roundMs} ms per dtype; m = T: ${roundsGemm} rounds of one call per dtype; dtypes back ` +
+  'to back in each round; ratio = median over rounds of f32 CPU time / half CPU time (quartiles in brackets); wall: ratio of the median wall times');
+console.log('shape                       | f32 GFLOPS | bf16 GFLOPS | f16 GFLOPS | bf16/f32 cpu [q1-q3]  | f16/f32 cpu [q1-q3]   | bf16/f32 wall | f16/f32 wall');
 const results = [];
-for (const { label, k, n } of shapes) {
-  const x = M.allocFloats(k), w32 = M.allocFloats(k * n), y = M.allocFloats(n);
+for (const { label, m, k, n } of shapes) {
+  const rounds = m === 1 ? roundsM1 : roundsGemm;
+  const x = M.allocFloats(m * k), w32 = M.allocFloats(k * n), y = M.allocFloats(m * n);
   const wf = new Float32Array(k * n);
   randomFill(wf, 2);
   M.HEAPF32.set(wf, w32 / 4);
-  const xf = new Float32Array(k);
+  const xf = new Float32Array(m * k);
   randomFill(xf, 1);
   M.HEAPF32.set(xf, x / 4);
   const half = {};
@@ -70,15 +83,15 @@ for (const { label, k, n } of shapes) {
     new Uint16Array(M.HEAPU8.buffer, half[kind], k * n).set(toHalfBits(wf, kind));
   }
   const fns = {
-    f32: (reps) => M.gemm(-1, 1, n, k, x, w32, y, false, true, 0, 0, 0, reps),
-    bf16: (reps) => M.gemmHalf(0, 1, n, k, x, half.bf16, y, false, reps),
-    f16: (reps) => M.gemmHalf(1, 1, n, k, x, half.f16, y, false, reps),
+    f32: (reps) => M.gemm(-1, m, n, k, x, w32, y, false, true, 0, 0, 0, reps),
+    bf16: (reps) => M.gemmHalf(0, m, n, k, x, half.bf16, y, false, reps),
+    f16: (reps) => M.gemmHalf(1, m, n, k, x, half.f16, y, false, reps),
   };
   const names = Object.keys(fns);
   // Warm-up (the engine tiers the code up), then reps so one call of f32 takes ~roundMs.
-  for (const name of names) for (let i = 0; i < 5; i++) fns[name](1);
+  for (const name of names) for (let i = 0; i < (m === 1 ? 5 : 1); i++) fns[name](1);
   let reps = 1;
-  while (time(fns.f32, reps).wall < roundMs / 2 && reps < 1 << 16) reps *= 2;
+  while (m === 1 && time(fns.f32, reps).wall < roundMs / 2 && reps < 1 << 16) reps *= 2;
   const t = Object.fromEntries(names.map((d) => [d, { wall: [], cpu: [] }]));
   for (let r = 0; r < rounds; r++) {
     for (let i = 0; i < names.length; i++) {
@@ -88,17 +101,17 @@ for (const { label, k, n } of shapes) {
       t[d].cpu.push(s.cpu);
     }
   }
-  const flops = 2 * n * k * reps;
+  const flops = 2 * m * n * k * reps;
   const gflops = (d) => flops / quantile(t[d].cpu, 0.5) / 1e6;
   const ratio = (d, clock) => t.f32[clock].map((f, r) => f / t[d][clock][r]);
   const q = (xs) => ({ median: quantile(xs, 0.5), q1: quantile(xs, 0.25), q3: quantile(xs, 0.75) });
-  const row = { shape: label, k, n, reps, rounds, gflops_cpu: Object.fromEntries(names.map((d) => [d, gflops(d)])),
+  const row = { shape: label, m, k, n, reps, rounds, gflops_cpu: Object.fromEntries(names.map((d) => [d, gflops(d)])),
     ratio_cpu: { bf16: q(ratio('bf16', 'cpu')), f16: q(ratio('f16', 'cpu')) },
     // Wall time: a call preempted by another process inflates one round's ratio, so the medians' ratio.
     ratio_wall: { bf16: quantile(t.f32.wall, 0.5) / quantile(t.bf16.wall, 0.5), f16: quantile(t.f32.wall, 0.5) / quantile(t.f16.wall, 0.5) } };
   results.push(row);
   const fr = (r) => `${r.median.toFixed(2)} [${r.q1.toFixed(2)}-${r.q3.toFixed(2)}]`.padEnd(21);
-  console.log(`${label.padEnd(22)} | ${gflops('f32').toFixed(1).padStart(10)} | ${gflops('bf16').toFixed(1).padStart(11)} | ${gflops('f16').toFixed(1).padStart(10)} | ` +
+  console.log(`${label.padEnd(27)} | ${gflops('f32').toFixed(1).padStart(10)} | ${gflops('bf16').toFixed(1).padStart(11)} | ${gflops('f16').toFixed(1).padStart(10)} | ` +
     `${fr(row.ratio_cpu.bf16)} | ${fr(row.ratio_cpu.f16)} | ${row.ratio_wall.bf16.toFixed(2).padStart(13)} | ${row.ratio_wall.f16.toFixed(2).padStart(12)}`);
   for (const p of [x, w32, y, half.bf16, half.f16]) M.freeFloats(p);
 }

@@ -270,3 +270,42 @@ TEST_CASE("sgemm_half propagates a float16 infinity or NaN in B to the columns t
   for (int64_t i = 0; i < c.m; ++i) CHECK(std::isnan(fast[size_t(i * c.rsc + 7)]));
   CHECK(!std::isnan(fast[0]));
 }
+
+TEST_CASE("sgemm_half packs every float16 value (subnormals, signed zeros, inf, NaN) to sgemm's bits at m > 1") {
+  // B holds each of the 63,488 finite float16 values (subnormals and -0 among them) in a scrambled order,
+  // as a weight W (n,k) and row-major (k,n); n = 19 and k = 3343 are off the 4x8 tile and the 8-wide
+  // conversion, and k spans 9 blocks of KC. Then an inf or NaN in each place packing reaches: the 8-wide
+  // loop, the k tail past it, and the last (zero-padded) strip of columns. Every column of C must have
+  // sgemm's bits on the widened B, and only the columns that read an inf or NaN are not finite.
+  std::vector<uint16_t> finite;
+  for (uint32_t i = 0; i < 65536; ++i) {
+    const auto h = uint16_t(i * 40503u);
+    if ((h & 0x7c00) != 0x7c00) finite.push_back(h);
+  }
+  const int64_t m = 5, n = 19, k = 3343;
+  REQUIRE(size_t(n * k) >= finite.size());
+  for (bool weight : {true, false}) {
+    CAPTURE(weight);
+    const int64_t rsb = weight ? 1 : n, csb = weight ? k : 1;
+    std::vector<uint16_t> b(size_t(n * k));
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t p = 0; p < k; ++p) b[size_t(p * rsb + j * csb)] = finite[size_t(j * k + p) % finite.size()];
+    b[size_t(100 * rsb + 2 * csb)] = 0x7c00;        // +inf in the 8-wide loop (column 2)
+    b[size_t((k - 3) * rsb + 5 * csb)] = 0xfc00;    // -inf in the k tail (column 5)
+    b[size_t(7 * rsb + 9 * csb)] = 0x7d01;          // a signalling-looking NaN (column 9)
+    b[size_t((k / 2) * rsb + 17 * csb)] = 0xfe00;   // a NaN in the last, partial strip (column 17)
+    const std::vector<float> a = reals(size_t(m * k), 41), wide = widened(b, Half::F16);
+    std::vector<float> fast(size_t(m * n)), ref(size_t(m * n));
+    tp::kernels::sgemm_half(m, n, k, a.data(), k, 1, b.data(), rsb, csb, Half::F16, fast.data(), n, false);
+    tp::kernels::sgemm(m, n, k, a.data(), k, 1, wide.data(), rsb, csb, ref.data(), n, false);
+    CHECK(same_bits(fast, ref));
+    int64_t nonfinite_columns = 0;
+    for (int64_t j = 0; j < n; ++j) {
+      bool finite_column = true;
+      for (int64_t i = 0; i < m; ++i) finite_column = finite_column && std::isfinite(fast[size_t(i * n + j)]);
+      nonfinite_columns += !finite_column;
+      if (j == 9 || j == 17) CHECK(std::isnan(fast[size_t(j)]));
+    }
+    CHECK(nonfinite_columns == 4);
+  }
+}
