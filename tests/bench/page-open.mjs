@@ -14,7 +14,8 @@
 // - the longest task (wall), where its time went (Linux, tests/bench/cpu-wait.mjs): on a CPU, or runnable and
 //   waiting for one; and who had the CPUs meanwhile: the page's cell worker and WebAssembly compiles (V8 tiers
 //   the core up on pool threads as widgets first call it), the browser's other processes, other programs.
-// Prints the median and range of each over the runs, with the CPU and load average. Not a test: no thresholds.
+// Prints the median and range of each over the runs (after one uncounted open per site and language), with the CPU
+// and load average. Not a test: no thresholds.
 import os from 'node:os';
 import path from 'node:path';
 import { createServer } from '../../web/server.mjs';
@@ -105,7 +106,11 @@ try {
   console.log(`page-open: ${chapter}, ${runs} cold opens per language${against ? ' and site (in turn)' : ''}, ${os.cpus()[0].model} x${os.cpus().length}, load ${load()}`);
   for (const lang of langs) {
     const rs = sites.map(() => []);
-    for (let i = 0; i < runs; i++) for (const [k, s] of sites.entries()) rs[k].push(await openOnce(browser, s.srv.base, lang, cpus));
+    // One open per site first, not counted: the server compresses each file on its first request (the chapter's
+    // ~25 ms of gzip before it can answer) and the browser starts its first renderer; every measured open then
+    // meets what a reader of a running server meets. Then in turn, the sites' order alternating run by run.
+    for (const s of sites) await openOnce(browser, s.srv.base, lang, null);
+    for (let i = 0; i < runs; i++) for (const [k, s] of (i % 2 ? [...sites.entries()].reverse() : [...sites.entries()])) rs[k].push(await openOnce(browser, s.srv.base, lang, cpus));
     for (const [k, s] of sites.entries()) {
       const col = (key) => fmt(rs[k].map((r) => r[key]));
       console.log(`  ${lang}${against ? `, ${s.name}` : ''} (load after: ${load()}), median (range) in ms:\n` +
