@@ -271,20 +271,24 @@ TEST_CASE("sgemm_half propagates a float16 infinity or NaN in B to the columns t
   CHECK(!std::isnan(fast[0]));
 }
 
-TEST_CASE("sgemm_half packs every float16 value (subnormals, signed zeros, inf, NaN) to sgemm's bits at m > 1") {
-  // B holds each of the 63,488 finite float16 values (subnormals and -0 among them) in a scrambled order,
-  // as a weight W (n,k) and row-major (k,n); n = 19 and k = 3343 are off the 4x8 tile and the 8-wide
-  // conversion, and k spans 9 blocks of KC. Then an inf or NaN in each place packing reaches: the 8-wide
-  // loop, the k tail past it, and the last (zero-padded) strip of columns. Every column of C must have
+TEST_CASE("sgemm_half widens every float16 value (subnormals, signed zeros, inf, NaN) to sgemm's bits, packed or not") {
+  // B holds each of the 63,488 finite float16 values (subnormals and -0 among them) in a scrambled order, as a
+  // weight W (n,k) and row-major (k,n); n = 19 and k = 3343 are off the 4x8 tile and the 8-wide conversion, and
+  // k spans 9 blocks of KC. Then an inf or NaN in each place the widening reaches: the 8-wide loop, the k tail
+  // past it, and the last (zero-padded) strip of columns. m = 5 goes through packing, m = 1 through the
+  // matrix-vector paths (one dot per column of a weight, rows of a row-major B). Every column of C must have
   // sgemm's bits on the widened B, and only the columns that read an inf or NaN are not finite.
   std::vector<uint16_t> finite;
   for (uint32_t i = 0; i < 65536; ++i) {
     const auto h = uint16_t(i * 40503u);
     if ((h & 0x7c00) != 0x7c00) finite.push_back(h);
   }
-  const int64_t m = 5, n = 19, k = 3343;
+  const int64_t n = 19, k = 3343;
   REQUIRE(size_t(n * k) >= finite.size());
-  for (bool weight : {true, false}) {
+  for (int run = 0; run < 4; ++run) {
+    const int64_t m = run < 2 ? 5 : 1;
+    const bool weight = run % 2 == 0;
+    CAPTURE(m);
     CAPTURE(weight);
     const int64_t rsb = weight ? 1 : n, csb = weight ? k : 1;
     std::vector<uint16_t> b(size_t(n * k));
