@@ -12,7 +12,8 @@
 //     back to back (the order rotating), so a ratio compares calls that saw the same load and cache;
 //   - the ratio reported is the median over rounds of the per-round ratio (with its quartiles), from
 //     CPU time of this process and from wall time; GFLOPS are medians too;
-//   - shapes of Qwen3-0.6B's layers: W from 2 MB (stays in L2/L3) to 12 MB (float32 spills L3 under load);
+//   - shapes of Qwen3-0.6B's layers: W from 2 MB (stays in L2/L3) to 12 MB (float32 spills L3 under load),
+//     and a 1024 x 96 W that stays in L2 (compute-bound: where float16's widening costs most);
 //     at m = T every projection (q, k/v, o, gate/up, down) at T = 512 and 1024, one call per dtype per
 //     round (0.1-0.7 s each), fewer rounds.
 // Writes tests/bench/results/gemv-half-latest.json. Not a test: no thresholds.
@@ -56,8 +57,11 @@ const projections = [
   { name: 'down_proj', k: 3072, n: 1024 },
 ];
 const label = (m, p) => `${m === 1 ? '' : `T=${m} `}${p.name} ${p.k}->${p.n}`;
+// W small enough (384 KB as float32) to stay in L2 under any load: the loops' own speed, which k/v_proj
+// shows only on an idle machine (there its 4 MB float32 W stays in L3; under load it is evicted and f32 slows).
+const l2Resident = { name: 'W in L2', k: 1024, n: 96 };
 const shapes = [
-  ...(only === 'gemm' ? [] : [0, 3, 4, 1].map((i) => ({ m: 1, ...projections[i] }))),
+  ...(only === 'gemm' ? [] : [...[0, 3, 4, 1].map((i) => projections[i]), l2Resident].map((p) => ({ m: 1, ...p }))),
   ...(only === 'm1' ? [] : [512, 1024].flatMap((m) => projections.map((p) => ({ m, ...p })))),
 ].map((s) => ({ ...s, label: label(s.m, s) }));
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
