@@ -168,10 +168,13 @@ void qr_blocked(const float* A, int64_t m, int64_t n, float* Q, float* R);
 // Q = H_0 H_1 ... H_{K-1} applied to the first k columns of I_m, for the reflectors stored in V (m, K):
 // reflector j has its unit entry at row j + shift and its vector below it in column j of V, factor
 // tau[j] (shift 0: QR and bidiagonalization's left reflectors; 1: tridiagonalization and the right
-// ones). Blocked like qr_blocked (float32 GEMM updates, so Q is orthonormal to ~1e-6).
-ColMat form_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t shift, int64_t k);
+// ones). In float32 GEMMs (so Q is orthonormal to ~1e-6), block reflectors at a time, on slab columns
+// at a time (0: the defaults; other values for the tests' tails and tests/bench/backxf.mjs).
+ColMat form_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t shift, int64_t k, int64_t block = 0,
+                      int64_t slab = 0);
 // The same reflectors applied to every column of C (m, c): Q C, in float32 GEMMs (2 m^2 c flops).
-ColMat apply_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t shift, const ColMat& C);
+ColMat apply_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t shift, const ColMat& C,
+                       int64_t block = 0, int64_t slab = 0);
 
 // W(i, j) -= sum over p < b of A1(i, p) B1(j, p) + A2(i, p) B2(j, p) for the columns j in [j0, j1) of W,
 // rows from r0 (or from j, the diagonal, when lower) to the end (linalg_rank2k.cpp). A1(i, p) is

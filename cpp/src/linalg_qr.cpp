@@ -96,40 +96,106 @@ Panel make_panel(const ColMat& P, const std::vector<double>& tau, int64_t row0) 
 
 }  // namespace
 
-// Qv (m, cols) column-major float <- H_0 H_1 ... H_{K-1} Qv for the reflectors of V (see form_q_blocked),
-// last panel first. Panel p changes rows from its first row r0 on, and, when Qv starts as the first columns
-// of I (identity_start), only columns from r0 on: the columns left of it are still those of I there.
-static void apply_reflectors(const ColMat& V, const std::vector<double>& tau, int64_t shift, float* Qv, int64_t cols,
-                             bool identity_start) {
-  const int64_t m = V.rows, K = int64_t(tau.size());
-  std::vector<float> W1, W2;
-  for (int64_t j0 = (K - 1) / kApply * kApply; j0 >= 0 && K > 0; j0 -= kApply) {
-    const int64_t b = std::min(kApply, K - j0), r0 = j0 + shift;
-    const int64_t c0 = identity_start ? r0 : 0;
-    if (c0 >= cols) continue;
-    TP_ASSERT(m - r0 >= b);
-    ColMat P(m - r0, b);
-    for (int64_t j = 0; j < b; ++j)
-      for (int64_t i = j + 1; i < m - r0; ++i) P(i, j) = V(r0 + i, j0 + j);
-    const Panel p = make_panel(P, std::vector<double>(tau.begin() + j0, tau.begin() + j0 + b), r0);
-    apply_block(p, Qv + r0 + c0 * m, m, cols - c0, false, W1, W2);
+// The back-transformation Qv <- H_0 H_1 ... H_{K-1} Qv (form_q_blocked, apply_q_blocked: eigh's and svd's
+// vectors, 2 m^2 cols flops) in blocks of kBackBlock reflectors, each converted to float once with
+// Y = V (-T), so that a block costs two GEMMs, W = V^T C and C += Y W (LAPACK larfb with T folded into
+// V once per block, 2 b^2 len flops, instead of into W for every block and column, 2 b^2 cols: a tenth of
+// the time at b = 128). The columns of Qv go in slabs of kBackSlab, each taking every block, last first,
+// while it stays in cache; slabs are independent, so they split over the GEMM's threads, and a column's
+// bits depend on neither the slab it is in nor the thread count. Smaller blocks waste less on V's zero
+// triangle and on T and Y (b/n of the flops each), larger ones pass over C less often: tests/bench/
+// backxf.mjs, Q C at n = 1024 (AMD EPYC Zen 3, CPU time, load 10-16), took 1.25-1.35x the time of sgemm's
+// same flops for blocks of 32-96 and slabs of 192-384 (48 and 256 at the low end), against 1.57-1.65x
+// before (blocks of 128, T applied to W, all columns at once).
+constexpr int64_t kBackBlock = 48, kBackSlab = 256;
+
+// One block of reflectors for the back-transformation: rows from r0, V (len, b) column-major with its
+// unit diagonal and zeros above, Y = V (-T) (len, b) column-major.
+struct BackBlock {
+  int64_t r0 = 0, len = 0, b = 0;
+  std::vector<float> V, Y;
+};
+
+// Block j0 .. j0+b-1 of the reflectors stored in V (see form_q_blocked), their first row at r0 = j0 + shift.
+static BackBlock back_block(const ColMat& V, const std::vector<double>& tau, int64_t shift, int64_t j0, int64_t b) {
+  const int64_t m = V.rows, r0 = j0 + shift, len = m - r0;
+  TP_ASSERT(len >= b);
+  Panel p;
+  p.row0 = r0, p.len = len, p.b = b;
+  p.V.assign(size_t(len * b), 0.0f);
+  for (int64_t j = 0; j < b; ++j) {
+    float* v = p.V.data() + j * len;
+    v[j] = 1.0f;
+    const double* src = V.col(j0 + j) + r0;
+    for (int64_t i = j + 1; i < len; ++i) v[i] = float(src[i]);
   }
+  wy_factor(p, std::vector<double>(tau.begin() + j0, tau.begin() + j0 + b));
+  BackBlock blk;
+  blk.r0 = r0, blk.len = len, blk.b = b;
+  blk.Y.resize(size_t(len * b));
+  // Y^T (b, len) row-major = NT^T V^T: NT^T has row stride 1, V^T row stride len.
+  kernels::sgemm(b, len, b, p.NT.data(), 1, b, p.V.data(), len, 1, blk.Y.data(), len, false);
+  blk.V = std::move(p.V);
+  return blk;
 }
 
-ColMat form_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t shift, int64_t k) {
+// Qv (m, cols) column-major float <- H_0 H_1 ... H_{K-1} Qv for the reflectors of V (see form_q_blocked),
+// last block first. Block p changes rows from its first row r0 on, and, when Qv starts as the first columns
+// of I (identity_start), only columns from r0 on: the columns left of it are still those of I there.
+static void apply_reflectors(const ColMat& V, const std::vector<double>& tau, int64_t shift, float* Qv, int64_t cols,
+                             bool identity_start, int64_t block, int64_t slab) {
+  const int64_t m = V.rows, K = int64_t(tau.size());
+  if (K == 0 || cols == 0) return;
+  const int64_t nblocks = (K + block - 1) / block;
+  std::vector<BackBlock> blocks(static_cast<size_t>(nblocks));
+  // Threads split the blocks' preparation, then the slabs (as many as a multiple of the thread count, of
+  // equal widths): with a single slab its GEMMs split instead. A column's bits do not depend on its slab
+  // unless the slab is one column wide (the GEMM's vector path), which rounding up never makes.
+  const int threads = kernels::sgemm_threads();
+  int64_t nslabs = (cols + slab - 1) / slab;
+  if (threads > 1 && nslabs % threads != 0)
+    nslabs = std::min((nslabs + threads - 1) / threads * threads, std::max(nslabs, cols / 2));
+  const int block_parts = int(std::min<int64_t>(threads, nblocks)), slab_parts = int(std::min<int64_t>(threads, nslabs));
+  tp::detail::run_parts(block_parts, [&](int part) {
+    for (int64_t q = part; q < nblocks; q += block_parts)
+      blocks[size_t(q)] = back_block(V, tau, shift, q * block, std::min(block, K - q * block));
+  });
+  tp::detail::run_parts(slab_parts, [&](int part) {
+    std::vector<float> W;
+    for (int64_t s = part; s < nslabs; s += slab_parts) {
+      const int64_t s0 = cols * s / nslabs, s1 = cols * (s + 1) / nslabs;
+      W.resize(size_t(block * (s1 - s0)));
+      for (int64_t q = nblocks - 1; q >= 0; --q) {
+        const BackBlock& blk = blocks[size_t(q)];
+        const int64_t c0 = identity_start ? std::max(s0, blk.r0) : s0, w = s1 - c0;
+        if (w <= 0) continue;
+        float* C = Qv + blk.r0 + c0 * m;  // rows r0.., columns c0..s1 of the column-major Qv
+        // W (b, w) row-major = V^T C (V^T has row stride len; C column stride m).
+        kernels::sgemm(blk.b, w, blk.len, blk.V.data(), blk.len, 1, C, 1, m, W.data(), w, false);
+        // C += Y W, written as C^T += W^T Y^T: C^T is row-major with row stride m.
+        kernels::sgemm(w, blk.len, blk.b, W.data(), 1, w, blk.Y.data(), blk.len, 1, C, m, true);
+      }
+    }
+  });
+}
+
+ColMat form_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t shift, int64_t k, int64_t block,
+                      int64_t slab) {
   const int64_t m = V.rows;
   std::vector<float> Qv(size_t(m * k), 0.0f);  // column-major (m, k), as ColMat
   for (int64_t i = 0; i < std::min(m, k); ++i) Qv[size_t(i * m + i)] = 1.0f;
-  apply_reflectors(V, tau, shift, Qv.data(), k, true);
+  apply_reflectors(V, tau, shift, Qv.data(), k, true, block > 0 ? block : kBackBlock, slab > 0 ? slab : kBackSlab);
   ColMat Q(m, k);
   std::copy(Qv.begin(), Qv.end(), Q.a.begin());
   return Q;
 }
 
-ColMat apply_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t shift, const ColMat& C) {
+ColMat apply_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t shift, const ColMat& C, int64_t block,
+                       int64_t slab) {
   TP_ASSERT(C.rows == V.rows);
   std::vector<float> Qv(C.a.begin(), C.a.end());
-  apply_reflectors(V, tau, shift, Qv.data(), C.cols, false);
+  apply_reflectors(V, tau, shift, Qv.data(), C.cols, false, block > 0 ? block : kBackBlock,
+                   slab > 0 ? slab : kBackSlab);
   ColMat Q(C.rows, C.cols);
   std::copy(Qv.begin(), Qv.end(), Q.a.begin());
   return Q;

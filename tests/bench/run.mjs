@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 const here = fileURLToPath(new URL('.', import.meta.url));
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const browserBenches = ['gemm-browser.mjs', 'linalg-browser.mjs', 'first-call-browser.mjs', 'page-open.mjs', 'model-browser.mjs'];
-const benches = ['vcpus.mjs', 'gemm.mjs', 'gemv-half.mjs', 'elementwise.mjs', 'dtypes.mjs', 'linalg.mjs', 'blocks.mjs', 'io.mjs', 'model.mjs', ...(existsSync(chromium) ? browserBenches : [])];
+const benches = ['vcpus.mjs', 'gemm.mjs', 'gemv-half.mjs', 'elementwise.mjs', 'dtypes.mjs', 'linalg.mjs', 'backxf.mjs', 'blocks.mjs', 'io.mjs', 'model.mjs', ...(existsSync(chromium) ? browserBenches : [])];
 if (!existsSync(chromium)) console.log(`(no Chromium at ${chromium}: skipping ${browserBenches.join(', ')})`);
 let failed = 0;
 for (const b of benches) {

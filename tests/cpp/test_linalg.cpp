@@ -867,6 +867,86 @@ TEST_CASE("eigh from 96 rows (inverse iteration, blocked back-transformation) me
   check_decompositions("four 32x32 blocks", D, k, k, true);
 }
 
+// Reflectors for the back-transformation tests: the Householder QR of a Gaussian (m - shift, K) matrix,
+// moved down by shift rows (shift 1: a tridiagonalization's layout, unit entry of reflector j at row j + 1),
+// and their product Q (m, m) in double, one reflector at a time: the oracle.
+struct Reflectors {
+  tp::linalg::detail::ColMat V, Q;
+  std::vector<double> tau;
+};
+static Reflectors gaussian_reflectors(int64_t m, int64_t K, int64_t shift, uint64_t seed) {
+  using tp::linalg::detail::ColMat;
+  const auto g = splitmix_gaussian(seed, (m - shift) * K);
+  ColMat R(m - shift, K);
+  for (int64_t i = 0; i < (m - shift) * K; ++i) R.a[size_t(i)] = g[size_t(i)];
+  Reflectors r;
+  tp::linalg::detail::householder_qr(R, r.tau);
+  r.V = ColMat(m, int64_t(r.tau.size()));
+  for (int64_t j = 0; j < r.V.cols; ++j)
+    for (int64_t i = j + 1; i < m - shift; ++i) r.V(i + shift, j) = R(i, j);
+  r.Q = ColMat::identity(m, m);
+  std::vector<double> v;
+  for (int64_t j = r.V.cols - 1; j >= 0; --j) {
+    v.assign(r.V.col(j) + j + shift, r.V.col(j) + m);
+    v[0] = 1.0;
+    tp::linalg::detail::reflect_columns(r.Q, v.data(), m - j - shift, r.tau[size_t(j)], j + shift, 0, m);
+  }
+  return r;
+}
+
+TEST_CASE("the blocked back-transformation gives Q C and Q's first columns to float rounding, on every block and slab tail") {
+  // (m, K, shift, cols, block, slab): blocks and slabs with tails of every length (block 4 on 37 reflectors
+  // leaves 1; slab 5 on 23 columns leaves 3), a block of one reflector, one column (the GEMM's vector path),
+  // K < m (a tall QR), no columns, and the defaults on sizes that are not multiples of them.
+  using tp::linalg::detail::ColMat;
+  const std::vector<std::array<int64_t, 6>> cases = {
+      {37, 37, 0, 23, 4, 5}, {37, 36, 1, 23, 4, 5}, {37, 36, 1, 37, 5, 4}, {50, 20, 0, 50, 6, 7}, {50, 20, 0, 1, 3, 2},
+      {41, 40, 1, 9, 8, 1},  {9, 9, 0, 0, 4, 4},    {300, 299, 1, 300, 0, 0}, {333, 130, 0, 70, 0, 0}};
+  for (const auto& c : cases) {
+    const int64_t m = c[0], K = c[1], shift = c[2], cols = c[3], block = c[4], slab = c[5];
+    CAPTURE(m);
+    CAPTURE(K);
+    CAPTURE(shift);
+    CAPTURE(cols);
+    CAPTURE(block);
+    CAPTURE(slab);
+    const Reflectors r = gaussian_reflectors(m, K, shift, uint64_t(m * 7 + K + shift));
+    const auto g = splitmix_gaussian(uint64_t(cols + 5), m * cols);
+    ColMat C(m, cols);
+    for (int64_t i = 0; i < m * cols; ++i) C.a[size_t(i)] = g[size_t(i)];
+    const ColMat QC = tp::linalg::detail::apply_q_blocked(r.V, r.tau, shift, C, block, slab);
+    const ColMat ref = tp::linalg::detail::multiply(r.Q, C);
+    REQUIRE(QC.rows == m);
+    REQUIRE(QC.cols == cols);
+    // Each column of Q C has the norm of C's (Q is orthogonal): errors relative to that norm.
+    double worst = 0.0;
+    for (int64_t j = 0; j < cols; ++j) {
+      double norm = 0.0, err = 0.0;
+      for (int64_t i = 0; i < m; ++i) norm += C(i, j) * C(i, j), err = std::max(err, std::fabs(QC(i, j) - ref(i, j)));
+      worst = std::max(worst, err / std::sqrt(norm));
+    }
+    CHECK(worst <= 1e-6);
+    // Q's first k columns, k = K + shift (all of Q's columns the reflectors change), and their orthogonality.
+    const int64_t k = std::min(m, K + shift + 3);
+    const ColMat Q = tp::linalg::detail::form_q_blocked(r.V, r.tau, shift, k, block, slab);
+    double qerr = 0.0, orth = 0.0;
+    for (int64_t j = 0; j < k; ++j)
+      for (int64_t i = 0; i < m; ++i) qerr = std::max(qerr, std::fabs(Q(i, j) - r.Q(i, j)));
+    for (int64_t a = 0; a < k; ++a)
+      for (int64_t b = 0; b < k; ++b)
+        orth = std::max(orth, std::fabs(tp::linalg::detail::dot(Q.col(a), Q.col(b), m) - (a == b ? 1.0 : 0.0)));
+    CHECK(qerr <= 1e-6);
+    CHECK(orth <= 1e-6);
+    // Threads take whole slabs (or split one slab's GEMMs): the bits do not change.
+    tp::kernels::set_sgemm_threads(3, 0);
+    const ColMat QC3 = tp::linalg::detail::apply_q_blocked(r.V, r.tau, shift, C, block, slab);
+    const ColMat Q3 = tp::linalg::detail::form_q_blocked(r.V, r.tau, shift, k, block, slab);
+    tp::kernels::set_sgemm_threads(1);
+    CHECK(QC3.a == QC.a);
+    CHECK(Q3.a == Q.a);
+  }
+}
+
 TEST_CASE("inverse iteration gives the closed-form eigenvectors of the second-difference matrix, and the TGK form's") {
   namespace d = tp::linalg::detail;
   // tridiag(-1, 2, -1) of order n: lambda_k = 2 - 2 cos(k pi / (n+1)), v_k(i) = sin(i k pi / (n+1)), k = 1..n.
