@@ -1,4 +1,5 @@
-// Embind bindings of the tensor core: creation, layout, elementwise, reductions, products, comparison.
+// Bindings of the tensor core: creation, layout, elementwise, reductions, products, comparison. Most are
+// rows of the generic entry (handles.hpp); what takes a string or returns a typed array is an embind function.
 #include <cmath>
 
 #include "handles.hpp"
@@ -58,13 +59,17 @@ val copy_out(int id) {
     return typed_view(c).call<val>("slice");
   });
 }
-int dtype_of(int id) { return guard([&] { return int(get(id).dtype()); }); }
-int to_dtype(int id, int d) { return guard([&] { return h(get(id).to(tp::DType(d))); }); }
-val shape_of(int id) { return guard([&] { return tpw::from_shape(get(id).shape()); }); }
-val strides_of(int id) { return guard([&] { return tpw::from_shape(get(id).strides()); }); }
-bool is_contiguous(int id) { return guard([&] { return get(id).is_contiguous(); }); }
-double item(int id) { return guard([&] { return get(id).item_double(); }); }
-double live_bytes() { return double(tp::Storage::live_bytes()); }
+using tpw::Args;
+using R = tpw::Result;
+
+double list_of(const std::vector<int64_t>& v) { return tpw::list(std::vector<double>(v.begin(), v.end())); }
+double dtype_of(const Args& a) { return int(a.t(0).dtype()); }
+double to_dtype(const Args& a) { return h(a.t(0).to(tp::DType(a.i(1)))); }
+double shape_of(const Args& a) { return list_of(a.t(0).shape()); }
+double strides_of(const Args& a) { return list_of(a.t(0).strides()); }
+double is_contiguous(const Args& a) { return a.t(0).is_contiguous(); }
+double item(const Args& a) { return a.t(0).item_double(); }
+double live_bytes(const Args&) { return double(tp::Storage::live_bytes()); }
 
 // ---- creation ----
 int empty(val shape, std::string op) { return guard([&] { return h(Tensor::empty(to_shape(shape), op.c_str())); }); }
@@ -74,125 +79,111 @@ int empty_as(val shape, int d, std::string op) {
 int full(val shape, double v, int d, std::string op) {
   return guard([&] { return h(Tensor::full(to_shape(shape), v, tp::DType(d), op.c_str())); });
 }
-int eye(int n, int m) { return guard([&] { return h(tp::eye(n, m)); }); }
-int arange(double s, double e, double st, int d) {
-  return guard([&] { return h(tp::arange(s, e, st, tp::DType(d))); });
+double eye(const Args& a) { return h(tp::eye(a.i(0), a.i(1))); }
+double arange(const Args& a) { return h(tp::arange(a.d(0), a.d(1), a.d(2), tp::DType(a.i(3)))); }
+// (shape, seed, seeded): unseeded draws continue the global stream.
+template <Tensor (*draw)(const std::vector<int64_t>&, tp::Rng&)>
+double random(const Args& a) {
+  if (!a.b(2)) return h(draw(a.shape(0), tp::global_rng()));
+  tp::Rng rng{uint64_t(a.d(1))};
+  return h(draw(a.shape(0), rng));
 }
-int randn(val shape, double seed, bool seeded) {
-  return guard([&] {
-    if (!seeded) return h(tp::randn(to_shape(shape), tp::global_rng()));
-    tp::Rng rng{uint64_t(seed)};
-    return h(tp::randn(to_shape(shape), rng));
-  });
+Tensor draw_normal(const std::vector<int64_t>& s, tp::Rng& r) { return tp::randn(s, r); }
+Tensor draw_uniform(const std::vector<int64_t>& s, tp::Rng& r) { return tp::rand(s, r); }
+double manual_seed(const Args& a) {
+  tp::manual_seed(uint64_t(a.d(0)));
+  return 0;
 }
-int rand_uniform(val shape, double seed, bool seeded) {
-  return guard([&] {
-    if (!seeded) return h(tp::rand(to_shape(shape), tp::global_rng()));
-    tp::Rng rng{uint64_t(seed)};
-    return h(tp::rand(to_shape(shape), rng));
-  });
-}
-void manual_seed(double seed) { tp::manual_seed(uint64_t(seed)); }
 
 // ---- layout ----
-int reshape(int id, val shape) { return guard([&] { return h(tp::reshape(get(id), to_shape(shape))); }); }
-int transpose(int id, int a, int b) { return guard([&] { return h(tp::transpose(get(id), a, b)); }); }
-int permute(int id, val dims) { return guard([&] { return h(tp::permute(get(id), to_shape(dims))); }); }
-int select_view(int id, int d, double i) { return guard([&] { return h(tp::select(get(id), d, int64_t(i))); }); }
-int narrow(int id, int d, double s, double l) {
-  return guard([&] { return h(tp::narrow(get(id), d, int64_t(s), int64_t(l))); });
-}
-int expand(int id, val shape) { return guard([&] { return h(tp::expand(get(id), to_shape(shape))); }); }
-int unsqueeze(int id, int d) { return guard([&] { return h(tp::unsqueeze(get(id), d)); }); }
-int contiguous(int id) { return guard([&] { return h(get(id).contiguous()); }); }
-int clone(int id) { return guard([&] { return h(get(id).clone()); }); }
-int stack(val ids, int d) { return guard([&] { return h(tp::stack(tpw::to_tensors(ids), d)); }); }
-int cat(val ids, int d) { return guard([&] { return h(tp::cat(tpw::to_tensors(ids), d)); }); }
+double reshape(const Args& a) { return h(tp::reshape(a.t(0), a.shape(1))); }
+double transpose(const Args& a) { return h(tp::transpose(a.t(0), a.i(1), a.i(2))); }
+double permute(const Args& a) { return h(tp::permute(a.t(0), a.shape(1))); }
+double select_view(const Args& a) { return h(tp::select(a.t(0), a.i(1), a.i64(2))); }
+double narrow(const Args& a) { return h(tp::narrow(a.t(0), a.i(1), a.i64(2), a.i64(3))); }
+double expand(const Args& a) { return h(tp::expand(a.t(0), a.shape(1))); }
+double unsqueeze(const Args& a) { return h(tp::unsqueeze(a.t(0), a.i(1))); }
+double contiguous(const Args& a) { return h(a.t(0).contiguous()); }
+double clone(const Args& a) { return h(a.t(0).clone()); }
+double stack(const Args& a) { return h(tp::stack(a.tensors(0), a.i(1))); }
+double cat(const Args& a) { return h(tp::cat(a.tensors(0), a.i(1))); }
 
 // ---- elementwise ----
-int binary(int op, int a, int b) { return guard([&] { return h(tp::binary(tp::BinaryOp(op), get(a), get(b))); }); }
-int binary_scalar(int op, int a, double s) {
-  return guard([&] { return h(tp::binary_scalar(tp::BinaryOp(op), get(a), s)); });
-}
-int scalar_binary(int op, double s, int b) {
-  return guard([&] { return h(tp::scalar_binary(tp::BinaryOp(op), s, get(b))); });
-}
-int unary(int op, int id) { return guard([&] { return h(tp::unary(tp::UnaryOp(op), get(id))); }); }
-int clamp(int id, double lo, double hi) { return guard([&] { return h(tp::clamp(get(id), float(lo), float(hi))); }); }
+double binary(const Args& a) { return h(tp::binary(tp::BinaryOp(a.i(0)), a.t(1), a.t(2))); }
+double binary_scalar(const Args& a) { return h(tp::binary_scalar(tp::BinaryOp(a.i(0)), a.t(1), a.d(2))); }
+double scalar_binary(const Args& a) { return h(tp::scalar_binary(tp::BinaryOp(a.i(0)), a.d(1), a.t(2))); }
+double unary(const Args& a) { return h(tp::unary(tp::UnaryOp(a.i(0)), a.t(1))); }
+double clamp(const Args& a) { return h(tp::clamp(a.t(0), float(a.d(1)), float(a.d(2)))); }
 
 // ---- reductions and products ----
-int reduce(int op, int id, int d, bool keep) {
-  return guard([&] { return h(tp::reduce(tp::ReduceOp(op), get(id), d, keep)); });
-}
-int reduce_all(int op, int id) { return guard([&] { return h(tp::reduce_all(tp::ReduceOp(op), get(id))); }); }
-int reduce_dims(int op, int id, val dims, bool keep) {
-  return guard([&] { return h(tp::reduce_dims(tp::ReduceOp(op), get(id), to_shape(dims), keep)); });
-}
-int cumsum(int id, int d) { return guard([&] { return h(tp::cumsum(get(id), d)); }); }
-int softmax(int id, int d) { return guard([&] { return h(tp::softmax(get(id), d)); }); }
-int matmul(int a, int b) { return guard([&] { return h(tp::matmul(get(a), get(b))); }); }
-int outer(int a, int b) { return guard([&] { return h(tp::outer(get(a), get(b))); }); }
+double reduce(const Args& a) { return h(tp::reduce(tp::ReduceOp(a.i(0)), a.t(1), a.i(2), a.b(3))); }
+double reduce_all(const Args& a) { return h(tp::reduce_all(tp::ReduceOp(a.i(0)), a.t(1))); }
+double reduce_dims(const Args& a) { return h(tp::reduce_dims(tp::ReduceOp(a.i(0)), a.t(1), a.shape(2), a.b(3))); }
+double cumsum(const Args& a) { return h(tp::cumsum(a.t(0), a.i(1))); }
+double softmax(const Args& a) { return h(tp::softmax(a.t(0), a.i(1))); }
+double matmul(const Args& a) { return h(tp::matmul(a.t(0), a.t(1))); }
+double outer(const Args& a) { return h(tp::outer(a.t(0), a.t(1))); }
 
 // ---- comparison and norms ----
-int isclose(int a, int b, double rtol, double atol, bool equal_nan) {
-  return guard([&] { return h(tp::isclose(get(a), get(b), rtol, atol, equal_nan)); });
-}
-bool allclose(int a, int b, double rtol, double atol, bool equal_nan) {
-  return guard([&] { return tp::allclose(get(a), get(b), rtol, atol, equal_nan); });
-}
-int vector_norm(int id, double ord, val dims, bool keep) {
-  return guard([&] { return h(tp::vector_norm(get(id), ord, to_shape(dims), keep)); });
-}
+double isclose(const Args& a) { return h(tp::isclose(a.t(0), a.t(1), a.d(2), a.d(3), a.b(4))); }
+double allclose(const Args& a) { return tp::allclose(a.t(0), a.t(1), a.d(2), a.d(3), a.b(4)); }
+double vector_norm(const Args& a) { return h(tp::vector_norm(a.t(0), a.d(1), a.shape(2), a.b(3))); }
+
+// Arguments in the order JS passes them (core.reshape(id, shape)).
+const tpw::OpRow kRows[] = {
+    {"liveBytes", R::Number, live_bytes},
+    {"shape", R::List, shape_of},
+    {"strides", R::List, strides_of},
+    {"isContiguous", R::Bool, is_contiguous},
+    {"item", R::Number, item},
+    {"dtype", R::Number, dtype_of},
+    {"to", R::Number, to_dtype},
+    {"eye", R::Number, eye},
+    {"arange", R::Number, arange},
+    {"randn", R::Number, random<draw_normal>},
+    {"rand", R::Number, random<draw_uniform>},
+    {"manualSeed", R::Number, manual_seed},
+    {"reshape", R::Number, reshape},
+    {"transpose", R::Number, transpose},
+    {"permute", R::Number, permute},
+    {"select", R::Number, select_view},
+    {"narrow", R::Number, narrow},
+    {"expand", R::Number, expand},
+    {"unsqueeze", R::Number, unsqueeze},
+    {"contiguous", R::Number, contiguous},
+    {"clone", R::Number, clone},
+    {"stack", R::Number, stack},
+    {"cat", R::Number, cat},
+    {"binary", R::Number, binary},
+    {"binaryScalar", R::Number, binary_scalar},
+    {"scalarBinary", R::Number, scalar_binary},
+    {"unary", R::Number, unary},
+    {"clamp", R::Number, clamp},
+    {"reduce", R::Number, reduce},
+    {"reduceAll", R::Number, reduce_all},
+    {"reduceDims", R::Number, reduce_dims},
+    {"cumsum", R::Number, cumsum},
+    {"softmax", R::Number, softmax},
+    {"matmul", R::Number, matmul},
+    {"outer", R::Number, outer},
+    {"isclose", R::Number, isclose},
+    {"allclose", R::Bool, allclose},
+    {"vectorNorm", R::Number, vector_norm},
+};
+const tpw::OpRows kAdded(kRows);
 
 }  // namespace
 
+// What takes or returns a string, a typed array or nothing goes through embind itself.
 EMSCRIPTEN_BINDINGS(tensorpad_core) {
   using emscripten::function;
   function("errorPending", &tpw::error_pending);
   function("takeError", &tpw::take_error);
   function("release", &tpw::release);
   function("liveHandles", &tpw::live_handles);
-  function("liveBytes", &live_bytes);
   function("view", &tensor_view);
   function("copyOut", &copy_out);
-  function("shape", &shape_of);
-  function("strides", &strides_of);
-  function("isContiguous", &is_contiguous);
-  function("item", &item);
-  function("dtype", &dtype_of);
-  function("to", &to_dtype);
   function("empty", &empty);
   function("emptyAs", &empty_as);
   function("full", &full);
-  function("eye", &eye);
-  function("arange", &arange);
-  function("randn", &randn);
-  function("rand", &rand_uniform);
-  function("manualSeed", &manual_seed);
-  function("reshape", &reshape);
-  function("transpose", &transpose);
-  function("permute", &permute);
-  function("select", &select_view);
-  function("narrow", &narrow);
-  function("expand", &expand);
-  function("unsqueeze", &unsqueeze);
-  function("contiguous", &contiguous);
-  function("clone", &clone);
-  function("stack", &stack);
-  function("cat", &cat);
-  function("binary", &binary);
-  function("binaryScalar", &binary_scalar);
-  function("scalarBinary", &scalar_binary);
-  function("unary", &unary);
-  function("clamp", &clamp);
-  function("reduce", &reduce);
-  function("reduceAll", &reduce_all);
-  function("reduceDims", &reduce_dims);
-  function("cumsum", &cumsum);
-  function("softmax", &softmax);
-  function("matmul", &matmul);
-  function("outer", &outer);
-  function("isclose", &isclose);
-  function("allclose", &allclose);
-  function("vectorNorm", &vector_norm);
 }

@@ -1,6 +1,6 @@
-// Embind bindings of the decompositions (cpp/include/tensorpad/linalg.hpp) for wasm/js/linalg.js.
-// No math here: unwrap handles, call the core, wrap the results. Multi-output ops return a JS array
-// of handles. NaN tol means numpy's default tolerance; seeded false means draw a seed from the global stream.
+// Bindings of the decompositions (cpp/include/tensorpad/linalg.hpp) for wasm/js/linalg.js, as rows of
+// the generic entry (handles.hpp). No math here: unwrap handles, call the core, wrap the results.
+// Multi-output ops return a list of handles. NaN tol means numpy's default tolerance; seeded false means draw a seed from the global stream.
 #include <cmath>
 
 #include "handles.hpp"
@@ -17,67 +17,60 @@ namespace la = tp::linalg;
 
 namespace {
 
+using tpw::Args;
+using tpw::handles;
+using R = tpw::Result;
+
 int h(Tensor t) { return put(std::move(t)); }
 
-val handles(std::initializer_list<Tensor> ts) {
-  val out = val::array();
-  int i = 0;
-  for (const Tensor& t : ts) out.set(i++, h(t));
-  return out;
+double svdvals(const Args& a) { return h(la::svdvals(a.t(0))); }
+double svd(const Args& a) {
+  la::SvdResult r = la::svd(a.t(0));
+  return handles({r.U, r.S, r.Vh});
 }
-
-int svdvals(int a) { return guard([&] { return h(la::svdvals(get(a))); }); }
-val svd(int a) {
-  return guard([&] {
-    la::SvdResult r = la::svd(get(a));
-    return handles({r.U, r.S, r.Vh});
-  });
+double qr(const Args& a) {
+  la::QrResult r = la::qr(a.t(0));
+  return handles({r.Q, r.R});
 }
-val qr(int a) {
-  return guard([&] {
-    la::QrResult r = la::qr(get(a));
-    return handles({r.Q, r.R});
-  });
+double eigh(const Args& a) {
+  la::EighResult r = la::eigh(a.t(0));
+  return handles({r.eigenvalues, r.eigenvectors});
 }
-val eigh(int a) {
-  return guard([&] {
-    la::EighResult r = la::eigh(get(a));
-    return handles({r.eigenvalues, r.eigenvectors});
-  });
-}
-int eigvalsh(int a) { return guard([&] { return h(la::eigvalsh(get(a))); }); }
-int det(int a) { return guard([&] { return h(la::det(get(a))); }); }
-int inv(int a) { return guard([&] { return h(la::inv(get(a))); }); }
-int solve(int a, int b) { return guard([&] { return h(la::solve(get(a), get(b))); }); }
+double eigvalsh(const Args& a) { return h(la::eigvalsh(a.t(0))); }
+double det(const Args& a) { return h(la::det(a.t(0))); }
+double inv(const Args& a) { return h(la::inv(a.t(0))); }
+double solve(const Args& a) { return h(la::solve(a.t(0), a.t(1))); }
 int matrix_norm(int a, std::string ord) { return guard([&] { return h(la::matrix_norm(get(a), ord)); }); }
 int matrix_norm_dims(int a, std::string ord, int d0, int d1, bool keep) {
   return guard([&] { return h(la::matrix_norm(get(a), ord, d0, d1, keep)); });
 }
-int matrix_rank(int a, double tol) {
-  return guard([&] { return h(la::matrix_rank(get(a), std::isnan(tol) ? -1.0 : tol)); });
+double matrix_rank(const Args& a) { return h(la::matrix_rank(a.t(0), std::isnan(a.d(1)) ? -1.0 : a.d(1))); }
+// (a, q, niter, seed, seeded)
+double svd_lowrank(const Args& a) {
+  const uint64_t s = a.b(4) ? uint64_t(a.d(3)) : tp::global_rng().next_u64();
+  la::LowrankResult r = la::svd_lowrank(a.t(0), a.i64(1), a.i64(2), s);
+  return handles({r.U, r.S, r.V});
 }
-val svd_lowrank(int a, double q, double niter, double seed, bool seeded) {
-  return guard([&] {
-    const uint64_t s = seeded ? uint64_t(seed) : tp::global_rng().next_u64();
-    la::LowrankResult r = la::svd_lowrank(get(a), int64_t(q), int64_t(niter), s);
-    return handles({r.U, r.S, r.V});
-  });
-}
+
+// Arguments in the order JS passes them.
+const tpw::OpRow kRows[] = {
+    {"linalgSvdvals", R::Number, svdvals},
+    {"linalgSvd", R::List, svd},
+    {"linalgQr", R::List, qr},
+    {"linalgEigh", R::List, eigh},
+    {"linalgEigvalsh", R::Number, eigvalsh},
+    {"linalgDet", R::Number, det},
+    {"linalgInv", R::Number, inv},
+    {"linalgSolve", R::Number, solve},
+    {"linalgMatrixRank", R::Number, matrix_rank},
+    {"linalgSvdLowrank", R::List, svd_lowrank},
+};
+const tpw::OpRows kAdded(kRows);
 
 }  // namespace
 
+// The norms name their order by a string: embind functions of their own.
 EMSCRIPTEN_BINDINGS(tensorpad_linalg) {
-  using emscripten::function;
-  function("linalgSvdvals", &svdvals);
-  function("linalgSvd", &svd);
-  function("linalgQr", &qr);
-  function("linalgEigh", &eigh);
-  function("linalgEigvalsh", &eigvalsh);
-  function("linalgDet", &det);
-  function("linalgInv", &inv);
-  function("linalgSolve", &solve);
-  function("linalgMatrixNorm", &matrix_norm);
-  function("linalgMatrixNormDims", &matrix_norm_dims);
-  function("linalgMatrixRank", &matrix_rank);
-  function("linalgSvdLowrank", &svd_lowrank);
+  emscripten::function("linalgMatrixNorm", &matrix_norm);
+  emscripten::function("linalgMatrixNormDims", &matrix_norm_dims);
 }

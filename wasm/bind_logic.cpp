@@ -1,43 +1,42 @@
-// Embind bindings of tensorpad/logic.hpp for wasm/js/logic.js: comparisons, where, maskedFill, logical ops,
+// Bindings of tensorpad/logic.hpp for wasm/js/logic.js: comparisons, where, maskedFill, logical ops,
 // any/all. No math here. An operand is a tensor handle, or (when its handle is 0) the JS number beside it.
 #include "handles.hpp"
 #include "tensorpad/logic.hpp"
 
-using emscripten::val;
 using tp::Tensor;
-using tpw::get;
-using tpw::guard;
 using tpw::put;
 
 namespace {
 
-int h(Tensor t) { return put(std::move(t)); }
-tp::Operand operand(int id, double number) { return id ? tp::Operand::of(get(id)) : tp::Operand::of(number); }
+using tpw::Args;
+using R = tpw::Result;
 
-int compare(int op, int a, double an, int b, double bn) {
-  return guard([&] { return h(tp::compare(tp::CompareOp(op), operand(a, an), operand(b, bn))); });
+int h(Tensor t) { return put(std::move(t)); }
+// An operand in two slots: a tensor handle, or (handle 0) the number in the next slot.
+tp::Operand operand(const Args& a, int k) { return a.i(k) ? tp::Operand::of(a.t(k)) : tp::Operand::of(a.d(k + 1)); }
+
+// (op, a, aNumber, b, bNumber)
+double compare(const Args& a) { return h(tp::compare(tp::CompareOp(a.i(0)), operand(a, 1), operand(a, 3))); }
+// (cond, a, aNumber, b, bNumber)
+double where(const Args& a) { return h(tp::where(a.t(0), operand(a, 1), operand(a, 3))); }
+double masked_fill(const Args& a) { return h(tp::masked_fill(a.t(0), a.t(1), a.d(2))); }
+double logical(const Args& a) { return h(tp::logical(tp::LogicOp(a.i(0)), a.t(1), a.t(2))); }
+double logical_not(const Args& a) { return h(tp::logical_not(a.t(0))); }
+// (any, x, dims, keepdim)
+double any_all(const Args& a) {
+  const std::vector<int64_t> d = a.shape(2);
+  return h(a.b(0) ? tp::any(a.t(1), d, a.b(3)) : tp::all(a.t(1), d, a.b(3)));
 }
-int where(int cond, int a, double an, int b, double bn) {
-  return guard([&] { return h(tp::where(get(cond), operand(a, an), operand(b, bn))); });
-}
-int masked_fill(int x, int mask, double value) { return guard([&] { return h(tp::masked_fill(get(x), get(mask), value)); }); }
-int logical(int op, int a, int b) { return guard([&] { return h(tp::logical(tp::LogicOp(op), get(a), get(b))); }); }
-int logical_not(int x) { return guard([&] { return h(tp::logical_not(get(x))); }); }
-int any_all(bool any, int x, val dims, bool keepdim) {
-  return guard([&] {
-    const std::vector<int64_t> d = tpw::to_shape(dims);
-    return h(any ? tp::any(get(x), d, keepdim) : tp::all(get(x), d, keepdim));
-  });
-}
+
+// Arguments in the order JS passes them.
+const tpw::OpRow kRows[] = {
+    {"compare", R::Number, compare},
+    {"where", R::Number, where},
+    {"maskedFill", R::Number, masked_fill},
+    {"logical", R::Number, logical},
+    {"logicalNot", R::Number, logical_not},
+    {"anyAll", R::Number, any_all},
+};
+const tpw::OpRows kAdded(kRows);
 
 }  // namespace
-
-EMSCRIPTEN_BINDINGS(tensorpad_logic) {
-  using emscripten::function;
-  function("compare", &compare);
-  function("where", &where);
-  function("maskedFill", &masked_fill);
-  function("logical", &logical);
-  function("logicalNot", &logical_not);
-  function("anyAll", &any_all);
-}

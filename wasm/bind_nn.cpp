@@ -1,4 +1,4 @@
-// Embind bindings of the LLM blocks (nn.hpp, quant.hpp) for wasm/js/nn.js: tp.nn, tp.linalg rotations,
+// Bindings of the LLM blocks (nn.hpp, quant.hpp) for wasm/js/nn.js: tp.nn, tp.linalg rotations,
 // tp.quant, tp.lora, tp.synth. No math here. Handle 0 means "not given"; NaN means "use the default".
 // Quantized tensors live in their own handle table (int8 storage stays in the heap for matmulInt8).
 #include <cmath>
@@ -27,138 +27,131 @@ const tp::quant::QTensor& qget(int id) {
   return *q;
 }
 
+using tpw::Args;
+using R = tpw::Result;
+
 // ---- nn ----
-val sdpa(int q, int k, int v, int mask, double scale, bool causal, bool weights, bool enable_gqa) {
-  return guard([&] {
-    tp::nn::AttentionOptions o;
-    o.causal = causal;
-    o.enable_gqa = enable_gqa;
-    o.mask = opt(mask);
-    if (!std::isnan(scale)) o.scale = float(scale);
-    o.return_weights = weights;
-    tp::nn::AttentionResult r = tp::nn::scaled_dot_product_attention(get(q), get(k), get(v), o);
-    val out = val::array();
-    out.set(0, h(r.output));
-    out.set(1, r.weights ? h(*r.weights) : 0);
-    return out;
-  });
+// (q, k, v, mask, scale, causal, weights, enableGqa) -> [output, weights or 0]
+double sdpa(const Args& a) {
+  tp::nn::AttentionOptions o;
+  o.causal = a.b(5);
+  o.enable_gqa = a.b(7);
+  o.mask = a.opt(3);
+  if (!std::isnan(a.d(4))) o.scale = float(a.d(4));
+  o.return_weights = a.b(6);
+  tp::nn::AttentionResult r = tp::nn::scaled_dot_product_attention(a.t(0), a.t(1), a.t(2), o);
+  const double out = h(r.output);
+  return tpw::list({out, r.weights ? double(h(*r.weights)) : 0.0});
 }
-int mha(int x, int wq, int wk, int wv, int wo, int heads, int kv_heads, bool causal) {
-  return guard([&] {
-    tp::nn::MultiHeadOptions o;
-    o.heads = heads;
-    o.kv_heads = kv_heads;  // 0: as many as heads
-    o.causal = causal;
-    return h(tp::nn::multi_head_attention(get(x), get(wq), get(wk), get(wv), get(wo), o));
-  });
+// (x, wq, wk, wv, wo, heads, kvHeads, causal)
+double mha(const Args& a) {
+  tp::nn::MultiHeadOptions o;
+  o.heads = a.i(5);
+  o.kv_heads = a.i(6);  // 0: as many as heads
+  o.causal = a.b(7);
+  return h(tp::nn::multi_head_attention(a.t(0), a.t(1), a.t(2), a.t(3), a.t(4), o));
 }
-int layer_norm(int x, int w, int b, double eps) {
-  return guard([&] { return h(tp::nn::layer_norm(get(x), opt(w), opt(b), std::isnan(eps) ? 1e-5f : float(eps))); });
+float eps_or(double eps, float fallback) { return std::isnan(eps) ? fallback : float(eps); }
+double layer_norm(const Args& a) {
+  return h(tp::nn::layer_norm(a.t(0), a.opt(1), a.opt(2), eps_or(a.d(3), 1e-5f)));
 }
-int rms_norm(int x, int w, double eps) {
-  return guard([&] { return h(tp::nn::rms_norm(get(x), opt(w), std::isnan(eps) ? 1e-6f : float(eps))); });
-}
-int relu(int x) { return guard([&] { return h(tp::nn::relu(get(x))); }); }
-int silu(int x) { return guard([&] { return h(tp::nn::silu(get(x))); }); }
+double rms_norm(const Args& a) { return h(tp::nn::rms_norm(a.t(0), a.opt(1), eps_or(a.d(2), 1e-6f))); }
+double relu(const Args& a) { return h(tp::nn::relu(a.t(0))); }
+double silu(const Args& a) { return h(tp::nn::silu(a.t(0))); }
 int gelu(int x, std::string approximate) { return guard([&] { return h(tp::nn::gelu(get(x), approximate)); }); }
-int rope_matrix(double pos, double dim, double theta) {
-  return guard([&] { return h(tp::nn::rope_matrix(pos, int64_t(dim), theta)); });
-}
-int apply_rope(int x, val positions, double theta) {
-  return guard([&] { return h(tp::nn::apply_rope(get(x), emscripten::vecFromJSArray<double>(positions), theta)); });
-}
+double rope_matrix(const Args& a) { return h(tp::nn::rope_matrix(a.d(0), a.i64(1), a.d(2))); }
+double apply_rope(const Args& a) { return h(tp::nn::apply_rope(a.t(0), a.doubles(1), a.d(2))); }
 
 // ---- linalg rotations ----
-int hadamard(double n) { return guard([&] { return h(tp::linalg::hadamard(int64_t(n))); }); }
-int fwht(int x, double block) { return guard([&] { return h(tp::linalg::fwht(get(x), int64_t(block))); }); }
-int random_orthogonal(double n, double seed, bool seeded) {
-  return guard([&] {
-    const uint64_t s = seeded ? uint64_t(seed) : tp::global_rng().next_u64();
-    return h(tp::linalg::random_orthogonal(int64_t(n), s));
-  });
+double hadamard(const Args& a) { return h(tp::linalg::hadamard(a.i64(0))); }
+double fwht(const Args& a) { return h(tp::linalg::fwht(a.t(0), a.i64(1))); }
+// (n, seed, seeded)
+double random_orthogonal(const Args& a) {
+  const uint64_t s = a.b(2) ? uint64_t(a.d(1)) : tp::global_rng().next_u64();
+  return h(tp::linalg::random_orthogonal(a.i64(0), s));
 }
-int block_diag(val ids) { return guard([&] { return h(tp::linalg::block_diag(tpw::to_tensors(ids))); }); }
+double block_diag(const Args& a) { return h(tp::linalg::block_diag(a.tensors(0))); }
 
 // ---- quant ----
-int fake_quant(int x, int bits, bool per_row) { return guard([&] { return h(tp::quant::fake_quant(get(x), bits, per_row)); }); }
-double rel_error(int a, int b) { return guard([&] { return tp::quant::rel_error(get(a), get(b)); }); }
-int quantize(int x, int bits, bool per_row) {
-  return guard([&] {
-    tp::quant::QTensor q = tp::quant::quantize(get(x), bits, per_row);
-    return g_quantized.put(std::move(q));
-  });
-}
+double fake_quant(const Args& a) { return h(tp::quant::fake_quant(a.t(0), a.i(1), a.b(2))); }
+double rel_error(const Args& a) { return tp::quant::rel_error(a.t(0), a.t(1)); }
+double quantize(const Args& a) { return g_quantized.put(tp::quant::quantize(a.t(0), a.i(1), a.b(2))); }
 void q_release(int id) { g_quantized.release(id); }
-int q_live() { return g_quantized.live(); }
+double q_live(const Args&) { return g_quantized.live(); }
 // Bytes held by the live quantized tensors (levels and scales), for tp.memory().
-double q_live_bytes() {
+double q_live_bytes(const Args&) {
   double n = 0;
   g_quantized.each([&](int, const tp::quant::QTensor& q) { n += double(q.q.size()) + 4.0 * double(q.scale.size()); });
   return n;
 }
-val q_shape(int id) { return guard([&] { return tpw::from_shape(qget(id).shape); }); }
+double q_shape(const Args& a) {
+  const std::vector<int64_t>& s = qget(a.i(0)).shape;
+  return tpw::list(std::vector<double>(s.begin(), s.end()));
+}
 val q_levels(int id) {
   return guard([&] {
     const auto& q = qget(id);
     return val(emscripten::typed_memory_view(q.q.size(), q.q.data())).call<val>("slice");
   });
 }
-int q_scale(int id) { return guard([&] { return h(qget(id).scale_tensor()); }); }
-int q_dequantize(int id) { return guard([&] { return h(qget(id).dequantize()); }); }
-int matmul_int8(int a, int b) { return guard([&] { return h(tp::quant::matmul_int8(qget(a), qget(b))); }); }
+double q_scale(const Args& a) { return h(qget(a.i(0)).scale_tensor()); }
+double q_dequantize(const Args& a) { return h(qget(a.i(0)).dequantize()); }
+double matmul_int8(const Args& a) { return h(tp::quant::matmul_int8(qget(a.i(0)), qget(a.i(1)))); }
 
 // ---- lora, synth ----
-double lora_params(double d_out, double d_in, double r) {
-  return guard([&] { return double(tp::lora::params(int64_t(d_out), int64_t(d_in), int64_t(r))); });
+double lora_params(const Args& a) { return double(tp::lora::params(a.i64(0), a.i64(1), a.i64(2))); }
+// (w, a, b, alpha, r): NaN alpha or r is the default
+double lora_merge(const Args& a) {
+  std::optional<double> al = std::isnan(a.d(3)) ? std::nullopt : std::optional<double>(a.d(3));
+  std::optional<int64_t> rr = std::isnan(a.d(4)) ? std::nullopt : std::optional<int64_t>(a.i64(4));
+  return h(tp::lora::merge(a.t(0), a.t(1), a.t(2), al, rr));
 }
-int lora_merge(int w, int a, int b, double alpha, double r) {
-  return guard([&] {
-    std::optional<double> al = std::isnan(alpha) ? std::nullopt : std::optional<double>(alpha);
-    std::optional<int64_t> rr = std::isnan(r) ? std::nullopt : std::optional<int64_t>(int64_t(r));
-    return h(tp::lora::merge(get(w), get(a), get(b), al, rr));
-  });
+// (tokens, dim, outliers, outlierScale, seed)
+double synth_activations(const Args& a) {
+  tp::synth::ActivationOptions o;
+  o.tokens = a.i64(0);
+  o.dim = a.i64(1);
+  o.outliers = a.i64(2);
+  o.outlier_scale = float(a.d(3));
+  o.seed = uint64_t(a.d(4));
+  return h(tp::synth::activations(o));
 }
-int synth_activations(double tokens, double dim, double outliers, double outlier_scale, double seed) {
-  return guard([&] {
-    tp::synth::ActivationOptions o;
-    o.tokens = int64_t(tokens);
-    o.dim = int64_t(dim);
-    o.outliers = int64_t(outliers);
-    o.outlier_scale = float(outlier_scale);
-    o.seed = uint64_t(seed);
-    return h(tp::synth::activations(o));
-  });
-}
+
+// Arguments in the order JS passes them.
+const tpw::OpRow kRows[] = {
+    {"nnAttention", R::List, sdpa},
+    {"nnMultiHeadAttention", R::Number, mha},
+    {"nnLayerNorm", R::Number, layer_norm},
+    {"nnRmsNorm", R::Number, rms_norm},
+    {"nnRelu", R::Number, relu},
+    {"nnSilu", R::Number, silu},
+    {"nnRopeMatrix", R::Number, rope_matrix},
+    {"nnApplyRope", R::Number, apply_rope},
+    {"linalgHadamard", R::Number, hadamard},
+    {"linalgFwht", R::Number, fwht},
+    {"linalgRandomOrthogonal", R::Number, random_orthogonal},
+    {"linalgBlockDiag", R::Number, block_diag},
+    {"quantFakeQuant", R::Number, fake_quant},
+    {"quantRelError", R::Number, rel_error},
+    {"quantQuantize", R::Number, quantize},
+    {"quantLive", R::Number, q_live},
+    {"quantLiveBytes", R::Number, q_live_bytes},
+    {"quantShape", R::List, q_shape},
+    {"quantScale", R::Number, q_scale},
+    {"quantDequantize", R::Number, q_dequantize},
+    {"quantMatmulInt8", R::Number, matmul_int8},
+    {"loraParams", R::Number, lora_params},
+    {"loraMerge", R::Number, lora_merge},
+    {"synthActivations", R::Number, synth_activations},
+};
+const tpw::OpRows kAdded(kRows);
 
 }  // namespace
 
+// A string argument, a typed-array result, no result: embind functions of their own.
 EMSCRIPTEN_BINDINGS(tensorpad_nn) {
   using emscripten::function;
-  function("nnAttention", &sdpa);
-  function("nnMultiHeadAttention", &mha);
-  function("nnLayerNorm", &layer_norm);
-  function("nnRmsNorm", &rms_norm);
-  function("nnRelu", &relu);
   function("nnGelu", &gelu);
-  function("nnSilu", &silu);
-  function("nnRopeMatrix", &rope_matrix);
-  function("nnApplyRope", &apply_rope);
-  function("linalgHadamard", &hadamard);
-  function("linalgFwht", &fwht);
-  function("linalgRandomOrthogonal", &random_orthogonal);
-  function("linalgBlockDiag", &block_diag);
-  function("quantFakeQuant", &fake_quant);
-  function("quantRelError", &rel_error);
-  function("quantQuantize", &quantize);
   function("quantRelease", &q_release);
-  function("quantLive", &q_live);
-  function("quantLiveBytes", &q_live_bytes);
-  function("quantShape", &q_shape);
   function("quantLevels", &q_levels);
-  function("quantScale", &q_scale);
-  function("quantDequantize", &q_dequantize);
-  function("quantMatmulInt8", &matmul_int8);
-  function("loraParams", &lora_params);
-  function("loraMerge", &lora_merge);
-  function("synthActivations", &synth_activations);
 }

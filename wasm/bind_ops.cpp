@@ -1,4 +1,4 @@
-// Embind bindings of issue 22's ops (cpp/include/tensorpad/ops_extra.hpp): ranges, views, layout
+// Bindings of issue 22's ops (cpp/include/tensorpad/ops_extra.hpp): ranges, views, layout
 // copies, reductions, index ops, einsum and linalg's matrixPower, pinv and cond. Unwrap, call, wrap: no math here.
 #include "handles.hpp"
 #include "tensorpad/ops_extra.hpp"
@@ -12,112 +12,101 @@ using tpw::to_shape;
 
 namespace {
 
+using tpw::Args;
+using R = tpw::Result;
+
 int h(Tensor t) { return put(std::move(t)); }
-val handles(const std::vector<Tensor>& ts) {
-  val a = val::array();
-  for (size_t i = 0; i < ts.size(); ++i) a.set(i, h(ts[i]));
-  return a;
-}
 
-int linspace(double s, double e, double n, int d) {
-  return guard([&] { return h(tp::linspace(s, e, int64_t(n), tp::DType(d))); });
-}
-int logspace(double s, double e, double n, double base, int d) {
-  return guard([&] { return h(tp::logspace(s, e, int64_t(n), base, tp::DType(d))); });
-}
-val split(int id, double size, int d) { return guard([&] { return handles(tp::split(get(id), int64_t(size), d)); }); }
-val split_sizes(int id, val sizes, int d) {
-  return guard([&] { return handles(tp::split_sizes(get(id), to_shape(sizes), d)); });
-}
-val chunk(int id, int n, int d) { return guard([&] { return handles(tp::chunk(get(id), n, d)); }); }
-int flatten(int id, int s, int e) { return guard([&] { return h(tp::flatten(get(id), s, e)); }); }
-int unflatten(int id, int d, val sizes) { return guard([&] { return h(tp::unflatten(get(id), d, to_shape(sizes))); }); }
-int squeeze(int id, val dims, bool all) { return guard([&] { return h(tp::squeeze(get(id), to_shape(dims), all)); }); }
-int flip(int id, val dims) { return guard([&] { return h(tp::flip(get(id), to_shape(dims))); }); }
-int roll(int id, val shifts, val dims) {
-  return guard([&] { return h(tp::roll(get(id), to_shape(shifts), to_shape(dims))); });
-}
-int repeat(int id, val reps) { return guard([&] { return h(tp::repeat(get(id), to_shape(reps))); }); }
-int tile(int id, val reps) { return guard([&] { return h(tp::tile(get(id), to_shape(reps))); }); }
-int tril(int id, double k) { return guard([&] { return h(tp::tril(get(id), int64_t(k))); }); }
-int triu(int id, double k) { return guard([&] { return h(tp::triu(get(id), int64_t(k))); }); }
+double linspace(const Args& a) { return h(tp::linspace(a.d(0), a.d(1), a.i64(2), tp::DType(a.i(3)))); }
+double logspace(const Args& a) { return h(tp::logspace(a.d(0), a.d(1), a.i64(2), a.d(3), tp::DType(a.i(4)))); }
+double split(const Args& a) { return tpw::handles(tp::split(a.t(0), a.i64(1), a.i(2))); }
+double split_sizes(const Args& a) { return tpw::handles(tp::split_sizes(a.t(0), a.shape(1), a.i(2))); }
+double chunk(const Args& a) { return tpw::handles(tp::chunk(a.t(0), a.i(1), a.i(2))); }
+double flatten(const Args& a) { return h(tp::flatten(a.t(0), a.i(1), a.i(2))); }
+double unflatten(const Args& a) { return h(tp::unflatten(a.t(0), a.i(1), a.shape(2))); }
+double squeeze(const Args& a) { return h(tp::squeeze(a.t(0), a.shape(1), a.b(2))); }
+double flip(const Args& a) { return h(tp::flip(a.t(0), a.shape(1))); }
+double roll(const Args& a) { return h(tp::roll(a.t(0), a.shape(1), a.shape(2))); }
+double repeat(const Args& a) { return h(tp::repeat(a.t(0), a.shape(1))); }
+double tile(const Args& a) { return h(tp::tile(a.t(0), a.shape(1))); }
+double tril(const Args& a) { return h(tp::tril(a.t(0), a.i64(1))); }
+double triu(const Args& a) { return h(tp::triu(a.t(0), a.i64(1))); }
 
-int var(int id, val dims, double correction, bool keep) {
-  return guard([&] { return h(tp::var(get(id), to_shape(dims), correction, keep)); });
-}
-int std_dev(int id, val dims, double correction, bool keep) {
-  return guard([&] { return h(tp::std_dev(get(id), to_shape(dims), correction, keep)); });
-}
-int logsumexp(int id, val dims, bool keep) { return guard([&] { return h(tp::logsumexp(get(id), to_shape(dims), keep)); }); }
-int prod(int id, int d, bool keep) { return guard([&] { return h(tp::prod(get(id), d, keep)); }); }
-int prod_all(int id) { return guard([&] { return h(tp::prod_all(get(id))); }); }
-int cumprod(int id, int d) { return guard([&] { return h(tp::cumprod(get(id), d)); }); }
-int log_softmax(int id, int d) { return guard([&] { return h(tp::log_softmax(get(id), d)); }); }
+double var(const Args& a) { return h(tp::var(a.t(0), a.shape(1), a.d(2), a.b(3))); }
+double std_dev(const Args& a) { return h(tp::std_dev(a.t(0), a.shape(1), a.d(2), a.b(3))); }
+double logsumexp(const Args& a) { return h(tp::logsumexp(a.t(0), a.shape(1), a.b(2))); }
+double prod(const Args& a) { return h(tp::prod(a.t(0), a.i(1), a.b(2))); }
+double prod_all(const Args& a) { return h(tp::prod_all(a.t(0))); }
+double cumprod(const Args& a) { return h(tp::cumprod(a.t(0), a.i(1))); }
+double log_softmax(const Args& a) { return h(tp::log_softmax(a.t(0), a.i(1))); }
 int einsum(std::string eq, val ids) { return guard([&] { return h(tp::einsum(eq, tpw::to_tensors(ids))); }); }
 
-val pair(tp::ValuesIndices r) { return handles({r.values, r.indices}); }
-int argmax(int id, int d, bool keep) { return guard([&] { return h(tp::argmax(get(id), d, keep)); }); }
-int argmin(int id, int d, bool keep) { return guard([&] { return h(tp::argmin(get(id), d, keep)); }); }
-int argmax_all(int id) { return guard([&] { return h(tp::argmax_all(get(id))); }); }
-int argmin_all(int id) { return guard([&] { return h(tp::argmin_all(get(id))); }); }
-val max_dim(int id, int d, bool keep) { return guard([&] { return pair(tp::max_dim(get(id), d, keep)); }); }
-val min_dim(int id, int d, bool keep) { return guard([&] { return pair(tp::min_dim(get(id), d, keep)); }); }
-int max_all(int id) { return guard([&] { return h(tp::max_all(get(id))); }); }
-int min_all(int id) { return guard([&] { return h(tp::min_all(get(id))); }); }
-val topk(int id, double k, int d, bool largest) {
-  return guard([&] { return pair(tp::topk(get(id), int64_t(k), d, largest, true)); });
-}
-val sort(int id, int d, bool desc) { return guard([&] { return pair(tp::sort(get(id), d, desc)); }); }
-int argsort(int id, int d, bool desc) { return guard([&] { return h(tp::sort(get(id), d, desc).indices); }); }
-int gather(int id, int d, int index) { return guard([&] { return h(tp::gather(get(id), d, get(index))); }); }
-int index_select(int id, int d, int index) { return guard([&] { return h(tp::index_select(get(id), d, get(index))); }); }
-int embedding(int ids, int w) { return guard([&] { return h(tp::embedding(get(ids), get(w))); }); }
+double pair(tp::ValuesIndices r) { return tpw::handles({r.values, r.indices}); }
+double argmax(const Args& a) { return h(tp::argmax(a.t(0), a.i(1), a.b(2))); }
+double argmin(const Args& a) { return h(tp::argmin(a.t(0), a.i(1), a.b(2))); }
+double argmax_all(const Args& a) { return h(tp::argmax_all(a.t(0))); }
+double argmin_all(const Args& a) { return h(tp::argmin_all(a.t(0))); }
+double max_dim(const Args& a) { return pair(tp::max_dim(a.t(0), a.i(1), a.b(2))); }
+double min_dim(const Args& a) { return pair(tp::min_dim(a.t(0), a.i(1), a.b(2))); }
+double max_all(const Args& a) { return h(tp::max_all(a.t(0))); }
+double min_all(const Args& a) { return h(tp::min_all(a.t(0))); }
+double topk(const Args& a) { return pair(tp::topk(a.t(0), a.i64(1), a.i(2), a.b(3), true)); }
+double sort(const Args& a) { return pair(tp::sort(a.t(0), a.i(1), a.b(2))); }
+double argsort(const Args& a) { return h(tp::sort(a.t(0), a.i(1), a.b(2)).indices); }
+double gather(const Args& a) { return h(tp::gather(a.t(0), a.i(1), a.t(2))); }
+double index_select(const Args& a) { return h(tp::index_select(a.t(0), a.i(1), a.t(2))); }
+double embedding(const Args& a) { return h(tp::embedding(a.t(0), a.t(1))); }
 
-int matrix_power(int id, double k) { return guard([&] { return h(tp::linalg::matrix_power(get(id), int64_t(k))); }); }
-int pinv(int id, double atol, double rtol) { return guard([&] { return h(tp::linalg::pinv(get(id), atol, rtol)); }); }
+double matrix_power(const Args& a) { return h(tp::linalg::matrix_power(a.t(0), a.i64(1))); }
+double pinv(const Args& a) { return h(tp::linalg::pinv(a.t(0), a.d(1), a.d(2))); }
 int cond(int id, std::string ord) { return guard([&] { return h(tp::linalg::cond(get(id), ord)); }); }
+
+// Arguments in the order JS passes them.
+const tpw::OpRow kRows[] = {
+    {"linspace", R::Number, linspace},
+    {"logspace", R::Number, logspace},
+    {"split", R::List, split},
+    {"splitSizes", R::List, split_sizes},
+    {"chunk", R::List, chunk},
+    {"flatten", R::Number, flatten},
+    {"unflatten", R::Number, unflatten},
+    {"squeeze", R::Number, squeeze},
+    {"flip", R::Number, flip},
+    {"roll", R::Number, roll},
+    {"repeat", R::Number, repeat},
+    {"tile", R::Number, tile},
+    {"tril", R::Number, tril},
+    {"triu", R::Number, triu},
+    {"variance", R::Number, var},
+    {"stdDev", R::Number, std_dev},
+    {"logsumexp", R::Number, logsumexp},
+    {"prod", R::Number, prod},
+    {"prodAll", R::Number, prod_all},
+    {"cumprod", R::Number, cumprod},
+    {"logSoftmax", R::Number, log_softmax},
+    {"argmax", R::Number, argmax},
+    {"argmin", R::Number, argmin},
+    {"argmaxAll", R::Number, argmax_all},
+    {"argminAll", R::Number, argmin_all},
+    {"maxDim", R::List, max_dim},
+    {"minDim", R::List, min_dim},
+    {"maxAll", R::Number, max_all},
+    {"minAll", R::Number, min_all},
+    {"topk", R::List, topk},
+    {"sort", R::List, sort},
+    {"argsort", R::Number, argsort},
+    {"gather", R::Number, gather},
+    {"indexSelect", R::Number, index_select},
+    {"nnEmbedding", R::Number, embedding},
+    {"linalgMatrixPower", R::Number, matrix_power},
+    {"linalgPinv", R::Number, pinv},
+};
+const tpw::OpRows kAdded(kRows);
 
 }  // namespace
 
+// The two ops that take a string stay embind functions of their own.
 EMSCRIPTEN_BINDINGS(tensorpad_ops) {
-  using emscripten::function;
-  function("linspace", &linspace);
-  function("logspace", &logspace);
-  function("split", &split);
-  function("splitSizes", &split_sizes);
-  function("chunk", &chunk);
-  function("flatten", &flatten);
-  function("unflatten", &unflatten);
-  function("squeeze", &squeeze);
-  function("flip", &flip);
-  function("roll", &roll);
-  function("repeat", &repeat);
-  function("tile", &tile);
-  function("tril", &tril);
-  function("triu", &triu);
-  function("variance", &var);
-  function("stdDev", &std_dev);
-  function("logsumexp", &logsumexp);
-  function("prod", &prod);
-  function("prodAll", &prod_all);
-  function("cumprod", &cumprod);
-  function("logSoftmax", &log_softmax);
-  function("einsum", &einsum);
-  function("argmax", &argmax);
-  function("argmin", &argmin);
-  function("argmaxAll", &argmax_all);
-  function("argminAll", &argmin_all);
-  function("maxDim", &max_dim);
-  function("minDim", &min_dim);
-  function("maxAll", &max_all);
-  function("minAll", &min_all);
-  function("topk", &topk);
-  function("sort", &sort);
-  function("argsort", &argsort);
-  function("gather", &gather);
-  function("indexSelect", &index_select);
-  function("nnEmbedding", &embedding);
-  function("linalgMatrixPower", &matrix_power);
-  function("linalgPinv", &pinv);
-  function("linalgCond", &cond);
+  emscripten::function("einsum", &einsum);
+  emscripten::function("linalgCond", &cond);
 }

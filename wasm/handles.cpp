@@ -1,6 +1,7 @@
 // Handle table and pending-error slot shared by every binding file.
 #include "handles.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace tpw {
@@ -12,6 +13,22 @@ constexpr int kIndexMask = (1 << kIndexBits) - 1;
 Table<tp::Tensor> g_tensors;
 std::string g_error;
 bool g_has_error = false;
+
+// The arguments of the op being called, and its list result (calls.js reads both through a view).
+std::vector<double> g_args(256);
+std::vector<OpRow>& op_rows() {  // every binding file's rows, in static-initialisation order
+  static std::vector<OpRow> rows;
+  return rows;
+}
+
+// A list element that is a dimension: an integer that JS holds exactly. Converting a double outside
+// int64 is undefined (in WASM it gave -2^63): refuse it. The JS API has checked the shape by now, so
+// this names the value, not the op.
+int64_t dimension(double d) {
+  if (!(std::abs(d) <= 9007199254740991.0) || d != std::trunc(d))
+    tp::fail("shape", "dimension ", d, " is not an integer that JS holds exactly (|d| <= 2^53 - 1)");
+  return int64_t(d);
+}
 }  // namespace
 
 size_t SlotIndex::next() const { return free_.empty() ? generation_.size() : size_t(free_.back()); }
@@ -82,15 +99,8 @@ __attribute__((noinline)) bool run_guarded(void (*fn)(void*), void* ctx) {
 }
 
 std::vector<int64_t> to_shape(const emscripten::val& array) {
-  const auto v = emscripten::vecFromJSArray<double>(array);
   std::vector<int64_t> out;
-  for (double d : v) {
-    // Converting a double outside int64 is undefined (in WASM it gave -2^63): refuse what JS cannot
-    // hold exactly. The JS API has checked the shape by now, so this names the value, not the op.
-    if (!(std::abs(d) <= 9007199254740991.0) || d != std::trunc(d))
-      tp::fail("shape", "dimension ", d, " is not an integer that JS holds exactly (|d| <= 2^53 - 1)");
-    out.push_back(int64_t(d));
-  }
+  for (double d : emscripten::vecFromJSArray<double>(array)) out.push_back(dimension(d));
   return out;
 }
 
@@ -106,4 +116,90 @@ std::vector<tp::Tensor> to_tensors(const emscripten::val& handles) {
   return out;
 }
 
+// ---- the generic entry ----
+int Args::i(int k) const {
+  const double v = p_[k];
+  return v != v ? 0 : int(std::fmin(std::fmax(v, -2147483648.0), 2147483647.0));
+}
+double Args::clamped(int k) const {
+  const double v = p_[k];
+  return v != v ? 0 : std::fmin(std::fmax(v, -9223372036854775808.0), 9223372036854774784.0);
+}
+const tp::Tensor& Args::t(int k) const { return get(i(k)); }
+std::optional<tp::Tensor> Args::opt(int k) const {
+  const int id = i(k);
+  return id ? std::optional<tp::Tensor>(get(id)) : std::nullopt;
+}
+const double* Args::list(int k, size_t& n) const {
+  const double* at = p_ + size_t(p_[k]);  // calls.js wrote the offset: [length, values...]
+  n = size_t(at[0]);
+  return at + 1;
+}
+std::vector<int64_t> Args::shape(int k) const {
+  size_t n;
+  const double* v = list(k, n);
+  std::vector<int64_t> out(n);
+  for (size_t j = 0; j < n; ++j) out[j] = dimension(v[j]);
+  return out;
+}
+std::vector<double> Args::doubles(int k) const {
+  size_t n;
+  const double* v = list(k, n);
+  return std::vector<double>(v, v + n);
+}
+std::vector<tp::Tensor> Args::tensors(int k) const {
+  size_t n;
+  const double* v = list(k, n);
+  std::vector<tp::Tensor> out;
+  for (size_t j = 0; j < n; ++j) out.push_back(get(int(v[j])));
+  return out;
+}
+
+void OpRows::add(const OpRow* rows, size_t n) { op_rows().insert(op_rows().end(), rows, rows + n); }
+
+// After the op has read its arguments: the buffer may move, and calls.js asks for it again.
+double list(const std::vector<double>& values) {
+  if (g_args.size() < values.size()) g_args.resize(values.size());
+  std::copy(values.begin(), values.end(), g_args.begin());
+  return double(values.size());
+}
+double handles(const std::vector<tp::Tensor>& ts) {
+  std::vector<double> ids;
+  for (const tp::Tensor& t : ts) ids.push_back(put(t));
+  return list(ids);
+}
+
+namespace {
+double call(int op) {
+  return guard([&] {
+    const std::vector<OpRow>& rows = op_rows();
+    if (op < 0 || size_t(op) >= rows.size()) tp::fail("call", "no op ", op);
+    return rows[size_t(op)].fn(Args(g_args.data()));
+  });
+}
+// A Float64Array onto the argument buffer, at least n long: valid until the heap grows or a list
+// result needs more room, so calls.js asks again when its view is empty (detached) or too short.
+emscripten::val args_buffer(int n) {
+  if (n > 0 && g_args.size() < size_t(n)) g_args.resize(size_t(n));
+  return emscripten::val(emscripten::typed_memory_view(g_args.size(), g_args.data()));
+}
+// "name:kind,name:kind,...": the op ids are the positions.
+std::string op_table() {
+  std::string s;
+  for (const OpRow& r : op_rows()) {
+    if (!s.empty()) s += ',';
+    s += r.name;
+    s += ':';
+    s += char(r.result);
+  }
+  return s;
+}
+}  // namespace
+
 }  // namespace tpw
+
+EMSCRIPTEN_BINDINGS(tensorpad_call) {
+  emscripten::function("call", &tpw::call);
+  emscripten::function("argsBuffer", &tpw::args_buffer);
+  emscripten::function("opTable", &tpw::op_table);
+}

@@ -104,6 +104,46 @@ auto guard(F&& f) -> decltype(f()) {
   }
 }
 
+// ---- The generic entry (call): most ops are not one embind function each but one row of a table ----
+// JS (wasm/js/calls.js) writes an op's arguments into one buffer of doubles in the heap, in order, a
+// list (shape, dims, handles) as an offset to [length, values...] after the fixed slots, then calls
+// call(op); a handle, number or bool comes back as call's result, a list of numbers through the buffer.
+// Why: an embind function per op cost a wrapper, an invoker, a guard thunk and a registration each
+// (~22 KB of code, ~5 KB gzipped over 110 ops).
+class Args {
+ public:
+  explicit Args(const double* p) : p_(p) {}
+  double d(int k) const { return p_[k]; }
+  int i(int k) const;  // as a JS int32 argument converts: NaN is 0, out of range saturates
+  int64_t i64(int k) const { return int64_t(clamped(k)); }
+  bool b(int k) const { return p_[k] != 0; }
+  const tp::Tensor& t(int k) const;               // a tensor handle
+  std::optional<tp::Tensor> opt(int k) const;     // a tensor handle, 0 for none
+  std::vector<int64_t> shape(int k) const;        // a list of integers (checked like to_shape)
+  std::vector<double> doubles(int k) const;       // a list of numbers
+  std::vector<tp::Tensor> tensors(int k) const;   // a list of tensor handles
+
+ private:
+  double clamped(int k) const;
+  const double* list(int k, size_t& n) const;
+  const double* p_;
+};
+// What an op's result is in JS: a number (a handle included), a bool, or a list of numbers.
+enum class Result : char { Number = 'n', Bool = 'b', List = 'l' };
+struct OpRow {
+  const char* name;  // the name JS calls it by (core.flip)
+  Result result;
+  double (*fn)(const Args&);
+};
+// Adds a file's rows to the table call() dispatches on; a static object of each binding file.
+struct OpRows {
+  template <size_t N>
+  explicit OpRows(const OpRow (&rows)[N]) { add(rows, N); }
+  static void add(const OpRow* rows, size_t n);
+};
+double list(const std::vector<double>& values);     // writes a list result, returns its length
+double handles(const std::vector<tp::Tensor>& ts);  // puts each tensor, a list result of their handles
+
 std::vector<int64_t> to_shape(const emscripten::val& array);  // JS array of integers
 emscripten::val from_shape(const std::vector<int64_t>& shape);
 std::vector<tp::Tensor> to_tensors(const emscripten::val& handles);

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "io_safetensors_text.hpp"
+#include "sort_order.hpp"
 #include "tensorpad/io.hpp"
 
 namespace tp::io {
@@ -171,14 +172,14 @@ SafetensorsHeader check_safetensors_header(const std::vector<SafetensorsMember>&
   h.metadata = std::move(metadata);
 
   // No two tensors may share bytes (empty tensors share none).
-  std::vector<const SafetensorsEntry*> by_offset;
+  std::vector<const SafetensorsEntry*> given;
   for (const auto& e : h.tensors)
-    if (e.nbytes() > 0) by_offset.push_back(&e);
-  std::sort(by_offset.begin(), by_offset.end(),
-            [](const SafetensorsEntry* a, const SafetensorsEntry* b) { return a->begin < b->begin; });
+    if (e.nbytes() > 0) given.push_back(&e);
+  const std::vector<int64_t> by_offset = tp::detail::sort_order(
+      int64_t(given.size()), [&](int64_t a, int64_t b) { return given[size_t(a)]->begin < given[size_t(b)]->begin; });
   for (size_t i = 1; i < by_offset.size(); ++i) {
-    const auto* a = by_offset[i - 1];
-    const auto* b = by_offset[i];
+    const auto* a = given[size_t(by_offset[i - 1])];
+    const auto* b = given[size_t(by_offset[i])];
     if (b->begin < a->end)
       fail(kOp, "tensors ", quote_name(a->name), " [", a->begin, ", ", a->end, "] and ", quote_name(b->name), " [",
            b->begin, ", ", b->end, "] overlap");
@@ -206,12 +207,14 @@ std::vector<uint8_t> write_safetensors(const std::vector<NamedArray>& arrays,
       check_utf8("a metadata key", k);
       check_utf8("a metadata value", v);
     }
-    std::vector<std::pair<std::string, std::string>> sorted(metadata.rbegin(), metadata.rend());
-    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    const int64_t n = int64_t(metadata.size());  // last first, so that a repeated key's last value sorts first
+    const auto last_first = [&](int64_t i) -> const std::pair<std::string, std::string>& { return metadata[size_t(n - 1 - i)]; };
+    const std::vector<int64_t> sorted =
+        tp::detail::sort_order(n, [&](int64_t a, int64_t b) { return last_first(a).first < last_first(b).first; });
     text += "\"__metadata__\":{";
     for (size_t i = 0; i < sorted.size(); ++i) {
-      const auto& [k, v] = sorted[i];
-      if (i && k == sorted[i - 1].first) continue;
+      const auto& [k, v] = last_first(sorted[i]);
+      if (i && k == last_first(sorted[i - 1]).first) continue;
       if (text.back() != '{') text += ',';
       append_json_string(text, k);
       text += ':';

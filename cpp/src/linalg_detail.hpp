@@ -256,7 +256,7 @@ void bidiagonal_svd(std::vector<double>& d, std::vector<double>& e, ColMat* U, C
                     int max_sweeps = kMaxSweepsPerValue);
 
 // The permutation that sorts keys ascending (or descending), ties in index order as stable_sort; eigh and
-// the SVD share it (linalg_eigh.cpp): one std::sort instantiation for every such reordering.
+// the SVD share it (linalg_eigh.cpp, over sort_order.hpp's one std::sort instantiation).
 std::vector<int64_t> sorted_order(const std::vector<double>& keys, bool descending);
 
 // Symmetric eigendecomposition of the (n,n) symmetric W (lower triangle read, W destroyed):

@@ -9,6 +9,7 @@
 
 #include "linalg_detail.hpp"
 #include "out_of_line.hpp"
+#include "sort_order.hpp"
 #include "tensorpad/error.hpp"
 #include "tensorpad/gemm.hpp"
 #include "tensorpad/linalg.hpp"
@@ -191,8 +192,9 @@ static bool tridiagonal_eig_by_inverse_iteration(const std::vector<double>& d, c
     db.assign(d.begin() + b0, d.begin() + b1);
     eb.assign(e.begin() + b0, e.begin() + b1 - 1);
     tridiagonal_ql(db, eb, nullptr, max_iterations);
-    std::sort(db.begin(), db.end());
-    std::copy(db.begin(), db.end(), w.begin() + b0);
+    const std::vector<int64_t> ascending = sorted_order(db, false);
+    for (int64_t j = 0; j < size; ++j) w[size_t(b0 + j)] = db[size_t(ascending[size_t(j)])];
+    db.assign(w.begin() + b0, w.begin() + b1);
     converged &= tridiagonal_block_vectors(d.data() + b0, e.data() + b0, size, db.data(), size, Zt.col(b0) + b0, n,
                                            uint64_t(b0));
     b0 = b1;
@@ -201,15 +203,10 @@ static bool tridiagonal_eig_by_inverse_iteration(const std::vector<double>& d, c
 }
 
 std::vector<int64_t> sorted_order(const std::vector<double>& keys, bool descending) {
-  std::vector<int64_t> order(keys.size());
-  std::iota(order.begin(), order.end(), 0);
-  // Ties keep their order (what stable_sort would give; std::sort's code is in the module already, and
-  // stable_sort's merge would add 2 KB). One comparator for both directions: one instantiation.
-  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+  return tp::detail::sort_order(int64_t(keys.size()), [&](int64_t a, int64_t b) {
     const double x = keys[size_t(a)], y = keys[size_t(b)];
-    return (descending ? x > y : x < y) || (x == y && a < b);
+    return descending ? x > y : x < y;
   });
-  return order;
 }
 
 // From this size eigh's vectors come from divide and conquer (or inverse iteration) and one blocked

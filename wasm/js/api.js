@@ -4,6 +4,7 @@
 //
 //   runtime.js    errors from the core, handles (wrap, operands), tidy scopes, dispose, memory
 //   stack.js      the core as runtime.js calls it: each call restores the WASM stack however it ends
+//   calls.js      the core's ops as functions of their own, over its one generic entry (core.call)
 //   tensor.js     the Tensor class (accessors, views; math methods call rt.ops)
 //   checks.js     argument checks           creation.js   tp.tensor, zeros, ..., stack, cat
 //   arithmetic.js elementwise, softmax, matmul, outer

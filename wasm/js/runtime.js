@@ -7,12 +7,13 @@ import { TensorpadError, fail, describe, renamed } from './errors.js';
 import { tensorClass } from './tensor.js';
 import { fromData } from './creation.js';
 import { restoringStack } from './stack.js';
+import { withCalls } from './calls.js';
 
 // finalizers: false leaves tensors to dispose, tidy and the end of the instance. Node's judge workers
 // use it: Node 20 can abort (NodePlatform::ForIsolate check) when a worker that has pending
 // FinalizationRegistry cleanups is torn down, and those workers live for one judgement.
 export function createRuntime(wasmCore, { finalizers = true } = {}) {
-  const core = restoringStack(wasmCore);
+  const core = withCalls(restoringStack(wasmCore));
   const registry = finalizers ? new FinalizationRegistry((id) => core.release(id)) : null;
   const scopes = []; // tidy scopes: each a Set of the tensors (and other handles) created inside it
   // Handle types beyond Tensor (tp.quant's QuantizedTensor) that tidy, tp.dispose and tp.memory treat
