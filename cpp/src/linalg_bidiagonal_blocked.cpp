@@ -149,8 +149,11 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
   tauq.assign(size_t(n), 0.0);
   taup.assign(size_t(std::max<int64_t>(n - 1, 0)), 0.0);
   // X (m, kPanel) and Y (n, kPanel), column-major, indexed by global row / column (dlabrd's X and Y).
-  LineVector Xv(size_t(m * kPanel)), Yv(size_t(n * kPanel)), t(size_t(kPanel + 1)), xk(static_cast<size_t>(kPanel)), partial(size_t(kChunks * m)),
-      vrow(static_cast<size_t>(n));
+  // Ur (kPanel, n) row-major: the panel's right reflectors, row p = U(p, :) = row j0 + p of W. The steps
+  // read U across columns, which in W are m doubles apart (a cache line and, past 512 columns, a page per
+  // entry); the copy makes those three passes per step contiguous.
+  LineVector Xv(size_t(m * kPanel)), Yv(size_t(n * kPanel)), t(size_t(kPanel + 1)), partial(size_t(kChunks * m)),
+      vrow(static_cast<size_t>(n)), Ur(size_t(kPanel * n));
   // With float updates, the products with the trailing matrix read F, its float copy taken as each panel
   // begins (m, n column-major, rows and columns from the panel's first), and u, v in float.
   std::vector<float> F(float_updates ? size_t(m * n) : 0), uf(float_updates ? size_t(m) : 0),
@@ -201,14 +204,11 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
       for (int64_t p = 0; p < i; ++p) t[size_t(p)] = dot(W.col(j0 + p) + k, u + k, m - k);
       for (int64_t p = 0; p < i; ++p) axpy(Yv.data() + i * n + k + 1, -t[size_t(p)], Yv.data() + p * n + k + 1, cols);
       for (int64_t p = 0; p < i; ++p) t[size_t(p)] = dot(Xv.data() + p * m + k, u + k, m - k);
-      for (int64_t c = k + 1; c < n; ++c) {
-        double s = 0.0;
-        for (int64_t p = 0; p < i; ++p) s += W(j0 + p, c) * t[size_t(p)];
-        Y(c, i) = (Y(c, i) - s) * tq;
-      }
+      for (int64_t p = 0; p < i; ++p) axpy(Yv.data() + i * n + k + 1, -t[size_t(p)], Ur.data() + p * n + k + 1, cols);
+      for (int64_t c = k + 1; c < n; ++c) Y(c, i) *= tq;
       // Row k gets H_k and the panel's earlier updates: A(k, k+1:) -= Y(k+1:, 0:i+1) V(k, 0:i+1)^T + X(k, 0:i) U(0:i, k+1:).
-      // Taken in v (indexed by global column) so that every loop runs along contiguous memory: a column of Y,
-      // or rows j0.. of one column of W (U's entries). A row of W is m doubles apart, a cache line per entry.
+      // Taken in v (indexed by global column) so that every loop runs along contiguous memory: a column of Y
+      // or a row of Ur. A row of W is m doubles apart, a cache line per entry: read and written once here.
       double* v = vrow.data();
       for (int64_t c = k + 1; c < n; ++c) v[c] = W(k, c);
       for (int64_t p = 0; p <= i; ++p) {
@@ -216,19 +216,14 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
         const double* yp = Yv.data() + p * n;
         for (int64_t c = k + 1; c < n; ++c) v[c] -= yp[c] * a;
       }
-      for (int64_t p = 0; p < i; ++p) xk[size_t(p)] = X(k, p);
-      for (int64_t c = k + 1; c < n; ++c) {
-        const double* uc = W.col(c) + j0;
-        double s = 0.0;
-        for (int64_t p = 0; p < i; ++p) s += xk[size_t(p)] * uc[p];
-        v[c] -= s;
-      }
+      for (int64_t p = 0; p < i; ++p) axpy(v + k + 1, -X(k, p), Ur.data() + p * n + k + 1, cols);
       // G_k from row k: v = A(k, k+1:) with its unit entry.
       const double tp_ = make_householder(v[k + 1], v + k + 2, cols - 1, drop);
       taup[size_t(k)] = tp_;
       e[size_t(k)] = v[k + 1];
       v[k + 1] = 1.0;
       for (int64_t c = k + 1; c < n; ++c) W(k, c) = v[c];
+      std::copy(v + k + 1, v + n, Ur.data() + i * n + k + 1);
       // X(k+1:, i) = A(k+1:, k+1:) v on the trailing matrix as it was when the panel began, split in fixed
       // chunks (sum_over_chunks: the bits do not depend on the thread count).
       double* x = Xv.data() + i * m;
@@ -253,12 +248,7 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
         t[size_t(p)] = s;
       }
       for (int64_t p = 0; p <= i; ++p) axpy(x + k + 1, -t[size_t(p)], W.col(j0 + p) + k + 1, m - k - 1);
-      for (int64_t p = 0; p < i; ++p) t[size_t(p)] = 0.0;
-      for (int64_t c = k + 1; c < n; ++c) {  // U v, along U's columns (see the row update above)
-        const double* uc = W.col(c) + j0;
-        const double vc = v[c];
-        for (int64_t p = 0; p < i; ++p) t[size_t(p)] += uc[p] * vc;
-      }
+      for (int64_t p = 0; p < i; ++p) t[size_t(p)] = dot(Ur.data() + p * n + k + 1, v + k + 1, cols);  // U v
       for (int64_t p = 0; p < i; ++p) axpy(x + k + 1, -t[size_t(p)], Xv.data() + p * m + k + 1, m - k - 1);
       for (int64_t r = k + 1; r < m; ++r) x[r] *= tp_;
     }

@@ -232,8 +232,12 @@ void tridiagonal_ql(std::vector<double>& d, std::vector<double>& e, ColMat* Z, i
 // Z + j*ldz (n doubles), unit length, its largest entry positive. Vectors whose eigenvalues lie within
 // 1e-3 ||T|| of each other are kept orthogonal by Gram-Schmidt; seed picks the start vectors. False when a
 // vector needs more than dstein's 5 iterations (it is stored anyway; the caller should not use it).
+// extra_iterations: solves past the one whose growth shows convergence; dstein's 2 buy double-precision
+// vectors. Each multiplies the error by |lambda_hat - lambda| / gap, ~eps ||T|| / gap with double
+// eigenvalues: one is ~1e-13 at the gaps that stay out of clusters, plenty for float32 results.
+constexpr int kDsteinExtraIterations = 2;
 bool tridiagonal_block_vectors(const double* d, const double* e, int64_t n, const double* w, int64_t count,
-                               double* Z, int64_t ldz, uint64_t seed);
+                               double* Z, int64_t ldz, uint64_t seed, int extra_iterations = kDsteinExtraIterations);
 
 // Bidiagonal reduction of W (m,n), m >= n: A = Q B P^T with B upper bidiagonal, diagonal d (n),
 // superdiagonal e (n-1). Q (m,n) and P (n,n) are formed only when the pointers are not null; from
