@@ -38,25 +38,47 @@ struct Panel {
   std::vector<float> V, NT;  // NT = -T
 };
 
-// T of the compact WY form of p.V (LAPACK larft, forward, columnwise): T(i,i) = tau_i,
-// T(0:i, i) = -tau_i T(0:i, 0:i) V(:, 0:i)^T v_i. The products V^T V come from one float GEMM (b^2 len
-// flops, what slarft spends in float too; double dot products cost ~10% of qr at b = 128), the short
-// triangular recurrence runs in double.
-void wy_factor(Panel& p, const std::vector<double>& tau) {
-  const int64_t len = p.len, b = p.b;
-  std::vector<float> G(size_t(b * b));
-  // G (b, b) row-major = V^T V: V^T has row stride len and column stride 1.
-  kernels::sgemm(b, b, len, p.V.data(), len, 1, p.V.data(), 1, len, G.data(), b, false);
-  std::vector<double> NT(static_cast<size_t>(b * b), 0.0);  // -T: NT(0:i, i) = -tau_i NT(0:i, 0:i) V^T v_i
-  for (int64_t i = 0; i < b; ++i) {
-    for (int64_t j = 0; j < i; ++j) {
-      double s = 0.0;
-      for (int64_t q = j; q < i; ++q) s += NT[size_t(j * b + q)] * double(G[size_t(q * b + i)]);
-      NT[size_t(j * b + i)] = -tau[size_t(i)] * s;
+// The block's -T (compact WY, column-major double sb x sb, LAPACK larft's recurrence) extended by its
+// columns [o, o+b), whose reflectors were just written into blk.V: G's columns [o, o+b) rows [0, o+b)
+// (G = V^T V, row-major float sb x sb) from one float GEMM over the rows from o (the new columns are zero
+// above), then the recurrence in double (T(0:i, 0:i) depends on columns 0..i only). Built panel by panel,
+// a block's Gram matrix costs b^2 len / 2 flops instead of b^2 len. The recurrence runs column by column
+// of -T (axpys on contiguous columns, not strided dot products): at qr 3072x1024 the old recurrence alone
+// took ~0.04 s CPU; recurrence and Gram products together now ~0.02-0.03.
+void extend_block_t(const Panel& blk, int64_t o, int64_t b, const double* tau, std::vector<float>& G,
+                    std::vector<double>& NT) {
+  const int64_t len = blk.len, sb = blk.b;
+  const float* V = blk.V.data();
+  // G(i, o + j) = sum over rows r >= o of V(r, i) V(r, o + j), i < o + b.
+  kernels::sgemm(o + b, b, len - o, V + o, len, 1, V + o + o * len, 1, len, G.data() + o, sb, false);
+  for (int64_t i = o; i < o + b; ++i) {
+    double* y = NT.data() + i * sb;  // column i of -T, rows 0..i-1: -tau_i (-T)(0:i, 0:i) G(0:i, i)
+    for (int64_t q = 0; q < i; ++q) {  // y += (-T)(0:q+1, q) G(q, i), column by column (contiguous)
+      const double* tq = NT.data() + q * sb;
+      const double gq = G[size_t(q * sb + i)];
+      for (int64_t j = 0; j <= q; ++j) y[j] += tq[j] * gq;
     }
-    NT[size_t(i * b + i)] = -tau[size_t(i)];
+    for (int64_t j = 0; j < i; ++j) y[j] *= -tau[i];
+    y[i] = -tau[i];
   }
-  p.NT.assign(NT.begin(), NT.end());
+}
+
+// -T's columns and rows [o, o+b) (column-major double, ld sb) as a Panel's NT (row-major float b x b).
+std::vector<float> sub_nt(const std::vector<double>& NT, int64_t sb, int64_t o, int64_t b) {
+  std::vector<float> out(size_t(b * b));
+  for (int64_t i = 0; i < b; ++i)
+    for (int64_t j = 0; j < b; ++j) out[size_t(i * b + j)] = float(NT[size_t((o + j) * sb + o + i)]);
+  return out;
+}
+
+// T of the compact WY form of p.V (LAPACK larft, forward, columnwise): T(i,i) = tau_i,
+// T(0:i, i) = -tau_i T(0:i, 0:i) V(:, 0:i)^T v_i, the products V^T V from one float GEMM (b^2 len flops,
+// what slarft spends in float too), the short recurrence in double (extend_block_t).
+void wy_factor(Panel& p, const std::vector<double>& tau) {
+  std::vector<float> G(size_t(p.b * p.b));
+  std::vector<double> NT(size_t(p.b * p.b), 0.0);
+  extend_block_t(p, 0, p.b, tau.data(), G, NT);
+  p.NT = sub_nt(NT, p.b, 0, p.b);
 }
 
 // C (len, cols) column-major at ld <- (I - V op(T) V^T) C, op(T) = T^T when transpose (applying
@@ -201,16 +223,48 @@ ColMat apply_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t 
   return Q;
 }
 
+namespace {
+
+// Qv's columns [r0, k) <- Q_block Qv, for Qv (m, k) column-major at ld holding H_{next blocks} applied to
+// the first k columns of I (orgqr's order, last block first). The block's own columns r0..r0+b are still
+// those of I, so there V^T C is V's top triangle V1^T, with no product; the columns right of them are zero
+// in the block's first b rows, so V^T C skips those rows. Saves 2 b^2 (len + cols) flops per block over
+// apply_block.
+void form_q_block(const Panel& p, float* Qv, int64_t ld, int64_t k, std::vector<float>& W1, std::vector<float>& W2) {
+  using kernels::sgemm;
+  const int64_t len = p.len, b = p.b, r0 = p.row0, cols = k - r0, rest = cols - b;
+  TP_ASSERT(rest >= 0 && len >= b);
+  float* C = Qv + r0 + r0 * ld;
+  W1.resize(size_t(b * cols));
+  W2.resize(size_t(b * cols));
+  // W1 (b, cols) row-major: [V1^T | V(b:, :)^T C(b:, b:)].
+  for (int64_t i = 0; i < b; ++i)
+    for (int64_t j = 0; j < b; ++j) W1[size_t(i * cols + j)] = p.V[size_t(i * len + j)];
+  sgemm(b, rest, len - b, p.V.data() + b, len, 1, C + b + b * ld, 1, ld, W1.data() + b, cols, false);
+  // W2 = -T W1, then C += V W2 (as apply_block, op(T) = T).
+  sgemm(b, cols, b, p.NT.data(), b, 1, W1.data(), cols, 1, W2.data(), cols, false);
+  sgemm(cols, len, b, W2.data(), 1, cols, p.V.data(), len, 1, C, ld, true);
+}
+
+}  // namespace
+
 void qr_blocked(const float* A, int64_t m, int64_t n, float* Q, float* R) {
   const int64_t k = std::min(m, n);
   // F = A, column-major float: panels read columns, and the GEMMs take any strides.
   std::vector<float> Fv(size_t(m * n));
   const ColF F{Fv.data(), m};
-  const int e = gemm_scale_exponent(A, m * n);  // F = 2^e A; R is scaled back at the end
-  for (int64_t i0 = 0; i0 < m; i0 += 32)  // transposed in tiles so reads and writes stay in cache
-    for (int64_t j0 = 0; j0 < n; j0 += 32)
-      for (int64_t j = j0; j < std::min(j0 + 32, n); ++j)
-        for (int64_t i = i0; i < std::min(i0 + 32, m); ++i) *F.at(i, j) = std::ldexp(A[i * n + j], e);
+  // F = 2^e A; R is scaled back at the end. A product with a power of two in double is exact and rounds
+  // once to float, as ldexp would, without a libm call per element.
+  const int e = gemm_scale_exponent(A, m * n);
+  const double up = std::ldexp(1.0, e), down = std::ldexp(1.0, -e);
+  // Transposed 8 rows at a time: 8 read streams fit the 8 ways of an L1 set even when the row stride is a
+  // multiple of 4 KB (32x32 tiles put 32 rows in one set: 0.05-0.06 s at 3072x1024 against 0.04 here, with
+  // the first touch of F).
+  for (int64_t i0 = 0; i0 < m; i0 += 8) {
+    const int64_t rows = std::min<int64_t>(8, m - i0);
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i = i0; i < i0 + rows; ++i) *F.at(i, j) = float(double(A[i * n + j]) * up);
+  }
   // What is left of a column below the diagonal once it is under float32 resolution of the column
   // (2^-23 of its norm) is rounding from the float updates, not data. Reflecting it anyway builds
   // reflectors from noise, whose float updates add coherent rounding on patterned matrices (all ones:
@@ -223,7 +277,8 @@ void qr_blocked(const float* A, int64_t m, int64_t n, float* Q, float* R) {
     drop_below[size_t(j)] = std::sqrt(s) * 0x1p-23;
   }
   std::vector<Panel> blocks;
-  std::vector<float> W1, W2;
+  std::vector<float> W1, W2, G;
+  std::vector<double> NT;
   for (int64_t s0 = 0; s0 < k; s0 += kApply) {
     const int64_t sb = std::min(kApply, k - s0);
     // The block's kApply columns, kPanel at a time: each panel factored in double, its reflectors applied
@@ -233,35 +288,37 @@ void qr_blocked(const float* A, int64_t m, int64_t n, float* Q, float* R) {
     blk.len = m - s0;
     blk.b = sb;
     blk.V.assign(size_t(blk.len * sb), 0.0f);
+    G.assign(size_t(sb * sb), 0.0f);
+    NT.assign(size_t(sb * sb), 0.0);
     std::vector<double> blk_tau(static_cast<size_t>(sb));
     for (int64_t p0 = s0; p0 < s0 + sb; p0 += kPanel) {
-      const int64_t len = m - p0, b = std::min(kPanel, s0 + sb - p0);
+      const int64_t len = m - p0, b = std::min(kPanel, s0 + sb - p0), o = p0 - s0;
       ColMat P(len, b);
-      for (int64_t j = 0; j < b; ++j)
-        for (int64_t i = 0; i < len; ++i) P(i, j) = *F.at(p0 + i, p0 + j);
+      for (int64_t j = 0; j < b; ++j) std::copy(F.at(p0, p0 + j), F.at(p0, p0 + j) + len, P.col(j));
       std::vector<double> tau;
       householder_qr(P, tau, drop_below.data() + p0);
+      std::copy(tau.begin(), tau.end(), blk_tau.begin() + o);
       for (int64_t j = 0; j < b; ++j)  // R's rows of the panel back into F (its V part is kept aside)
         for (int64_t i = 0; i <= j; ++i) *F.at(p0 + i, p0 + j) = float(P(i, j));
       const Panel p = make_panel(P, tau, p0);
-      apply_block(p, F.at(p0, p0 + b), m, s0 + sb - p0 - b, true, W1, W2);
-      for (int64_t j = 0; j < b; ++j)  // the panel's V into the block's, rows from the block's first
-        std::copy(p.V.begin() + j * len, p.V.begin() + (j + 1) * len, blk.V.begin() + (p0 - s0 + j) * blk.len + (p0 - s0));
-      std::copy(tau.begin(), tau.end(), blk_tau.begin() + (p0 - s0));
+      for (int64_t j = 0; j < b; ++j)  // the panel's V into the block's, rows from the panel's first
+        std::copy(p.V.begin() + j * len, p.V.begin() + (j + 1) * len, blk.V.begin() + (o + j) * blk.len + o);
+      extend_block_t(blk, o, b, blk_tau.data(), G, NT);
+      const int64_t right = s0 + sb - p0 - b;  // the block's columns right of the panel
+      apply_block(p, F.at(p0, p0 + b), m, right, true, W1, W2);
     }
     // The rest of the rows s0.. gets Q_block^T at once.
-    wy_factor(blk, blk_tau);
+    blk.NT = sub_nt(NT, sb, 0, sb);
     apply_block(blk, F.at(s0, s0 + sb), m, n - s0 - sb, true, W1, W2);
     blocks.push_back(std::move(blk));
   }
   for (int64_t i = 0; i < k; ++i)
-    for (int64_t j = 0; j < n; ++j) R[i * n + j] = j >= i ? std::ldexp(*F.at(i, j), -e) : 0.0f;
+    for (int64_t j = 0; j < n; ++j) R[i * n + j] = j < i ? 0.0f : float(double(*F.at(i, j)) * down);
   // Q = Q_0 Q_1 ... applied to the first k columns of I, last block first: a block only touches rows
   // and columns from its row0 on.
   std::vector<float> Qv(size_t(m * k), 0.0f);
   for (int64_t i = 0; i < k; ++i) Qv[size_t(i * m + i)] = 1.0f;
-  for (auto it = blocks.rbegin(); it != blocks.rend(); ++it)
-    apply_block(*it, Qv.data() + it->row0 + it->row0 * m, m, k - it->row0, false, W1, W2);
+  for (auto it = blocks.rbegin(); it != blocks.rend(); ++it) form_q_block(*it, Qv.data(), m, k, W1, W2);
   for (int64_t i0 = 0; i0 < m; i0 += 32)
     for (int64_t j0 = 0; j0 < k; j0 += 32)
       for (int64_t i = i0; i < std::min(i0 + 32, m); ++i)

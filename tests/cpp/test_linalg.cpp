@@ -336,6 +336,28 @@ TEST_CASE("blocked qr (min(m, n) >= 96) meets the bar on every case class, panel
   check_qr("zero 128x100", std::vector<float>(128 * 100, 0.0f), 128, 100, 1e-5);
 }
 
+TEST_CASE("blocked qr gives the double Householder QR's Q and R to float rounding, on every panel and block tail") {
+  // The oracle is qr of the same matrix in float64 (unblocked reflectors in double, the same signs). Tall
+  // Gaussian matrices are well conditioned (cond < 6 for m >= 2n), so Q and R are determined to ~1e-6:
+  // a wrong entry of a block's T, a skipped row or column in forming Q, would show as O(1) errors.
+  // Columns cut panels of 32 and blocks of 128 at 0, 1 and 31 past an edge; rows are odd and even.
+  for (const auto [m, n] : {std::pair<int64_t, int64_t>{193, 96}, {195, 97}, {300, 127}, {256, 128}, {259, 129},
+                            {321, 160}, {333, 161}, {511, 255}, {520, 257}, {700, 300}}) {
+    const int64_t k = n;
+    const auto A = splitmix_gaussian(uint64_t(m * 1000 + n), m * n);
+    const std::vector<double> Ad(A.begin(), A.end());
+    std::vector<float> Q(size_t(m * k)), R(size_t(k * n));
+    std::vector<double> Qd(size_t(m * k)), Rd(size_t(k * n));
+    la::qr(A.data(), m, n, Q.data(), R.data());
+    la::qr(Ad.data(), m, n, Qd.data(), Rd.data());
+    double dq = 0, dr = 0, r_max = 0;
+    for (size_t i = 0; i < Q.size(); ++i) dq = std::max(dq, std::fabs(Q[i] - Qd[i]));
+    for (size_t i = 0; i < R.size(); ++i) dr = std::max(dr, std::fabs(R[i] - Rd[i])), r_max = std::max(r_max, std::fabs(Rd[i]));
+    CHECK_MESSAGE(dq <= 2e-6, m, "x", n, ": max |Q - Q64| = ", dq);
+    CHECK_MESSAGE(dr <= 2e-6 * r_max, m, "x", n, ": max |R - R64| / max |R64| = ", dr / r_max);
+  }
+}
+
 TEST_CASE("svd_lowrank recovers a dominant 10-dimensional subspace with bases orthonormal to float precision") {
   // A = Qa diag(sigma) Qb^T (400x300): sigma 10, 9, ..., 1, then a tail 1e-3 * 0.9^k. With q = 20 the
   // basis between power iterations has condition ~3e4: the float Gram matrix refuses it and the double

@@ -102,7 +102,10 @@ const GOAL = 200_000;
 //   12 KB), the io/model/nn guard lambdas with the core functions inlined into them ~60 KB, kernels 48 KB
 //   (pack_b 9.7 KB, pack_b_half 7.9 KB, gemm_any 6.9 KB), libc++ templates 44 KB, libc/libm 22 KB,
 //   io 20 KB, model 15 KB; the embind glue that the table replaced was ~22 KB raw, ~6.7 KB gzipped.
-const BUDGET = { web: 217_560, 'web-mt': 256_690 };
+// + qr's Q formed without products on its known identity columns and zero rows, its block T built panel by
+//   panel (issue 24, linalg_qr.cpp at -Os): on 1db4427 web 217,554 -> 217,810 (+256), web-mt 256,547
+//   measured with it (under its ceiling); web's ceiling raised by that growth (217,816).
+const BUDGET = { web: 217_816, 'web-mt': 256_690 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
