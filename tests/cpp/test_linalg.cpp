@@ -583,6 +583,17 @@ TEST_CASE("hard matrices: all-ones (rank 1), Kahan, Hilbert, graded rows, Wilkin
   check_decompositions("Wilkinson W21+", W, 21, 21, true);
 }
 
+TEST_CASE("svd meets the bar on square matrices with clusters on either side of the switch from inverse iteration to rotations") {
+  // 200 x 200: inverse iteration's Gram-Schmidt pairs within clusters against n^2 / 8 = 5000. A cluster
+  // of 90 equal values (4005 pairs) stays with inverse iteration; 150 (11175 pairs) and 199 go to the QR
+  // rotations. Either way the bar holds.
+  for (const int64_t c : {90, 150, 199}) {
+    std::vector<double> sigma(200);
+    for (int64_t i = 0; i < 200; ++i) sigma[size_t(i)] = i < c ? 2.0 : 1.5 - 0.0125 * double(i - c);  // gaps 4x 1e-3 ||B||
+    check_decompositions("200x200 with " + std::to_string(c) + " equal singular values", with_spectrum(200, 200, sigma, 70 + uint64_t(c)), 200, 200, false);
+  }
+}
+
 TEST_CASE("svd of a matrix at least twice as tall as wide, from 96 columns, goes through the blocked QR and meets the bar") {
   std::vector<double> ill(150), rank10(150, 0.0);
   for (int64_t i = 0; i < 150; ++i) ill[size_t(i)] = std::pow(10.0, -6.0 * double(i) / 149.0);
