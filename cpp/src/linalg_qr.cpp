@@ -319,10 +319,11 @@ void qr_blocked(const float* A, int64_t m, int64_t n, float* Q, float* R) {
   std::vector<float> Qv(size_t(m * k), 0.0f);
   for (int64_t i = 0; i < k; ++i) Qv[size_t(i * m + i)] = 1.0f;
   for (auto it = blocks.rbegin(); it != blocks.rend(); ++it) form_q_block(*it, Qv.data(), m, k, W1, W2);
-  for (int64_t i0 = 0; i0 < m; i0 += 32)
-    for (int64_t j0 = 0; j0 < k; j0 += 32)
-      for (int64_t i = i0; i < std::min(i0 + 32, m); ++i)
-        for (int64_t j = j0; j < std::min(j0 + 32, k); ++j) Q[i * k + j] = Qv[size_t(i + j * m)];
+  for (int64_t j0 = 0; j0 < k; j0 += 8) {  // 8 columns at a time, as F was filled
+    const int64_t cols = std::min<int64_t>(8, k - j0);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = j0; j < j0 + cols; ++j) Q[i * k + j] = Qv[size_t(i + j * m)];
+  }
 }
 
 }  // namespace tp::linalg::detail
