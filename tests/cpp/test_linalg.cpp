@@ -341,9 +341,10 @@ TEST_CASE("blocked qr gives the double Householder QR's Q and R to float roundin
   // Gaussian matrices are well conditioned (cond < 6 for m >= 2n), so Q and R are determined to ~1e-6:
   // a wrong entry of a block's T, a skipped row or column in forming Q, would show as O(1) errors.
   // Columns cut panels of 32 and blocks of 128 at 0, 1 and 31 past an edge; rows are odd and even.
-  for (const auto [m, n] : {std::pair<int64_t, int64_t>{193, 96}, {195, 97}, {300, 127}, {256, 128}, {259, 129},
+  for (const auto& shape : {std::pair<int64_t, int64_t>{193, 96}, {195, 97}, {300, 127}, {256, 128}, {259, 129},
                             {321, 160}, {333, 161}, {511, 255}, {520, 257}, {700, 300}}) {
-    const int64_t k = n;
+    // Plain locals, not a structured binding: clang 14 (em++) cannot capture one in doctest's message lambda.
+    const int64_t m = shape.first, n = shape.second, k = n;
     const auto A = splitmix_gaussian(uint64_t(m * 1000 + n), m * n);
     const std::vector<double> Ad(A.begin(), A.end());
     std::vector<float> Q(size_t(m * k)), R(size_t(k * n));
