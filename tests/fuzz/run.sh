@@ -14,7 +14,7 @@ if ! command -v clang++ >/dev/null; then
   echo "fuzz: clang++ not found (run .ci/setup, which installs clang and libclang-rt-14-dev)"; exit 1
 fi
 
-srcs=(cpp/src/io_dtype.cpp cpp/src/io_npy.cpp cpp/src/io_safetensors.cpp cpp/src/io_safetensors_json.cpp cpp/src/error.cpp)
+srcs=(cpp/src/io_dtype.cpp cpp/src/io_npy.cpp cpp/src/io_safetensors.cpp cpp/src/io_safetensors_json.cpp cpp/src/error.cpp cpp/src/sort_order.cpp)
 flags=(-std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Icpp/include)
 
 for target in safetensors npy; do
