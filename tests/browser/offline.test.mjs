@@ -79,8 +79,8 @@ async function reloadSaying(page) {
   try {
     await page.reload({ timeout: 90000 });
   } catch (e) {
-    e.message += `\nrequests unanswered: ${[...pending].map((r) => r.url()).join(', ') || 'none'}`;
-    throw e;
+    // A new error: the runner prints the stack, which was written with the old message.
+    throw new Error(`${e.message}\nrequests unanswered: ${[...pending].map((r) => r.url()).join(', ') || 'none'}`, { cause: e });
   } finally {
     page.off('request', started);
     page.off('requestfinished', ended);
