@@ -4,9 +4,10 @@
 // only, no memory traffic) in one process, then in two processes at once, then one again. On two real cores
 // the pair gives 2x one; on SMT siblings or a throttled VM less, and no 2-thread speed-up of compute-bound
 // code (GEMM, the model forward) can pass that ratio by much. Then the same for memory: two 64 MB arrays
-// copied into each other (far past L3), GB/s read + written. A host whose neighbours load its memory
-// shows it here and not in the peak loop; a model forward over 1.2 GB of weights on two threads feels
-// it (issue 23: the same build gave 1.44x to 1.96x within 20 minutes). Prints medians over 200 ms windows.
+// copied into each other (far past L3), GB/s read + written: what memory-bound code (m = 1 products,
+// elementwise ops) can gain from a second thread. It does not predict the compute-bound forward: at 1024
+// tokens that went 1.44x-1.96x on two threads within 20 idle minutes, and gave 1.94x between two memory
+// pairs of 1.46x and 1.51x. Prints medians over 200 ms windows.
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
