@@ -100,9 +100,9 @@ void apply_block(const Panel& p, float* C, int64_t ld, int64_t cols, bool transp
   sgemm(cols, len, b, W2.data(), 1, cols, p.V.data(), len, 1, C, ld, true);
 }
 
-// The panel of the double reflectors in P (len, b), below its unit diagonal, with factors tau, whose
-// rows start at row0 of the whole matrix.
-Panel make_panel(const ColMat& P, const std::vector<double>& tau, int64_t row0) {
+// The panel of the double reflectors in P (len, b), below its unit diagonal, whose rows start at row0 of
+// the whole matrix: its V only; its -T is the diagonal block of its block's (qr_blocked, extend_block_t).
+Panel panel_vectors(const ColMat& P, int64_t row0) {
   Panel p;
   p.row0 = row0;
   p.len = P.rows;
@@ -112,7 +112,6 @@ Panel make_panel(const ColMat& P, const std::vector<double>& tau, int64_t row0) 
     p.V[size_t(j * p.len + j)] = 1.0f;
     for (int64_t i = j + 1; i < p.len; ++i) p.V[size_t(j * p.len + i)] = float(P(i, j));
   }
-  wy_factor(p, tau);
   return p;
 }
 
@@ -168,6 +167,8 @@ static void apply_reflectors(const ColMat& V, const std::vector<double>& tau, in
                              bool identity_start, int64_t block, int64_t slab) {
   const int64_t m = V.rows, K = int64_t(tau.size());
   if (K == 0 || cols == 0) return;
+  if (block <= 0) block = kBackBlock;
+  if (slab <= 0) slab = kBackSlab;
   const int64_t nblocks = (K + block - 1) / block;
   std::vector<BackBlock> blocks(static_cast<size_t>(nblocks));
   // Threads split the blocks' preparation, then the slabs (as many as a multiple of the thread count, of
@@ -206,7 +207,7 @@ ColMat form_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t s
   const int64_t m = V.rows;
   std::vector<float> Qv(size_t(m * k), 0.0f);  // column-major (m, k), as ColMat
   for (int64_t i = 0; i < std::min(m, k); ++i) Qv[size_t(i * m + i)] = 1.0f;
-  apply_reflectors(V, tau, shift, Qv.data(), k, true, block > 0 ? block : kBackBlock, slab > 0 ? slab : kBackSlab);
+  apply_reflectors(V, tau, shift, Qv.data(), k, true, block, slab);
   ColMat Q(m, k);
   std::copy(Qv.begin(), Qv.end(), Q.a.begin());
   return Q;
@@ -216,8 +217,7 @@ ColMat apply_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t 
                        int64_t slab) {
   TP_ASSERT(C.rows == V.rows);
   std::vector<float> Qv(C.a.begin(), C.a.end());
-  apply_reflectors(V, tau, shift, Qv.data(), C.cols, false, block > 0 ? block : kBackBlock,
-                   slab > 0 ? slab : kBackSlab);
+  apply_reflectors(V, tau, shift, Qv.data(), C.cols, false, block, slab);
   ColMat Q(C.rows, C.cols);
   std::copy(Qv.begin(), Qv.end(), Q.a.begin());
   return Q;
@@ -300,10 +300,11 @@ void qr_blocked(const float* A, int64_t m, int64_t n, float* Q, float* R) {
       std::copy(tau.begin(), tau.end(), blk_tau.begin() + o);
       for (int64_t j = 0; j < b; ++j)  // R's rows of the panel back into F (its V part is kept aside)
         for (int64_t i = 0; i <= j; ++i) *F.at(p0 + i, p0 + j) = float(P(i, j));
-      const Panel p = make_panel(P, tau, p0);
+      Panel p = panel_vectors(P, p0);
       for (int64_t j = 0; j < b; ++j)  // the panel's V into the block's, rows from the panel's first
         std::copy(p.V.begin() + j * len, p.V.begin() + (j + 1) * len, blk.V.begin() + (o + j) * blk.len + o);
       extend_block_t(blk, o, b, blk_tau.data(), G, NT);
+      p.NT = sub_nt(NT, sb, o, b);  // larft's T of a run of reflectors is the diagonal block of the run's block
       const int64_t right = s0 + sb - p0 - b;  // the block's columns right of the panel
       apply_block(p, F.at(p0, p0 + b), m, right, true, W1, W2);
     }
