@@ -289,8 +289,8 @@ void svd_double(const float* A, int64_t m, int64_t n, std::vector<double>& S, Co
 // float32 GEMMs); U and V null: the values only, still from the bidiagonal (not the Gram matrix).
 void svd_f64(const double* A, int64_t m, int64_t n, std::vector<double>& S, ColMat* U, ColMat* V);
 
-// Singular values of A (m,n), descending: eigenvalues of the double Gram matrix (the smaller of
-// A^T A and A A^T) — exact float products summed in double, so sigma_i is off by at most
+// Singular values of A (m,n), descending (linalg_svdvals.cpp): eigenvalues of the double Gram matrix (the
+// smaller of A^T A and A A^T) — exact float products summed in double, so sigma_i is off by at most
 // ~sqrt(k eps64) sigma_1, far below the float32 output's resolution of sigma_1.
 void svdvals_double(const float* A, int64_t m, int64_t n, std::vector<double>& S);
 

@@ -1,5 +1,5 @@
 // Symmetric eigendecomposition: Householder tridiagonalization, then implicit QL with Wilkinson-type
-// shifts (EISPACK tql2); and the singular values of A from the eigenvalues of its double Gram matrix.
+// shifts (EISPACK tql2).
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -265,103 +265,6 @@ void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterati
     for (int64_t j = 0; j < n; ++j) std::copy(Z->col(order[size_t(j)]), Z->col(order[size_t(j)]) + n, S.col(j));
     *Z = std::move(S);
   }
-}
-
-// Zero padding to whole 4x2 tiles and an even length changes no dot product.
-static int64_t even(int64_t r) { return (r + 1) / 2 * 2; }
-static int64_t mult4(int64_t c) { return (c + 3) / 4 * 4; }
-
-// Splits the 4-row tiles [0, tiles) of a lower triangle into `parts` runs of about equal work (tile t
-// holds t + 1 units: the tiles left of the diagonal and its own). bounds[p] .. bounds[p+1] is run p.
-static std::vector<int64_t> triangle_shares(int64_t tiles, int parts) {
-  std::vector<int64_t> bounds(size_t(parts + 1), tiles);
-  bounds[0] = 0;
-  const double total = double(tiles) * double(tiles + 1);
-  int64_t t = 0;
-  for (int p = 1; p < parts; ++p) {
-    while (t < tiles && double(t) * double(t + 1) < total * p / parts) ++t;
-    bounds[size_t(p)] = t;
-  }
-  return bounds;
-}
-
-// The lower triangle of X^T X for an (r, c) matrix X delivered in panels of kRows rows:
-// fill(r0, rl, j0, j1, P, ld) writes rows [r0, r0+rl) of columns [j0, j1) (column j to P + j*ld). Only
-// one panel of doubles exists at a time, so memory stays O(c^2 + kRows c) however tall X is. Within a
-// panel, 4x2 tiles of dot products: the four i columns stay in L1 while j sweeps. With several threads
-// (kernels::sgemm_threads()) the fill splits by columns and the tiles by equal shares of the triangle;
-// every element is still summed by one thread in the same order, so G does not depend on the count.
-template <class Fill>
-static ColMat gram_streamed(int64_t r, int64_t c, Fill fill) {
-  constexpr int64_t kRows = 256;
-  const int64_t cp = mult4(c), tiles = cp / 4;
-  // A split is worth it from ~0.2 ms of work per panel (a wake-up of the pool costs microseconds).
-  const bool split = kernels::sgemm_threads() > 1 && kRows * cp * cp / 2 >= (int64_t(1) << 18);
-  const int parts = split ? int(std::min<int64_t>(kernels::sgemm_threads(), tiles)) : 1;
-  const std::vector<int64_t> shares = triangle_shares(tiles, parts);
-  LineVector P(size_t(kRows * cp), 0.0);
-  ColMat G(cp, cp);
-  for (int64_t r0 = 0; r0 < r; r0 += kRows) {
-    const int64_t rl = std::min(kRows, r - r0), rle = even(rl);
-    tp::detail::run_parts(parts, [&](int part) {
-      const int64_t j0 = c * part / parts, j1 = c * (part + 1) / parts;
-      fill(r0, rl, j0, j1, P.data(), kRows);
-      if (rle != rl)
-        for (int64_t j = j0; j < j1; ++j) P[size_t(j * kRows + rl)] = 0.0;
-    });
-    tp::detail::run_parts(parts, [&](int part) {
-      for (int64_t i0 = 4 * shares[size_t(part)]; i0 < 4 * shares[size_t(part + 1)]; i0 += 4) {
-        const double* a0 = P.data() + i0 * kRows;
-        const double *a1 = a0 + kRows, *a2 = a1 + kRows, *a3 = a2 + kRows;
-        for (int64_t j0 = 0; j0 < i0 + 4; j0 += 2) {
-          const double* b0 = P.data() + j0 * kRows;
-          const double* b1 = b0 + kRows;
-          d2 s00 = {0, 0}, s01 = s00, s10 = s00, s11 = s00, s20 = s00, s21 = s00, s30 = s00, s31 = s00;
-          for (int64_t p = 0; p < rle; p += 2) {
-            const d2 x0 = load2(a0 + p), x1 = load2(a1 + p), x2 = load2(a2 + p), x3 = load2(a3 + p);
-            const d2 y0 = load2(b0 + p), y1 = load2(b1 + p);
-            s00 += x0 * y0; s01 += x0 * y1;
-            s10 += x1 * y0; s11 += x1 * y1;
-            s20 += x2 * y0; s21 += x2 * y1;
-            s30 += x3 * y0; s31 += x3 * y1;
-          }
-          const d2 acc[4][2] = {{s00, s01}, {s10, s11}, {s20, s21}, {s30, s31}};
-          for (int a = 0; a < 4; ++a)
-            for (int b = 0; b < 2; ++b) G(i0 + a, j0 + b) += acc[a][b][0] + acc[a][b][1];
-        }
-      }
-    });
-  }
-  ColMat out(c, c);
-  for (int64_t j = 0; j < c; ++j)
-    for (int64_t i = j; i < c; ++i) out(i, j) = G(i, j);
-  return out;
-}
-
-ColMat gram_lower_rows(const float* A, int64_t m, int64_t n) {
-  return gram_streamed(m, n, [&](int64_t r0, int64_t rl, int64_t c0, int64_t c1, double* P, int64_t ld) {
-    for (int64_t j0 = c0; j0 < c1; j0 += 32)  // transpose in 32-column strips so reads stay in cache
-      for (int64_t i = 0; i < rl; ++i)
-        for (int64_t j = j0; j < std::min(j0 + 32, c1); ++j) P[j * ld + i] = A[(r0 + i) * n + j];
-  });
-}
-
-void svdvals_double(const float* A, int64_t m, int64_t n, std::vector<double>& S) {
-  // The Gram matrix of the columns of A (tall: A^T A) or of its rows (wide: A A^T), whichever is
-  // smaller, converted to double one panel at a time.
-  ColMat G;
-  if (m < n) {
-    G = gram_streamed(n, m, [&](int64_t r0, int64_t rl, int64_t c0, int64_t c1, double* P, int64_t ld) {
-      for (int64_t j = c0; j < c1; ++j) std::copy(A + j * n + r0, A + j * n + r0 + rl, P + j * ld);
-    });
-  } else {
-    G = gram_lower_rows(A, m, n);
-  }
-  std::vector<double> lambda;
-  symmetric_eig(G, lambda, nullptr);
-  const int64_t k = int64_t(lambda.size());
-  S.assign(size_t(k), 0.0);
-  for (int64_t i = 0; i < k; ++i) S[size_t(i)] = std::sqrt(std::max(lambda[size_t(k - 1 - i)], 0.0));
 }
 
 }  // namespace tp::linalg::detail
