@@ -1022,6 +1022,41 @@ TEST_CASE("inverse iteration gives the closed-form eigenvectors of the second-di
   }
 }
 
+TEST_CASE("inverse iteration split over threads gives the same bits as one thread, clusters whole") {
+  namespace d = tp::linalg::detail;
+  // tridiag(-1, 2, -1) of order 600: its lowest and highest ~36 eigenvalues are chained by gaps under
+  // 1e-3 ||T|| (clusters, orthogonalized in order), the middle ones stand alone. Runs of whole clusters go
+  // to 1, 2 or 3 threads as they come free: the same bits, and the closed-form vectors.
+  const int64_t n = 600;
+  const double pi = std::acos(-1.0);
+  std::vector<double> diag(size_t(n), 2.0), off(size_t(n - 1), -1.0), w(static_cast<size_t>(n));
+  for (int64_t k = 0; k < n; ++k) w[size_t(k)] = 2.0 - 2.0 * std::cos(double(k + 1) * pi / double(n + 1));
+  auto run = [&](int threads) {
+    std::vector<double> Z(size_t(n * n));
+    tp::kernels::set_sgemm_threads(threads, 0);
+    const bool ok = d::tridiagonal_block_vectors(diag.data(), off.data(), n, w.data(), n, Z.data(), n, 5);
+    tp::kernels::set_sgemm_threads(1);
+    CHECK(ok);
+    return Z;
+  };
+  const std::vector<double> Z1 = run(1);
+  double worst = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    double dotp = 0, nv = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const double v = std::sin(double((i + 1) * (k + 1)) * pi / double(n + 1));
+      dotp += v * Z1[size_t(k * n + i)];
+      nv += v * v;
+    }
+    worst = std::max(worst, 1.0 - std::fabs(dotp) / std::sqrt(nv));
+  }
+  CHECK(worst <= 1e-10);
+  for (int threads : {2, 3}) {
+    CAPTURE(threads);
+    CHECK(run(threads) == Z1);
+  }
+}
+
 TEST_CASE("one extra inverse-iteration solve gives TGK singular vectors orthonormal and exact to double rounding, every size") {
   namespace d = tp::linalg::detail;
   // The svd's route: B upper bidiagonal with Gaussian-like entries (d_i ~ sqrt(n - i), e_i ~ sqrt(n - i - 1),
