@@ -5,13 +5,11 @@
 #include <algorithm>
 
 #if TP_HAS_THREADS
+#include <pthread.h>
+#include <time.h>
+
 #include <atomic>
-#include <chrono>
-#include <condition_variable>
 #include <cstdint>
-#include <mutex>
-#include <system_error>
-#include <thread>
 #include <vector>
 #endif
 
@@ -24,54 +22,77 @@ namespace {
 // products inside a split over heads) runs its own parts in order rather than wait on the pool it is in.
 thread_local bool t_in_part = false;
 
+// The pool is written against pthreads and clock_gettime, not std::thread, std::mutex,
+// std::condition_variable and steady_clock: those report failures as std::system_error, whose message
+// formatting linked snprintf (the printf family, ~4 KB gzipped) into the pthreads core.
+
+// Monotonic nanoseconds.
+int64_t now_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
 // How long a waiting thread polls before it sleeps: a futex wake-up costs ~70 us under Node and in
 // Chromium (measured), more than a small product's whole part, while products often come in runs.
-constexpr auto kSpin = std::chrono::microseconds(50);
+constexpr int64_t kSpinNs = 50000;
 
-// Polls ready() until it holds or kSpin has passed; true when it holds.
+// Polls ready() until it holds or kSpinNs have passed; true when it holds.
 template <class Ready>
 bool spin_until(const Ready& ready) {
-  const auto until = std::chrono::steady_clock::now() + kSpin;
+  const int64_t until = now_ns() + kSpinNs;
   for (;;) {
     for (int i = 0; i < 64; ++i)
       if (ready()) return true;
-    if (std::chrono::steady_clock::now() > until) return false;
+    if (now_ns() > until) return false;
   }
 }
+
+// A scoped pthread mutex lock.
+class Lock {
+ public:
+  explicit Lock(pthread_mutex_t& mu) : mu_(mu) { pthread_mutex_lock(&mu_); }
+  ~Lock() { pthread_mutex_unlock(&mu_); }
+  Lock(const Lock&) = delete;
+  Lock& operator=(const Lock&) = delete;
+
+ private:
+  pthread_mutex_t& mu_;
+};
 
 class WorkPool {
  public:
   ~WorkPool() {
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      Lock lock(mu_);
       stop_ = true;
     }
-    posted_.notify_all();
-    for (auto& t : helpers_) t.join();
+    pthread_cond_broadcast(&posted_);
+    for (pthread_t t : helpers_) pthread_join(t, nullptr);
   }
 
   // False (nothing run) when another thread is using the pool.
   bool try_run(int parts, PartFn fn, const void* context) {
-    std::unique_lock<std::mutex> caller(caller_mu_, std::try_to_lock);
-    if (!caller.owns_lock()) return false;
+    if (pthread_mutex_trylock(&caller_mu_) != 0) return false;
     const int helpers = grow(parts - 1);
     {
-      std::lock_guard<std::mutex> lock(mu_);
+      Lock lock(mu_);
       fn_ = fn;
       context_ = context;
       pending_.store(helpers, std::memory_order_relaxed);
       posted_word_.store(next_word(posted_word_.load(std::memory_order_relaxed), helpers), std::memory_order_release);
     }
-    posted_.notify_all();
+    pthread_cond_broadcast(&posted_);
     fn(context, 0);
     for (int p = helpers + 1; p < parts; ++p) fn(context, p);
     const auto all_done = [&] { return pending_.load(std::memory_order_acquire) == 0; };
-    const auto wait_from = std::chrono::steady_clock::now();
+    const int64_t wait_from = now_ns();
     if (!spin_until(all_done)) {
-      std::unique_lock<std::mutex> lock(mu_);
-      done_.wait(lock, all_done);
+      Lock lock(mu_);
+      while (!all_done()) pthread_cond_wait(&done_, &mu_);
     }
-    caller_wait_ns_.fetch_add(nanoseconds_since(wait_from), std::memory_order_relaxed);
+    caller_wait_ns_.fetch_add(now_ns() - wait_from, std::memory_order_relaxed);
+    pthread_mutex_unlock(&caller_mu_);
     return true;
   }
 
@@ -84,10 +105,6 @@ class WorkPool {
   }
 
  private:
-  static int64_t nanoseconds_since(std::chrono::steady_clock::time_point from) {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - from).count();
-  }
-
   // The posted word: a generation count above 8 bits that say how many helpers (1..n) take part in it,
   // so a helper learns both from one atomic load.
   static uint64_t next_word(uint64_t word, int helpers) { return ((word >> 8) + 1) << 8 | uint64_t(helpers); }
@@ -97,14 +114,28 @@ class WorkPool {
   int grow(int wanted) {
     wanted = std::min(wanted, 255);
     while (int(helpers_.size()) < wanted) {
-      try {
-        helpers_.emplace_back(&WorkPool::serve, this, int(helpers_.size()) + 1,
-                              posted_word_.load(std::memory_order_relaxed));
-      } catch (const std::system_error&) {
+      // What a helper starts from: its part and the posted word it has seen (it runs only later ones).
+      auto* s = new Start{this, int(helpers_.size()) + 1, posted_word_.load(std::memory_order_relaxed)};
+      pthread_t t;
+      if (pthread_create(&t, nullptr, &WorkPool::start, s) != 0) {  // e.g. the browser's pool is used up
+        delete s;
         break;
       }
+      helpers_.push_back(t);
     }
     return std::min(wanted, int(helpers_.size()));
+  }
+
+  struct Start {
+    WorkPool* pool;
+    int part;
+    uint64_t seen;
+  };
+  static void* start(void* p) {
+    const Start s = *static_cast<const Start*>(p);
+    delete static_cast<Start*>(p);
+    s.pool->serve(s.part, s.seen);
+    return nullptr;
   }
 
   // Helper `part` runs its part of every posted word after `seen` that it takes part in.
@@ -113,27 +144,27 @@ class WorkPool {
     for (;;) {
       const auto posted = [&] { return posted_word_.load(std::memory_order_acquire) != seen; };
       if (!spin_until(posted)) {
-        std::unique_lock<std::mutex> lock(mu_);
-        posted_.wait(lock, [&] { return stop_ || posted(); });
+        Lock lock(mu_);
+        while (!stop_ && !posted()) pthread_cond_wait(&posted_, &mu_);
         if (stop_) return;
       }
       seen = posted_word_.load(std::memory_order_acquire);
       if (part > helpers_in(seen)) continue;
-      const auto from = std::chrono::steady_clock::now();
+      const int64_t from = now_ns();
       fn_(context_, part);
-      helper_ns_.fetch_add(nanoseconds_since(from), std::memory_order_relaxed);
+      helper_ns_.fetch_add(now_ns() - from, std::memory_order_relaxed);
       helper_parts_.fetch_add(1, std::memory_order_relaxed);
       if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-        std::lock_guard<std::mutex> lock(mu_);  // so the caller cannot miss the notification
-        done_.notify_one();
+        Lock lock(mu_);  // so the caller cannot miss the notification
+        pthread_cond_signal(&done_);
       }
     }
   }
 
-  std::mutex caller_mu_;  // one caller at a time
-  std::mutex mu_;         // guards stop_ and the sleeps on the two condition variables
-  std::condition_variable posted_, done_;
-  std::vector<std::thread> helpers_;  // helper i runs part i + 1
+  pthread_mutex_t caller_mu_ = PTHREAD_MUTEX_INITIALIZER;  // one caller at a time
+  pthread_mutex_t mu_ = PTHREAD_MUTEX_INITIALIZER;  // guards stop_ and the sleeps on the two condition variables
+  pthread_cond_t posted_ = PTHREAD_COND_INITIALIZER, done_ = PTHREAD_COND_INITIALIZER;
+  std::vector<pthread_t> helpers_;  // helper i runs part i + 1
   // Written by the caller before it posts; read by the helpers that take part.
   PartFn fn_ = nullptr;
   const void* context_ = nullptr;

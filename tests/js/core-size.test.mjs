@@ -110,7 +110,11 @@ const GOAL = 200_000;
 //   catches missed under -pthread; wasm/mt/unwind_wasm.cpp is that unwinder with a plain global. No more
 //   invoke_* wrapper (a JS call) around every call that may throw: on b68c63b web-mt 256,598 -> 233,947
 //   (-22,651) measured (its JS glue 100,181 -> 70,013 bytes raw); ceiling that plus ~150. web unchanged.
-const BUDGET = { web: 217_816, 'web-mt': 234_100 };
+// - the work pool (cpp/src/work_pool.cpp) on pthreads and clock_gettime instead of std::thread/mutex/
+//   condition_variable/steady_clock, whose std::system_error message formatting linked snprintf (printf_core,
+//   fmt_fp, long double arguments) into web-mt (issue 24): web-mt 227,520 measured on 1c18b2e with it
+//   (233,947 before it on b68c63b; 981ef5e's svdvals move between, not measured apart); ceiling that plus ~150.
+const BUDGET = { web: 217_816, 'web-mt': 227_670 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
