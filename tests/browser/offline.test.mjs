@@ -43,16 +43,28 @@ after(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-/** Waits until the service worker controls the page and the site's copy (of version, if given) is complete: all its copies then. */
+/** Waits until the site's copy (of version, if given) is complete and the worker that wrote it is in charge:
+ *  activated, with none installing or waiting, and controlling the page. Returns all the site's copies then.
+ *  The manifest that completes a copy is written inside the install event, before the workers swap. A request
+ *  in the swap (as the removed chunk's, below) could leave the new worker waiting, and a reload then hung for
+ *  good in Chromium 156: the 90 s hang of this file, reproduced by tests/browser/sw-swap-repro.mjs (web/src/sw.js,
+ *  nudgeWaiting, narrows that window for readers). The test means the reload of a reader whose copy is in place. */
 async function waitForCopy(page, scopeUrl, version) {
   const deadline = Date.now() + 30000;
   for (;;) {
-    const controlled = await page.evaluate(() => Boolean(navigator.serviceWorker.controller));
+    const worker = await page.evaluate(workerState);
     const copies = await page.evaluate(copiesOf, scopeUrl);
-    if (controlled && Object.keys(copies).some((n) => copies[n].complete && (!version || n === `tensorpad ${scopeUrl} ${version}`))) return copies;
-    if (Date.now() > deadline) throw new Error(`no complete copy of ${scopeUrl} ${version ?? ''}: ${JSON.stringify(copies)}`);
+    if (worker === 'in charge' && Object.keys(copies).some((n) => copies[n].complete && (!version || n === `tensorpad ${scopeUrl} ${version}`))) return copies;
+    if (Date.now() > deadline) throw new Error(`no complete copy of ${scopeUrl} ${version ?? ''} with its worker in charge: worker ${worker}, copies ${JSON.stringify(copies)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** The page's service worker registration, as 'in charge' or what it is doing instead (in the page). */
+async function workerState() {
+  const r = await navigator.serviceWorker.getRegistration();
+  const state = `installing ${r?.installing?.state ?? 'none'}, waiting ${r?.waiting?.state ?? 'none'}, active ${r?.active?.state ?? 'none'}, controller ${navigator.serviceWorker.controller ? (navigator.serviceWorker.controller === r?.active ? 'the active worker' : 'another worker') : 'none'}`;
+  return r && !r.installing && !r.waiting && r.active?.state === 'activated' && navigator.serviceWorker.controller === r.active ? 'in charge' : state;
 }
 
 /** The names of a site's copies (in the page), each with its number of entries and whether it is complete (has its manifest). */
@@ -207,7 +219,9 @@ test('a new build replaces the copy, downloading only changed files and the page
     await update();
     await waitForCopy(page, scope('a'), version);
   });
-  assert.deepEqual(fetched, ['/a/chapters/demo/zh.json', '/a/sw.js'], `the retry fetched ${fetched}`);
+  // sw.js is left out: the browser may check it on its own (an update it queued behind the failed one, seen at load
+  // 40 asking for sw.js between the failure message and this update), and this update then joins that one.
+  assert.deepEqual(fetched.filter((f) => f !== '/a/sw.js'), ['/a/chapters/demo/zh.json'], `the retry fetched ${fetched}`);
   const after = await page.evaluate(copiesOf, scope('a'));
   assert.deepEqual(Object.keys(after).sort(), [oldCopy, `tensorpad ${scope('a')} ${version}`].sort(), 'the new copy, and the one before it for pages still open');
 
