@@ -40,8 +40,8 @@ self.addEventListener('fetch', (event) => {
 // (Chromium 156: the navigation sets off the swap, the outgoing worker is stopped and nothing answers; see
 // tests/browser/sw-swap-repro.mjs). So the outgoing worker, given a request while a new one waits, asks that one
 // to skip waiting again, and Chromium again asks the outgoing one to stop as soon as it is idle. That narrows the
-// window to the outgoing worker's stopping; it does not close it (reloads with requests in the swap, at load 30-40:
-// 6 of 10 hung without this, 1 of 25 with it).
+// window to the outgoing worker's stopping; it does not close it (reloads with requests in the swap, at load 20-40:
+// 7 of 12 hung without this, 2 of 35 with it: a reload within ~0.1 s of such a request still hangs).
 function nudgeWaiting() {
   const waiting = self.registration.waiting;
   if (waiting && waiting !== self.serviceWorker) waiting.postMessage({ type: 'tensorpad-skip-waiting' });
