@@ -43,28 +43,28 @@ after(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-/** Waits until the site's copy (of version, if given) is complete and the worker that wrote it is in charge:
- *  activated, with none installing or waiting, and controlling the page. Returns all the site's copies then.
- *  The manifest that completes a copy is written inside the install event, before the workers swap. A request
- *  in the swap (as the removed chunk's, below) could leave the new worker waiting, and a reload then hung for
- *  good in Chromium 156: the 90 s hang of this file, reproduced by tests/browser/sw-swap-repro.mjs (web/src/sw.js,
- *  nudgeWaiting, narrows that window for readers). The test means the reload of a reader whose copy is in place. */
+/** Waits until the site's copy (of version, if given) is complete and its worker installed, with the page
+ *  controlled by the active worker and none installing: the worker of a first copy is then in charge, that of
+ *  a new build waits (it takes over once no page of the old build is open; web/src/sw.js says why). Returns all
+ *  the site's copies then. The manifest that completes a copy is written inside the install event, a moment
+ *  before the worker is installed. */
 async function waitForCopy(page, scopeUrl, version) {
   const deadline = Date.now() + 30000;
   for (;;) {
     const worker = await page.evaluate(workerState);
     const copies = await page.evaluate(copiesOf, scopeUrl);
-    if (worker === 'in charge' && Object.keys(copies).some((n) => copies[n].complete && (!version || n === `tensorpad ${scopeUrl} ${version}`))) return copies;
-    if (Date.now() > deadline) throw new Error(`no complete copy of ${scopeUrl} ${version ?? ''} with its worker in charge: worker ${worker}, copies ${JSON.stringify(copies)}`);
+    if (worker === 'settled' && Object.keys(copies).some((n) => copies[n].complete && (!version || n === `tensorpad ${scopeUrl} ${version}`))) return copies;
+    if (Date.now() > deadline) throw new Error(`no complete copy of ${scopeUrl} ${version ?? ''} with its worker installed: worker ${worker}, copies ${JSON.stringify(copies)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
-/** The page's service worker registration, as 'in charge' or what it is doing instead (in the page). */
+/** The page's service worker registration: 'settled' (none installing, the active one activated and controlling
+ *  the page, a new one waiting or not), else what it is doing (in the page). */
 async function workerState() {
   const r = await navigator.serviceWorker.getRegistration();
   const state = `installing ${r?.installing?.state ?? 'none'}, waiting ${r?.waiting?.state ?? 'none'}, active ${r?.active?.state ?? 'none'}, controller ${navigator.serviceWorker.controller ? (navigator.serviceWorker.controller === r?.active ? 'the active worker' : 'another worker') : 'none'}`;
-  return r && !r.installing && !r.waiting && r.active?.state === 'activated' && navigator.serviceWorker.controller === r.active ? 'in charge' : state;
+  return r && !r.installing && (!r.waiting || r.waiting.state === 'installed') && r.active?.state === 'activated' && navigator.serviceWorker.controller === r.active ? 'settled' : state;
 }
 
 /** The names of a site's copies (in the page), each with its number of entries and whether it is complete (has its manifest). */

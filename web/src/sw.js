@@ -8,8 +8,8 @@
 // A page (or worker) whose own document (or script) the copy answered takes the rest from it first.
 //
 // web/build.mjs writes PRECACHE above this text: { version, files: { "path": "sha256 prefix" } }. A new
-// build changes this file, so the browser installs it. The install copies the files whose hash is
-// unchanged from the previous copy and downloads the rest, each checked against its hash so that a copy
+// build changes this file, so the browser installs it (it takes over as said below). The install copies the
+// files whose hash is unchanged from the previous copy and downloads the rest, each checked against its hash so that a copy
 // never mixes two builds (a file caught mid-deploy fails the install, which the browser retries later,
 // keeping what it has verified). The page and the worker scripts are always downloaded: their headers
 // (COOP/COEP, CSP) must be the host's of today. Each site keeps its current copy and the one before it.
@@ -25,29 +25,18 @@ const NETWORK_WAIT_MS = 5000;
 const ALWAYS_DOWNLOAD = /^(index\.html|([^/]+\/)*[^/]*worker[^/]*\.js)$/;
 const scoped = (file) => new URL(file, SCOPE).href;
 
-self.addEventListener('install', (event) => event.waitUntil(copyBuild().then(() => self.skipWaiting())));
+// A new build's worker does not skip waiting: it takes over once no page of the build before is open, and until
+// then the worker in charge answers from the newer copy first (answeringCopies). Skipping waiting, Chromium 156
+// swaps workers once the outgoing one is idle; a request reaching it in the swap restarted it, the new worker
+// stayed "installed", and a page loaded then never loaded (the navigation set off the swap and nothing answered).
+// tests/browser/sw-swap-repro.mjs forces that: reloads with requests in the swap, at load 20-40, hung 7 times in
+// 12; 2 in 35 when the outgoing worker asked the new one to skip waiting again; 0 in 18 without skipping waiting.
+self.addEventListener('install', (event) => event.waitUntil(copyBuild()));
 self.addEventListener('activate', (event) => event.waitUntil(dropOldCopies().then(() => self.clients.claim())));
 self.addEventListener('fetch', (event) => {
-  nudgeWaiting();
   const request = event.request;
   if (request.method !== 'GET' || !request.url.startsWith(SCOPE)) return;
   event.respondWith(answer(event));
-});
-
-// A new build's worker skips waiting, but Chromium swaps it in only once the outgoing worker is idle, and asks
-// that one to stop at once for it. A request reaching the outgoing worker then restarts it with the ordinary
-// 30 s idle timeout, and the new one stays "installed" meanwhile. A page loaded in that time never loaded
-// (Chromium 156: the navigation sets off the swap, the outgoing worker is stopped and nothing answers; see
-// tests/browser/sw-swap-repro.mjs). So the outgoing worker, given a request while a new one waits, asks that one
-// to skip waiting again, and Chromium again asks the outgoing one to stop as soon as it is idle. That narrows the
-// window to the outgoing worker's stopping; it does not close it (reloads with requests in the swap, at load 20-40:
-// 7 of 12 hung without this, 2 of 35 with it: a reload within ~0.1 s of such a request still hangs).
-function nudgeWaiting() {
-  const waiting = self.registration.waiting;
-  if (waiting && waiting !== self.serviceWorker) waiting.postMessage({ type: 'tensorpad-skip-waiting' });
-}
-self.addEventListener('message', (event) => {
-  if (event.data?.type === 'tensorpad-skip-waiting') self.skipWaiting().catch(() => {});
 });
 
 // Pages and workers whose own document or script came from the copy (the server had failed them): the
@@ -99,8 +88,8 @@ async function copyNames() {
 }
 
 /** The copies to answer from, in turn: this worker's own first, unless a newer build's worker waits to take over
- *  (the swap above can take a while): then that build's complete copy first, so a page loaded meanwhile is of the
- *  build the reader will have, as it would be from the server. */
+ *  (once no page of this build is open): then that build's complete copy first, so a page loaded meanwhile is of
+ *  the newest build, as it would be from the server. */
 async function answeringCopies() {
   const names = await copyNames();
   const waiting = self.registration.waiting;
