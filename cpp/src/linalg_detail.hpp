@@ -295,7 +295,9 @@ void svd_f64(const double* A, int64_t m, int64_t n, std::vector<double>& S, ColM
 void svdvals_double(const float* A, int64_t m, int64_t n, std::vector<double>& S);
 
 // Lower triangle (and diagonal) of the Gram matrix G = A^T A (n,n) of the row-major float (m,n) A, float
-// products exact, sums in double; the upper part is left 0.
+// products exact, sums in double; the upper part is left 0. Each entry is summed per panel of kGramRows
+// rows, the even rows and the odd rows apart (in row order), and G gets panel by panel their sum.
+constexpr int64_t kGramRows = 256;
 ColMat gram_lower_rows(const float* A, int64_t m, int64_t n);
 
 }  // namespace tp::linalg::detail

@@ -697,6 +697,52 @@ TEST_CASE("svdvals split over threads (Gram matrix and tridiagonalization) gives
   }
 }
 
+TEST_CASE("the double Gram matrix's SIMD tiles give the bits of their scalar reference, every tail shape") {
+  // The scalar reference of gram_tile (linalg_svdvals.cpp), from A itself: per panel of kGramRows rows, the
+  // even rows' and the odd rows' products summed apart in row order, then added. Row counts around the
+  // panel and odd (a zero row pads the last pair), column counts around the 4-column slivers.
+  const int64_t panel = tp::linalg::detail::kGramRows;
+  for (int64_t m : {1, 2, 3, 255, 256, 257, 513}) {
+    for (int64_t n : {1, 2, 3, 4, 5, 6, 7, 8, 9, 13}) {
+      CAPTURE(m);
+      CAPTURE(n);
+      const auto A = splitmix_gaussian(uint64_t(100 * m + n), m * n);
+      const tp::linalg::detail::ColMat G = tp::linalg::detail::gram_lower_rows(A.data(), m, n);
+      int64_t differ = 0;
+      for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < n; ++i) {
+          double want = 0.0;
+          for (int64_t r0 = 0; r0 < m && i >= j; r0 += panel) {  // the upper part stays 0
+            double even_rows = 0.0, odd_rows = 0.0;
+            for (int64_t p = r0; p < std::min(m, r0 + panel); ++p)
+              (p % 2 == 0 ? even_rows : odd_rows) += double(A[size_t(p * n + i)]) * double(A[size_t(p * n + j)]);
+            want += even_rows + odd_rows;
+          }
+          differ += G(i, j) != want;
+        }
+      CHECK(differ == 0);
+    }
+  }
+}
+
+TEST_CASE("svdvals of a wide matrix (A A^T, its rows filled as panel columns) are those of its transpose (A^T A), bit for bit") {
+  // The two fills put the same values in the same panel places, so the Gram matrices and values agree exactly.
+  for (const auto& shape : std::vector<std::pair<int64_t, int64_t>>{{1, 5}, {3, 300}, {7, 257}, {130, 513}}) {
+    const int64_t m = shape.first, n = shape.second;
+    CAPTURE(m);
+    CAPTURE(n);
+    const auto A = splitmix_gaussian(uint64_t(7 * m + n), m * n);
+    std::vector<float> At(size_t(m * n));
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) At[size_t(j * m + i)] = A[size_t(i * n + j)];
+    std::vector<double> wide, tall;
+    tp::linalg::detail::svdvals_double(A.data(), m, n, wide);
+    tp::linalg::detail::svdvals_double(At.data(), n, m, tall);
+    CHECK(wide.size() == size_t(m));
+    CHECK(wide == tall);
+  }
+}
+
 TEST_CASE("svd and eigh split over threads (bidiagonalization, tridiagonalization, rotations) give the same bits as one thread") {
   // 400x300: the bidiagonalization's first ~110 steps split (from 192 trailing columns), and the
   // rotations of U and V split by row blocks; eigh of a 300x300 symmetric matrix splits its reduction.
