@@ -30,6 +30,7 @@
 #include <memory>
 #include <vector>
 
+#include "gemm_packed.hpp"
 #include "half_simd.hpp"
 #include "out_of_line.hpp"
 #include "tensorpad/error.hpp"
@@ -863,6 +864,27 @@ void gemm_any(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int6
 }
 
 }  // namespace
+
+namespace packed {
+
+static_assert(kMaxDepth == 384, "sgemm's KC");
+int64_t a_floats(int64_t m, int64_t k) { return (m + kTileMR - 1) / kTileMR * kTileMR * k * SgemmTile::kACopies; }
+int64_t b_floats(int64_t k, int64_t n) { return (n + kTileNR - 1) / kTileNR * kTileNR * k; }
+
+void pack_a(int64_t m, int64_t k, const float* A, int64_t rsa, int64_t csa, float* out) {
+  tp::detail::call_out_of_line<&SgemmTile::pack>(m, k, A, rsa, csa, out);
+}
+
+void pack_b(int64_t k, int64_t n, const float* B, int64_t rsb, int64_t csb, float* out) {
+  tp::detail::call_out_of_line<&pack_b_f32<kTileNR>>(k, n, B, rsb, csb, out);
+}
+
+void multiply(int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* C, int64_t rsc, bool add) {
+  TP_ASSERT(m >= 0 && n >= 0 && k > 0 && k <= kMaxDepth);
+  tp::detail::call_out_of_line<&macro_kernel<SgemmTile>>(m, n, k, a, b, C, rsc, add);
+}
+
+}  // namespace packed
 
 void set_sgemm_threads(int threads, int64_t min_flops) {
   g_threads = std::max(1, threads);

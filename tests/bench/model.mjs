@@ -6,8 +6,10 @@
 // weights (OpenBLAS, 1 thread; the BLAS numpy really used is printed, and the forward asserts it stayed in
 // float32: a float64 RoPE table once made numpy widen every weight, the 151936-row lm_head included, on
 // each call, so its time hardly depended on the token count).
-//   node tests/bench/model.mjs [--quick] [--layers N] [--tokens 512,1024] [--json]
+//   node tests/bench/model.mjs [--quick] [--layers N] [--tokens 512,1024] [--json] [--profile]
 //   --quick: 4 of the 28 layers, 128 and 256 tokens. --json: one JSON line at the end (model-browser.mjs).
+//   --profile: each op's ms per layer from model.forward's profile, its GFLOPS, and its excess over
+//   "its flops at our f32 GEMM's speed" (where the forward loses to the GEMM); numpy is skipped.
 // Goals (issue 23): forward GFLOPS >= 0.75 of the f32 GEMM's; numpy time / ours >= 0.6; heap <= weights +
 // 300 MB at 1024 tokens. (1 vs 2 threads in Chromium: model-browser.mjs.)
 import { execFileSync } from 'node:child_process';
@@ -115,6 +117,35 @@ export function numpyForward(dir, lengths) {
   return { times: out.times, blas: describeBlas(out.blas) };
 }
 
+/** Flops of each profiled op of one layer (lm_head: per forward, its last row). */
+export function opFlops(c, T) {
+  const { hidden_size: h, intermediate_size: i, num_attention_heads: nh, num_key_value_heads: nk, head_dim: hd, vocab_size: v } = c;
+  return {
+    qkv_proj: 2 * T * h * (nh * hd + 2 * nk * hd), o_proj: 2 * T * nh * hd * h, gate_up_proj: 2 * 2 * T * h * i,
+    down_proj: 2 * T * i * h, attention: 2 * 2 * nh * hd * (T * (T + 1)) / 2, lm_head: 2 * h * v,
+  };
+}
+
+// The forward's profile at T tokens: ms per layer of each op, GFLOPS where it has flops, and the ms beyond
+// its flops at the f32 GEMM's GFLOPS (for ops without flops, all of it).
+function printProfile(c, T, profile, o) {
+  const L = c.num_hidden_layers, flops = opFlops(c, T);
+  const perForward = ['embed', 'final_norm', 'lm_head'];
+  const total = profile.reduce((s, p) => s + p.ms, 0);
+  console.log(`\nprofile at ${T} tokens: ${(total / 1000).toFixed(2)} s in the core (${(o.sec).toFixed(2)} s wall), f32 GEMM ${o.gemm.toFixed(1)} GFLOPS`);
+  console.log('op           | ms/layer | GFLOPS | % of time | ms beyond GEMM speed /layer');
+  let excess = 0;
+  for (const p of profile) {
+    const n = perForward.includes(p.op) ? 1 : L;
+    const f = flops[p.op] ?? 0;
+    const over = p.ms - (f * n) / (o.gemm * 1e6);
+    excess += over;
+    console.log(`${p.op.padEnd(12)} | ${(p.ms / n).toFixed(1).padStart(8)} | ${f ? ((f * n) / (p.ms * 1e6)).toFixed(1).padStart(6) : '      '} | ` +
+      `${((100 * p.ms) / total).toFixed(1).padStart(9)} | ${(over / n).toFixed(1).padStart(6)}`);
+  }
+  console.log(`beyond "GEMM flops at GEMM speed": ${(excess / 1000).toFixed(2)} s of ${(total / 1000).toFixed(2)} (${((100 * excess) / total).toFixed(1)}%)`);
+}
+
 // The WebAssembly memory of the core this process instantiates (its size is the heap's high-water mark).
 let wasmMemory = null;
 function watchMemory() {
@@ -158,15 +189,22 @@ async function main() {
   }
 
   const ours = {};
+  const profiling = argv.includes('--profile');
   for (const T of lengths) {
     const ids = Array.from({ length: T }, (_, k) => k % cfg.vocab_size);
     const steps = [];
     t = performance.now();
     let last = t;
-    const { logits } = await model.forward(ids, { onProgress: () => { const n = performance.now(); steps.push(n - last); last = n; } });
+    const { logits, profile } = await model.forward(ids, { profile: profiling, onProgress: () => { const n = performance.now(); steps.push(n - last); last = n; } });
     const sec = (performance.now() - t) / 1000;
     logits.dispose();
     ours[T] = { sec, gflops: prefillFlops(cfg, T) / sec / 1e9, gemm: gemmGflops(T), heap: heap(), layerMs: steps.slice(1, -1) };
+    if (profiling) printProfile(cfg, T, profile, ours[T]);
+  }
+  if (profiling) {
+    console.log(machine().replace('CPU', 'after: CPU'));
+    model.dispose();
+    return;
   }
   const np = numpyForward(dir, lengths);
   console.log(`numpy: ${np.blas.label}`);
