@@ -119,7 +119,12 @@ const GOAL = 200_000;
 //   measured on 83e0471; its ceiling raised by that growth (220,613). web-mt not measured: its ceiling
 //   raised by the same plus ~100 (230,570), an estimate. Lever to take it back: run single vectors
 //   through the lane code (one lane idle, the same bits) and drop the scalar factor/solve.
-const BUDGET = { web: 220_613, 'web-mt': 230_570 };
+// + model forward's attention on sgemm's packed operands (cpp/src/gemm_packed.hpp), its online softmax in 4
+//   lanes, SwiGLU with exp_f32 (issue 23): web 217,777 -> 218,646 (+869) measured on b68c63b's base (without
+//   e94ec11); both ceilings raised by that growth, web-mt's by an estimate (not measured: its rebuild did not
+//   finish in the session), the web growth x 1.3 (web-mt grew 1.15-1.3x web before): 220,613 -> 221,482 and
+//   230,570 -> 231,700.
+const BUDGET = { web: 221_482, 'web-mt': 231_700 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
