@@ -124,7 +124,11 @@ const GOAL = 200_000;
 //   e94ec11); both ceilings raised by that growth, web-mt's by an estimate (not measured: its rebuild did not
 //   finish in the session), the web growth x 1.3 (web-mt grew 1.15-1.3x web before): 220,613 -> 221,482 and
 //   230,570 -> 231,700.
-const BUDGET = { web: 221_482, 'web-mt': 231_700 };
+// - error.cpp (tp::fail's message writer) and sort_order.cpp (the cold reorderings) at -Oz (issue 24): web
+//   220,574 -> 219,371 (-1,203) measured on 54c226b's tree (220,574 is a20357d's measurement of the same core
+//   sources without it); web-mt 229,717 with it there (not measured without). web's ceiling lowered by 1,100
+//   (a margin kept: the growth since was not measured with it); web-mt's left as is.
+const BUDGET = { web: 220_382, 'web-mt': 231_700 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
