@@ -226,6 +226,10 @@ void tridiagonalize_unblocked(ColMat& W, std::vector<double>& d, std::vector<dou
 // Implicit QL (EISPACK tql2) on the symmetric tridiagonal (d (n), e (n-1)): d gets the eigenvalues, unsorted,
 // and the rotations go to the columns of Z when not null. Throws tp::Error past max_iterations per value.
 void tridiagonal_ql(std::vector<double>& d, std::vector<double>& e, ColMat* Z, int max_iterations);
+// The eigenvalues alone (into d, unsorted) by the root-free QL iteration of Pal, Walker and Kahan (LAPACK
+// dsterf): the same shifts and deflations as tridiagonal_ql without a square root per step. For the
+// tridiagonals of float32 matrices (it squares e, unscaled). False past max_iterations per value.
+bool tridiagonal_values_root_free(std::vector<double>& d, const std::vector<double>& e, int max_iterations);
 
 // Eigenvectors of the unreduced symmetric tridiagonal (d, e) (n, n-1) for count of its eigenvalues w, in
 // ascending order, by inverse iteration (LAPACK dstein; linalg_inverse_iteration.cpp): vector j to

@@ -167,6 +167,77 @@ __attribute__((noinline)) void tridiagonal_ql(std::vector<double>& d, std::vecto
   zlog.flush();
 }
 
+// The eigenvalues of the symmetric 2x2 [[a, b], [b, c]] (LAPACK dlae2): rt1 the larger in magnitude, rt2
+// from it and the determinant so that a tiny eigenvalue keeps its relative accuracy.
+static void symmetric_2x2_values(double a, double b, double c, double& rt1, double& rt2) {
+  const double sm = a + c, adf = std::fabs(a - c), ab = std::fabs(b + b);
+  const double acmx = std::fabs(a) > std::fabs(c) ? a : c, acmn = std::fabs(a) > std::fabs(c) ? c : a;
+  double rt;
+  if (adf > ab) rt = adf * std::sqrt(1.0 + (ab / adf) * (ab / adf));
+  else if (adf < ab) rt = ab * std::sqrt(1.0 + (adf / ab) * (adf / ab));
+  else rt = ab * std::sqrt(2.0);
+  if (sm == 0.0) {
+    rt1 = 0.5 * rt;
+    rt2 = -0.5 * rt;
+    return;
+  }
+  rt1 = 0.5 * (sm < 0.0 ? sm - rt : sm + rt);
+  rt2 = (acmx / rt1) * acmn - (b / rt1) * b;
+}
+
+// The eigenvalues (into d, unsorted) of the symmetric tridiagonal (d, e) by the root-free QL iteration of
+// Pal, Walker and Kahan (LAPACK dsterf's QL branch): it runs on the squares e_i^2, so a step takes two
+// divisions and no square root, against a hypot and two divisions for tridiagonal_ql's rotations, whose
+// steps it otherwise matches (the same shift, the same deflation tests, squared). The squares need
+// entries within ~1e+-150 (no scaling): callers pass tridiagonals of float32 matrices. False past
+// max_iterations per value.
+bool tridiagonal_values_root_free(std::vector<double>& d, const std::vector<double>& e_in, int max_iterations) {
+  const int64_t n = int64_t(d.size());
+  std::vector<double> e2(size_t(n), 0.0);
+  double tnorm = 0.0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double ei = i + 1 < n ? e_in[size_t(i)] : 0.0;
+    e2[size_t(i)] = ei * ei;
+    tnorm = std::max(tnorm, std::fabs(d[size_t(i)]) + std::fabs(ei));
+  }
+  const double tiny2 = (DBL_EPSILON * tnorm) * (DBL_EPSILON * tnorm), eps2 = DBL_EPSILON * DBL_EPSILON;
+  for (int64_t l = 0; l < n; ++l) {
+    int iter = 0;
+    for (;;) {
+      int64_t m = l;
+      for (; m + 1 < n; ++m) {
+        const double dd = std::fabs(d[size_t(m)]) + std::fabs(d[size_t(m + 1)]);
+        if (e2[size_t(m)] <= eps2 * dd * dd || e2[size_t(m)] <= tiny2) break;
+      }
+      if (m == l) break;
+      if (iter++ == max_iterations) return false;
+      if (m == l + 1) {  // a 2x2 block: its eigenvalues directly
+        symmetric_2x2_values(d[size_t(l)], std::sqrt(e2[size_t(l)]), d[size_t(l + 1)], d[size_t(l)], d[size_t(l + 1)]);
+        e2[size_t(l)] = 0.0;
+        continue;
+      }
+      const double rte = std::sqrt(e2[size_t(l)]);
+      double sigma = (d[size_t(l + 1)] - d[size_t(l)]) / (2.0 * rte);
+      sigma = d[size_t(l)] - rte / (sigma + std::copysign(rotation_hypot(sigma, 1.0), sigma));
+      double c = 1.0, s = 0.0, gamma = d[size_t(m)] - sigma, p = gamma * gamma;
+      for (int64_t i = m - 1; i >= l; --i) {
+        const double bb = e2[size_t(i)], r = p + bb;
+        if (i != m - 1) e2[size_t(i + 1)] = s * r;
+        const double oldc = c, rinv = 1.0 / r;
+        c = p * rinv;
+        s = bb * rinv;
+        const double oldgam = gamma, alpha = d[size_t(i)];
+        gamma = c * (alpha - sigma) - s * oldgam;
+        d[size_t(i + 1)] = oldgam + (alpha - gamma);
+        p = c != 0.0 ? gamma * gamma / c : oldc * bb;
+      }
+      e2[size_t(l)] = s * p;
+      d[size_t(l)] = sigma + gamma;
+    }
+  }
+  return true;
+}
+
 // The eigenvalues w (ascending) and eigenvectors Zt (n, n) of the symmetric tridiagonal (d, e): the
 // matrix splits where an e_i is negligible (the test of tridiagonal_ql); each unreduced block gets its
 // eigenvalues from implicit QL without vectors (O(size^2)) and its vectors by inverse iteration, rows
@@ -191,7 +262,10 @@ static bool tridiagonal_eig_by_inverse_iteration(const std::vector<double>& d, c
     const int64_t size = b1 - b0;
     db.assign(d.begin() + b0, d.begin() + b1);
     eb.assign(e.begin() + b0, e.begin() + b1 - 1);
-    tridiagonal_ql(db, eb, nullptr, max_iterations);
+    if (!tridiagonal_values_root_free(db, eb, max_iterations)) {  // then QL, which throws if it fails too
+      db.assign(d.begin() + b0, d.begin() + b1);
+      tridiagonal_ql(db, eb, nullptr, max_iterations);
+    }
     const std::vector<int64_t> ascending = sorted_order(db, false);
     for (int64_t j = 0; j < size; ++j) w[size_t(b0 + j)] = db[size_t(ascending[size_t(j)])];
     db.assign(w.begin() + b0, w.begin() + b1);
@@ -279,16 +353,23 @@ static void eigh_any(const T* A, int64_t n, T* w, T* V) {
   if (n < 0) fail("linalg.eigh", "negative matrix size ", n);
   // Only the lower triangle is read (like numpy's UPLO='L'), but NaN or Inf anywhere is refused.
   check_finite("linalg.eigh", A, n * n);
+  // Both copies between the row-major A, V and the column-major W, Z go in kTile x kTile tiles: walking
+  // one side across its rows touches a new page per element at n = 1024.
+  constexpr int64_t kTile = 32;
   ColMat W(n, n);
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = 0; j <= i; ++j) W(i, j) = A[i * n + j];
+  for (int64_t i0 = 0; i0 < n; i0 += kTile)
+    for (int64_t j0 = 0; j0 <= i0; j0 += kTile)
+      for (int64_t j = j0; j < std::min(j0 + kTile, n); ++j)
+        for (int64_t i = std::max(i0, j); i < std::min(i0 + kTile, n); ++i) W(i, j) = A[i * n + j];
   std::vector<double> lambda;
   ColMat Z;
   symmetric_eig(W, lambda, V ? &Z : nullptr, kMaxQlIterationsPerValue, std::is_same_v<T, float>);
   for (int64_t i = 0; i < n; ++i) w[i] = T(lambda[size_t(i)]);
   if (V)
-    for (int64_t i = 0; i < n; ++i)
-      for (int64_t j = 0; j < n; ++j) V[i * n + j] = T(Z(i, j));
+    for (int64_t i0 = 0; i0 < n; i0 += kTile)
+      for (int64_t j0 = 0; j0 < n; j0 += kTile)
+        for (int64_t i = i0; i < std::min(i0 + kTile, n); ++i)
+          for (int64_t j = j0; j < std::min(j0 + kTile, n); ++j) V[i * n + j] = T(Z(i, j));
 }
 
 void eigh(const float* A, int64_t n, float* w, float* V) { eigh_any(A, n, w, V); }

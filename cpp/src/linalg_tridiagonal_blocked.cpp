@@ -3,8 +3,13 @@
 // that only read it (symv), and the trailing matrix is then updated once per panel by a rank-2*kPanel
 // product, A -= V Y^T + Y V^T, register-blocked. The unblocked reduction (linalg_eigh.cpp) reads and
 // writes the whole trailing triangle at every column; here half the flops are that product.
+// With float updates (eigh's float32 vectors) the trailing matrix is kept in float, as LAPACK's ssytrd
+// keeps it: the symv reads it at 4 bytes an entry and the panel update accumulates into it by float32
+// GEMMs (rank2k_update_stored_float, not rank2k_update_float's double subtraction); only each panel's
+// own columns come back to double while the panel is reduced.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "linalg_detail.hpp"
@@ -84,13 +89,19 @@ void symv_columns(const ColMat& W, int64_t j0, int64_t j1, const double* v, doub
   for (; j < j1; ++j) symv_column(W, j, v, y);
 }
 
-// symv_columns on F, a float copy of the lower triangle (column j at F + j*n), with v in float: half the
-// bytes of W per pass and four lanes per operation. Each row's four-column sum is taken in float and
-// added to y in double; the dot products sum in float over runs of kRun rows, the runs in double, so no
-// float sum spans a whole column.
+// symv_columns on F, the float lower triangle (column j at F + j*n), with v in float: half the bytes of
+// W per pass and four lanes per operation. y's rows are summed in float across the range's columns (as
+// LAPACK's ssymv sums them), in yf, and added to y in double at the end; the dot products sum in float
+// over runs of kRun rows, the runs in double, so no float sum spans a whole column.
 constexpr int64_t kRun = 64;
 
+inline void store4(float* p, f4 v) { std::memcpy(p, &v, sizeof v); }
+
 void symv_columns_float(const float* F, int64_t n, int64_t j0, int64_t j1, const float* v, double* y) {
+  thread_local std::vector<float> yf_buffer;
+  if (yf_buffer.size() < size_t(n)) yf_buffer.resize(size_t(n));
+  float* yf = yf_buffer.data();
+  std::fill(yf + j0, yf + n, 0.0f);
   int64_t j = j0;
   for (; j + 4 <= j1; j += 4) {
     const float *c0 = F + j * n, *c1 = c0 + n, *c2 = c1 + n, *c3 = c2 + n;
@@ -98,10 +109,10 @@ void symv_columns_float(const float* F, int64_t n, int64_t j0, int64_t j1, const
     double s[4];
     for (int q = 0; q < 4; ++q) {  // the corner: rows j..j+3
       const int64_t jj = j + q;
-      y[jj] += double(cs[q][jj] * v[jj]);
+      yf[jj] += cs[q][jj] * v[jj];
       s[q] = 0.0;
       for (int64_t r = jj + 1; r < j + 4; ++r) {
-        y[r] += double(cs[q][r] * v[jj]);
+        yf[r] += cs[q][r] * v[jj];
         s[q] += double(cs[q][r] * v[r]);
       }
     }
@@ -114,9 +125,7 @@ void symv_columns_float(const float* F, int64_t n, int64_t j0, int64_t j1, const
       f4 a0 = {0, 0, 0, 0}, a1 = a0, a2 = a0, a3 = a0;
       for (; i < end; i += 4) {
         const f4 x0 = load4(c0 + i), x1 = load4(c1 + i), x2 = load4(c2 + i), x3 = load4(c3 + i), vi = load4(v + i);
-        const f4 t = (x0 * v0 + x1 * v1) + (x2 * v2 + x3 * v3);
-        store2(y + i, load2(y + i) + low2(t));
-        store2(y + i + 2, load2(y + i + 2) + high2(t));
+        store4(yf + i, load4(yf + i) + ((x0 * v0 + x1 * v1) + (x2 * v2 + x3 * v3)));
         a0 += x0 * vi;
         a1 += x1 * vi;
         a2 += x2 * vi;
@@ -129,22 +138,23 @@ void symv_columns_float(const float* F, int64_t n, int64_t j0, int64_t j1, const
     }
     double t[4] = {0.0, 0.0, 0.0, 0.0};
     for (; i < n; ++i) {
-      y[i] += double((c0[i] * v[j] + c1[i] * v[j + 1]) + (c2[i] * v[j + 2] + c3[i] * v[j + 3]));
+      yf[i] += (c0[i] * v[j] + c1[i] * v[j + 1]) + (c2[i] * v[j + 2] + c3[i] * v[j + 3]);
       for (int q = 0; q < 4; ++q) t[q] += double(cs[q][i] * v[i]);
     }
     const d2 sv[4] = {s0, s1, s2, s3};
     for (int q = 0; q < 4; ++q) y[j + q] += s[q] + (sv[q][0] + sv[q][1]) + t[q];
   }
-  for (; j < j1; ++j) {  // the scalar reference: float products summed in double
+  for (; j < j1; ++j) {  // the scalar reference: float products, y's rows summed in float, the dot in double
     const float* c = F + j * n;
     double s = 0.0;
-    y[j] += double(c[j] * v[j]);
+    yf[j] += c[j] * v[j];
     for (int64_t i = j + 1; i < n; ++i) {
-      y[i] += double(c[i] * v[j]);
+      yf[i] += c[i] * v[j];
       s += double(c[i] * v[i]);
     }
     y[j] += s;
   }
+  for (int64_t i = j0; i < n; ++i) y[i] += double(yf[i]);
 }
 
 // Column ranges [bounds[c], bounds[c+1]) of equal work in the lower triangle of columns [lo, n):
@@ -155,6 +165,33 @@ void triangle_chunks(int64_t lo, int64_t n, int64_t* bounds) {
   for (int64_t c = 1; c < kChunks; ++c)
     bounds[c] = n - int64_t(std::llround(double(len) * std::sqrt(1.0 - double(c) / kChunks)));
   bounds[kChunks] = n;
+}
+
+// F(t0:, t0:) -= V Y^T + Y V^T on the lower triangle of F, the float trailing matrix (column j at F + j*n),
+// by float32 GEMMs that accumulate into F itself (split over threads inside sgemm): with Af = [A1 A2]
+// (rows, 2b) column-major and Bf = -[B1 B2] (cols, 2b) row-major, the update's transpose, (cols, rows)
+// row-major, is F's own column-major layout. Column blocks of kBlock start at their diagonal; a block's
+// entries above the diagonal are updated too, and never read.
+void rank2k_update_stored_float(float* F, int64_t n, int64_t t0, const Rank2kOperands& o) {
+  constexpr int64_t kBlock = 256;
+  const int64_t rows = n - t0, b = o.b, k2 = 2 * b;
+  if (rows <= 0 || b == 0) return;
+  std::vector<float> Af(size_t(rows * k2)), Bf(size_t(rows * k2));
+  for (int64_t p = 0; p < b; ++p)
+    for (int64_t i = 0; i < rows; ++i) {
+      Af[size_t(p * rows + i)] = float(o.a1[p * o.lda1 + t0 + i]);
+      Af[size_t((b + p) * rows + i)] = float(o.a2[p * o.lda2 + t0 + i]);
+    }
+  for (int64_t j = 0; j < rows; ++j)
+    for (int64_t p = 0; p < b; ++p) {
+      Bf[size_t(j * k2 + p)] = -float(o.b1[(t0 + j) * o.b1j + p * o.b1p]);
+      Bf[size_t(j * k2 + b + p)] = -float(o.b2[(t0 + j) * o.b2j + p * o.b2p]);
+    }
+  for (int64_t jb = 0; jb < rows; jb += kBlock) {
+    const int64_t bc = std::min(kBlock, rows - jb);
+    kernels::sgemm(bc, rows - jb, k2, Bf.data() + jb * k2, k2, 1, Af.data() + jb, rows, 1, F + (t0 + jb) * n + t0 + jb,
+                   n, true);
+  }
 }
 
 }  // namespace
@@ -169,15 +206,19 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
   // Y (n, kPanel) column-major, indexed by global row: column p is the w of the panel's reflector p.
   LineVector Yv(size_t(n * kPanel), 0.0), partial(size_t(kChunks * n), 0.0), t1(static_cast<size_t>(kPanel)), t2(static_cast<size_t>(kPanel));
   int64_t bounds[kChunks + 1];
-  // With float updates, y = A v reads F, the lower triangle's float copy taken as each panel begins
-  // (n, n column-major), and v in float.
+  // With float updates the trailing matrix lives in F, a float lower triangle (n, n column-major) that
+  // y = A v reads (with v in float) and the panel updates accumulate into, as LAPACK's float32 ssytrd
+  // keeps it; each panel's columns come back to W in double when the panel begins.
   std::vector<float> F(float_updates ? size_t(n * n) : 0), vf(float_updates ? size_t(n) : 0);
+  if (float_updates)
+    for (int64_t c = 0; c < n; ++c)
+      for (int64_t r = c; r < n; ++r) F[size_t(c * n + r)] = float(W(r, c));
   for (int64_t j0 = 0; j0 < n; j0 += kPanel) {
     const int64_t b = std::min(kPanel, n - j0);
     std::fill(Yv.begin(), Yv.end(), 0.0);
-    if (float_updates)
-      for (int64_t c = j0; c < n; ++c)
-        for (int64_t r = c; r < n; ++r) F[size_t(c * n + r)] = float(W(r, c));
+    if (float_updates && j0 > 0)
+      for (int64_t c = j0; c < j0 + b; ++c)
+        for (int64_t r = c; r < n; ++r) W(r, c) = double(F[size_t(c * n + r)]);
     for (int64_t i = 0; i < b; ++i) {
       const int64_t k = j0 + i;
       double* ck = W.col(k);
@@ -234,7 +275,7 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
       // A -= V Y^T + Y V^T: V(i, p) = W(i, j0 + p), Y(j, p) = Yv[p*n + j].
       const Rank2kOperands ops{W.col(j0), n, Yv.data(), 1, n, Yv.data(), n, W.col(j0), 1, n, b};
       if (float_updates) {
-        rank2k_update_float(W, t0, t0, true, ops);
+        rank2k_update_stored_float(F.data(), n, t0, ops);
       } else {
         const int parts = n - t0 >= kSplitFrom ? int(std::min<int64_t>(kernels::sgemm_threads(), kChunks)) : 1;
         triangle_chunks(t0, n, bounds);
