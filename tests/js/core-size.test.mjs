@@ -128,7 +128,10 @@ const GOAL = 200_000;
 //   220,574 -> 219,371 (-1,203) measured on 54c226b's tree (220,574 is a20357d's measurement of the same core
 //   sources without it); web-mt 229,717 with it there (not measured without). web's ceiling lowered by 1,100
 //   (a margin kept: the growth since was not measured with it); web-mt's left as is.
-const BUDGET = { web: 220_382, 'web-mt': 231_700 };
+// + eigh's float32 route (issue 24: float trailing matrix with its own GEMM update, root-free QL values,
+//   tiled copies): web 220,574 -> 222,392 (+1,818) measured on e94ec11's core sources (a20357d's 220,574);
+//   both ceilings raised by that growth, web-mt's an estimate (not measured: no web-mt build in the session).
+const BUDGET = { web: 222_200, 'web-mt': 233_518 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
