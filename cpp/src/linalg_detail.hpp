@@ -153,6 +153,18 @@ double make_householder(double& alpha, double* x, int64_t len, double drop_below
 // Applies H = I - tau v v^T from the left to rows [r0, r0+len) of columns [c0, c1) of W.
 void reflect_columns(ColMat& W, const double* v, int64_t len, double tau, int64_t r0, int64_t c0, int64_t c1);
 
+// The element loops of the blocked QR and of the compact WY factors (linalg_qr.cpp compiles at -Os; these
+// at -O3, where they ran 2-5x faster). F (m, n) = up A, both row-major float, and ss[j] = the sum of the
+// squares of F's column j.
+void scaled_copy_column_squares(const float* A, int64_t m, int64_t n, double up, float* F, double* ss);
+// P (rows, cols) <- the float matrix F's first P.rows rows and P.cols columns, F row-major at row stride ld.
+void gather_columns(const float* F, int64_t ld, ColMat& P);
+// V (P.rows, P.cols), column-major float at ldv <- P's reflectors: unit diagonal, zeros above, P below.
+void unit_lower_to_float(const ColMat& P, float* V, int64_t ldv);
+// Columns [o, o+b) of the compact WY factor -T (column-major double, ld sb; LAPACK larft's recurrence)
+// from G(0:o+b, o:o+b) = V^T V (row-major float, ld sb) and the factors tau (indexed from the block's first).
+void wy_recurrence(double* NT, int64_t sb, const float* G, int64_t o, int64_t b, const double* tau);
+
 // Householder QR in place (LAPACK geqrf): R in the upper triangle, reflector vectors below it.
 // drop_below (optional, one per column): column j's part below the diagonal counts as zero when its
 // norm is at most drop_below[j] (see make_householder).
@@ -160,7 +172,7 @@ void householder_qr(ColMat& W, std::vector<double>& tau, const double* drop_belo
 // The first k columns of Q = H_0 H_1 ... H_{K-1} from householder_qr's output, as an (m,k) matrix.
 ColMat form_q(const ColMat& W, const std::vector<double>& tau, int64_t k);
 
-// Reduced QR of the row-major float A (m,n) into Q (m,k) and R (k,n), blocked: panels of 32 columns
+// Reduced QR of the row-major float A (m,n) into Q (m,k) and R (k,n), blocked: panels of 16 columns
 // factored in double, their compact-WY updates applied by float32 GEMM (linalg_qr.cpp). Worth it, and
 // used, from min(m,n) = kBlockedQrFrom; below, the unblocked double reflectors are as fast.
 constexpr int64_t kBlockedQrFrom = 96;
@@ -175,6 +187,11 @@ ColMat form_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t s
 // The same reflectors applied to every column of C (m, c): Q C, in float32 GEMMs (2 m^2 c flops).
 ColMat apply_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t shift, const ColMat& C,
                        int64_t block = 0, int64_t slab = 0);
+
+// The float scratch form_q_blocked and apply_q_blocked keep between calls (up to 16 MB; linalg_qr.cpp): its
+// bytes now, and its release (the next call allocates it again).
+size_t back_scratch_bytes();
+void release_back_scratch();
 
 // W(i, j) -= sum over p < b of A1(i, p) B1(j, p) + A2(i, p) B2(j, p) for the columns j in [j0, j1) of W,
 // rows from r0 (or from j, the diagonal, when lower) to the end (linalg_rank2k.cpp). A1(i, p) is

@@ -188,6 +188,58 @@ double make_householder(double& alpha, double* x, int64_t len, double drop_below
   return tau;
 }
 
+void scaled_copy_column_squares(const float* A, int64_t m, int64_t n, double up, float* F, double* ss) {
+  // A product with a power of two in double is exact and rounds once to float, as ldexp would, without a
+  // libm call per element; the squares are F's, row by row into one accumulator per column.
+  std::fill(ss, ss + n, 0.0);
+  for (int64_t i = 0; i < m; ++i) {
+    const float* a = A + i * n;
+    float* f = F + i * n;
+    for (int64_t j = 0; j < n; ++j) {
+      f[j] = float(double(a[j]) * up);
+      ss[j] += double(f[j]) * double(f[j]);
+    }
+  }
+}
+
+void gather_columns(const float* F, int64_t ld, ColMat& P) {
+  // 8 rows at a time: each column of P gets a run of 8, and 8 row streams of F stay in L1 even when ld is a
+  // multiple of 4 KB.
+  const int64_t rows = P.rows, cols = P.cols;
+  for (int64_t i0 = 0; i0 < rows; i0 += 8) {
+    const int64_t i1 = std::min(rows, i0 + 8);
+    for (int64_t j = 0; j < cols; ++j) {
+      double* p = P.col(j);
+      for (int64_t i = i0; i < i1; ++i) p[i] = F[i * ld + j];
+    }
+  }
+}
+
+void unit_lower_to_float(const ColMat& P, float* V, int64_t ldv) {
+  for (int64_t j = 0; j < P.cols; ++j) {
+    float* v = V + j * ldv;
+    const double* p = P.col(j);
+    for (int64_t i = 0; i < j; ++i) v[i] = 0.0f;
+    v[j] = 1.0f;
+    for (int64_t i = j + 1; i < P.rows; ++i) v[i] = float(p[i]);
+  }
+}
+
+void wy_recurrence(double* NT, int64_t sb, const float* G, int64_t o, int64_t b, const double* tau) {
+  // Column i of -T, rows 0..i-1: -tau_i (-T)(0:i, 0:i) G(0:i, i), built as y += (-T)(0:q+1, q) G(q, i)
+  // column by column of -T (axpys on contiguous columns, not strided dot products).
+  for (int64_t i = o; i < o + b; ++i) {
+    double* y = NT + i * sb;
+    for (int64_t q = 0; q < i; ++q) {
+      const double* tq = NT + q * sb;
+      const double gq = G[q * sb + i];
+      for (int64_t j = 0; j <= q; ++j) y[j] += tq[j] * gq;
+    }
+    for (int64_t j = 0; j < i; ++j) y[j] *= -tau[i];
+    y[i] = -tau[i];
+  }
+}
+
 // Applies H = I - tau v v^T from the left to rows [r0, r0+len) of columns [c0, c1) of W.
 void reflect_columns(ColMat& W, const double* v, int64_t len, double tau, int64_t r0, int64_t c0, int64_t c1) {
   if (tau == 0.0) return;

@@ -20,15 +20,10 @@ namespace {
 
 // Panels are factored kPanel columns at a time, and their reflectors reach the rest of the matrix, and Q,
 // kApply at a time: the GEMMs' inner dimension is the block's width, and at 32 they ran at 12-15 GFLOPS
-// here against 21-24 at 128 (AMD EPYC Zen 3, WASM SIMD, one thread).
-constexpr int64_t kPanel = 32, kApply = 128;
-
-// The column-major float (rows, cols) matrix F with leading dimension ld: element (i, j) at F[i + j*ld].
-struct ColF {
-  float* a;
-  int64_t ld;
-  float* at(int64_t i, int64_t j) const { return a + i + j * ld; }
-};
+// here against 21-24 at 128 (AMD EPYC Zen 3, WASM SIMD, one thread). Panels of 16 against 32: the double
+// panel work halves and the block's own updates (k = 16 GEMMs) grow by less; qr 3072x1024 0.61 s against
+// 0.65 CPU (load ~30). Blocks of 256 sped the trailing update by ~10% but lost it in the block's own work.
+constexpr int64_t kPanel = 16, kApply = 128;
 
 // One factored panel: its reflectors V (len, b) unit lower trapezoidal, column-major float with the
 // unit diagonal and the zeros above it written out, and T (b, b) upper triangular, stored negated
@@ -51,16 +46,7 @@ void extend_block_t(const Panel& blk, int64_t o, int64_t b, const double* tau, s
   const float* V = blk.V.data();
   // G(i, o + j) = sum over rows r >= o of V(r, i) V(r, o + j), i < o + b.
   kernels::sgemm(o + b, b, len - o, V + o, len, 1, V + o + o * len, 1, len, G.data() + o, sb, false);
-  for (int64_t i = o; i < o + b; ++i) {
-    double* y = NT.data() + i * sb;  // column i of -T, rows 0..i-1: -tau_i (-T)(0:i, 0:i) G(0:i, i)
-    for (int64_t q = 0; q < i; ++q) {  // y += (-T)(0:q+1, q) G(q, i), column by column (contiguous)
-      const double* tq = NT.data() + q * sb;
-      const double gq = G[size_t(q * sb + i)];
-      for (int64_t j = 0; j <= q; ++j) y[j] += tq[j] * gq;
-    }
-    for (int64_t j = 0; j < i; ++j) y[j] *= -tau[i];
-    y[i] = -tau[i];
-  }
+  wy_recurrence(NT.data(), sb, G.data(), o, b, tau);
 }
 
 // -T's columns and rows [o, o+b) (column-major double, ld sb) as a Panel's NT (row-major float b x b).
@@ -69,50 +55,6 @@ std::vector<float> sub_nt(const std::vector<double>& NT, int64_t sb, int64_t o, 
   for (int64_t i = 0; i < b; ++i)
     for (int64_t j = 0; j < b; ++j) out[size_t(i * b + j)] = float(NT[size_t((o + j) * sb + o + i)]);
   return out;
-}
-
-// T of the compact WY form of p.V (LAPACK larft, forward, columnwise): T(i,i) = tau_i,
-// T(0:i, i) = -tau_i T(0:i, 0:i) V(:, 0:i)^T v_i, the products V^T V from one float GEMM (b^2 len flops,
-// what slarft spends in float too), the short recurrence in double (extend_block_t).
-void wy_factor(Panel& p, const std::vector<double>& tau) {
-  std::vector<float> G(size_t(p.b * p.b));
-  std::vector<double> NT(size_t(p.b * p.b), 0.0);
-  extend_block_t(p, 0, p.b, tau.data(), G, NT);
-  p.NT = sub_nt(NT, p.b, 0, p.b);
-}
-
-// C (len, cols) column-major at ld <- (I - V op(T) V^T) C, op(T) = T^T when transpose (applying
-// H_{b-1} ... H_0 = Q_panel^T, for the trailing matrix) else T (applying Q_panel, for forming Q).
-// Three float GEMMs: the small triangle's product too (b^2 cols flops, a tenth of the others at b = 128).
-void apply_block(const Panel& p, float* C, int64_t ld, int64_t cols, bool transpose, std::vector<float>& W1,
-                 std::vector<float>& W2) {
-  using kernels::sgemm;
-  const int64_t len = p.len, b = p.b;
-  if (cols == 0) return;
-  W1.resize(size_t(b * cols));
-  W2.resize(size_t(b * cols));
-  // W1 (b, cols) row-major = V^T C (V^T has row stride len, C column stride ld).
-  sgemm(b, cols, len, p.V.data(), len, 1, C, 1, ld, W1.data(), cols, false);
-  // W2 (b, cols) row-major = op(NT) W1, NT = -T (T^T has row stride 1 and column stride b).
-  sgemm(b, cols, b, p.NT.data(), transpose ? 1 : b, transpose ? b : 1, W1.data(), cols, 1, W2.data(), cols, false);
-  // C += V W2, written as C^T += W2^T V^T: sgemm's output has unit column stride, and the
-  // column-major C is the row-major C^T with row stride ld.
-  sgemm(cols, len, b, W2.data(), 1, cols, p.V.data(), len, 1, C, ld, true);
-}
-
-// The panel of the double reflectors in P (len, b), below its unit diagonal, whose rows start at row0 of
-// the whole matrix: its V only; its -T is the diagonal block of its block's (qr_blocked, extend_block_t).
-Panel panel_vectors(const ColMat& P, int64_t row0) {
-  Panel p;
-  p.row0 = row0;
-  p.len = P.rows;
-  p.b = P.cols;
-  p.V.assign(size_t(p.len * p.b), 0.0f);
-  for (int64_t j = 0; j < p.b; ++j) {
-    p.V[size_t(j * p.len + j)] = 1.0f;
-    for (int64_t i = j + 1; i < p.len; ++i) p.V[size_t(j * p.len + i)] = float(P(i, j));
-  }
-  return p;
 }
 
 }  // namespace
@@ -131,33 +73,63 @@ Panel panel_vectors(const ColMat& P, int64_t row0) {
 constexpr int64_t kBackBlock = 48, kBackSlab = 256;
 
 // One block of reflectors for the back-transformation: rows from r0, V (len, b) column-major with its
-// unit diagonal and zeros above, Y = V (-T) (len, b) column-major.
+// unit diagonal and zeros above, Y = V (-T) (len, b) column-major, both in the scratch.
 struct BackBlock {
   int64_t r0 = 0, len = 0, b = 0;
-  std::vector<float> V, Y;
+  float *V = nullptr, *Y = nullptr;
 };
 
-// Block j0 .. j0+b-1 of the reflectors stored in V (see form_q_blocked), their first row at r0 = j0 + shift.
-static BackBlock back_block(const ColMat& V, const std::vector<double>& tau, int64_t shift, int64_t j0, int64_t b) {
-  const int64_t m = V.rows, r0 = j0 + shift, len = m - r0;
-  TP_ASSERT(len >= b);
-  Panel p;
-  p.row0 = r0, p.len = len, p.b = b;
-  p.V.assign(size_t(len * b), 0.0f);
+// Block j0 .. j0+b-1 of the reflectors stored in V (see form_q_blocked), their first row at r0 = j0 + shift,
+// into blk (its r0, len, b set, V and Y pointing at len * b floats each). -T from the Gram matrix V^T V (one
+// float GEMM, b^2 len flops, what slarft spends in float too) and LAPACK larft's recurrence in double.
+static void back_block(const ColMat& V, const double* tau, int64_t shift, int64_t j0, const BackBlock& blk) {
+  const int64_t len = blk.len, b = blk.b, r0 = blk.r0;
+  TP_ASSERT(len >= b && r0 == j0 + shift);
   for (int64_t j = 0; j < b; ++j) {
-    float* v = p.V.data() + j * len;
-    v[j] = 1.0f;
+    float* v = blk.V + j * len;
     const double* src = V.col(j0 + j) + r0;
+    for (int64_t i = 0; i < j; ++i) v[i] = 0.0f;
+    v[j] = 1.0f;
     for (int64_t i = j + 1; i < len; ++i) v[i] = float(src[i]);
   }
-  wy_factor(p, std::vector<double>(tau.begin() + j0, tau.begin() + j0 + b));
-  BackBlock blk;
-  blk.r0 = r0, blk.len = len, blk.b = b;
-  blk.Y.resize(size_t(len * b));
+  std::vector<float> G(size_t(b * b));
+  std::vector<double> NT(size_t(b * b), 0.0);
+  kernels::sgemm(b, b, len, blk.V, len, 1, blk.V, 1, len, G.data(), b, false);
+  wy_recurrence(NT.data(), b, G.data(), 0, b, tau + j0);
+  const std::vector<float> nt = sub_nt(NT, b, 0, b);
   // Y^T (b, len) row-major = NT^T V^T: NT^T has row stride 1, V^T row stride len.
-  kernels::sgemm(b, len, b, p.NT.data(), 1, b, p.V.data(), len, 1, blk.Y.data(), len, false);
-  blk.V = std::move(p.V);
-  return blk;
+  kernels::sgemm(b, len, b, nt.data(), 1, b, blk.V, len, 1, blk.Y, len, false);
+}
+
+// The back-transformation's float work, kept between calls (one caller at a time, as sgemm's thread count
+// is set from one thread): Qv (m, cols) and the blocks' V and Y, 8 MB at n = 1024, freshly allocated for
+// every call before. Natively a buffer that size is mapped and unmapped by each call, and every page
+// faulted in again; in WebAssembly it is the heap's, reused, but cleared and copied each time. Kept up to
+// kKeepBackScratch floats (16 MB: eigh and svd to n ~ 1400); a larger one is freed when its call ends, so
+// one big decomposition leaves nothing behind. Not tensors', so not in tp.memory(), as sgemm's packing
+// buffers are not.
+namespace {
+struct BackScratch {
+  std::vector<float> q, vy;
+};
+BackScratch g_back;
+constexpr size_t kKeepBackScratch = size_t(4) << 20;
+float* scratch_floats(std::vector<float>& v, size_t n) {
+  if (v.size() < n) {
+    std::vector<float>().swap(v);  // free first: the old and the new never both live
+    v.resize(n);
+  }
+  return v.data();
+}
+void trim_back_scratch() {
+  if (g_back.q.size() + g_back.vy.size() > kKeepBackScratch) release_back_scratch();
+}
+}  // namespace
+
+size_t back_scratch_bytes() { return (g_back.q.capacity() + g_back.vy.capacity()) * sizeof(float); }
+void release_back_scratch() {
+  std::vector<float>().swap(g_back.q);
+  std::vector<float>().swap(g_back.vy);
 }
 
 // Qv (m, cols) column-major float <- H_0 H_1 ... H_{K-1} Qv for the reflectors of V (see form_q_blocked),
@@ -171,6 +143,17 @@ static void apply_reflectors(const ColMat& V, const std::vector<double>& tau, in
   if (slab <= 0) slab = kBackSlab;
   const int64_t nblocks = (K + block - 1) / block;
   std::vector<BackBlock> blocks(static_cast<size_t>(nblocks));
+  size_t floats = 0;
+  for (int64_t q = 0; q < nblocks; ++q) {
+    BackBlock& blk = blocks[size_t(q)];
+    blk.r0 = q * block + shift, blk.len = m - blk.r0, blk.b = std::min(block, K - q * block);
+    floats += size_t(2 * blk.len * blk.b);
+  }
+  float* vy = scratch_floats(g_back.vy, floats);
+  for (BackBlock& blk : blocks) {
+    blk.V = vy, blk.Y = vy + blk.len * blk.b;
+    vy += 2 * blk.len * blk.b;
+  }
   // Threads split the blocks' preparation, then the slabs (as many as a multiple of the thread count, of
   // equal widths): with a single slab its GEMMs split instead. A column's bits do not depend on its slab
   // unless the slab is one column wide (the GEMM's vector path), which rounding up never makes.
@@ -181,7 +164,7 @@ static void apply_reflectors(const ColMat& V, const std::vector<double>& tau, in
   const int block_parts = int(std::min<int64_t>(threads, nblocks)), slab_parts = int(std::min<int64_t>(threads, nslabs));
   tp::detail::run_parts(block_parts, [&](int part) {
     for (int64_t q = part; q < nblocks; q += block_parts)
-      blocks[size_t(q)] = back_block(V, tau, shift, q * block, std::min(block, K - q * block));
+      back_block(V, tau.data(), shift, q * block, blocks[size_t(q)]);
   });
   tp::detail::run_parts(slab_parts, [&](int part) {
     std::vector<float> W;
@@ -194,9 +177,9 @@ static void apply_reflectors(const ColMat& V, const std::vector<double>& tau, in
         if (w <= 0) continue;
         float* C = Qv + blk.r0 + c0 * m;  // rows r0.., columns c0..s1 of the column-major Qv
         // W (b, w) row-major = V^T C (V^T has row stride len; C column stride m).
-        kernels::sgemm(blk.b, w, blk.len, blk.V.data(), blk.len, 1, C, 1, m, W.data(), w, false);
+        kernels::sgemm(blk.b, w, blk.len, blk.V, blk.len, 1, C, 1, m, W.data(), w, false);
         // C += Y W, written as C^T += W^T Y^T: C^T is row-major with row stride m.
-        kernels::sgemm(w, blk.len, blk.b, W.data(), 1, w, blk.Y.data(), blk.len, 1, C, m, true);
+        kernels::sgemm(w, blk.len, blk.b, W.data(), 1, w, blk.Y, blk.len, 1, C, m, true);
       }
     }
   });
@@ -205,77 +188,98 @@ static void apply_reflectors(const ColMat& V, const std::vector<double>& tau, in
 ColMat form_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t shift, int64_t k, int64_t block,
                       int64_t slab) {
   const int64_t m = V.rows;
-  std::vector<float> Qv(size_t(m * k), 0.0f);  // column-major (m, k), as ColMat
-  for (int64_t i = 0; i < std::min(m, k); ++i) Qv[size_t(i * m + i)] = 1.0f;
-  apply_reflectors(V, tau, shift, Qv.data(), k, true, block, slab);
+  float* Qv = scratch_floats(g_back.q, size_t(m * k));  // column-major (m, k), as ColMat
+  std::fill(Qv, Qv + m * k, 0.0f);
+  for (int64_t i = 0; i < std::min(m, k); ++i) Qv[i * m + i] = 1.0f;
+  apply_reflectors(V, tau, shift, Qv, k, true, block, slab);
   ColMat Q(m, k);
-  std::copy(Qv.begin(), Qv.end(), Q.a.begin());
+  std::copy(Qv, Qv + m * k, Q.a.begin());
+  trim_back_scratch();
   return Q;
 }
 
 ColMat apply_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t shift, const ColMat& C, int64_t block,
                        int64_t slab) {
   TP_ASSERT(C.rows == V.rows);
-  std::vector<float> Qv(C.a.begin(), C.a.end());
-  apply_reflectors(V, tau, shift, Qv.data(), C.cols, false, block, slab);
+  float* Qv = scratch_floats(g_back.q, C.a.size());
+  std::copy(C.a.begin(), C.a.end(), Qv);
+  apply_reflectors(V, tau, shift, Qv, C.cols, false, block, slab);
   ColMat Q(C.rows, C.cols);
-  std::copy(Qv.begin(), Qv.end(), Q.a.begin());
+  std::copy(Qv, Qv + C.a.size(), Q.a.begin());
+  trim_back_scratch();
   return Q;
 }
 
 namespace {
 
-// Qv's columns [r0, k) <- Q_block Qv, for Qv (m, k) column-major at ld holding H_{next blocks} applied to
-// the first k columns of I (orgqr's order, last block first). The block's own columns r0..r0+b are still
-// those of I, so there V^T C is V's top triangle V1^T, with no product; the columns right of them are zero
-// in the block's first b rows, so V^T C skips those rows. Saves 2 b^2 (len + cols) flops per block over
-// apply_block.
-void form_q_block(const Panel& p, float* Qv, int64_t ld, int64_t k, std::vector<float>& W1, std::vector<float>& W2) {
+// The trailing matrix C (len, cols), row-major at row stride ld, <- (I - V op(T) V^T) C for the reflectors V
+// (len, b) column-major at ldv and NT = -T (b, b) row-major at ldt, op(T) = T^T when transpose (Q_panel^T,
+// for the trailing matrix) else T: W1 = V^T C, W2 = op(-T) W1, C += V W2, three float GEMMs (the
+// triangle's product b^2 cols flops, a tenth of the others at b = 128).
+void apply_block_rows(const float* V, int64_t ldv, int64_t len, int64_t b, const float* NT, int64_t ldt, float* C,
+                      int64_t ld, int64_t cols, bool transpose, std::vector<float>& W1, std::vector<float>& W2) {
   using kernels::sgemm;
-  const int64_t len = p.len, b = p.b, r0 = p.row0, cols = k - r0, rest = cols - b;
-  TP_ASSERT(rest >= 0 && len >= b);
-  float* C = Qv + r0 + r0 * ld;
+  if (cols == 0) return;
   W1.resize(size_t(b * cols));
   W2.resize(size_t(b * cols));
-  // W1 (b, cols) row-major: [V1^T | V(b:, :)^T C(b:, b:)].
-  for (int64_t i = 0; i < b; ++i)
-    for (int64_t j = 0; j < b; ++j) W1[size_t(i * cols + j)] = p.V[size_t(i * len + j)];
-  sgemm(b, rest, len - b, p.V.data() + b, len, 1, C + b + b * ld, 1, ld, W1.data() + b, cols, false);
-  // W2 = -T W1, then C += V W2 (as apply_block, op(T) = T).
-  sgemm(b, cols, b, p.NT.data(), b, 1, W1.data(), cols, 1, W2.data(), cols, false);
-  sgemm(cols, len, b, W2.data(), 1, cols, p.V.data(), len, 1, C, ld, true);
+  sgemm(b, cols, len, V, ldv, 1, C, ld, 1, W1.data(), cols, false);
+  sgemm(b, cols, b, NT, transpose ? 1 : ldt, transpose ? ldt : 1, W1.data(), cols, 1, W2.data(), cols, false);
+  sgemm(len, cols, b, V, 1, ldv, W2.data(), cols, 1, C, ld, true);
+}
+
+// Columns [s0, s1) of Q (m, k), row-major at row stride k, <- H_0 ... H_{K-1} applied to the first k
+// columns of I (orgqr), every block on the slab while it stays in cache, last block first, in sub-blocks
+// of kFormQBlock reflectors (a run of reflectors' -T is the diagonal block of its block's; sub-blocks of 64
+// against 128 took 0.28 s against 0.24 at 3072x1024, CPU at load ~30, so kApply's own). The columns of
+// a sub-block [r0, r0+b) are still those of I when it comes (the later ones touch rows and columns from
+// r0 + b on), so there V^T C is V's top triangle, with no product; the columns right of them are zero in
+// its first b rows, and those left of r0 are untouched. A column's bits depend on neither its slab nor
+// the thread count.
+constexpr int64_t kFormQBlock = 128, kFormQSlab = 256;
+void form_q_slab(const std::vector<Panel>& blocks, float* Q, int64_t m, int64_t k, int64_t s0, int64_t s1,
+                 std::vector<float>& W1, std::vector<float>& W2) {
+  using kernels::sgemm;
+  for (auto it = blocks.rbegin(); it != blocks.rend(); ++it) {
+    const Panel& blk = *it;
+    const int64_t nsub = (blk.b + kFormQBlock - 1) / kFormQBlock;
+    for (int64_t q = nsub - 1; q >= 0; --q) {
+      const int64_t o = q * kFormQBlock, b = std::min(kFormQBlock, blk.b - o), r0 = blk.row0 + o, len = m - r0;
+      const int64_t c0 = std::max(s0, r0), w = s1 - c0;
+      if (w <= 0) continue;
+      const float* V = blk.V.data() + o * blk.len + o;  // (len, b) column-major at blk.len
+      const float* NT = blk.NT.data() + o * blk.b + o;  // (b, b) row-major at blk.b
+      const int64_t ldv = blk.len, ldt = blk.b;
+      W1.resize(size_t(b * w));
+      W2.resize(size_t(b * w));
+      const int64_t g0 = std::min(s1, std::max(c0, r0 + b));  // the first column past the sub-block's own
+      for (int64_t i = 0; i < b; ++i)
+        for (int64_t c = c0; c < g0; ++c) W1[size_t(i * w + c - c0)] = V[i * ldv + (c - r0)];
+      sgemm(b, s1 - g0, len - b, V + b, ldv, 1, Q + (r0 + b) * k + g0, k, 1, W1.data() + (g0 - c0), w, false);
+      sgemm(b, w, b, NT, ldt, 1, W1.data(), w, 1, W2.data(), w, false);
+      sgemm(len, w, b, V, 1, ldv, W2.data(), w, 1, Q + r0 * k + c0, k, true);
+    }
+  }
 }
 
 }  // namespace
 
 void qr_blocked(const float* A, int64_t m, int64_t n, float* Q, float* R) {
   const int64_t k = std::min(m, n);
-  // F = A, column-major float: panels read columns, and the GEMMs take any strides.
+  // F = 2^e A, row-major as A (the GEMMs take any strides; panels are gathered into double); R is scaled
+  // back at the end. A product with a power of two in double is exact and rounds once to float, as ldexp
+  // would, without a libm call per element.
   std::vector<float> Fv(size_t(m * n));
-  const ColF F{Fv.data(), m};
-  // F = 2^e A; R is scaled back at the end. A product with a power of two in double is exact and rounds
-  // once to float, as ldexp would, without a libm call per element.
+  float* F = Fv.data();
   const int e = gemm_scale_exponent(A, m * n);
   const double up = std::ldexp(1.0, e), down = std::ldexp(1.0, -e);
-  // Transposed 8 rows at a time: 8 read streams fit the 8 ways of an L1 set even when the row stride is a
-  // multiple of 4 KB (32x32 tiles put 32 rows in one set: 0.05-0.06 s at 3072x1024 against 0.04 here, with
-  // the first touch of F).
-  for (int64_t i0 = 0; i0 < m; i0 += 8) {
-    const int64_t rows = std::min<int64_t>(8, m - i0);
-    for (int64_t j = 0; j < n; ++j)
-      for (int64_t i = i0; i < i0 + rows; ++i) *F.at(i, j) = float(double(A[i * n + j]) * up);
-  }
   // What is left of a column below the diagonal once it is under float32 resolution of the column
   // (2^-23 of its norm) is rounding from the float updates, not data. Reflecting it anyway builds
   // reflectors from noise, whose float updates add coherent rounding on patterned matrices (all ones:
   // ||QR - A|| / ||A|| reached 2e-5) and run on denormals; counting it as zero costs at most that
   // much of each column, below what float32 storage of A already costs.
   std::vector<double> drop_below(static_cast<size_t>(n));
-  for (int64_t j = 0; j < n; ++j) {
-    double s = 0.0;
-    for (int64_t i = 0; i < m; ++i) s += double(*F.at(i, j)) * double(*F.at(i, j));
-    drop_below[size_t(j)] = std::sqrt(s) * 0x1p-23;
-  }
+  scaled_copy_column_squares(A, m, n, up, F, drop_below.data());
+  for (double& s : drop_below) s = std::sqrt(s) * 0x1p-23;
   std::vector<Panel> blocks;
   std::vector<float> W1, W2, G;
   std::vector<double> NT;
@@ -294,37 +298,45 @@ void qr_blocked(const float* A, int64_t m, int64_t n, float* Q, float* R) {
     for (int64_t p0 = s0; p0 < s0 + sb; p0 += kPanel) {
       const int64_t len = m - p0, b = std::min(kPanel, s0 + sb - p0), o = p0 - s0;
       ColMat P(len, b);
-      for (int64_t j = 0; j < b; ++j) std::copy(F.at(p0, p0 + j), F.at(p0, p0 + j) + len, P.col(j));
+      gather_columns(F + p0 * n + p0, n, P);
       std::vector<double> tau;
       householder_qr(P, tau, drop_below.data() + p0);
       std::copy(tau.begin(), tau.end(), blk_tau.begin() + o);
-      for (int64_t j = 0; j < b; ++j)  // R's rows of the panel back into F (its V part is kept aside)
-        for (int64_t i = 0; i <= j; ++i) *F.at(p0 + i, p0 + j) = float(P(i, j));
-      Panel p = panel_vectors(P, p0);
-      for (int64_t j = 0; j < b; ++j)  // the panel's V into the block's, rows from the panel's first
-        std::copy(p.V.begin() + j * len, p.V.begin() + (j + 1) * len, blk.V.begin() + (o + j) * blk.len + o);
+      for (int64_t i = 0; i < b; ++i)  // R's rows of the panel back into F (its V part is kept aside)
+        for (int64_t j = i; j < b; ++j) F[(p0 + i) * n + p0 + j] = float(P(i, j));
+      float* V = blk.V.data() + o * blk.len + o;  // the panel's V: the block's columns o.., rows from o
+      unit_lower_to_float(P, V, blk.len);
       extend_block_t(blk, o, b, blk_tau.data(), G, NT);
-      p.NT = sub_nt(NT, sb, o, b);  // larft's T of a run of reflectors is the diagonal block of the run's block
+      // larft's T of a run of reflectors is the diagonal block of the run's block.
+      const std::vector<float> panel_nt = sub_nt(NT, sb, o, b);
       const int64_t right = s0 + sb - p0 - b;  // the block's columns right of the panel
-      apply_block(p, F.at(p0, p0 + b), m, right, true, W1, W2);
+      apply_block_rows(V, blk.len, len, b, panel_nt.data(), b, F + p0 * n + p0 + b, n, right, true, W1, W2);
     }
     // The rest of the rows s0.. gets Q_block^T at once.
     blk.NT = sub_nt(NT, sb, 0, sb);
-    apply_block(blk, F.at(s0, s0 + sb), m, n - s0 - sb, true, W1, W2);
+    apply_block_rows(blk.V.data(), blk.len, blk.len, sb, blk.NT.data(), sb, F + s0 * n + s0 + sb, n, n - s0 - sb, true,
+                     W1, W2);
     blocks.push_back(std::move(blk));
   }
   for (int64_t i = 0; i < k; ++i)
-    for (int64_t j = 0; j < n; ++j) R[i * n + j] = j < i ? 0.0f : float(double(*F.at(i, j)) * down);
-  // Q = Q_0 Q_1 ... applied to the first k columns of I, last block first: a block only touches rows
-  // and columns from its row0 on.
-  std::vector<float> Qv(size_t(m * k), 0.0f);
-  for (int64_t i = 0; i < k; ++i) Qv[size_t(i * m + i)] = 1.0f;
-  for (auto it = blocks.rbegin(); it != blocks.rend(); ++it) form_q_block(*it, Qv.data(), m, k, W1, W2);
-  for (int64_t j0 = 0; j0 < k; j0 += 8) {  // 8 columns at a time, as F was filled
-    const int64_t cols = std::min<int64_t>(8, k - j0);
-    for (int64_t i = 0; i < m; ++i)
-      for (int64_t j = j0; j < j0 + cols; ++j) Q[i * k + j] = Qv[size_t(i + j * m)];
-  }
+    for (int64_t j = 0; j < n; ++j) R[i * n + j] = j < i ? 0.0f : float(double(F[i * n + j]) * down);
+  // Q = Q_0 Q_1 ... applied to the first k columns of I, in place in the row-major output, slab by slab
+  // (as many as a multiple of the thread count, of equal widths, split over the threads).
+  std::fill(Q, Q + m * k, 0.0f);
+  for (int64_t i = 0; i < k; ++i) Q[i * k + i] = 1.0f;
+  // Slab edges are multiples of kFormQBlock (the last slab takes the remainder), as the sub-blocks' first
+  // columns are: a GEMM is then one column wide (sgemm's vector path, other bits) whatever the slabs or not
+  // at all.
+  const int64_t units = std::max<int64_t>(1, k / kFormQBlock);
+  const int threads = kernels::sgemm_threads();
+  int64_t nslabs = std::max<int64_t>(1, k / kFormQSlab);
+  if (threads > 1 && nslabs % threads != 0) nslabs = std::min((nslabs + threads - 1) / threads * threads, units);
+  const auto edge = [&](int64_t s) { return s == nslabs ? k : kFormQBlock * (units * s / nslabs); };
+  const int parts = int(std::min<int64_t>(threads, nslabs));
+  tp::detail::run_parts(parts, [&](int part) {
+    std::vector<float> S1, S2;
+    for (int64_t s = part; s < nslabs; s += parts) form_q_slab(blocks, Q, m, k, edge(s), edge(s + 1), S1, S2);
+  });
 }
 
 }  // namespace tp::linalg::detail

@@ -359,6 +359,26 @@ TEST_CASE("blocked qr gives the double Householder QR's Q and R to float roundin
   }
 }
 
+TEST_CASE("blocked qr gives the same bits on 1, 2 and 3 threads, wide and tall, whatever its slabs") {
+  // Forming Q splits its column slabs over the threads (uneven shares on 3; 2 and 3 threads cut the slabs
+  // at other columns than 1 does), and the GEMMs split inside: none of it may change a bit of Q or R.
+  for (const auto& shape : {std::pair<int64_t, int64_t>{700, 300}, {1100, 577}, {333, 161}, {200, 450}}) {
+    const int64_t m = shape.first, n = shape.second, k = std::min(m, n);
+    const auto A = splitmix_gaussian(uint64_t(m * 7 + n), m * n);
+    std::vector<float> Q1(size_t(m * k)), R1(size_t(k * n));
+    tp::kernels::set_sgemm_threads(1);
+    la::qr(A.data(), m, n, Q1.data(), R1.data());
+    for (int threads : {2, 3}) {
+      std::vector<float> Q(size_t(m * k)), R(size_t(k * n));
+      tp::kernels::set_sgemm_threads(threads, 0);  // min_flops 0: every GEMM splits too
+      la::qr(A.data(), m, n, Q.data(), R.data());
+      tp::kernels::set_sgemm_threads(1);
+      CHECK_MESSAGE(Q == Q1, m, "x", n, ": Q on ", threads, " threads differs from 1 thread");
+      CHECK_MESSAGE(R == R1, m, "x", n, ": R on ", threads, " threads differs from 1 thread");
+    }
+  }
+}
+
 TEST_CASE("svd_lowrank recovers a dominant 10-dimensional subspace with bases orthonormal to float precision") {
   // A = Qa diag(sigma) Qb^T (400x300): sigma 10, 9, ..., 1, then a tail 1e-3 * 0.9^k. With q = 20 the
   // basis between power iterations has condition ~3e4: the float Gram matrix refuses it and the double
@@ -1025,6 +1045,26 @@ TEST_CASE("the blocked back-transformation gives Q C and Q's first columns to fl
     CHECK(QC3.a == QC.a);
     CHECK(Q3.a == Q.a);
   }
+}
+
+TEST_CASE("the back-transformation's scratch survives calls, leaves no trace in their results, and can be released") {
+  // A call after another of a different shape (the scratch then holds that call's Qv, V and Y) and a call
+  // after a release (a fresh scratch) give the bits of the first call.
+  using tp::linalg::detail::ColMat;
+  namespace d = tp::linalg::detail;
+  const Reflectors r = gaussian_reflectors(130, 129, 1, 11), other = gaussian_reflectors(97, 60, 0, 12);
+  const auto g = splitmix_gaussian(13, 130 * 40);
+  ColMat C(130, 40);
+  for (int64_t i = 0; i < 130 * 40; ++i) C.a[size_t(i)] = g[size_t(i)];
+  const ColMat QC = d::apply_q_blocked(r.V, r.tau, 1, C), Q = d::form_q_blocked(r.V, r.tau, 1, 130);
+  CHECK(d::back_scratch_bytes() >= 130 * 130 * sizeof(float));  // kept: Q's 130 x 130 floats at least
+  d::form_q_blocked(other.V, other.tau, 0, 97);
+  CHECK(d::apply_q_blocked(r.V, r.tau, 1, C).a == QC.a);
+  CHECK(d::form_q_blocked(r.V, r.tau, 1, 130).a == Q.a);
+  d::release_back_scratch();
+  CHECK(d::back_scratch_bytes() == 0);
+  CHECK(d::form_q_blocked(r.V, r.tau, 1, 130).a == Q.a);
+  CHECK(d::apply_q_blocked(r.V, r.tau, 1, C).a == QC.a);
 }
 
 TEST_CASE("inverse iteration gives the closed-form eigenvectors of the second-difference matrix, and the TGK form's") {
