@@ -214,6 +214,10 @@ void rank2k_update(ColMat& W, int64_t r0, int64_t j0, int64_t j1, bool lower, co
 // the speed of the f64x2 kernel, at the cost of float rounding (~6e-8 relative) in each panel's update,
 // the accuracy of LAPACK's own float32 reductions. Splits over threads inside the GEMM.
 void rank2k_update_float(ColMat& W, int64_t r0, int64_t c0, bool lower, const Rank2kOperands& o);
+// The operands in float for those GEMMs: Af (rows, 2b) column-major holds [A1 A2] from row r0, Bf (cols, 2b)
+// row-major sign * [B1 B2] from column c0 (sign +1 or -1: exact).
+void pack_rank2k_float(const Rank2kOperands& o, int64_t r0, int64_t rows, int64_t c0, int64_t cols, float sign,
+                       std::vector<float>& Af, std::vector<float>& Bf);
 // The reductions take their trailing updates in float from this many columns, when the caller wants only
 // float32 accuracy (eigh's vectors; not the Gram matrix of svdvals, whose small eigenvalues need double), and
 // when float_updates_fit(W).

@@ -102,6 +102,23 @@ bool float_updates_fit(const ColMat& W) {
   return amax >= 0x1p-32 && amax <= 0x1p32;
 }
 
+void pack_rank2k_float(const Rank2kOperands& o, int64_t r0, int64_t rows, int64_t c0, int64_t cols, float sign,
+                       std::vector<float>& Af, std::vector<float>& Bf) {
+  const int64_t b = o.b, k2 = 2 * b;
+  Af.resize(size_t(rows * k2));
+  Bf.resize(size_t(cols * k2));
+  for (int64_t p = 0; p < b; ++p)
+    for (int64_t i = 0; i < rows; ++i) {
+      Af[size_t(p * rows + i)] = float(o.a1[p * o.lda1 + r0 + i]);
+      Af[size_t((b + p) * rows + i)] = float(o.a2[p * o.lda2 + r0 + i]);
+    }
+  for (int64_t j = 0; j < cols; ++j)
+    for (int64_t p = 0; p < b; ++p) {
+      Bf[size_t(j * k2 + p)] = sign * float(o.b1[(c0 + j) * o.b1j + p * o.b1p]);
+      Bf[size_t(j * k2 + b + p)] = sign * float(o.b2[(c0 + j) * o.b2j + p * o.b2p]);
+    }
+}
+
 void rank2k_update_float(ColMat& W, int64_t r0, int64_t c0, bool lower, const Rank2kOperands& o) {
   // W (m, n) double, column-major; the update of rows [r0, m) and columns [c0, n) (lower: rows from each
   // column's diagonal, r0 == c0). In float: Af (rows, 2b) column-major holds [A1 A2] and Bf (cols, 2b)
@@ -113,17 +130,8 @@ void rank2k_update_float(ColMat& W, int64_t r0, int64_t c0, bool lower, const Ra
   const int64_t rows = m - r0, cols = n - c0;
   if (rows <= 0 || cols <= 0 || b == 0) return;
   TP_ASSERT(!lower || r0 == c0);
-  std::vector<float> Af(size_t(rows * k2)), Bf(size_t(cols * k2)), Cf(size_t(std::min(kBlock, cols) * rows));
-  for (int64_t p = 0; p < b; ++p)
-    for (int64_t i = 0; i < rows; ++i) {
-      Af[size_t(p * rows + i)] = float(o.a1[p * o.lda1 + r0 + i]);
-      Af[size_t((b + p) * rows + i)] = float(o.a2[p * o.lda2 + r0 + i]);
-    }
-  for (int64_t j = 0; j < cols; ++j)
-    for (int64_t p = 0; p < b; ++p) {
-      Bf[size_t(j * k2 + p)] = float(o.b1[(c0 + j) * o.b1j + p * o.b1p]);
-      Bf[size_t(j * k2 + b + p)] = float(o.b2[(c0 + j) * o.b2j + p * o.b2p]);
-    }
+  std::vector<float> Af, Bf, Cf(size_t(std::min(kBlock, cols) * rows));
+  pack_rank2k_float(o, r0, rows, c0, cols, 1.0f, Af, Bf);
   for (int64_t jb = 0; jb < cols; jb += kBlock) {
     const int64_t bc = std::min(kBlock, cols - jb);
     const int64_t ib = lower ? jb : 0;  // first row (relative to r0) this block needs

@@ -176,17 +176,8 @@ void rank2k_update_stored_float(float* F, int64_t n, int64_t t0, const Rank2kOpe
   constexpr int64_t kBlock = 256;
   const int64_t rows = n - t0, b = o.b, k2 = 2 * b;
   if (rows <= 0 || b == 0) return;
-  std::vector<float> Af(size_t(rows * k2)), Bf(size_t(rows * k2));
-  for (int64_t p = 0; p < b; ++p)
-    for (int64_t i = 0; i < rows; ++i) {
-      Af[size_t(p * rows + i)] = float(o.a1[p * o.lda1 + t0 + i]);
-      Af[size_t((b + p) * rows + i)] = float(o.a2[p * o.lda2 + t0 + i]);
-    }
-  for (int64_t j = 0; j < rows; ++j)
-    for (int64_t p = 0; p < b; ++p) {
-      Bf[size_t(j * k2 + p)] = -float(o.b1[(t0 + j) * o.b1j + p * o.b1p]);
-      Bf[size_t(j * k2 + b + p)] = -float(o.b2[(t0 + j) * o.b2j + p * o.b2p]);
-    }
+  std::vector<float> Af, Bf;
+  pack_rank2k_float(o, t0, rows, t0, rows, -1.0f, Af, Bf);
   for (int64_t jb = 0; jb < rows; jb += kBlock) {
     const int64_t bc = std::min(kBlock, rows - jb);
     kernels::sgemm(bc, rows - jb, k2, Bf.data() + jb * k2, k2, 1, Af.data() + jb, rows, 1, F + (t0 + jb) * n + t0 + jb,
