@@ -1067,15 +1067,17 @@ TEST_CASE("the back-transformation's scratch survives calls, leaves no trace in 
   CHECK(d::apply_q_blocked(r.V, r.tau, 1, C).a == QC.a);
 }
 
-TEST_CASE("inverse iteration gives the closed-form eigenvectors of the second-difference matrix, and the TGK form's") {
-  namespace d = tp::linalg::detail;
-  // tridiag(-1, 2, -1) of order n: lambda_k = 2 - 2 cos(k pi / (n+1)), v_k(i) = sin(i k pi / (n+1)), k = 1..n.
-  const int64_t n = 200;
+// tridiag(-1, 2, -1) of order n: lambda_k = 2 - 2 cos(k pi / (n+1)), v_k(i) = sin(i k pi / (n+1)), k = 1..n.
+static std::vector<double> second_difference_eigenvalues(int64_t n) {
   const double pi = std::acos(-1.0);
-  std::vector<double> diag(size_t(n), 2.0), off(size_t(n - 1), -1.0), w(static_cast<size_t>(n));
+  std::vector<double> w(static_cast<size_t>(n));
   for (int64_t k = 0; k < n; ++k) w[size_t(k)] = 2.0 - 2.0 * std::cos(double(k + 1) * pi / double(n + 1));
-  std::vector<double> Z(size_t(n * n));
-  REQUIRE(d::tridiagonal_block_vectors(diag.data(), off.data(), n, w.data(), n, Z.data(), n, 7));
+  return w;
+}
+
+// The largest 1 - |cos angle| between column k of Z (n, n; column k at Z + k*n) and v_{k+1} above.
+static double worst_angle_to_second_difference_vectors(const double* Z, int64_t n) {
+  const double pi = std::acos(-1.0);
   double worst = 0;
   for (int64_t k = 0; k < n; ++k) {
     double dotp = 0, nv = 0;
@@ -1086,7 +1088,16 @@ TEST_CASE("inverse iteration gives the closed-form eigenvectors of the second-di
     }
     worst = std::max(worst, 1.0 - std::fabs(dotp) / std::sqrt(nv));
   }
-  CHECK(worst <= 1e-12);
+  return worst;
+}
+
+TEST_CASE("inverse iteration gives the closed-form eigenvectors of the second-difference matrix, and the TGK form's") {
+  namespace d = tp::linalg::detail;
+  const int64_t n = 200;
+  std::vector<double> diag(size_t(n), 2.0), off(size_t(n - 1), -1.0), w = second_difference_eigenvalues(n);
+  std::vector<double> Z(size_t(n * n));
+  REQUIRE(d::tridiagonal_block_vectors(diag.data(), off.data(), n, w.data(), n, Z.data(), n, 7));
+  CHECK(worst_angle_to_second_difference_vectors(Z.data(), n) <= 1e-12);
   // The SVD path's TGK form: zero diagonal, off-diagonal d_0, e_0, d_1, ...: B = bidiag(d = 1..4, e = 1)
   // has its singular values as the positive eigenvalues, each vector interleaving v and u with B v = sigma u.
   std::vector<double> bd = {4, 3, 2, 1}, be = {1, 1, 1};
@@ -1114,9 +1125,7 @@ TEST_CASE("inverse iteration split over threads gives the same bits as one threa
   // 1e-3 ||T|| (clusters, orthogonalized in order), the middle ones stand alone. Runs of whole clusters go
   // to 1, 2 or 3 threads as they come free: the same bits, and the closed-form vectors.
   const int64_t n = 600;
-  const double pi = std::acos(-1.0);
-  std::vector<double> diag(size_t(n), 2.0), off(size_t(n - 1), -1.0), w(static_cast<size_t>(n));
-  for (int64_t k = 0; k < n; ++k) w[size_t(k)] = 2.0 - 2.0 * std::cos(double(k + 1) * pi / double(n + 1));
+  std::vector<double> diag(size_t(n), 2.0), off(size_t(n - 1), -1.0), w = second_difference_eigenvalues(n);
   auto run = [&](int threads) {
     std::vector<double> Z(size_t(n * n));
     tp::kernels::set_sgemm_threads(threads, 0);
@@ -1126,17 +1135,7 @@ TEST_CASE("inverse iteration split over threads gives the same bits as one threa
     return Z;
   };
   const std::vector<double> Z1 = run(1);
-  double worst = 0;
-  for (int64_t k = 0; k < n; ++k) {
-    double dotp = 0, nv = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      const double v = std::sin(double((i + 1) * (k + 1)) * pi / double(n + 1));
-      dotp += v * Z1[size_t(k * n + i)];
-      nv += v * v;
-    }
-    worst = std::max(worst, 1.0 - std::fabs(dotp) / std::sqrt(nv));
-  }
-  CHECK(worst <= 1e-10);
+  CHECK(worst_angle_to_second_difference_vectors(Z1.data(), n) <= 1e-10);
   for (int threads : {2, 3}) {
     CAPTURE(threads);
     CHECK(run(threads) == Z1);
