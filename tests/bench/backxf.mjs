@@ -13,19 +13,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { benchArgs } from './args.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
 const require = createRequire(import.meta.url);
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
-};
-const quick = args.includes('--quick');
-const n = Number(option('--n', 1024));
+const args = benchArgs('node tests/bench/backxf.mjs [--quick] [--n 1024] [--module build/wasm/bench/tensorpad_bench.js]\n' +
+  '  [--baseline path/to/tensorpad_bench.js] [--sweep] [--parts [--b 48] [--slab 256]]', {
+  quick: { type: 'boolean' }, n: { type: 'string', default: '1024' }, module: { type: 'string', default: 'build/wasm/bench/tensorpad_bench.js' },
+  baseline: { type: 'string' }, sweep: { type: 'boolean' }, parts: { type: 'boolean' }, b: { type: 'string', default: '48' },
+  slab: { type: 'string', default: '256' },
+});
+const quick = args.quick;
+const n = Number(args.n);
 const trials = quick ? 3 : 9;
-const modulePath = path.resolve(root, option('--module', 'build/wasm/bench/tensorpad_bench.js'));
+const modulePath = path.resolve(root, args.module);
 
 const create = require(modulePath);
 const tp = await create({ wasmBinary: fs.readFileSync(modulePath.replace(/\.js$/, '.wasm')) });
@@ -52,12 +54,12 @@ const flops = tp.backxfFlops();
 const gemmFlops = 2 * n * n * n;
 const gf = (f, t) => (f / t / 1e9).toFixed(1);
 // Another build of this module (--baseline path/to/tensorpad_bench.js) runs its apply_q_blocked alongside.
-const baselinePath = option('--baseline', null);
+const baselinePath = args.baseline ?? null;
 const baseline = baselinePath
   ? await require(path.resolve(baselinePath))({ wasmBinary: fs.readFileSync(path.resolve(baselinePath).replace(/\.js$/, '.wasm')) })
   : null;
 if (baseline) baseline.backxfSetup(n, n, 1, 7);
-const configs = args.includes('--sweep')
+const configs = args.sweep
   ? [32, 48, 64, 96].flatMap((block) => [192, 256, 384].map((slab) => ({ block, slab })))
   : [{ block: 0, slab: 0 }];
 const cases = [
@@ -79,11 +81,11 @@ cases.forEach((c, i) => {
 });
 const tApply = times[1];
 
-if (args.includes('--parts')) {
+if (args.parts) {
   // The GEMMs of Q C one shape at a time, as apply_reflectors makes them: per block of b reflectors (rows
   // from r0 = j0 + 1, len = n - r0), V^T V and Y = V (-T) once, then per slab of w columns W = V^T C and
   // C += Y W. Operands stay hot in cache here, unlike in Q C.
-  const b = Number(option('--b', 48)), w = Number(option('--slab', 256)), slabs = Math.ceil(n / w);
+  const b = Number(args.b), w = Number(args.slab), slabs = Math.ceil(n / w);
   const parts = { 'V^T V': [], 'Y = V (-T)': [], 'W = V^T C': [], 'C += Y W': [] };
   for (let j0 = 0; j0 < n - 1; j0 += b) {
     const bb = Math.min(b, n - 1 - j0), len = n - 1 - j0;

@@ -21,12 +21,13 @@ import { fileURLToPath } from 'node:url';
 import { init } from '../../wasm/js/node.js';
 import { tryLoadTfjs } from './peers.mjs';
 import { describeBlas, runPython } from './numpy.mjs';
+import { benchArgs } from './args.mjs';
 
 v8.setFlagsFromString('--no-liftoff');
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
-const quick = process.argv.includes('--quick');
+const quick = benchArgs('node tests/bench/blocks.mjs [--quick]', { quick: { type: 'boolean' } }).quick;
 const trials = quick ? 3 : 7;
 
 // Interleaved trials of several competitors {name, run()}; returns {name: {median, min, cpu}} in ms,

@@ -11,12 +11,15 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { init } from 'tensorpad';
+import { benchArgs } from './args.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const argv = process.argv.slice(2);
-const quick = argv.includes('--quick');
-const f32Only = argv.includes('--f32-only-json');  // the baseline child's mode
-const baseline = argv.includes('--baseline') ? argv[argv.indexOf('--baseline') + 1] : null;
+const args = benchArgs('node tests/bench/dtypes.mjs [--quick] [--baseline BUILD_DIR]', {
+  quick: { type: 'boolean' }, baseline: { type: 'string' }, 'f32-only-json': { type: 'boolean' },
+});
+const quick = args.quick;
+const f32Only = args['f32-only-json'];  // the baseline child's mode
+const baseline = args.baseline ?? null;
 const trials = quick ? 5 : 15;
 const N = 1 << 20;
 const DTYPES = f32Only ? ['float32'] : ['float32', 'int32', 'bool', 'float16', 'bfloat16'];

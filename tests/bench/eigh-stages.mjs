@@ -10,18 +10,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { benchArgs } from './args.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
 const require = createRequire(import.meta.url);
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
-};
-const n = Number(option('--n', 1024));
-const trials = Number(option('--trials', 5));
-const modulePath = path.resolve(root, option('--module', 'build/wasm/bench/tensorpad_bench.js'));
+const args = benchArgs('node tests/bench/eigh-stages.mjs [--n 1024] [--trials 5] [--module build/wasm/bench/tensorpad_bench.js]', {
+  n: { type: 'string', default: '1024' }, trials: { type: 'string', default: '5' },
+  module: { type: 'string', default: 'build/wasm/bench/tensorpad_bench.js' },
+});
+const n = Number(args.n);
+const trials = Number(args.trials);
+const modulePath = path.resolve(root, args.module);
 const create = require(modulePath);
 const tp = await create({ wasmBinary: fs.readFileSync(modulePath.replace(/\.js$/, '.wasm')) });
 

@@ -8,9 +8,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { init } from 'tensorpad';
 import { tryLoadTfjs } from './peers.mjs';
+import { benchArgs } from './args.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const quick = process.argv.includes('--quick');
+const quick = benchArgs('node tests/bench/elementwise.mjs [--quick]', { quick: { type: 'boolean' } }).quick;
 const trials = quick ? 5 : 15;
 
 function measure(fn) {

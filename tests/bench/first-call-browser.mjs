@@ -10,11 +10,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { withBenchSite } from './gemm-browser.mjs';
+import { browserBenchArgs, withBenchSite } from './gemm-browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
-const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : null;
+const args = browserBenchArgs('node tests/bench/first-call-browser.mjs [--build-dir build/wasm] [--only name-prefix]', { only: { type: 'string' } });
+const only = args.only ?? null;
 
 // The chapter's real-size experiments and the decompositions a reader calls once: inputs made first
 // (x, y), then the timed call.
@@ -49,7 +50,7 @@ self.onmessage = async ({ data }) => {
 `;
 
 async function main() {
-  await withBenchSite('tp-first-call-', WORKER_JS, async ({ browser, url }) => {
+  await withBenchSite('tp-first-call-', WORKER_JS, args.buildDir, async ({ browser, url }) => {
     console.log(`Chromium ${browser.version()}; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} on ${os.cpus().length} CPUs`);
     const results = {};
     for (const [name, [setup, expr]] of Object.entries(CASES).filter(([n]) => !only || n.startsWith(only))) {

@@ -21,17 +21,17 @@ import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { chromium } from 'playwright-core';
 import { createServer } from '../../web/server.mjs';
+import { benchArgs } from './args.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
-/** The browser benches' command line: --quick, and --build-dir (default build/wasm) resolved from the repo. */
-export function browserBenchArgs(argv = process.argv.slice(2)) {
-  const option = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
-  return { quick: argv.includes('--quick'), buildDir: path.resolve(root, option('--build-dir', 'build/wasm')) };
+const defaultBuild = path.resolve(root, 'build/wasm');
+/** A browser bench's command line: --quick, --build-dir (default build/wasm, resolved from the repo) and
+ *  its own `options`; read by the bench that runs, not at import (the browser tests import this module). */
+export function browserBenchArgs(usage, options = {}) {
+  const args = benchArgs(usage, { quick: { type: 'boolean' }, 'build-dir': { type: 'string', default: 'build/wasm' }, ...options });
+  return { ...args, buildDir: path.resolve(root, args['build-dir']) };
 }
-const { quick, buildDir } = browserBenchArgs();
-const trials = quick ? 5 : 11;
-const trialMs = quick ? 150 : 400;
 
 // The page: a module Worker running tp, driven by messages from page.js (window.call).
 const PAGE_JS = `
@@ -89,7 +89,7 @@ self.onmessage = async ({ data }) => {
 `;
 
 /** Writes the bench site into dir: index.html, page.js, bench-worker.js (bundled tp), the cores. */
-export async function buildSite(dir, { build = buildDir, worker = WORKER_JS } = {}) {
+export async function buildSite(dir, { build = defaultBuild, worker = WORKER_JS } = {}) {
   const web = path.join(build, 'web'), mt = path.join(build, 'web-mt');
   const mtFiles = ['tensorpad_core.js', 'tensorpad_core.worker.js', 'tensorpad_core.wasm'];
   for (const f of [path.join(web, 'tensorpad_core.wasm'), ...mtFiles.map((x) => path.join(mt, x))]) {
@@ -116,12 +116,12 @@ export async function buildSite(dir, { build = buildDir, worker = WORKER_JS } = 
 
 /** Builds the bench site for `worker` in a fresh temporary folder, serves it with COOP/COEP, launches
  *  Chromium, and returns fn({ browser, url }); everything is closed and removed afterwards. */
-export async function withBenchSite(prefix, worker, fn) {
+export async function withBenchSite(prefix, worker, build, fn) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const browser = await launch();
   const server = createServer(dir);
   try {
-    await buildSite(dir, { worker });
+    await buildSite(dir, { build, worker });
     await new Promise((r) => server.listen(0, '127.0.0.1', r));
     return await fn({ browser, url: `http://127.0.0.1:${server.address().port}/` });
   } finally {
@@ -175,7 +175,10 @@ const stats = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max
 const fmt = (x, w = 6, d = 1) => x.toFixed(d).padStart(w);
 
 async function main() {
-  await withBenchSite('tp-gemm-browser-', WORKER_JS, async ({ browser, url }) => {
+  const { quick, buildDir } = browserBenchArgs('node tests/bench/gemm-browser.mjs [--quick] [--build-dir build/wasm]');
+  const trials = quick ? 5 : 11;
+  const trialMs = quick ? 150 : 400;
+  await withBenchSite('tp-gemm-browser-', WORKER_JS, buildDir, async ({ browser, url }) => {
     const page = await browser.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));

@@ -26,20 +26,19 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { loadTfjs } from './peers.mjs';
 import { randomFill, toHalfBits } from './fill.mjs';
+import { benchArgs } from './args.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
 const require = createRequire(import.meta.url);
 
-const args = process.argv.slice(2);
-const flag = (name) => args.includes(name);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
-};
-const quick = flag('--quick');
-const sweepVariants = flag('--variants');
-const modulePath = path.resolve(root, option('--module', 'build/wasm/bench/tensorpad_bench.js'));
+const args = benchArgs('node tests/bench/gemm.mjs [--quick] [--variants] [--no-threads] [--module build/wasm/bench/tensorpad_bench.js]', {
+  quick: { type: 'boolean' }, variants: { type: 'boolean' }, 'no-threads': { type: 'boolean' },
+  module: { type: 'string', default: 'build/wasm/bench/tensorpad_bench.js' },
+});
+const quick = args.quick;
+const sweepVariants = args.variants;
+const modulePath = path.resolve(root, args.module);
 
 // Time budget per measured trial and number of trials: --quick must finish in under a minute.
 const trialMs = quick ? 60 : 200;
@@ -296,7 +295,7 @@ async function main() {
   // Only wall time means anything here, and only on an otherwise idle machine.
   const threadResults = [];
   const mtPath = modulePath.replace(/tensorpad_bench\.js$/, 'tensorpad_bench_mt.js');
-  if (!flag('--no-threads') && fs.existsSync(mtPath)) {
+  if (!args['no-threads'] && fs.existsSync(mtPath)) {
     const MT = await require(mtPath)({ wasmBinary: fs.readFileSync(mtPath.replace(/\.js$/, '.wasm')) });
     console.log(`two threads (pthreads build ${path.relative(root, mtPath)}; wall clock, load ${os.loadavg()[0].toFixed(1)}):`);
     for (const { label, m, k, n } of shapes.filter((s) => s.m * s.n * s.k >= 512 ** 3)) {

@@ -23,17 +23,20 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { randomFill, toHalfBits } from './fill.mjs';
+import { benchArgs } from './args.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
 const require = createRequire(import.meta.url);
-const args = process.argv.slice(2);
-const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
-const quick = args.includes('--quick');
-const modulePath = path.resolve(root, option('--module', 'build/wasm/bench/tensorpad_bench.js'));
-const only = option('--only', 'all');
-const roundsM1 = Number(option('--rounds', quick ? 15 : 61));
-const roundsGemm = Number(option('--rounds', quick ? 3 : 9));
+const args = benchArgs('node tests/bench/gemv-half.mjs [--quick] [--rounds N] [--only m1|gemm] [--module build/wasm/bench/tensorpad_bench.js]', {
+  quick: { type: 'boolean' }, rounds: { type: 'string' }, only: { type: 'string', default: 'all' },
+  module: { type: 'string', default: 'build/wasm/bench/tensorpad_bench.js' },
+});
+const quick = args.quick;
+const modulePath = path.resolve(root, args.module);
+const only = args.only;
+const roundsM1 = Number(args.rounds ?? (quick ? 15 : 61));
+const roundsGemm = Number(args.rounds ?? (quick ? 3 : 9));
 const roundMs = 15;  // per dtype per round at m = 1: short, so that a round sees one machine state
 
 if (!fs.existsSync(modulePath)) throw new Error(`bench module not found at ${modulePath}: cmake --build build/wasm --target tensorpad_bench`);

@@ -8,9 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { init } from 'tensorpad';
+import { benchArgs } from './args.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const quick = process.argv.includes('--quick');
+const quick = benchArgs('node tests/bench/io.mjs [--quick]', { quick: { type: 'boolean' } }).quick;
 const trials = quick ? 5 : 15;
 
 async function measure(fn) {

@@ -18,7 +18,7 @@ import { browserBenchArgs, withBenchSite } from './gemm-browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
-const { quick } = browserBenchArgs();
+const { quick, buildDir } = browserBenchArgs('node tests/bench/linalg-browser.mjs [--quick] [--build-dir build/wasm]');
 const trials = quick ? 3 : 7;
 
 const WORKER_JS = `
@@ -57,7 +57,7 @@ self.onmessage = async ({ data }) => {
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 
 async function main() {
-  await withBenchSite('tp-linalg-browser-', WORKER_JS, async ({ browser, url }) => {
+  await withBenchSite('tp-linalg-browser-', WORKER_JS, buildDir, async ({ browser, url }) => {
     const page = await browser.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));

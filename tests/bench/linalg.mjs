@@ -18,13 +18,14 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { init } from '../../wasm/js/node.js';
 import { describeBlas, runPython } from './numpy.mjs';
+import { benchArgs } from './args.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
 const require = createRequire(import.meta.url);
-const args = process.argv.slice(2);
-const quick = args.includes('--quick');
-const withMl = !args.includes('--no-ml');
+const args = benchArgs('node tests/bench/linalg.mjs [--quick] [--no-ml]', { quick: { type: 'boolean' }, 'no-ml': { type: 'boolean' } });
+const quick = args.quick;
+const withMl = !args['no-ml'];
 const trials = quick ? 1 : 3;
 
 const tp = await init();

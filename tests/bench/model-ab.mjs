@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
+import { benchArgs } from './args.mjs';
 
 if (!isMainThread) {
   const { init } = await import('../../wasm/js/node.js');
@@ -23,12 +24,15 @@ if (!isMainThread) {
   });
   parentPort.postMessage('ready');
 } else {
-  const argv = process.argv.slice(2);
-  const option = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
+  const usage = 'node tests/bench/model-ab.mjs --a /path/to/build-a [--b build/wasm] [--layers 2] [--tokens 1024] [--trials 4]';
+  const args = benchArgs(usage, {
+    a: { type: 'string', default: '' }, b: { type: 'string', default: 'build/wasm' }, layers: { type: 'string', default: '2' },
+    tokens: { type: 'string', default: '1024' }, trials: { type: 'string', default: '4' },
+  });
   const { checkpoint, machine } = await import('./model.mjs');
-  const layers = Number(option('--layers', 2)), T = Number(option('--tokens', 1024)), trials = Number(option('--trials', 4));
-  const dirs = { A: path.resolve(option('--a', '')), B: path.resolve(option('--b', 'build/wasm')) };
-  if (!option('--a', '')) throw new Error('--a <build dir> is required');
+  const layers = Number(args.layers), T = Number(args.tokens), trials = Number(args.trials);
+  const dirs = { A: path.resolve(args.a), B: path.resolve(args.b) };
+  if (!args.a) throw new Error(`--a <build dir> is required: ${usage}`);
   const { dir } = checkpoint(layers);
   console.log(`A: ${dirs.A}\nB: ${dirs.B}\n${layers} layers of Qwen3-0.6B's shape, ${T} tokens, ${trials} trials each, alternated`);
   console.log(machine());

@@ -18,15 +18,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { withBenchSite, threadCpu, workerRenderer } from './gemm-browser.mjs';
+import { browserBenchArgs, withBenchSite, threadCpu, workerRenderer } from './gemm-browser.mjs';
 import { checkpoint, prefillFlops, machine } from './model.mjs';
 
-const argv = process.argv.slice(2);
-const option = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
-const quick = argv.includes('--quick');
-const layers = Number(option('--layers', quick ? 4 : 28));
-const lengths = option('--tokens', quick ? '128,256' : '512,1024').split(',').map(Number);
-const trials = Number(option('--trials', 1));
+const args = browserBenchArgs('node tests/bench/model-browser.mjs [--quick] [--layers N] [--tokens 512,1024] [--trials N] [--build-dir build/wasm]', {
+  layers: { type: 'string' }, tokens: { type: 'string' }, trials: { type: 'string', default: '1' },
+});
+const quick = args.quick;
+const layers = Number(args.layers ?? (quick ? 4 : 28));
+const lengths = (args.tokens ?? (quick ? '128,256' : '512,1024')).split(',').map(Number);
+const trials = Number(args.trials);
 const MB = 2 ** 20;
 
 const WORKER_JS = `
@@ -77,7 +78,7 @@ const { dir, cfg, fileBytes, seconds } = checkpoint(layers);
 console.log(`checkpoint: Qwen3-0.6B shape, ${layers} of 28 layers, BF16, ${(fileBytes / MB).toFixed(0)} MB (written in ${seconds.toFixed(1)} s)`);
 console.log(machine());
 
-await withBenchSite('tp-model-browser-', WORKER_JS, async ({ browser, url }) => {
+await withBenchSite('tp-model-browser-', WORKER_JS, args.buildDir, async ({ browser, url }) => {
   const page = await browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));

@@ -19,10 +19,8 @@ import path from 'node:path';
 import { init } from '../../wasm/js/node.js';
 import { python, env, pyBlasInfo, describeBlas } from './numpy.mjs';
 import { writeRandomQwen3, qwen3Config } from '../fixtures/models/random-checkpoint.mjs';
+import { benchArgs } from './args.mjs';
 
-const argv = process.argv.slice(2);
-const option = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
-const quick = argv.includes('--quick');
 const MB = 2 ** 20;
 
 /** Qwen3-0.6B's shape (its config.json), with `layers` of its 28. */
@@ -159,8 +157,11 @@ function watchMemory() {
 }
 
 async function main() {
-  const layers = Number(option('--layers', quick ? 4 : 28));
-  const lengths = option('--tokens', quick ? '128,256' : '512,1024').split(',').map(Number);
+  const args = benchArgs('node tests/bench/model.mjs [--quick] [--layers N] [--tokens 512,1024] [--json] [--profile]', {
+    quick: { type: 'boolean' }, layers: { type: 'string' }, tokens: { type: 'string' }, json: { type: 'boolean' }, profile: { type: 'boolean' },
+  });
+  const layers = Number(args.layers ?? (args.quick ? 4 : 28));
+  const lengths = (args.tokens ?? (args.quick ? '128,256' : '512,1024')).split(',').map(Number);
   const { dir, cfg, fileBytes, seconds } = checkpoint(layers);
   console.log(`checkpoint: Qwen3-0.6B shape, ${layers} of 28 layers, BF16, ${(fileBytes / MB).toFixed(0)} MB (written in ${seconds.toFixed(1)} s)`);
   console.log(machine());
@@ -189,7 +190,7 @@ async function main() {
   }
 
   const ours = {};
-  const profiling = argv.includes('--profile');
+  const profiling = args.profile;
   for (const T of lengths) {
     const ids = Array.from({ length: T }, (_, k) => k % cfg.vocab_size);
     const steps = [];
@@ -219,7 +220,7 @@ async function main() {
   const ms = ours[T].layerMs;
   console.log(`a layer at ${T} tokens: ${Math.min(...ms).toFixed(0)}-${Math.max(...ms).toFixed(0)} ms (the longest wait of an Interrupt)`);
   console.log(machine().replace('CPU', 'after: CPU'));
-  if (argv.includes('--json')) console.log(JSON.stringify({ layers, lengths, loadS, weights, ours, numpy: np.times, blas: np.blas.label }));
+  if (args.json) console.log(JSON.stringify({ layers, lengths, loadS, weights, ours, numpy: np.times, blas: np.blas.label }));
   model.dispose();
 }
 

@@ -21,12 +21,16 @@ import path from 'node:path';
 import { createServer } from '../../web/server.mjs';
 import { startServer, launch } from '../browser/helpers.mjs';
 import { start as sampleCpus } from './cpu-wait.mjs';
+import { benchArgs } from './args.mjs';
 
-const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
-const runs = Number(arg('--runs', process.argv.includes('--quick') ? 3 : 5));
-const langs = arg('--lang', null) ? [arg('--lang')] : ['en', 'zh'];
-const chapter = arg('--chapter', 'linear-algebra');
-const against = arg('--against', null);
+const args = benchArgs('node tests/bench/page-open.mjs [--runs N] [--lang en|zh] [--chapter linear-algebra] [--quick] [--against DIR]', {
+  runs: { type: 'string' }, lang: { type: 'string' }, chapter: { type: 'string', default: 'linear-algebra' }, quick: { type: 'boolean' },
+  against: { type: 'string' },
+});
+const runs = Number(args.runs ?? (args.quick ? 3 : 5));
+const langs = args.lang ? [args.lang] : ['en', 'zh'];
+const chapter = args.chapter;
+const against = args.against ?? null;
 
 /** One cold open, traced: the figures of the page's renderer main thread. */
 async function openOnce(browser, base, lang, cpus) {

@@ -1,5 +1,6 @@
 // `npm run bench [-- --quick]`: runs every benchmark of tests/bench/ one after another (each in its own
-// Node process, so no two compete for the 2 cores), passing the arguments through. The browser benches
+// Node process, so no two compete for the 2 cores), passing the arguments through (each bench takes the
+// options it knows and leaves the others: args.mjs). The browser benches
 // (threads in Chromium) run when Chromium is installed (`.ci/setup --browser`, which `npm test` and
 // `npm run bench` call, installs it).
 import { spawnSync } from 'node:child_process';
@@ -15,7 +16,7 @@ let failed = 0;
 for (const b of benches) {
   if (!existsSync(here + b)) continue;
   console.log(`\n=== bench: ${b} ${process.argv.slice(2).join(' ')}`);
-  const r = spawnSync(process.execPath, [here + b, ...process.argv.slice(2)], { stdio: 'inherit' });
+  const r = spawnSync(process.execPath, [here + b, ...process.argv.slice(2)], { stdio: 'inherit', env: { ...process.env, TP_BENCH_SHARED_ARGS: '1' } });
   if (r.status !== 0) {
     failed++;
     console.log(`=== ${b} failed (exit ${r.status})`);

@@ -14,10 +14,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { benchArgs } from './args.mjs';
 
 const here = fileURLToPath(import.meta.url);
-const args = process.argv.slice(2);
-const seconds = Number(args.includes('--seconds') ? args[args.indexOf('--seconds') + 1] : 6);
+const args = process.argv.slice(2);  // passed on to the forked children
+const seconds = Number(benchArgs('node tests/bench/vcpus.mjs [--seconds 6]', { seconds: { type: 'string', default: '6' } }).seconds);
 
 // GB/s read + written by copying one 64 MB array into another and back (typed-array set: memcpy).
 function memoryWindows() {
