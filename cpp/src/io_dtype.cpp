@@ -194,12 +194,17 @@ float fp8_e8m0_to_float(uint8_t b) {
   return std::ldexp(1.0f, int(b) - 127);  // 2^-127 is a float32 subnormal: still exact
 }
 
-void to_float32(DType dt, const void* src_v, int64_t n, float* dst) {
-  TP_ASSERT(n >= 0);
-  if (n == 0) return;  // empty tensors may come with null pointers, which memcpy must never see
-  const auto* src = static_cast<const uint8_t*>(src_v);
+// The stored types a model or a tensor file rarely holds (every one but F32, F16 and BF16): their loops
+// compiled for size, out of line. At the file's -O3 each of these 13 loops was vectorised with its own
+// prologue and remainder (to_float32 was 8.2 KB of the module, the largest conversion code in it); F32,
+// F16 and BF16, a checkpoint's weights, keep to_float32's vectorised loops. noinline keeps LTO from
+// inlining it back into to_float32, where it would be compiled for speed again.
+namespace {
+#if defined(__clang__)
+__attribute__((minsize, noinline))
+#endif
+void to_float32_rare(DType dt, const uint8_t* src, int64_t n, float* dst) {
   switch (dt) {
-    case DType::F32: std::memcpy(dst, src, size_t(n) * 4); return;
     case DType::F64:
       // Out-of-range doubles become +-inf, as numpy's astype(float32) does (and without UB).
       for (int64_t i = 0; i < n; ++i) {
@@ -207,12 +212,6 @@ void to_float32(DType dt, const void* src_v, int64_t n, float* dst) {
         constexpr double fmax = std::numeric_limits<float>::max();
         dst[i] = (v > fmax || v < -fmax) && std::isfinite(v) ? (v > 0 ? INFINITY : -INFINITY) : float(v);
       }
-      return;
-    case DType::F16:
-      for (int64_t i = 0; i < n; ++i) dst[i] = half_to_float(load<uint16_t>(src, i));
-      return;
-    case DType::BF16:
-      for (int64_t i = 0; i < n; ++i) dst[i] = bf16_to_float(load<uint16_t>(src, i));
       return;
     case DType::F8_E4M3:
       for (int64_t i = 0; i < n; ++i) dst[i] = fp8_e4m3_to_float(src[i]);
@@ -234,8 +233,26 @@ void to_float32(DType dt, const void* src_v, int64_t n, float* dst) {
     case DType::BOOL:
       for (int64_t i = 0; i < n; ++i) dst[i] = src[i] ? 1.0f : 0.0f;
       return;
+    default: break;
   }
   TP_ASSERT(false);
+}
+}  // namespace
+
+void to_float32(DType dt, const void* src_v, int64_t n, float* dst) {
+  TP_ASSERT(n >= 0);
+  if (n == 0) return;  // empty tensors may come with null pointers, which memcpy must never see
+  const auto* src = static_cast<const uint8_t*>(src_v);
+  switch (dt) {
+    case DType::F32: std::memcpy(dst, src, size_t(n) * 4); return;
+    case DType::F16:
+      for (int64_t i = 0; i < n; ++i) dst[i] = half_to_float(load<uint16_t>(src, i));
+      return;
+    case DType::BF16:
+      for (int64_t i = 0; i < n; ++i) dst[i] = bf16_to_float(load<uint16_t>(src, i));
+      return;
+    default: to_float32_rare(dt, src, n, dst);
+  }
 }
 
 void from_float32(DType dt, const float* src, int64_t n, void* dst_v) {
