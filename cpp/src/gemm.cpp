@@ -4,7 +4,7 @@
 //   for pc over k by KC:
 //     for ig over m by MG:          A group  mg x kc  (up to 4 MB; all of m when m*kc*4 <= 4 MB), packed
 //                                   once per (pc, ig) in mc-blocks and reused by every column panel
-//       for jc over n by NC:        B panel  kc x nc  packed once per (pc, ig, jc)
+//       for jc over n by NC:        B panel  kc x nc  packed once per (pc, ig, jc), <= 384 KB to stay in L2
 //         for ic over mg by MC:     A block  mc x kc  of the packed group
 //           for ir over mc by MR:   A micro-panel MR x kc stays in L1 across the jr loop
 //             for jr over nc by NR: micro-kernel: MR x NR accumulators in registers, k-loop of kc
@@ -386,6 +386,9 @@ void micro_kernel(int64_t kc, const float* __restrict a, const float* __restrict
 // strips 0.90, 64 strips 0.85, 128 strips 0.82) on a machine whose caches other processes share. It is not
 // sgemm's tile until a run on an idle machine shows the product gaining: it would add ~200 bytes gzipped to
 // the core (the diagonal-to-row shuffles), more than the core-size ceiling leaves. gemm.mjs races it.
+// On AMD family 0x1A (Zen 5; measured 2026-12-02) it loses: the whole product at 1024^3 0.89 [0.86-0.94]
+// of the broadcast 4x8's speed (CPU time, fine-grained interleave, load 18), which there runs at 0.87-0.91 of
+// the peak: vbroadcastss from memory seems to cost no FP pipe on that core, so the rotations only add work.
 template <int NR, int KU>
 void micro_kernel_rot(int64_t kc, const float* __restrict a, const float* __restrict b, float* C, int64_t rsc,
                       bool add, int mr, int nr) {
@@ -508,7 +511,7 @@ void sgemm_packed(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, 
   const int64_t nc_blk = std::min(nc_max, (n + NR - 1) / NR * NR);
 
   // A group: as many mc-blocks of A as fit in kAGroupFloats, packed once per k block and reused by every
-  // column panel, so A is packed once (not once per nc columns: 6 times for n = 3072 at nc = 512).
+  // column panel, so A is packed once (not once per nc columns: 12 times for n = 3072 at nc = 256).
   constexpr int64_t kAGroupFloats = int64_t(1) << 20;  // 4 MB; m = 1024 at kc = 384 takes 1.5 MB
   const int64_t mg_blk = std::max(mc_blk, kAGroupFloats / (kc_blk * Tile::kACopies) / mc_blk * mc_blk);
   const int64_t a_floats = std::min(mg_blk, (m + MR - 1) / MR * MR) * kc_blk * Tile::kACopies;
@@ -576,18 +579,31 @@ using Bc3x16 = BroadcastTile<3, 16, 1>;
 using Bc4x16 = BroadcastTile<4, 16, 1>;
 using Bc8x8 = BroadcastTile<8, 8, 1>;
 using Rot4x4 = RotatingTile<4, 1>;
+// sgemm's cache blocking, which the table's tiles share (mc and nc rounded down to their tile).
+// KC = 384: the k block, part of the result's bits (each element of C sums its k blocks one after another;
+// gemm_packed.hpp's kMaxDepth); the A micro-panel (4 x kc, 6 KB) and the B strip it meets (kc x 8, 12 KB) stay
+// in a 32 KB L1. NC = 256: the jr loop streams the whole kc x nc B panel past every A micro-panel, so the
+// panel must stay in L2: 384 KB at most (350 KB at k = 1024, kc 342) fits a 512 KB L2 (Zen 3) beside C's rows,
+// where nc = 512 (768 KB, 700 KB at kc 342) did not. A narrower panel only reloads each A micro-panel into L1
+// once per 32 strips instead of 64. Not measurable on the machine at hand when it was set, which reports
+// AMD family 0x1A (Zen 5: 48 KB L1D, 1 MB L2, where both panels fit): nc 256 against 512, CPU time, fine-
+// grained interleave at load 18-22, 0.99 [0.94-1.06] at 1024^3, 1.01 [0.97-1.07] at 512x3072 @ 3072x1024^T,
+// 1.00 [0.90-1.13] at 512x1024 @ 1024x15360^T; GEMM/peak there 0.87-0.91 with either. MC = 128 does not
+// matter in this loop order (each A micro-panel is read once per panel; mc 64 measured like 128).
+// tests/bench/gemm.mjs races other blockings given in TP_GEMM_ALT.
+constexpr int kKC = 384, kMC = 128, kNC = 256;
 constexpr detail::SgemmVariant variants[] = {
-    TP_GEMM_VARIANT("4x8_k1", Bc4x8, 384, 128, 512),
-    TP_GEMM_VARIANT("4x8r_k1", Rot4x8, 384, 128, 512),
-    TP_GEMM_VARIANT("4x8_k2", Bc4x8k2, 384, 128, 512),
-    TP_GEMM_VARIANT("2x16_k1", Bc2x16, 384, 128, 512),
-    TP_GEMM_VARIANT("6x8_k1", Bc6x8, 384, 126, 512),
-    TP_GEMM_VARIANT("5x8_k1", Bc5x8, 384, 125, 512),
-    TP_GEMM_VARIANT("4x12_k1", Bc4x12, 384, 128, 504),
-    TP_GEMM_VARIANT("3x16_k1", Bc3x16, 384, 126, 512),
-    TP_GEMM_VARIANT("4x16_k1", Bc4x16, 384, 128, 512),
-    TP_GEMM_VARIANT("8x8_k1", Bc8x8, 384, 128, 512),
-    TP_GEMM_VARIANT("4x4r_k1", Rot4x4, 384, 128, 512),
+    TP_GEMM_VARIANT("4x8_k1", Bc4x8, kKC, kMC, kNC),
+    TP_GEMM_VARIANT("4x8r_k1", Rot4x8, kKC, kMC, kNC),
+    TP_GEMM_VARIANT("4x8_k2", Bc4x8k2, kKC, kMC, kNC),
+    TP_GEMM_VARIANT("2x16_k1", Bc2x16, kKC, kMC, kNC),
+    TP_GEMM_VARIANT("6x8_k1", Bc6x8, kKC, 126, kNC),
+    TP_GEMM_VARIANT("5x8_k1", Bc5x8, kKC, 125, kNC),
+    TP_GEMM_VARIANT("4x12_k1", Bc4x12, kKC, kMC, 252),
+    TP_GEMM_VARIANT("3x16_k1", Bc3x16, kKC, 126, kNC),
+    TP_GEMM_VARIANT("4x16_k1", Bc4x16, kKC, kMC, kNC),
+    TP_GEMM_VARIANT("8x8_k1", Bc8x8, kKC, kMC, kNC),
+    TP_GEMM_VARIANT("4x4r_k1", Rot4x4, kKC, kMC, kNC),
 };
 
 // Matrix-vector products (m == 1 or n == 1) skip packing: they read each element of the matrix once,
@@ -829,8 +845,8 @@ std::atomic<int64_t> g_min_flops{int64_t(1) << 24};
 // (the table, used by tests and benchmarks alone, is dropped by wasm-ld with the other tiles).
 using SgemmTile = Bc4x8;
 constexpr int kTileMR = SgemmTile::MR, kTileNR = SgemmTile::NR;
-constexpr auto tile = &sgemm_packed<SgemmTile, 384, 128, 512>;
-static_assert(variants[0].run == &sgemm_variant_run<SgemmTile, 384, 128, 512>, "sgemm runs variants()[0]");
+constexpr auto tile = &sgemm_packed<SgemmTile, kKC, kMC, kNC>;
+static_assert(variants[0].run == &sgemm_variant_run<SgemmTile, kKC, kMC, kNC>, "sgemm runs variants()[0]");
 
 // The whole product for sgemm and sgemm_half: the matrix-vector paths, or the packed tile, split into
 // column blocks (row blocks when n is narrow), one per thread. Every element still sums over the same k
@@ -867,7 +883,7 @@ void gemm_any(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int6
 
 namespace packed {
 
-static_assert(kMaxDepth == 384, "sgemm's KC");
+static_assert(kMaxDepth == kKC, "sgemm's KC");
 int64_t a_floats(int64_t m, int64_t k) { return (m + kTileMR - 1) / kTileMR * kTileMR * k * SgemmTile::kACopies; }
 int64_t b_floats(int64_t k, int64_t n) { return (n + kTileNR - 1) / kTileNR * kTileNR * k; }
 

@@ -12,7 +12,12 @@
 //     packing and memory;
 //   - 4x8r_k1: the whole product with that rotating tile (every variant with --variants), same blocking;
 //   - tp int8 B^T: the int8 kernel of tp.quant.matmulInt8 on the same shape (A and W = B^T in int8);
-//   - then, if tensorpad_bench_mt was built, sgemm split over 2 threads (pthreads) against 1 thread.
+//   - then, if tensorpad_bench_mt was built, sgemm split over 2 threads (pthreads) against 1 thread;
+//   - TP_GEMM_ALT=tile:kc:mc:nc[,...] (environment) adds the whole product with other tiles and blockings to
+//     every shape's race, e.g. TP_GEMM_ALT=4x8_k1:384:128:512,4x8r_k1:384:128:256 (tile: a variant's name
+//     as --variants prints it, or its index; 0 takes the variant's default): for sweeping on an idle machine.
+// The header names the CPU's family, model and L2 from /proc/cpuinfo (Linux): AMD family 25 is Zen 3/4
+// (512 KB / 1 MB L2), 26 Zen 5 (1 MB); "AMD EPYC" alone does not say which.
 // Prints GFLOPS (median and min-max over trials, wall clock), the ratios to tfjs and to the peak (the
 // peak is re-measured within each shape's interleaved trials), the
 // module sizes (raw and gzip), and writes tests/bench/results/gemm-<time>.json (+ gemm-latest.json).
@@ -134,6 +139,32 @@ function maxRelDiff(x, y) {
   return num / Math.max(den, 1e-30);
 }
 
+// The CPU as Linux describes it (family/model/L2 per core), or null elsewhere.
+function cpuInfo() {
+  try {
+    const text = fs.readFileSync('/proc/cpuinfo', 'utf8');
+    const field = (name) => text.match(new RegExp(`^${name}\\s*:\\s*(.*)$`, 'm'))?.[1];
+    return { vendor: field('vendor_id'), family: Number(field('cpu family')), model: Number(field('model')), cache: field('cache size') };
+  } catch {
+    return null;
+  }
+}
+
+// TP_GEMM_ALT's entries as {label, variant, kc, mc, nc}.
+function alternatives(M) {
+  const spec = process.env.TP_GEMM_ALT;
+  if (!spec) return [];
+  const names = [...Array(M.variantCount()).keys()].map((v) => M.variantName(v).replace(/^f32_gemm_|__wasmsimd$/g, ''));
+  return spec.split(',').map((entry) => {
+    const [tile, kc = '0', mc = '0', nc = '0'] = entry.split(':');
+    const variant = /^\d+$/.test(tile) ? Number(tile) : names.indexOf(tile);
+    if (!(variant >= 0 && variant < names.length)) throw new Error(`TP_GEMM_ALT: no tile ${tile} (tiles: ${names.join(', ')})`);
+    const sizes = [kc, mc, nc].map(Number);
+    if (!sizes.every((x) => Number.isInteger(x) && x >= 0)) throw new Error(`TP_GEMM_ALT: ${entry}: kc, mc, nc must be integers >= 0`);
+    return { label: `${names[variant]} ${sizes.join('/')}`, variant, kc: sizes[0], mc: sizes[1], nc: sizes[2] };
+  });
+}
+
 const fmt = (x, w = 6, d = 1) => (x == null ? '-' : x.toFixed(d)).padStart(w);
 const fmtRange = (g) => `${fmt(g.median)}  [${fmt(g.min, 5)} - ${fmt(g.max, 5)}]`;
 
@@ -144,6 +175,9 @@ async function main() {
 
   console.log(`GEMM benchmark${quick ? ' (--quick)' : ''}: Node ${process.version}, ${os.cpus()[0]?.model ?? '?'}, ` +
     `${os.cpus().length} cpus, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  const cpu = cpuInfo();
+  if (cpu) console.log(`cpu: ${cpu.vendor} family ${cpu.family} model ${cpu.model}, cache size ${cpu.cache}`);
+  const alts = alternatives(M);
   console.log(`tfjs-backend-wasm ${tfInfo.version}: simd ${tfInfo.simd}, threads ${tfInfo.threads} (${tfInfo.binary})`);
   console.log(`tensorpad kernel: ${M.variantName(0)}; single thread everywhere; GFLOPS = 2*m*n*k / wall time\n`);
 
@@ -236,6 +270,10 @@ async function main() {
         competitors.push({ name: M.variantName(v).replace(/^f32_gemm_|__wasmsimd$/g, ''), flops,
           fn: (reps) => M.gemm(v, m, n, k, aPtr, bPtr, cPtr, false, false, 0, 0, 0, reps) });
       }
+    }
+    for (const alt of alts) {
+      competitors.push({ name: alt.label, flops,
+        fn: (reps) => M.gemm(alt.variant, m, n, k, aPtr, bPtr, cPtr, false, false, alt.kc, alt.mc, alt.nc, reps) });
     }
     if (flops <= naiveMaxFlops) {
       const cNaive = new Float32Array(m * n);
@@ -387,7 +425,7 @@ async function main() {
 
   const out = {
     benchmark: 'gemm', date: new Date().toISOString(), quick, seconds: (Date.now() - started) / 1000,
-    node: process.version, cpu: os.cpus()[0]?.model, cpus: os.cpus().length, loadavg: os.loadavg(),
+    node: process.version, cpu: os.cpus()[0]?.model, cpu_id: cpu, alternatives: alts, cpus: os.cpus().length, loadavg: os.loadavg(),
     tfjs: tfInfo, kernel: M.variantName(0), trial_ms: trialMs, trials,
     peak, kernel_alone: kernelAlone, results, threads: threadResults, sizes, goals,
   };
