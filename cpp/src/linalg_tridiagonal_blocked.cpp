@@ -93,6 +93,8 @@ void symv_columns(const ColMat& W, int64_t j0, int64_t j1, const double* v, doub
 // W per pass and four lanes per operation. y's rows are summed in float across the range's columns (as
 // LAPACK's ssymv sums them), in yf, and added to y in double at the end; the dot products sum in float
 // over runs of kRun rows, the runs in double, so no float sum spans a whole column.
+// y's rows [j0, n) are written, not added to (rows from j1 get only the float sums, rows [j0, j1) the dot
+// products too): the caller need not clear them, which cost a tenth of the reduction in memset.
 constexpr int64_t kRun = 64;
 
 inline void store4(float* p, f4 v) { std::memcpy(p, &v, sizeof v); }
@@ -102,6 +104,7 @@ void symv_columns_float(const float* F, int64_t n, int64_t j0, int64_t j1, const
   if (yf_buffer.size() < size_t(n)) yf_buffer.resize(size_t(n));
   float* yf = yf_buffer.data();
   std::fill(yf + j0, yf + n, 0.0f);
+  std::fill(y + j0, y + j1, 0.0);
   int64_t j = j0;
   for (; j + 4 <= j1; j += 4) {
     const float *c0 = F + j * n, *c1 = c0 + n, *c2 = c1 + n, *c3 = c2 + n;
@@ -154,7 +157,8 @@ void symv_columns_float(const float* F, int64_t n, int64_t j0, int64_t j1, const
     }
     y[j] += s;
   }
-  for (int64_t i = j0; i < n; ++i) y[i] += double(yf[i]);
+  for (int64_t i = j0; i < j1; ++i) y[i] += double(yf[i]);
+  for (int64_t i = j1; i < n; ++i) y[i] = double(yf[i]);  // 0 + x is x: the bits of a cleared y
 }
 
 // Column ranges [bounds[c], bounds[c+1]) of equal work in the lower triangle of columns [lo, n):
@@ -165,6 +169,101 @@ void triangle_chunks(int64_t lo, int64_t n, int64_t* bounds) {
   for (int64_t c = 1; c < kChunks; ++c)
     bounds[c] = n - int64_t(std::llround(double(len) * std::sqrt(1.0 - double(c) / kChunks)));
   bounds[kChunks] = n;
+}
+
+// Column k of the panel gets the panel's earlier reflectors p < i: A(k:, k) -= V(k:, p) Y(k, p) + Y(k:, p) V(k, p)
+// (V_p at V0 + p*ld, Y_p at Y0 + p*ld). By blocks of kRows rows, each taking every reflector in order while
+// it sits in L1: the bits of one pass per reflector, without streaming the column through memory i times.
+// (All reflectors per row at once was slower: at ld = 1024 the 2i columns' rows share one L1 set.)
+constexpr int64_t kRows = 64;
+
+void panel_column_update(double* ck, int64_t k, int64_t n, const double* V0, const double* Y0, int64_t ld,
+                         int64_t i) {
+  for (int64_t r0 = k; r0 < n; r0 += kRows) {
+    const int64_t r1 = std::min(r0 + kRows, n);
+    for (int64_t p = 0; p < i; ++p) {
+      const double *vp = V0 + p * ld, *yp = Y0 + p * ld;
+      const double a = yp[k], c = vp[k];
+      for (int64_t r = r0; r < r1; ++r) ck[r] -= vp[r] * a + yp[r] * c;
+    }
+  }
+}
+
+// The correction of y = A v for the panel's earlier reflectors p < i: y -= V (Y^T v) + Y (V^T v) over rows
+// [r0, n). The 2i dot products sum as dot() does (four sums, entry q into sum q % 4 from r0, the tail into
+// the first, (s0 + s1) + (s2 + s3)), two reflectors (four columns) per pass over v; then y, by blocks of
+// kRows rows, subtracts every column in order, as axpy() per column would (the same bits; y streamed once,
+// not 2i times).
+void panel_correction(double* y, const double* v, int64_t r0, int64_t n, const double* V0, const double* Y0,
+                      int64_t ld, int64_t i, double* t1, double* t2) {
+  const int64_t len = n - r0, body = len / 4 * 4;
+  for (int64_t p = 0; p < i; p += 2) {
+    const int64_t q = std::min<int64_t>(2, i - p);  // 1 or 2 reflectors
+    const double* cols[4] = {Y0 + p * ld + r0, V0 + p * ld + r0, Y0 + (p + q - 1) * ld + r0,
+                             V0 + (p + q - 1) * ld + r0};
+    const double* x = v + r0;
+    d2 lo[4], hi[4];
+    for (int c = 0; c < 4; ++c) lo[c] = hi[c] = d2{0.0, 0.0};
+    for (int64_t r = 0; r < body; r += 4) {
+      const d2 xl = load2(x + r), xh = load2(x + r + 2);
+      for (int c = 0; c < 4; ++c) {
+        lo[c] += load2(cols[c] + r) * xl;
+        hi[c] += load2(cols[c] + r + 2) * xh;
+      }
+    }
+    double sums[4];
+    for (int c = 0; c < 4; ++c) {
+      double s0 = lo[c][0];
+      for (int64_t r = body; r < len; ++r) s0 += cols[c][r] * x[r];
+      sums[c] = (s0 + lo[c][1]) + (hi[c][0] + hi[c][1]);
+    }
+    t1[p] = sums[0];
+    t2[p] = sums[1];
+    if (q == 2) {
+      t1[p + 1] = sums[2];
+      t2[p + 1] = sums[3];
+    }
+  }
+  for (int64_t b0 = r0; b0 < n; b0 += kRows) {  // y by blocks of kRows rows, as panel_column_update
+    const int64_t b1 = std::min(b0 + kRows, n);
+    for (int64_t p = 0; p < i; ++p) {
+      const double *vp = V0 + p * ld, *yp = Y0 + p * ld, a = -t1[p], b = -t2[p];
+      for (int64_t r = b0; r < b1; ++r) y[r] = (y[r] + a * vp[r]) + b * yp[r];
+    }
+  }
+}
+
+// y = A v split over threads in the fixed column ranges of triangle_chunks (the bits do not depend on the
+// thread count): chunk(c, partial + c*stride) writes its partial sums to rows [bounds[c], n), the only rows its
+// columns reach, and y[r] for r in [bounds[0], n) is the sum of the partials of the chunks that reach row r,
+// in chunk order. That is sum_over_chunks' sum, whose chunks hold zeros above their first column: adding
+// +0 changes nothing (a sum started at +0 is never -0), so neither the zeros' fill nor their reads are
+// needed. Rows go two pairs at a time (f64x2), so the chunks' additions for one pair overlap the other's.
+// A stride of n plus a cache line: at n = 1024 a stride of n put the 12 partials' rows in one L1 set.
+template <class Chunk>
+void sum_triangle_chunks(double* partial, int64_t stride, const int64_t* bounds, double* y, const Chunk& chunk) {
+  const int threads = int(std::min<int64_t>(kernels::sgemm_threads(), kChunks));
+  tp::detail::run_parts(threads, [&](int part) {
+    for (int64_t c = kChunks * part / threads; c < kChunks * (part + 1) / threads; ++c) chunk(c, partial + c * stride);
+  });
+  for (int64_t s = 0; s < kChunks; ++s) {  // rows [bounds[s], bounds[s+1]) get chunks 0..s
+    int64_t r = bounds[s];
+    const int64_t end = bounds[s + 1];
+    for (; r + 4 <= end; r += 4) {
+      d2 a = {0.0, 0.0}, b = a;
+      for (int64_t c = 0; c <= s; ++c) {
+        a += load2(partial + c * stride + r);
+        b += load2(partial + c * stride + r + 2);
+      }
+      store2(y + r, a);
+      store2(y + r + 2, b);
+    }
+    for (; r < end; ++r) {
+      double sum = 0.0;
+      for (int64_t c = 0; c <= s; ++c) sum += partial[c * stride + r];
+      y[r] = sum;
+    }
+  }
 }
 
 // F(t0:, t0:) -= V Y^T + Y V^T on the lower triangle of F, the float trailing matrix (column j at F + j*n),
@@ -195,7 +294,7 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
   e.assign(size_t(std::max<int64_t>(n - 1, 0)), 0.0);
   tau.assign(size_t(std::max<int64_t>(n - 1, 0)), 0.0);
   // Y (n, kPanel) column-major, indexed by global row: column p is the w of the panel's reflector p.
-  LineVector Yv(size_t(n * kPanel), 0.0), partial(size_t(kChunks * n), 0.0), t1(static_cast<size_t>(kPanel)), t2(static_cast<size_t>(kPanel));
+  LineVector Yv(size_t(n * kPanel), 0.0), partial(size_t(kChunks * (n + 8)), 0.0), t1(static_cast<size_t>(kPanel)), t2(static_cast<size_t>(kPanel));
   int64_t bounds[kChunks + 1];
   // With float updates the trailing matrix lives in F, a float lower triangle (n, n column-major) that
   // y = A v reads (with v in float) and the panel updates accumulate into, as LAPACK's float32 ssytrd
@@ -206,7 +305,6 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
       for (int64_t r = c; r < n; ++r) F[size_t(c * n + r)] = float(W(r, c));
   for (int64_t j0 = 0; j0 < n; j0 += kPanel) {
     const int64_t b = std::min(kPanel, n - j0);
-    std::fill(Yv.begin(), Yv.end(), 0.0);
     if (float_updates && j0 > 0)
       for (int64_t c = j0; c < j0 + b; ++c)
         for (int64_t r = c; r < n; ++r) W(r, c) = double(F[size_t(c * n + r)]);
@@ -214,12 +312,7 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
       const int64_t k = j0 + i;
       double* ck = W.col(k);
       // Column k gets the panel's earlier reflectors: A(k:, k) -= V(k:, 0:i) Y(k, 0:i)^T + Y(k:, 0:i) V(k, 0:i)^T.
-      for (int64_t p = 0; p < i; ++p) {
-        const double* vp = W.col(j0 + p);
-        const double* yp = Yv.data() + p * n;
-        const double a = yp[k], c = vp[k];
-        for (int64_t r = k; r < n; ++r) ck[r] -= vp[r] * a + yp[r] * c;
-      }
+      if (i > 0) call_out_of_line<&panel_column_update>(ck, k, n, W.col(j0), Yv.data(), n, i);
       d[size_t(k)] = ck[k];
       if (k + 1 >= n) break;
       const double t = make_householder(ck[k + 1], ck + k + 2, n - k - 2);
@@ -233,28 +326,25 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
       const int64_t len = n - k - 1;
       if (float_updates)
         for (int64_t r = k + 1; r < n; ++r) vf[size_t(r)] = float(v[r]);
+      // Writes out's rows [c0, n) (symv_columns adds to them: they are cleared first).
       auto symv = [&](int64_t c0, int64_t c1, double* out) {
-        if (float_updates) call_out_of_line<&symv_columns_float>(F.data(), n, c0, c1, vf.data(), out);
-        else call_out_of_line<&symv_columns>(W, c0, c1, v, out);
+        if (float_updates) {
+          call_out_of_line<&symv_columns_float>(F.data(), n, c0, c1, vf.data(), out);
+        } else {
+          std::fill(out + c0, out + n, 0.0);
+          call_out_of_line<&symv_columns>(W, c0, c1, v, out);
+        }
       };
       if (len < kSplitFrom) {
         symv(k + 1, n, y);
       } else {
         triangle_chunks(k + 1, n, bounds);
-        sum_over_chunks(partial.data(), n, k + 1, n, y, [&](int64_t c, double* yc) {
-          std::fill(yc + k + 1, yc + n, 0.0);
-          symv(bounds[c], bounds[c + 1], yc);
-        });
+        sum_triangle_chunks(partial.data(), n + 8, bounds, y,
+                            [&](int64_t c, double* yc) { symv(bounds[c], bounds[c + 1], yc); });
       }
       // ... minus what the panel's earlier reflectors changed: y -= V (Y^T v) + Y (V^T v).
-      for (int64_t p = 0; p < i; ++p) {
-        t1[size_t(p)] = dot(Yv.data() + p * n + k + 1, v + k + 1, len);
-        t2[size_t(p)] = dot(W.col(j0 + p) + k + 1, v + k + 1, len);
-      }
-      for (int64_t p = 0; p < i; ++p) {
-        axpy(y + k + 1, -t1[size_t(p)], W.col(j0 + p) + k + 1, len);
-        axpy(y + k + 1, -t2[size_t(p)], Yv.data() + p * n + k + 1, len);
-      }
+      if (i > 0)
+        call_out_of_line<&panel_correction>(y, v, k + 1, n, W.col(j0), Yv.data(), n, i, t1.data(), t2.data());
       // w = t y - (t^2/2)(y.v) v: A - v w^T - w v^T is H A H.
       for (int64_t r = k + 1; r < n; ++r) y[r] *= t;
       const double alpha = -0.5 * t * dot(y + k + 1, v + k + 1, len);

@@ -52,7 +52,7 @@ double eigh_stage(int stage) {
   }
   if (stage == 2) {
     s.Z = d::ColMat(n, n);
-    d::tridiagonal_block_vectors(s.dg.data(), s.e.data(), n, s.lambda.data(), n, s.Z.col(0), n, 0);
+    d::tridiagonal_block_vectors(s.dg.data(), s.e.data(), n, s.lambda.data(), n, s.Z.col(0), n, 0, 1);  // eigh's one extra solve
     return s.Z.a[0];
   }
   if (stage == 3) {
