@@ -190,39 +190,13 @@ void panel_column_update(double* ck, int64_t k, int64_t n, const double* V0, con
 }
 
 // The correction of y = A v for the panel's earlier reflectors p < i: y -= V (Y^T v) + Y (V^T v) over rows
-// [r0, n). The 2i dot products sum as dot() does (four sums, entry q into sum q % 4 from r0, the tail into
-// the first, (s0 + s1) + (s2 + s3)), two reflectors (four columns) per pass over v; then y, by blocks of
-// kRows rows, subtracts every column in order, as axpy() per column would (the same bits; y streamed once,
-// not 2i times).
+// [r0, n): the 2i dot products, then y, by blocks of kRows rows, subtracts every column in order, as axpy()
+// per column would (the same bits; y streamed once, not 2i times).
 void panel_correction(double* y, const double* v, int64_t r0, int64_t n, const double* V0, const double* Y0,
                       int64_t ld, int64_t i, double* t1, double* t2) {
-  const int64_t len = n - r0, body = len / 4 * 4;
-  for (int64_t p = 0; p < i; p += 2) {
-    const int64_t q = std::min<int64_t>(2, i - p);  // 1 or 2 reflectors
-    const double* cols[4] = {Y0 + p * ld + r0, V0 + p * ld + r0, Y0 + (p + q - 1) * ld + r0,
-                             V0 + (p + q - 1) * ld + r0};
-    const double* x = v + r0;
-    d2 lo[4], hi[4];
-    for (int c = 0; c < 4; ++c) lo[c] = hi[c] = d2{0.0, 0.0};
-    for (int64_t r = 0; r < body; r += 4) {
-      const d2 xl = load2(x + r), xh = load2(x + r + 2);
-      for (int c = 0; c < 4; ++c) {
-        lo[c] += load2(cols[c] + r) * xl;
-        hi[c] += load2(cols[c] + r + 2) * xh;
-      }
-    }
-    double sums[4];
-    for (int c = 0; c < 4; ++c) {
-      double s0 = lo[c][0];
-      for (int64_t r = body; r < len; ++r) s0 += cols[c][r] * x[r];
-      sums[c] = (s0 + lo[c][1]) + (hi[c][0] + hi[c][1]);
-    }
-    t1[p] = sums[0];
-    t2[p] = sums[1];
-    if (q == 2) {
-      t1[p + 1] = sums[2];
-      t2[p + 1] = sums[3];
-    }
+  for (int64_t p = 0; p < i; ++p) {
+    t1[p] = dot(Y0 + p * ld + r0, v + r0, n - r0);
+    t2[p] = dot(V0 + p * ld + r0, v + r0, n - r0);
   }
   for (int64_t b0 = r0; b0 < n; b0 += kRows) {  // y by blocks of kRows rows, as panel_column_update
     const int64_t b1 = std::min(b0 + kRows, n);
