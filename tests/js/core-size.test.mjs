@@ -148,7 +148,11 @@ const GOAL = 200_000;
 //   Tensor::clone 5,955, unary 5,905, ForwardRun::layer 5,546, st_check_header 5,063 and st_save's guard
 //   4,902 (check_safetensors_header and write_safetensors_tensors, single callers, inlined: moved, not
 //   copied), einsum 4,236; of 518 KB of code and 29 KB of data.
-const BUDGET = { web: 221_880, 'web-mt': 232_200 };
+// + eigh's latrd panel in row blocks and its symv partials summed without zeros (issue 24, eigh branch): the
+//   node core measured 222,660 -> 223,351 (+691, this test's zlib -9) on b55df69 (without to_float32_rare);
+//   both ceilings +700 on to_float32_rare's (221,880 -> 222,580, 232,200 -> 232,900), web-mt's an estimate
+//   (not measured: no web-mt build in the session); the merge of the two not measured before landing.
+const BUDGET = { web: 222_580, 'web-mt': 232_900 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
