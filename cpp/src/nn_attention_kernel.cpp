@@ -12,6 +12,10 @@
 #include "tensorpad/simd.hpp"
 #include "tensorpad/vmath.hpp"
 
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
+
 namespace tp::kernels {
 
 namespace {
@@ -21,7 +25,7 @@ using simd::f32x4;
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 // Query rows and key rows per tile: a 64x64 score tile plus a 64xDv accumulator stay in L1/L2.
 constexpr int64_t kTileQ = kAttentionTileRows;
-constexpr int64_t kTileK = 64;
+constexpr int64_t kTileK = 128;
 
 // The larger of a running max and a score, NaN once either is NaN: std::max(m, NaN) keeps m, and a row
 // (or a 64-key tile) of NaN scores then read as fully masked, giving 0 where torch gives NaN.
@@ -75,32 +79,102 @@ AttentionArgs head(const AttentionArgs& a, int64_t g) {
   return h;
 }
 
+#if defined(__wasm_simd128__)
+// exp(x) lane by lane as exp_f32 computes it, for the x a softmax row feeds it (a score minus the row max:
+// <= 0, -inf or NaN): without exp_f32's clamp above and with one scaling by 2^n instead of two (n >= -126
+// here, so 2^n is a normal float and both give the bits of e·2^n), some 7 operations fewer per 4 lanes.
+inline v128_t exp_nonpositive(v128_t v) {
+  using namespace expf_cephes;
+  const v128_t mina = wasm_f32x4_splat(kMinArg);
+  const v128_t c = wasm_f32x4_max(v, mina);
+  const v128_t k = wasm_f32x4_nearest(wasm_f32x4_mul(c, wasm_f32x4_splat(kLog2e)));
+  const v128_t r = wasm_f32x4_sub(wasm_f32x4_sub(c, wasm_f32x4_mul(k, wasm_f32x4_splat(kLn2Hi))),
+                                  wasm_f32x4_mul(k, wasm_f32x4_splat(kLn2Lo)));
+  v128_t p = wasm_f32x4_splat(kP0);
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(kP1));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(kP2));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(kP3));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(kP4));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(kP5));
+  v128_t e = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_mul(p, r), r), r), wasm_f32x4_splat(1.0f));
+  const v128_t n = wasm_i32x4_trunc_sat_f32x4(k);
+  e = wasm_f32x4_mul(e, wasm_i32x4_shl(wasm_i32x4_add(n, wasm_i32x4_splat(127)), 23));
+  e = wasm_v128_bitselect(wasm_f32x4_splat(0.0f), e, wasm_f32x4_lt(v, mina));
+  return wasm_v128_bitselect(v, e, wasm_f32x4_ne(v, v));  // NaN stays NaN
+}
+#endif
+
+// s[c] = exp(s[c]·sc − mx) for c < n, in place; returns their sum (4 lane sums, then the tail). One pass
+// in WASM; the native build runs the passes it fuses (scale and shift, exp_f32, sum), its reference,
+// with the same roundings in the same order: the same bits.
+float exp_shifted_sum(float* s, int64_t n, float sc, float mx) {
+  const f32x4 scv = simd::splat(sc), mxv = simd::splat(mx);
+  f32x4 sv = simd::zero();
+  int64_t c = 0;
+#if defined(__wasm_simd128__)
+  for (; c + 4 <= n; c += 4) {
+    const f32x4 e = exp_nonpositive(simd::sub(simd::mul(simd::load(s + c), scv), mxv));
+    simd::store(s + c, e);
+    sv = simd::add(sv, e);
+  }
+  float sum = simd::hsum(sv);
+  for (; c < n; ++c) {
+    s[c] = s[c] * sc - mx;
+    exp_f32(s + c, s + c, 1);
+    sum += s[c];
+  }
+#else
+  for (; c + 4 <= n; c += 4) simd::store(s + c, simd::sub(simd::mul(simd::load(s + c), scv), mxv));
+  for (; c < n; ++c) s[c] = s[c] * sc - mx;
+  exp_f32(s, s, n);
+  for (c = 0; c + 4 <= n; c += 4) sv = simd::add(sv, simd::load(s + c));
+  float sum = simd::hsum(sv);
+  for (; c < n; ++c) sum += s[c];
+#endif
+  return sum;
+}
+
+// The max of s[0:n], NaN once any is NaN (simd::max keeps NaN, as max_keeping_nan).
+float row_max(const float* s, int64_t n) {
+  f32x4 mv = simd::splat(kNegInf);
+  int64_t c = 0;
+  for (; c + 4 <= n; c += 4) mv = simd::max(mv, simd::load(s + c));
+  float mx = max_keeping_nan(max_keeping_nan(simd::lane<0>(mv), simd::lane<1>(mv)),
+                             max_keeping_nan(simd::lane<2>(mv), simd::lane<3>(mv)));
+  for (; c < n; ++c) mx = max_keeping_nan(mx, s[c]);
+  return mx;
+}
+
 // Rows i0..i0+bq-1 of one head against keys j0..j0+bk-1, online softmax: S holds the tile's Q Kᵀ on
 // entry and its unnormalised probabilities on exit; each row's running max m, sum l and accumulated
 // output acc are rescaled to the new max, so that acc += S V then finishes the step.
-// Scale, causal limit, max, sum and rescale run 4 lanes at a time (the scalar form is masked() and
-// attention_ref's row): under the causal mask a row sees keys j <= q0 + i, a prefix of the tile.
+// Under the causal mask a row sees keys j <= q0 + i, a prefix of the tile. Without an additive mask and
+// with a positive scale (the model's case), the max is taken on the raw scores and scaled once
+// (rounding is monotonic: the same float as the max of the scaled scores), and scaling, shifting, exp and
+// the sum are one pass (exp_shifted_sum); otherwise the scores are scaled and masked first. The scalar
+// form is masked() and attention_ref's row.
 void online_softmax_tile(const AttentionArgs& a, float* S, int64_t i0, int64_t bq, int64_t j0, int64_t bk,
                          float* m, float* l, float* acc) {
-  const f32x4 scale = simd::splat(a.scale), neg_inf = simd::splat(kNegInf);
+  const bool raw = !a.mask && a.scale > 0.0f;
+  const f32x4 scale = simd::splat(a.scale);
   for (int64_t r = 0; r < bq; ++r) {
     const int64_t i = i0 + r;
     float* s = S + r * kTileK;
     const int64_t visible = a.causal ? std::clamp<int64_t>(a.q0 + i - j0 + 1, 0, bk) : bk;
-    int64_t c = 0;
-    for (; c + 4 <= visible; c += 4) simd::store(s + c, simd::mul(simd::load(s + c), scale));
-    for (; c < visible; ++c) s[c] *= a.scale;
+    int64_t c = visible;
     for (; c < bk; ++c) s[c] = kNegInf;
-    if (a.mask) {
-      const float* mk = a.mask + i * a.rsm + j0 * a.csm;
-      for (c = 0; c < visible; ++c) s[c] += mk[c * a.csm];
+    float mx;
+    if (raw) {
+      mx = row_max(s, visible) * a.scale;
+    } else {
+      for (c = 0; c + 4 <= visible; c += 4) simd::store(s + c, simd::mul(simd::load(s + c), scale));
+      for (; c < visible; ++c) s[c] *= a.scale;
+      if (a.mask) {
+        const float* mk = a.mask + i * a.rsm + j0 * a.csm;
+        for (c = 0; c < visible; ++c) s[c] += mk[c * a.csm];
+      }
+      mx = row_max(s, bk);
     }
-    // The row max, NaN once any score is NaN (simd::max keeps NaN, as max_keeping_nan).
-    f32x4 mv = neg_inf;
-    for (c = 0; c + 4 <= bk; c += 4) mv = simd::max(mv, simd::load(s + c));
-    float mx = max_keeping_nan(max_keeping_nan(simd::lane<0>(mv), simd::lane<1>(mv)),
-                               max_keeping_nan(simd::lane<2>(mv), simd::lane<3>(mv)));
-    for (; c < bk; ++c) mx = max_keeping_nan(mx, s[c]);
     mx = max_keeping_nan(m[r], mx);
     if (mx == kNegInf) {  // nothing visible yet in this row: contributes nothing
       std::fill(s, s + bk, 0.0f);
@@ -108,15 +182,8 @@ void online_softmax_tile(const AttentionArgs& a, float* S, int64_t i0, int64_t b
     }
     // Rescale what was accumulated under the old max to the new one.
     const float alpha = std::exp(m[r] - mx);  // exp(-inf) = 0 on the first visible tile
-    const f32x4 mxv = simd::splat(mx);
-    for (c = 0; c + 4 <= bk; c += 4) simd::store(s + c, simd::sub(simd::load(s + c), mxv));
-    for (; c < bk; ++c) s[c] -= mx;
-    exp_f32(s, s, bk);  // vectorised; exp(-inf) = 0 for masked entries
-    f32x4 sv = simd::zero();
-    for (c = 0; c + 4 <= bk; c += 4) sv = simd::add(sv, simd::load(s + c));
-    float sum = simd::hsum(sv);
-    for (; c < bk; ++c) sum += s[c];
-    l[r] = l[r] * alpha + sum;
+    // exp(-inf) = 0 for masked entries.
+    l[r] = l[r] * alpha + exp_shifted_sum(s, bk, raw ? a.scale : 1.0f, mx);
     m[r] = mx;
     if (alpha != 1.0f) {
       float* o = acc + r * a.dv;

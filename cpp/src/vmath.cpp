@@ -14,14 +14,7 @@
 namespace tp::kernels {
 
 namespace {
-constexpr float kLog2e = 1.44269504088896341f;
-constexpr float kLn2Hi = 0.693359375f, kLn2Lo = -2.12194440e-4f;  // ln2 split so n*kLn2Hi is exact
-// Above kMaxArg (the float just above ln FLT_MAX) exp is +inf; below kMinArg (ln FLT_MIN) it is flushed
-// to 0: the subnormal results torch gives there (< 1.2e-38) matter to no sum, and producing them would
-// cost x86's slow subnormal path on every masked logit a softmax sees.
-constexpr float kMaxArg = 88.72283935546875f, kMinArg = -87.3365f;
-constexpr float kP0 = 1.9875691500e-4f, kP1 = 1.3981999507e-3f, kP2 = 8.3334519073e-3f, kP3 = 4.1665795894e-2f,
-                kP4 = 1.6666665459e-1f, kP5 = 5.0000001201e-1f;
+using namespace expf_cephes;
 
 float exp_one(float x) {
   if (x != x) return x;
