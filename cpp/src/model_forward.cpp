@@ -61,13 +61,6 @@ void rms_norm_rows(int64_t rows, int64_t d, const float* x, const float* w, floa
   over_rows(rows, 4.0 * double(d), [&](int64_t r0, int64_t r1) { kernels::rms_norm_f32(r1 - r0, d, x + r0 * d, w, eps, y + r0 * d); });
 }
 
-// x += y over [rows, d], split.
-void add_rows(int64_t rows, int64_t d, float* x, const float* y) {
-  over_rows(rows, double(d), [&](int64_t r0, int64_t r1) {
-    for (int64_t j = r0 * d; j < r1 * d; ++j) x[j] += y[j];
-  });
-}
-
 // g = silu(g) * u = g / (1 + exp(-g)) * u over n values, in float32 as numpy's reference and torch's
 // float32 modules compute it, with exp_f32 (4 lanes; exp_f32_ref is its scalar form). kernels::silu_f32
 // (double exp, one value at a time) took 3% of a 1024-token forward. Very negative g: exp(-g) = inf and
@@ -313,11 +306,10 @@ void ForwardRun::layer(int64_t i) {
   });
   lap("attention");
   if (want_w) keep(cp + "attn.weights", weights);
-  Floats attn(T * hid);
-  m_.linear(o.data(), T, p + "self_attn.o_proj.weight", c.o_bias ? p + "self_attn.o_proj.bias" : "", attn.data());
+  // x += o · W_oᵀ: the residual add happens in the GEMM's store (sgemm's accumulate), not as a pass of
+  // its own over [T, hidden]; torch adds the finished product to x, a rounding apart.
+  m_.linear(o.data(), T, p + "self_attn.o_proj.weight", c.o_bias ? p + "self_attn.o_proj.bias" : "", x, true);
   lap("o_proj");
-  add_rows(T, hid, x, attn.data());
-  lap("residual");
 
   // --- SwiGLU MLP ---
   rms_norm_rows(T, hid, x, m_.vec(p + "post_attention_layernorm.weight").data(), c.rms_eps, h.data());
@@ -334,10 +326,8 @@ void ForwardRun::layer(int64_t i) {
   lap("swiglu");
   if (wants(cp + "mlp.act")) keep(cp + "mlp.act", copy_of(gate.data(), {T, I}));
   lap("captures");
-  m_.linear(gate.data(), T, p + "mlp.down_proj.weight", mb("down_proj"), attn.data());
+  m_.linear(gate.data(), T, p + "mlp.down_proj.weight", mb("down_proj"), x, true);  // x += act · W_downᵀ
   lap("down_proj");
-  add_rows(T, hid, x, attn.data());
-  lap("residual");
   if (i == c.layers - 1 && cache_) cache_->length = S;
 }
 

@@ -170,14 +170,16 @@ const std::vector<float>& Model::vec(const std::string& name) const {
 
 // x is [T, in], W is [out, in], y is [T, out]: sgemm with B = Wᵀ read transposed by its packing; a
 // BF16/F16 weight goes to sgemm_half, which widens it while packing (never a float32 copy of W).
-void Model::linear(const float* x, int64_t T, const std::string& wname, const std::string& bname, float* y) const {
+// accumulate: the GEMM adds into y (the residual stream) as it stores, no separate pass over y.
+void Model::linear(const float* x, int64_t T, const std::string& wname, const std::string& bname, float* y,
+                   bool accumulate) const {
   const Weight& w = weight(wname);
   const int64_t out = w.shape[0], in = w.shape[1];
   if (w.dtype == io::DType::F32) {
-    kernels::sgemm(T, out, in, x, in, 1, reinterpret_cast<const float*>(w.data()), 1, in, y, out, false);
+    kernels::sgemm(T, out, in, x, in, 1, reinterpret_cast<const float*>(w.data()), 1, in, y, out, accumulate);
   } else {
     kernels::sgemm_half(T, out, in, x, in, 1, reinterpret_cast<const uint16_t*>(w.data()), 1, in,
-                        w.dtype == io::DType::BF16 ? Half::BF16 : Half::F16, y, out, false);
+                        w.dtype == io::DType::BF16 ? Half::BF16 : Half::F16, y, out, accumulate);
   }
   if (!bname.empty()) {
     const std::vector<float>& b = vec(bname);

@@ -368,13 +368,14 @@ test('forward with profile: true lists each op\'s calls and time, the layer ops 
   const { logits, profile } = await model.forward(ids, { profile: true });
   assert.deepEqual(logits.toArray(), plain.logits.toArray());
   const ops = profile.map((p) => p.op);
-  for (const op of ['embed', 'input_norm', 'qkv_proj', 'qk_norm', 'rope', 'attention', 'o_proj', 'residual', 'post_norm',
+  for (const op of ['embed', 'input_norm', 'qkv_proj', 'qk_norm', 'rope', 'attention', 'o_proj', 'post_norm',
     'gate_up_proj', 'swiglu', 'down_proj', 'final_norm', 'lm_head']) assert.ok(ops.includes(op), `${op} in ${ops}`);
   assert.equal(ops[0], 'embed');
   assert.equal(ops.at(-1), 'lm_head');
   const calls = Object.fromEntries(profile.map((p) => [p.op, p.calls]));
   assert.equal(calls.attention, dims.layers);
-  assert.equal(calls.residual, 2 * dims.layers);
+  assert.equal(calls.down_proj, dims.layers);
+  assert.ok(!ops.includes('residual'), 'o_proj and down_proj add into the residual stream themselves');
   assert.equal(calls.lm_head, 1);
   for (const p of profile) {
     assert.ok(p.ms >= 0 && Number.isFinite(p.ms), `${p.op}: ${p.ms} ms`);

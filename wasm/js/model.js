@@ -35,8 +35,8 @@
 //       profile: true adds profile, [{op, calls, ms, helperMs}]: each op's wall time summed over the
 //       layers, and the time helper threads worked in it (0: it ran on one thread; ≈ ms per helper: an
 //       even split with a core each). Ops: embed, input_norm, qkv_proj, qk_norm, rope, kv_cache,
-//       attention, o_proj, residual, post_norm, gate_up_proj, swiglu, down_proj, final_norm, lm_head,
-//       captures.
+//       attention, o_proj, post_norm, gate_up_proj, swiglu, down_proj, final_norm, lm_head, captures
+//       (o_proj and down_proj add into the residual stream as they store).
 //   await model.generate(textOrIds, {maxNewTokens = 32, greedy = true, onToken, signal}) → {ids, text}
 //       greedy decoding over a KV cache; stops at maxNewTokens or an eos id of config.json.
 //   model.dispose()        frees the weights; tp.memory() is back to what it was before load.

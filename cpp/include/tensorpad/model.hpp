@@ -184,8 +184,10 @@ class Model {
   std::vector<int64_t> generate(const std::vector<int64_t>& prompt, int64_t max_new) const;
 
   // --- pieces of the forward (ForwardRun calls them) ---
-  // y[T, out] = x[T, in] · Wᵀ (+ b): W is a weight [out, in] in its file dtype.
-  void linear(const float* x, int64_t T, const std::string& w, const std::string& b, float* y) const;
+  // y[T, out] = x[T, in] · Wᵀ (+ b), or y += x · Wᵀ (+ b) when accumulate: W is a weight [out, in] in
+  // its file dtype.
+  void linear(const float* x, int64_t T, const std::string& w, const std::string& b, float* y,
+              bool accumulate = false) const;
   // A 1-d weight (norms, biases) as float32.
   const std::vector<float>& vec(const std::string& name) const;
   // RoPE inverse frequencies inv_freq[i], i < head_dim/2, after the config's scaling.
