@@ -1,7 +1,9 @@
 // A/B of two builds' model forward in one run, single thread in Node: each build's core runs in its own
 // worker_thread (TP_WASM_DIR), both load the same random Qwen3-0.6B-shaped BF16 checkpoint (model.mjs),
 // then their forwards alternate (A B B A ...) so load from other processes hits both alike. Prints the
-// median seconds of each, B/A, each op's median ms per layer (model.forward's profile) and the load average.
+// median wall and CPU seconds of each (CPU: process.cpuUsage around the forward; one worker runs at a
+// time, so the process's CPU is that forward's, less exposed to other processes' load than wall time),
+// A/B, each op's median ms per layer (model.forward's profile, wall) and the load average.
 //   node tests/bench/model-ab.mjs --a /path/to/build-a [--b build/wasm] [--layers 2] [--tokens 1024] [--trials 4]
 // A build dir holds node/tensorpad_core.{js,wasm}. Not a test: no thresholds.
 import os from 'node:os';
@@ -16,11 +18,11 @@ if (!isMainThread) {
   const model = await tp.model.load(workerData.dir);
   parentPort.on('message', async (T) => {
     const ids = Array.from({ length: T }, (_, k) => k % model.config.vocabSize);
-    const t0 = performance.now();
+    const t0 = performance.now(), u0 = process.cpuUsage();
     const { logits, profile } = await model.forward(ids, { profile: true });
-    const ms = performance.now() - t0;
+    const ms = performance.now() - t0, u = process.cpuUsage(u0);
     logits.dispose();
-    parentPort.postMessage({ ms, profile });
+    parentPort.postMessage({ ms, cpuMs: (u.user + u.system) / 1000, profile });
   });
   parentPort.postMessage('ready');
 } else {
@@ -50,12 +52,15 @@ if (!isMainThread) {
     for (const name of t % 2 ? ['B', 'A'] : ['A', 'B']) {
       const r = await run(name);
       got[name].push(r);
-      console.log(`  trial ${t} ${name}: ${(r.ms / 1000).toFixed(2)} s (load ${os.loadavg()[0].toFixed(1)})`);
+      console.log(`  trial ${t} ${name}: ${(r.ms / 1000).toFixed(2)} s, CPU ${(r.cpuMs / 1000).toFixed(2)} s (load ${os.loadavg()[0].toFixed(1)})`);
     }
   }
   const median = (xs) => { const v = [...xs].sort((a, b) => a - b); return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2; };
-  const ms = (name) => median(got[name].map((r) => r.ms));
-  console.log(`median: A ${(ms('A') / 1000).toFixed(2)} s, B ${(ms('B') / 1000).toFixed(2)} s, A/B ${(ms('A') / ms('B')).toFixed(3)} (> 1: B faster)`);
+  const ms = (name, key = 'ms') => median(got[name].map((r) => r[key]));
+  const range = (name) => got[name].map((r) => r.cpuMs / 1000);
+  console.log(`median wall: A ${(ms('A') / 1000).toFixed(2)} s, B ${(ms('B') / 1000).toFixed(2)} s, A/B ${(ms('A') / ms('B')).toFixed(3)} (> 1: B faster)`);
+  console.log(`median CPU: A ${(ms('A', 'cpuMs') / 1000).toFixed(2)} s [${Math.min(...range('A')).toFixed(2)}-${Math.max(...range('A')).toFixed(2)}], ` +
+    `B ${(ms('B', 'cpuMs') / 1000).toFixed(2)} s [${Math.min(...range('B')).toFixed(2)}-${Math.max(...range('B')).toFixed(2)}], A/B ${(ms('A', 'cpuMs') / ms('B', 'cpuMs')).toFixed(3)}`);
   const perOp = (name) => {
     const out = new Map();
     for (const r of got[name]) for (const p of r.profile) (out.get(p.op) ?? out.set(p.op, []).get(p.op)).push(p.ms);
