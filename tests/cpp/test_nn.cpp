@@ -140,10 +140,11 @@ TEST_CASE("fused attention matches the double-precision oracle on a long causal 
   check_close(out, ref, 1e-5, 1e-4);
 }
 
-TEST_CASE("fused attention matches the oracle at every tile edge (1, 63, 64, 65, 128, 129 rows and keys)") {
+TEST_CASE("fused attention matches the oracle at every tile edge (rows 1, 63, 64, 65, 129; keys 1, 64, 65, 127, 128, 129, 257)") {
+  // Query tiles of 64 rows, key tiles of 128.
   uint64_t seed = 200;
   for (int64_t sq : {1, 63, 64, 65, 129})
-    for (int64_t sk : {1, 64, 65, 128})
+    for (int64_t sk : {1, 64, 65, 127, 128, 129, 257})
       for (bool causal : {false, true}) {
         const int64_t d = 5, dv = 3;
         const Tensor Q = randn_t({sq, d}, seed++), K = randn_t({sk, d}, seed++), V = randn_t({sk, dv}, seed++);
@@ -186,6 +187,31 @@ TEST_CASE("the fused kernel given a group of query heads matches the oracle head
       CAPTURE(sq);
       CAPTURE(causal);
       check_close(out, ref, 1e-5, 1e-4);
+    }
+}
+
+TEST_CASE("attention without a mask (one softmax pass on raw scores) gives the bits of the same call with a zero mask") {
+  // No mask and a positive scale: the row max is taken on the raw scores, then scale, shift, exp and sum
+  // run in one pass; an additive mask (here all zeros, which changes no score) takes the scale-then-mask
+  // path. Key counts with 4-lane tails, one and three key tiles; causal or not.
+  uint64_t seed = 700;
+  for (int64_t sk : {7, 130, 261})
+    for (bool causal : {false, true}) {
+      const int64_t G = 2, sq = causal ? sk : 70, d = 9, dv = 5;
+      Tensor Q = randn_t({G, sq, d}, seed++);
+      for (int64_t i = 0; i < Q.numel(); ++i) Q.data()[i] *= 3.0f;  // logits of a few units: exp's whole range
+      const Tensor K = randn_t({sk, d}, seed++), V = randn_t({sk, dv}, seed++);
+      const Tensor Z = Tensor::zeros({G, sq, sk});
+      Tensor raw = Tensor::empty({G, sq, dv}), masked = Tensor::empty({G, sq, dv});
+      kernels::AttentionArgs a = grouped_args(Q, K, V, 0.3f, causal);
+      a.o = raw.data();
+      kernels::attention_f32(a);
+      a.mask = Z.data(), a.rsm = sk, a.csm = 1, a.hsm = sq * sk;
+      a.o = masked.data();
+      kernels::attention_f32(a);
+      CAPTURE(sk);
+      CAPTURE(causal);
+      CHECK(std::memcmp(raw.data(), masked.data(), size_t(raw.numel()) * sizeof(float)) == 0);
     }
 }
 
