@@ -7,7 +7,7 @@ export type CloseOptions = { rtol?: number; atol?: number; equalNan?: boolean };
 export type RandomOptions = { seed?: number };
 export type TensorSource = Blob | ArrayBuffer | ArrayBufferView | string | URL;
 export type TensorFile = { format: "safetensors" | "npy"; tensors: { name: string; dtype: string; shape: number[] }[]; metadata: Record<string, unknown>; size: number; get(name: string, opts?: { dtype?: DTypeName }): Promise<Tensor>; close(): Promise<void> };
-export type Memory = { tensors: number; quantized: number; models: number; bytes: number };
+export type Memory = { tensors: number; quantized: number; models: number; bytes: number; scratch: number };
 export type JudgeResults = { version: number; status: 'pass' | 'fail' | 'error'; message: string | null; tests: { name: string; status: 'pass' | 'fail' | 'error'; message: string | null; output: string | null; test_code: string }[]; exercise: string; seed: number; passed: number; failed: number; error_kind?: string };
 export type DType = 'float32' | 'float64' | 'float16' | 'bfloat16' | 'int32' | 'int64' | 'uint8' | 'int8' | 'int16' | 'bool';
 export type DTypeName = DType | 'float' | 'double' | 'half' | 'int' | 'long' | 'short';
@@ -487,7 +487,7 @@ export interface Tp {
   tidy<T>(fn: () => T): T;
   /** Frees the tensors in its arguments (arrays and objects searched). @example tp.dispose([tp.ones(1), { a: tp.ones(1) }]) */
   dispose(...xs: unknown[]): void;
-  /** Live handles and the WebAssembly heap bytes they hold. @example tp.memory().tensors */
+  /** Live handles and the WebAssembly heap bytes they hold; scratch: the bytes the core keeps between calls for its own work (eigh's and svd's, up to 16 MB), not in bytes. @example tp.memory().tensors */
   memory(): Memory;
   /** Threads for large products (more than 1 only with the pthreads core, in a crossOriginIsolated page); returns the count in use. @example tp.setNumThreads(2) */
   setNumThreads(n: number): number;

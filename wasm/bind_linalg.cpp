@@ -52,6 +52,13 @@ double svd_lowrank(const Args& a) {
   return handles({r.U, r.S, r.V});
 }
 
+// The decompositions' kept work memory, for tp.memory(); its release is for the tests (a larger call frees it).
+double scratch_bytes(const Args&) { return double(la::kept_scratch_bytes()); }
+double release_scratch(const Args&) {
+  la::release_kept_scratch();
+  return 0.0;
+}
+
 // Arguments in the order JS passes them.
 const tpw::OpRow kRows[] = {
     {"linalgSvdvals", R::Number, svdvals},
@@ -64,6 +71,8 @@ const tpw::OpRow kRows[] = {
     {"linalgSolve", R::Number, solve},
     {"linalgMatrixRank", R::Number, matrix_rank},
     {"linalgSvdLowrank", R::List, svd_lowrank},
+    {"linalgScratchBytes", R::Number, scratch_bytes},
+    {"linalgReleaseScratch", R::Number, release_scratch},
 };
 const tpw::OpRows kAdded(kRows);
 

@@ -106,8 +106,7 @@ static void back_block(const ColMat& V, const double* tau, int64_t shift, int64_
 // every call before. Natively a buffer that size is mapped and unmapped by each call, and every page
 // faulted in again; in WebAssembly it is the heap's, reused, but cleared and copied each time. Kept up to
 // kKeepBackScratch floats (16 MB: eigh and svd to n ~ 1400); a larger one is freed when its call ends, so
-// one big decomposition leaves nothing behind. Not tensors', so not in tp.memory(), as sgemm's packing
-// buffers are not.
+// one big decomposition leaves nothing behind. Not tensors': tp.memory() shows it apart, as its scratch.
 namespace {
 struct BackScratch {
   std::vector<float> q, vy;
@@ -367,5 +366,8 @@ static void qr_any(const T* A, int64_t m, int64_t n, T* Q, T* R) {
 
 void qr(const float* A, int64_t m, int64_t n, float* Q, float* R) { qr_any(A, m, n, Q, R); }
 void qr(const double* A, int64_t m, int64_t n, double* Q, double* R) { qr_any(A, m, n, Q, R); }
+
+size_t kept_scratch_bytes() { return back_scratch_bytes(); }
+void release_kept_scratch() { release_back_scratch(); }
 
 }  // namespace tp::linalg

@@ -300,3 +300,32 @@ test('float64 qr, eigh, eigvalsh and matrixRank return float64 computed in doubl
     assert.throws(() => tp.linalg.eigh(T.half()), { name: 'TensorpadError', message: /^linalg\.eigh: expects float32 or float64 matrices, got float16/ });
   });
 });
+
+test('tp.memory().scratch counts the work memory eigh keeps between calls, and is 0 once it is released', async () => {
+  // A fresh core of its own, so no other test's decomposition has left scratch behind; the release is the
+  // core's (the API frees it only when a call needs more than 16 MB, which takes seconds to reach).
+  const { createRequire } = await import('node:module');
+  const { fileURLToPath } = await import('node:url');
+  const { createApi } = await import('../../wasm/js/api.js');
+  const { withCalls } = await import('../../wasm/js/calls.js');
+  const dir = new URL('../../build/wasm/node/', import.meta.url);
+  const factory = createRequire(import.meta.url)(fileURLToPath(new URL('tensorpad_core.js', dir)));
+  const core = await factory({ wasmBinary: readFileSync(new URL('tensorpad_core.wasm', dir)), print() {}, printErr() {} });
+  const tq = createApi(core, { finalizers: false });
+  assert.equal(tq.memory().scratch, 0, 'a fresh core keeps no scratch');
+  const n = 160; // blocked from 96: eigh's vectors go through the back-transformation's float scratch
+  const G = tq.randn([n, n]);
+  const A = G.add(G.T);
+  const small = tq.linalg.eigh(tq.ones([8, 8])), q = tq.linalg.qr(tq.ones([12, 10]));
+  assert.equal(tq.memory().scratch, 0, 'the unblocked routes keep none');
+  const first = tq.linalg.eigh(A).eigenvectors.toArray();
+  const kept = tq.memory();
+  // Q's (n, n) floats and the blocks' V and Y (another n^2 or so): more than 4 n^2 bytes, at most 16 MB.
+  assert.ok(kept.scratch >= 4 * n * n && kept.scratch <= 16 * 2 ** 20, `scratch ${kept.scratch} bytes after eigh ${n}`);
+  assert.equal(tq.linalg.eigh(A).eigenvectors.toArray().join(), first.join(), 'a kept scratch gives the same bits');
+  assert.equal(tq.memory().scratch, kept.scratch, 'the same call reuses it');
+  withCalls(core).linalgReleaseScratch();
+  assert.equal(tq.memory().scratch, 0, 'released');
+  assert.equal(tq.linalg.eigh(A).eigenvectors.toArray().join(), first.join(), 'a fresh scratch gives the same bits');
+  tq.dispose(small, q);
+});

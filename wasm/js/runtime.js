@@ -38,7 +38,9 @@ export function createRuntime(wasmCore, { finalizers = true } = {}) {
     }
     throw renamed(new TensorpadError(message), op);
   }
-  // Live handles per type ({tensors, quantized}) and the bytes of the WASM heap they hold together.
+  // Live handles per type ({tensors, quantized}) and the bytes of the WASM heap they hold together, and
+  // apart (scratch) the bytes the core keeps between calls for its own work (eigh's and svd's
+  // back-transformation, up to 16 MB), which no dispose frees.
   function liveMemory() {
     const m = { tensors: core.liveHandles(), bytes: core.liveBytes() };
     for (const h of handleTypes) {
@@ -46,6 +48,7 @@ export function createRuntime(wasmCore, { finalizers = true } = {}) {
       m[h.name] = count;
       m.bytes += bytes;
     }
+    m.scratch = core.linalgScratchBytes();
     return m;
   }
   // What an out-of-memory error adds: tensors are freed by dispose, tidy or (only between tasks, never

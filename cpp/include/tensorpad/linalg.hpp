@@ -107,4 +107,10 @@ Tensor matrix_rank(const Tensor& A, double tol = -1.0);       // (*), counts as 
 // A is (m, n); omega drawn from tp::Rng(seed).
 LowrankResult svd_lowrank(const Tensor& A, int64_t q, int64_t niter, uint64_t seed);
 
+// The work memory the decompositions keep between calls, not tensors: eigh's and svd's back-transformation
+// scratch (up to 16 MB; a call that needs more frees it as it ends). Its bytes now (tp.memory().scratch),
+// and its release: the next call that needs it allocates it again.
+size_t kept_scratch_bytes();
+void release_kept_scratch();
+
 }  // namespace tp::linalg
