@@ -176,7 +176,16 @@ ColMat form_q(const ColMat& W, const std::vector<double>& tau, int64_t k);
 // factored in double, their compact-WY updates applied by float32 GEMM (linalg_qr.cpp). Worth it, and
 // used, from min(m,n) = kBlockedQrFrom; below, the unblocked double reflectors are as fast.
 constexpr int64_t kBlockedQrFrom = 96;
-void qr_blocked(const float* A, int64_t m, int64_t n, float* Q, float* R);
+// Its block sizes (0: the defaults, for the bench's sweeps): the trailing updates' (apply, a multiple of
+// form_block) and forming Q's.
+constexpr int64_t kApply = 128, kFormQBlock = 128;
+struct QrTuning {
+  int64_t apply = 0, form_block = 0;
+};
+void qr_blocked(const float* A, int64_t m, int64_t n, float* Q, float* R, const QrTuning& tune = {});
+// qr_blocked by stages, for tests/bench/qr-stages.mjs (no core calls it): 0 factors A into R, keeping the
+// reflectors; 1 the same without the trailing updates (the panels' and blocks' own work); 2 forms Q from them.
+double qr_blocked_stage(int stage, const float* A, int64_t m, int64_t n, float* Q, float* R, const QrTuning& tune);
 // Q = H_0 H_1 ... H_{K-1} applied to the first k columns of I_m, for the reflectors stored in V (m, K):
 // reflector j has its unit entry at row j + shift and its vector below it in column j of V, factor
 // tau[j] (shift 0: QR and bidiagonalization's left reflectors; 1: tridiagonalization and the right

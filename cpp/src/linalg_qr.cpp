@@ -23,7 +23,7 @@ namespace {
 // here against 21-24 at 128 (AMD EPYC Zen 3, WASM SIMD, one thread). Panels of 16 against 32: the double
 // panel work halves and the block's own updates (k = 16 GEMMs) grow by less; qr 3072x1024 0.61 s against
 // 0.65 CPU (load ~30). Blocks of 256 sped the trailing update by ~10% but lost it in the block's own work.
-constexpr int64_t kPanel = 16, kApply = 128;
+constexpr int64_t kPanel = 16;
 
 // One factored panel: its reflectors V (len, b) unit lower trapezoidal, column-major float with the
 // unit diagonal and the zeros above it written out, and T (b, b) upper triangular, stored negated
@@ -234,15 +234,15 @@ void apply_block_rows(const float* V, int64_t ldv, int64_t len, int64_t b, const
 // r0 + b on), so there V^T C is V's top triangle, with no product; the columns right of them are zero in
 // its first b rows, and those left of r0 are untouched. A column's bits depend on neither its slab nor
 // the thread count.
-constexpr int64_t kFormQBlock = 128, kFormQSlab = 256;
+constexpr int64_t kFormQSlab = 256;
 void form_q_slab(const std::vector<Panel>& blocks, float* Q, int64_t m, int64_t k, int64_t s0, int64_t s1,
-                 std::vector<float>& W1, std::vector<float>& W2) {
+                 int64_t sub, std::vector<float>& W1, std::vector<float>& W2) {
   using kernels::sgemm;
   for (auto it = blocks.rbegin(); it != blocks.rend(); ++it) {
     const Panel& blk = *it;
-    const int64_t nsub = (blk.b + kFormQBlock - 1) / kFormQBlock;
+    const int64_t nsub = (blk.b + sub - 1) / sub;
     for (int64_t q = nsub - 1; q >= 0; --q) {
-      const int64_t o = q * kFormQBlock, b = std::min(kFormQBlock, blk.b - o), r0 = blk.row0 + o, len = m - r0;
+      const int64_t o = q * sub, b = std::min(sub, blk.b - o), r0 = blk.row0 + o, len = m - r0;
       const int64_t c0 = std::max(s0, r0), w = s1 - c0;
       if (w <= 0) continue;
       const float* V = blk.V.data() + o * blk.len + o;  // (len, b) column-major at blk.len
@@ -262,8 +262,14 @@ void form_q_slab(const std::vector<Panel>& blocks, float* Q, int64_t m, int64_t 
 
 }  // namespace
 
-void qr_blocked(const float* A, int64_t m, int64_t n, float* Q, float* R) {
+namespace {
+
+// qr_blocked's factorization: R (k, n) row-major, and the blocks' reflectors (V, -T) for forming Q.
+// trailing false skips the blocks' updates of the columns right of them (tests/bench/qr-stages.mjs: the
+// panels' and the blocks' own work apart from the trailing updates; R is then not A's).
+std::vector<Panel> qr_factor(const float* A, int64_t m, int64_t n, float* R, bool trailing, const QrTuning& tune) {
   const int64_t k = std::min(m, n);
+  const int64_t kApply = tune.apply > 0 ? tune.apply : detail::kApply;
   // F = 2^e A, row-major as A (the GEMMs take any strides; panels are gathered into double); R is scaled
   // back at the end. A product with a power of two in double is exact and rounds once to float, as ldexp
   // would, without a libm call per element.
@@ -311,16 +317,22 @@ void qr_blocked(const float* A, int64_t m, int64_t n, float* Q, float* R) {
       const int64_t right = s0 + sb - p0 - b;  // the block's columns right of the panel
       apply_block_rows(V, blk.len, len, b, panel_nt.data(), b, F + p0 * n + p0 + b, n, right, true, W1, W2);
     }
-    // The rest of the rows s0.. gets Q_block^T at once.
     blk.NT = sub_nt(NT, sb, 0, sb);
-    apply_block_rows(blk.V.data(), blk.len, blk.len, sb, blk.NT.data(), sb, F + s0 * n + s0 + sb, n, n - s0 - sb, true,
-                     W1, W2);
+    // The rest of the rows s0.. gets Q_block^T at once.
+    if (trailing)
+      apply_block_rows(blk.V.data(), blk.len, blk.len, sb, blk.NT.data(), sb, F + s0 * n + s0 + sb, n, n - s0 - sb,
+                       true, W1, W2);
     blocks.push_back(std::move(blk));
   }
   for (int64_t i = 0; i < k; ++i)
     for (int64_t j = 0; j < n; ++j) R[i * n + j] = j < i ? 0.0f : float(double(F[i * n + j]) * down);
-  // Q = Q_0 Q_1 ... applied to the first k columns of I, in place in the row-major output, slab by slab
-  // (as many as a multiple of the thread count, of equal widths, split over the threads).
+  return blocks;
+}
+
+// Q (m, k) = Q_0 Q_1 ... applied to the first k columns of I, in place in the row-major output, slab by
+// slab (as many as a multiple of the thread count, of equal widths, split over the threads).
+void qr_form_q(const std::vector<Panel>& blocks, int64_t m, int64_t k, float* Q, const QrTuning& tune) {
+  const int64_t kFormQBlock = tune.form_block > 0 ? tune.form_block : detail::kFormQBlock;
   std::fill(Q, Q + m * k, 0.0f);
   for (int64_t i = 0; i < k; ++i) Q[i * k + i] = 1.0f;
   // Slab edges are multiples of kFormQBlock (the last slab takes the remainder), as the sub-blocks' first
@@ -334,8 +346,26 @@ void qr_blocked(const float* A, int64_t m, int64_t n, float* Q, float* R) {
   const int parts = int(std::min<int64_t>(threads, nslabs));
   tp::detail::run_parts(parts, [&](int part) {
     std::vector<float> S1, S2;
-    for (int64_t s = part; s < nslabs; s += parts) form_q_slab(blocks, Q, m, k, edge(s), edge(s + 1), S1, S2);
+    for (int64_t s = part; s < nslabs; s += parts)
+      form_q_slab(blocks, Q, m, k, edge(s), edge(s + 1), kFormQBlock, S1, S2);
   });
+}
+
+}  // namespace
+
+void qr_blocked(const float* A, int64_t m, int64_t n, float* Q, float* R, const QrTuning& tune) {
+  const std::vector<Panel> blocks = qr_factor(A, m, n, R, true, tune);
+  qr_form_q(blocks, m, std::min(m, n), Q, tune);
+}
+
+double qr_blocked_stage(int stage, const float* A, int64_t m, int64_t n, float* Q, float* R, const QrTuning& tune) {
+  static std::vector<Panel> kept;
+  if (stage == 0 || stage == 1) {
+    kept = qr_factor(A, m, n, R, stage == 0, tune);
+    return double(R[0]);
+  }
+  qr_form_q(kept, m, std::min(m, n), Q, tune);
+  return double(Q[0]);
 }
 
 }  // namespace tp::linalg::detail
