@@ -292,6 +292,10 @@ ColMat right_reflectors(const ColMat& W);
 constexpr int kMaxSweepsPerValue = 75;
 void bidiagonal_svd(std::vector<double>& d, std::vector<double>& e, ColMat* U, ColMat* V,
                     int max_sweeps = kMaxSweepsPerValue);
+// The vectors of the (square, n) bidiagonal B (d, e) by inverse iteration on its Golub-Kahan form
+// (linalg_svd.cpp): d gets the values, descending, Ub and Vb (n, n) the vectors. False when B is reduced,
+// near singular or too clustered for it (the caller then runs bidiagonal_svd's rotations).
+bool bidiagonal_vectors_by_inverse_iteration(std::vector<double>& d, const std::vector<double>& e, ColMat& Ub, ColMat& Vb);
 
 // The permutation that sorts keys ascending (or descending), ties in index order as stable_sort; eigh and
 // the SVD share it (linalg_eigh.cpp, over sort_order.hpp's one std::sort instantiation).

@@ -129,8 +129,7 @@ void bidiagonal_svd(std::vector<double>& d, std::vector<double>& e_in, ColMat* U
 // when B is unreduced and sigma_min > 1e-9 sigma_1 (double eps over that gap is ~1e-7); otherwise false
 // and the caller runs the QR rotations. On success d holds the singular values, descending, and Ub (n, n)
 // and Vb (n, n) the vectors of B in matching columns.
-static bool bidiagonal_vectors_by_inverse_iteration(std::vector<double>& d, const std::vector<double>& e, ColMat& Ub,
-                                                    ColMat& Vb) {
+bool bidiagonal_vectors_by_inverse_iteration(std::vector<double>& d, const std::vector<double>& e, ColMat& Ub, ColMat& Vb) {
   const int64_t n = int64_t(d.size());
   double bmax = 0.0;
   for (double x : d) bmax = std::max(bmax, std::fabs(x));

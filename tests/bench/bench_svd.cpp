@@ -1,0 +1,64 @@
+// Benchmark-only entry point for tests/bench/svd-stages.mjs: svd's float32 route for a square matrix
+// (svd_double through bidiagonal_route from kBlockedQrFrom) stage by stage on a Gaussian matrix, so a
+// profile says where its time goes: bidiagonalization, the bidiagonal's values, its vectors, and the
+// back-transformation of both factors. Not built into tensorpad_bench_mt (which compiles the GEMM alone).
+#include <emscripten/bind.h>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "../../cpp/src/linalg_detail.hpp"
+
+namespace {
+
+namespace d = tp::linalg::detail;
+
+d::ColMat svd_input;  // (n, n) Gaussian, as svd_double loads a float matrix
+
+void svd_setup(int n, int seed) {
+  std::mt19937_64 rng{uint64_t(seed)};
+  std::normal_distribution<double> g;
+  svd_input = d::ColMat(n, n);
+  for (double& x : svd_input.a) x = double(float(g(rng)));
+}
+
+// The stages of the route, each a call so that the caller can take its CPU time: 0 bidiagonalizes a copy
+// of the input (float updates, as svd's route), 1 finds the bidiagonal's singular values alone (QR
+// without vectors), 2 its values and vectors by inverse iteration on the Golub-Kahan form (svd's route;
+// it repeats stage 1's values first), 3 back-transforms both factors. Returns a checksum, so nothing is
+// optimized away; -1 when stage 2 declined (the route would take the QR rotations).
+struct State {
+  d::ColMat W, Ub, Vb;
+  std::vector<double> dg, e, tauq, taup, s;
+} state;
+
+double svd_stage(int stage) {
+  State& s = state;
+  const int64_t n = svd_input.rows;
+  if (stage == 0) {
+    s.W = svd_input;
+    d::bidiagonal_reduce_blocked(s.W, s.dg, s.e, s.tauq, s.taup, true);
+    return s.dg[0];
+  }
+  if (stage == 1) {
+    s.s = s.dg;
+    std::vector<double> f = s.e;
+    d::bidiagonal_svd(s.s, f, nullptr, nullptr);
+    return s.s[0];
+  }
+  if (stage == 2) {
+    s.s = s.dg;
+    return d::bidiagonal_vectors_by_inverse_iteration(s.s, s.e, s.Ub, s.Vb) ? s.Ub.a[0] : -1.0;
+  }
+  const d::ColMat Q = d::apply_q_blocked(s.W, s.tauq, 0, s.Ub);
+  const d::ColMat P = d::apply_q_blocked(d::right_reflectors(s.W), s.taup, 1, s.Vb);
+  return Q.a[0] + P.a[size_t(n - 1)];
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(tensorpad_bench_svd) {
+  emscripten::function("svdSetup", &svd_setup);
+  emscripten::function("svdStage", &svd_stage);
+}
