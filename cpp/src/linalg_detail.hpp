@@ -327,13 +327,6 @@ void svd_double(const float* A, int64_t m, int64_t n, std::vector<double>& S, Co
 // float32 GEMMs); U and V null: the values only, still from the bidiagonal (not the Gram matrix).
 void svd_f64(const double* A, int64_t m, int64_t n, std::vector<double>& S, ColMat* U, ColMat* V);
 
-// Tridiagonalization of the symmetric W (n, n; lower triangle read, W destroyed) in two stages
-// (linalg_svdvals.cpp): to a band of half-width `band` (even, 2..64) by blocked reflectors whose updates are
-// GEMM-shaped, then to tridiagonal form by plane rotations; d (n) the diagonal, e (n-1) the subdiagonal.
-// No vectors. svdvals uses it from kTwoStageFrom with kTwoStageBand.
-constexpr int64_t kTwoStageFrom = 256, kTwoStageBand = 6;
-void tridiagonalize_two_stage(ColMat& W, int64_t band, std::vector<double>& d, std::vector<double>& e);
-
 // Singular values of A (m,n), descending (linalg_svdvals.cpp): eigenvalues of the double Gram matrix (the
 // smaller of A^T A and A A^T) — exact float products summed in double, so sigma_i is off by at most
 // ~sqrt(k eps64) sigma_1, far below the float32 output's resolution of sigma_1.
