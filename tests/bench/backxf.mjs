@@ -14,6 +14,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { benchArgs } from './args.mjs';
+import { cpuSeconds, median } from './stats.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
@@ -32,13 +33,6 @@ const modulePath = path.resolve(root, args.module);
 const create = require(modulePath);
 const tp = await create({ wasmBinary: fs.readFileSync(modulePath.replace(/\.js$/, '.wasm')) });
 
-function cpuSeconds(fn) {
-  const c0 = process.cpuUsage();
-  fn();
-  const c = process.cpuUsage(c0);
-  return (c.user + c.system) / 1e6;
-}
-const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 
 // Runs every case once per trial, in turn; returns each case's median CPU seconds.
 function interleaved(cases) {

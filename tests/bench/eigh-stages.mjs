@@ -11,6 +11,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { benchArgs } from './args.mjs';
+import { cpuSeconds, median } from './stats.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
@@ -29,18 +30,11 @@ const names = ['tridiagonalize', 'eigenvalues', 'tridiagonal vectors', 'back-tra
 // Stage calls per route (bench_eigh.cpp's eighStage): one CPU time per name.
 const routes = { 'inverse iteration': [[0], [1], [2], [4]], 'divide and conquer': [[0], [], [3], [4]] };
 const times = Object.fromEntries(Object.keys(routes).map((r) => [r, names.map(() => [])]));
-function cpuSeconds(fn) {
-  const c0 = process.cpuUsage();
-  fn();
-  const c = process.cpuUsage(c0);
-  return (c.user + c.system) / 1e6;
-}
 tp.eighSetup(n, 7);
 for (const stage of [0, 1, 2, 4]) tp.eighStage(stage); // warm-up
 for (let t = 0; t < trials; t++)
   for (const [route, calls] of Object.entries(routes))
     calls.forEach((stages, i) => times[route][i].push(stages.reduce((sum, s) => sum + cpuSeconds(() => tp.eighStage(s)), 0)));
-const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 console.log(`eigh ${n}x${n} stages, CPU s, median of ${trials} (${os.cpus()[0].model} x${os.cpus().length}, load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')})`);
 for (const route of Object.keys(routes)) {
   const m = times[route].map(median);

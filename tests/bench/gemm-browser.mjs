@@ -22,6 +22,7 @@ import * as esbuild from 'esbuild';
 import { chromium } from 'playwright-core';
 import { createServer } from '../../web/server.mjs';
 import { benchArgs } from './args.mjs';
+import { median } from './stats.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
@@ -170,7 +171,6 @@ function cpuDelta(before, after) {
   return { total: ds.reduce((s, d) => s + d.run, 0) / 1e9, max: ds[0].run / 1e9, busiest: ds.slice(0, 2).map((d) => (d.run + d.wait) / 1e9) };
 }
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 const stats = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs) });
 const fmt = (x, w = 6, d = 1) => x.toFixed(d).padStart(w);
 

@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { browserBenchArgs, withBenchSite } from './gemm-browser.mjs';
+import { median } from './stats.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
@@ -54,7 +55,6 @@ self.onmessage = async ({ data }) => {
 };
 `;
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 
 async function main() {
   await withBenchSite('tp-linalg-browser-', WORKER_JS, buildDir, async ({ browser, url }) => {

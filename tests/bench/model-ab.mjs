@@ -11,6 +11,7 @@ import path from 'node:path';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { benchArgs } from './args.mjs';
+import { median } from './stats.mjs';
 
 if (!isMainThread) {
   const { init } = await import('../../wasm/js/node.js');
@@ -55,7 +56,6 @@ if (!isMainThread) {
       console.log(`  trial ${t} ${name}: ${(r.ms / 1000).toFixed(2)} s, CPU ${(r.cpuMs / 1000).toFixed(2)} s (load ${os.loadavg()[0].toFixed(1)})`);
     }
   }
-  const median = (xs) => { const v = [...xs].sort((a, b) => a - b); return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2; };
   const ms = (name, key = 'ms') => median(got[name].map((r) => r[key]));
   const range = (name) => got[name].map((r) => r.cpuMs / 1000);
   console.log(`median wall: A ${(ms('A') / 1000).toFixed(2)} s, B ${(ms('B') / 1000).toFixed(2)} s, A/B ${(ms('A') / ms('B')).toFixed(3)} (> 1: B faster)`);

@@ -20,6 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { browserBenchArgs, withBenchSite, threadCpu, workerRenderer } from './gemm-browser.mjs';
 import { checkpoint, prefillFlops, machine } from './model.mjs';
+import { median } from './stats.mjs';
 
 const args = browserBenchArgs('node tests/bench/model-browser.mjs [--quick] [--layers N] [--tokens 512,1024] [--trials N] [--build-dir build/wasm]', {
   layers: { type: 'string' }, tokens: { type: 'string' }, trials: { type: 'string', default: '1' },
@@ -106,7 +107,6 @@ await withBenchSite('tp-model-browser-', WORKER_JS, args.buildDir, async ({ brow
       wait: (a.wait - (before.get(tid)?.wait ?? 0)) / 1e9 })).filter((t) => t.run >= 0.01).sort((x, y) => y.run - x.run);
     return r;
   };
-  const median = (xs) => { const v = [...xs].sort((a, b) => a - b); return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2; };
   const runs = new Map();
   for (const T of lengths) {
     const got = { 1: [], 2: [] };

@@ -22,6 +22,7 @@ import { createServer } from '../../web/server.mjs';
 import { startServer, launch } from '../browser/helpers.mjs';
 import { start as sampleCpus } from './cpu-wait.mjs';
 import { benchArgs } from './args.mjs';
+import { median } from './stats.mjs';
 
 const args = benchArgs('node tests/bench/page-open.mjs [--runs N] [--lang en|zh] [--chapter linear-algebra] [--quick] [--against DIR]', {
   runs: { type: 'string' }, lang: { type: 'string' }, chapter: { type: 'string', default: 'linear-algebra' }, quick: { type: 'boolean' },
@@ -91,7 +92,6 @@ async function openOnce(browser, base, lang, cpus) {
   }
 }
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
 const fmt = (xs) => `${Math.round(median(xs))} (${Math.round(Math.min(...xs))}–${Math.round(Math.max(...xs))})`;
 const load = () => os.loadavg().map((x) => x.toFixed(1)).join(' ');
 

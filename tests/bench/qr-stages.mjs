@@ -17,6 +17,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { benchArgs } from './args.mjs';
+import { cpuSeconds, median } from './stats.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
@@ -41,13 +42,6 @@ async function load(file) {
 const tp = await load(opt.module);
 const base = opt.baseline ? await load(opt.baseline) : null;
 
-function cpuSeconds(fn) {
-  const c0 = process.cpuUsage();
-  fn();
-  const c = process.cpuUsage(c0);
-  return (c.user + c.system) / 1e6;
-}
-const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 const variants = opt.variant.map((v) => v.split(',').map(Number));
 const cases = {
   'sgemm (m,n,k)': () => tp.qrStage(4, 0, 0),

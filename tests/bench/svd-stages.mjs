@@ -10,17 +10,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './args.mjs';
+import { median } from './stats.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
 const require = createRequire(import.meta.url);
-const { values: opt } = parseArgs({
-  options: {
-    n: { type: 'string', default: '1024' },
-    trials: { type: 'string', default: '5' },
-    module: { type: 'string', default: 'build/wasm/bench/tensorpad_bench.js' },
-  },
+const opt = benchArgs('node tests/bench/svd-stages.mjs [--n 1024] [--trials 5] [--module build/wasm/bench/tensorpad_bench.js]', {
+  n: { type: 'string', default: '1024' },
+  trials: { type: 'string', default: '5' },
+  module: { type: 'string', default: 'build/wasm/bench/tensorpad_bench.js' },
 });
 const n = Number(opt.n);
 const trials = Number(opt.trials);
@@ -40,7 +39,6 @@ tp.svdSetup(n, 7);
 for (let s = 0; s < 4; s++) tp.svdStage(s); // warm-up
 const times = names.map(() => []);
 for (let t = 0; t < trials; t++) for (let s = 0; s < 4; s++) times[s].push(cpuSeconds(() => tp.svdStage(s)));
-const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 const m = times.map(median);
 m[2] = Math.max(0, m[2] - m[1]); // stage 2 finds the values first
 const total = m.reduce((a, b) => a + b, 0);
