@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gemm_packed.hpp"
+#include "exp_lanes.hpp"
 #include "out_of_line.hpp"
 #include "tensorpad/gemm.hpp"
 #include "tensorpad/nn.hpp"
@@ -86,19 +87,9 @@ AttentionArgs head(const AttentionArgs& a, int64_t g) {
 // <= 0, -inf or NaN): without exp_f32's clamp above and with one scaling by 2^n instead of two (n >= -126
 // here, so 2^n is a normal float and both give the bits of e·2^n), some 7 operations fewer per 4 lanes.
 inline v128_t exp_nonpositive(v128_t v) {
-  using namespace expf_cephes;
-  const v128_t mina = wasm_f32x4_splat(kMinArg);
-  const v128_t c = wasm_f32x4_max(v, mina);
-  const v128_t k = wasm_f32x4_nearest(wasm_f32x4_mul(c, wasm_f32x4_splat(kLog2e)));
-  const v128_t r = wasm_f32x4_sub(wasm_f32x4_sub(c, wasm_f32x4_mul(k, wasm_f32x4_splat(kLn2Hi))),
-                                  wasm_f32x4_mul(k, wasm_f32x4_splat(kLn2Lo)));
-  v128_t p = wasm_f32x4_splat(kP0);
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(kP1));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(kP2));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(kP3));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(kP4));
-  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(kP5));
-  v128_t e = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_mul(p, r), r), r), wasm_f32x4_splat(1.0f));
+  const v128_t mina = wasm_f32x4_splat(expf_cephes::kMinArg);
+  v128_t k;
+  v128_t e = exp_reduced_lanes(wasm_f32x4_max(v, mina), k);
   const v128_t n = wasm_i32x4_trunc_sat_f32x4(k);
   e = wasm_f32x4_mul(e, wasm_i32x4_shl(wasm_i32x4_add(n, wasm_i32x4_splat(127)), 23));
   e = wasm_v128_bitselect(wasm_f32x4_splat(0.0f), e, wasm_f32x4_lt(v, mina));

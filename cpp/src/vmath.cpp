@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "exp_lanes.hpp"
 #include "tensorpad/error.hpp"
 
 #if defined(__wasm_simd128__)
@@ -47,21 +48,13 @@ void exp_f32_ref(const float* x, float* y, int64_t n) {
 #if defined(__wasm_simd128__)
 void exp_f32(const float* x, float* y, int64_t n) {
   int64_t i = 0;
-  const v128_t log2e = wasm_f32x4_splat(kLog2e), hi = wasm_f32x4_splat(kLn2Hi), lo = wasm_f32x4_splat(kLn2Lo);
   const v128_t maxa = wasm_f32x4_splat(kMaxArg), mina = wasm_f32x4_splat(kMinArg);
-  const v128_t inf = wasm_f32x4_splat(std::numeric_limits<float>::infinity()), one = wasm_f32x4_splat(1.f);
+  const v128_t inf = wasm_f32x4_splat(std::numeric_limits<float>::infinity());
   for (; i + 4 <= n; i += 4) {
     const v128_t v = wasm_v128_load(x + i);
     const v128_t c = wasm_f32x4_min(wasm_f32x4_max(v, mina), maxa);  // keep 2^n representable
-    const v128_t k = wasm_f32x4_nearest(wasm_f32x4_mul(c, log2e));
-    const v128_t r = wasm_f32x4_sub(wasm_f32x4_sub(c, wasm_f32x4_mul(k, hi)), wasm_f32x4_mul(k, lo));
-    v128_t p = wasm_f32x4_splat(kP0);
-    p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(kP1));
-    p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(kP2));
-    p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(kP3));
-    p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(kP4));
-    p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(kP5));
-    v128_t e = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_mul(p, r), r), r), one);
+    v128_t k;
+    v128_t e = exp_reduced_lanes(c, k);
     const v128_t ki = wasm_i32x4_trunc_sat_f32x4(k), k1 = wasm_i32x4_shr(ki, 1), k2 = wasm_i32x4_sub(ki, k1);
     const v128_t bias = wasm_i32x4_splat(127);
     e = wasm_f32x4_mul(wasm_f32x4_mul(e, wasm_i32x4_shl(wasm_i32x4_add(k1, bias), 23)), wasm_i32x4_shl(wasm_i32x4_add(k2, bias), 23));
