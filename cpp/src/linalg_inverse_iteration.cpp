@@ -17,45 +17,6 @@ namespace tp::linalg::detail {
 
 namespace {
 
-// T - lambda I = P L U for the tridiagonal T (diagonal a, superdiagonal b, subdiagonal c; n, n-1, n-1)
-// with partial pivoting (dlagtf): a, b, c are overwritten with U's diagonal, first superdiagonal and L's
-// multipliers, d (n-2) gets U's second superdiagonal and piv[k] says whether rows k and k+1 swapped.
-void factor_shifted(int64_t n, double* a, double lambda, double* b, double* c, double* d, uint8_t* piv) {
-  a[0] -= lambda;
-  if (n == 1) return;
-  double scale1 = std::fabs(a[0]) + std::fabs(b[0]);
-  for (int64_t k = 0; k + 1 < n; ++k) {
-    a[k + 1] -= lambda;
-    double scale2 = std::fabs(c[k]) + std::fabs(a[k + 1]);
-    if (k + 2 < n) scale2 += std::fabs(b[k + 1]);
-    // dlagtf keeps row k as the pivot row when |c_k| / scale2 <= |a_k| / scale1 (and a_k != 0): taken as
-    // |c_k| / scale2 * scale1 <= |a_k|, whose division does not wait for a_k, the previous step's result.
-    if (c[k] == 0.0) {
-      piv[k] = 0;
-      scale1 = scale2;
-      if (k + 2 < n) d[k] = 0.0;
-    } else if (a[k] != 0.0 && std::fabs(c[k]) / scale2 * scale1 <= std::fabs(a[k])) {
-      piv[k] = 0;
-      scale1 = scale2;
-      c[k] /= a[k];
-      a[k + 1] -= c[k] * b[k];
-      if (k + 2 < n) d[k] = 0.0;
-    } else {
-      piv[k] = 1;
-      const double mult = a[k] / c[k];
-      a[k] = c[k];
-      const double temp = a[k + 1];
-      a[k + 1] = b[k] - mult * temp;
-      if (k + 2 < n) {
-        d[k] = b[k + 1];
-        b[k + 1] = -mult * d[k];
-      }
-      b[k] = temp;
-      c[k] = mult;
-    }
-  }
-}
-
 // temp / ak for a pivot too small for a plain division (dlagts): ak is nudged by tol, doubling, until the
 // quotient cannot overflow.
 double guarded_quotient(double temp, double ak, double tol) {
@@ -83,45 +44,6 @@ double guarded_quotient(double temp, double ak, double tol) {
   return temp / ak;
 }
 
-// Solves (T - lambda I) x = y in place from factor_shifted's output (dlagts, job -1): a pivot too small
-// for the division is nudged by tol (doubling) so the solve never overflows; inverse iteration wants
-// exactly the large solution a near-singular system gives. inv holds 1 / a: a pivot that cannot
-// overflow the quotient multiplies by it, taking a division (~13 cycles here) off the back
-// substitution's chain of dependent steps, which sets the solve's speed; the row swaps are selects,
-// not branches (the pivoting pattern of T - lambda I is irregular). b and d hold n entries, the last one
-// and two of them 0 (the back substitution reads them against y's zeros past its end).
-void solve_shifted(int64_t n, const double* a, const double* inv, const double* b, const double* c, const double* d,
-                   const uint8_t* piv, double tol, double* y) {
-  double prev = y[0];  // y[k-1] as the elimination leaves it
-  for (int64_t k = 1; k < n; ++k) {
-    const double cur = y[k];
-    const bool swap = piv[k - 1] != 0;
-    const double top = swap ? cur : prev, other = swap ? prev : cur;
-    y[k - 1] = top;
-    prev = other - c[k - 1] * top;
-  }
-  y[n - 1] = prev;
-  constexpr double sfmin = DBL_MIN, bignum = 1.0 / DBL_MIN;
-  double y1 = 0.0, y2 = 0.0;  // y[k+1], y[k+2]: zero past the end
-  for (int64_t k = n - 1; k >= 0; --k) {
-    const double temp = y[k] - (b[k] * y1 + d[k] * y2);
-    const double ak = a[k];
-    const double absak = std::fabs(ak);
-    const double out =
-        absak >= sfmin && std::fabs(temp) <= absak * bignum ? temp * inv[k] : guarded_quotient(temp, ak, tol);
-    y[k] = out;
-    y2 = y1;
-    y1 = out;
-  }
-}
-
-int64_t index_of_max_abs(const double* x, int64_t n) {
-  int64_t best = 0;
-  for (int64_t i = 1; i < n; ++i)
-    if (std::fabs(x[i]) > std::fabs(x[best])) best = i;
-  return best;
-}
-
 // A deterministic random vector, uniform in (-1, 1) (splitmix64 from seed): the same vectors whatever the
 // thread count or the call order. Vector j starts from it rotated by j places (a copy, not ~10 ns of
 // hashing per entry: 20 ms of svd 1024's 2048-long TGK vectors), each start as random as the first.
@@ -138,9 +60,9 @@ void random_vector(uint64_t seed, double* x, int64_t n) {
 
 // Two shifts at once, one per f64x2 lane: the factorization and the solves are chains of dependent
 // steps (a division, then a multiply-subtract feeding the next row), so their speed is the chain's
-// latency, and a second lane rides along for free. Lane by lane the same operations as factor_shifted
-// and solve_shifted, in the same order (the branches become selects), so a vector comes out with the
-// same bits in a lane as alone.
+// latency, and a second lane rides along for free; a lone vector runs in one lane (for size: the scalar
+// factorization and solve, dlagtf and dlagts as written, are the tests' reference, test_linalg_tridiagonal's
+// inverse iteration check, which the lanes match bit for bit).
 typedef int64_t i2 __attribute__((vector_size(16)));
 inline d2 splat2(double x) { return d2{x, x}; }
 inline d2 abs2(d2 x) { return (d2)((i2)x & i2{INT64_MAX, INT64_MAX}); }
@@ -160,41 +82,26 @@ d2 max_abs2(const d2* x, int64_t n) {
   return select2((i2)(m1 > m0), m1, m0);
 }
 
-// The same for a plain vector: max |x_i| (the scalar reference is std::fabs(x[index_of_max_abs(x, n)])).
-double max_abs(const double* x, int64_t n) {
-  d2 m = splat2(0.0);
-  int64_t i = 0;
-  for (; i + 2 <= n; i += 2) {
-    const d2 a = abs2(load2(x + i));
-    m = select2((i2)(a > m), a, m);
-  }
-  double best = std::max(m[0], m[1]);
-  if (i < n) best = std::max(best, std::fabs(x[i]));
-  return best;
-}
-
-// x . z for Gram-Schmidt in four interleaved sums (entry r into sum r % 4, the tail into sums 0..2), added
-// as (s0 + s2) + (s1 + s3): a quarter of the one-sum chain's latency, which set the cost of a cluster's
-// orthogonalization. cluster_dot_lane sums lane l of the pairs x in the same order, so a vector gets the
-// same bits in a lane as alone.
-double cluster_dot(const double* x, const double* z, int64_t n) {
-  d2 lo = splat2(0.0), hi = lo;
-  int64_t r = 0;
-  for (; r + 4 <= n; r += 4) {
-    lo += load2(x + r) * load2(z + r);
-    hi += load2(x + r + 2) * load2(z + r + 2);
-  }
-  double s[4] = {lo[0], lo[1], hi[0], hi[1]};
-  for (int q = 0; r < n; ++r, ++q) s[q] += x[r] * z[r];
-  return (s[0] + s[2]) + (s[1] + s[3]);
-}
-
+// x . z for Gram-Schmidt over lane `lane` of the pairs x, in four interleaved sums (entry r into sum r % 4,
+// the tail into sums 0..2), added as (s0 + s2) + (s1 + s3): a quarter of the one-sum chain's latency, which
+// set the cost of a cluster's orthogonalization.
 double cluster_dot_lane(const d2* x, int lane, const double* z, int64_t n) {
   double s[4] = {0.0, 0.0, 0.0, 0.0};
   int64_t r = 0;
   for (; r + 4 <= n; r += 4)
     for (int q = 0; q < 4; ++q) s[q] += x[r + q][lane] * z[r + q];
   for (int q = 0; r < n; ++r, ++q) s[q] += x[r][lane] * z[r];
+  return (s[0] + s[2]) + (s[1] + s[3]);
+}
+
+// cluster_dot_lane's sums for both lanes of x against the same z (a lone vector's mirrored lanes), without
+// taking lanes apart: lane l of the result has cluster_dot_lane(x, l, z, n)'s bits.
+d2 cluster_dot_both(const d2* x, const double* z, int64_t n) {
+  d2 s[4] = {splat2(0.0), splat2(0.0), splat2(0.0), splat2(0.0)};
+  int64_t r = 0;
+  for (; r + 4 <= n; r += 4)
+    for (int q = 0; q < 4; ++q) s[q] += x[r + q] * splat2(z[r + q]);
+  for (int q = 0; r < n; ++r, ++q) s[q] += x[r] * splat2(z[r]);
   return (s[0] + s[2]) + (s[1] + s[3]);
 }
 
@@ -257,8 +164,8 @@ void solve_shifted2(int64_t n, const d2* a, const d2* inv, const d2* b, const d2
   }
 }
 
-// What one vector's inverse iteration needs: T (d, e), its norm and dstein's tolerances, the shared start
-// vectors, and scratch of its own (one per thread).
+// What a vector's inverse iteration needs: T (d, e), its norm and dstein's tolerances, the shared start
+// vectors; Scratch2 is a thread's own.
 struct Problem {
   const double *d, *e;
   int64_t n;
@@ -267,62 +174,6 @@ struct Problem {
   int extra_iterations;
 };
 
-struct Scratch {
-  std::vector<double> a, inv, b, c, dd, x;
-  std::vector<uint8_t> piv;
-  explicit Scratch(int64_t n)
-      : a(size_t(n)), inv(size_t(n)), b(size_t(n)), c(size_t(n)), dd(size_t(n)), x(size_t(n)), piv(size_t(n)) {}
-};
-
-// Vector j for the shift xj into z (n), orthogonalized against the vectors of its cluster already in
-// Z + i*ldz for i in [cluster, j). Reads nothing else that another vector writes, so the vectors of
-// different clusters can be made in any order, by any thread, with the same bits. False when it did not
-// converge in dstein's 5 iterations.
-bool one_vector(const Problem& P, Scratch& S, double xj, int64_t j, int64_t cluster, double* Z, int64_t ldz) {
-  constexpr int kMaxIterations = 5;
-  const int64_t n = P.n;
-  const size_t len = static_cast<size_t>(n);
-  double *a = S.a.data(), *b = S.b.data(), *c = S.c.data(), *dd = S.dd.data(), *x = S.x.data(), *inv = S.inv.data();
-  std::copy(P.start + j, P.start + j + n, x);
-  std::copy(P.d, P.d + n, a);
-  std::copy(P.e, P.e + n - 1, b);
-  std::copy(P.e, P.e + n - 1, c);
-  b[n - 1] = 0.0;
-  dd[n - 1] = 0.0;
-  if (n >= 2) dd[n - 2] = 0.0;
-  factor_shifted(n, a, xj, b, c, dd, S.piv.data());
-  // dlagts's perturbation for tiny pivots: eps times the largest entry of U (b and dd end in zeros).
-  double tol = std::max({max_abs(a, n), max_abs(b, n), max_abs(dd, n)}) * DBL_EPSILON;
-  if (tol == 0.0) tol = DBL_EPSILON;
-  for (size_t k = 0; k < len; ++k) inv[k] = 1.0 / a[k];  // read only where |a[k]| >= DBL_MIN
-  bool converged = true;
-  int checks = 0, its = 0;
-  for (;;) {
-    if (++its > kMaxIterations) {
-      converged = false;
-      break;
-    }
-    // Scale the right-hand side so the solve's growth measures how close xj is to an eigenvalue.
-    const double scl = double(n) * P.onenrm * std::max(DBL_EPSILON, std::fabs(a[n - 1])) / max_abs(x, n);
-    for (size_t r = 0; r < len; ++r) x[r] *= scl;
-    solve_shifted(n, a, inv, b, c, dd, S.piv.data(), tol, x);
-    for (int64_t i = cluster; i < j; ++i) {  // modified Gram-Schmidt against the cluster's vectors
-      const double* z = Z + i * ldz;
-      const double s = cluster_dot(x, z, n);
-      for (int64_t r = 0; r < n; ++r) x[r] -= s * z[r];
-    }
-    if (max_abs(x, n) < P.dtpcrt) continue;
-    if (++checks >= P.extra_iterations + 1) break;
-  }
-  double ss = 0.0;
-  for (size_t r = 0; r < len; ++r) ss += x[r] * x[r];
-  double scl = 1.0 / std::sqrt(ss);
-  if (x[index_of_max_abs(x, n)] < 0.0) scl = -scl;
-  double* z = Z + j * ldz;
-  for (int64_t r = 0; r < n; ++r) z[r] = x[r] * scl;
-  return converged;
-}
-
 struct Scratch2 {
   std::vector<d2> a, inv, b, c, d, x;
   std::vector<i2> swap;
@@ -330,18 +181,23 @@ struct Scratch2 {
       : a(size_t(n)), inv(size_t(n)), b(size_t(n)), c(size_t(n)), d(size_t(n)), x(size_t(n)), swap(size_t(n)) {}
 };
 
-// one_vector for vectors j[0] and j[1] of two different clusters, one per lane: the same steps lane by
-// lane (Gram-Schmidt against the lane's own cluster, first vector cluster[l]), each lane stopping on its
-// own count (a lane that has stopped rides along; its further solves are discarded). The same bits as
-// two calls of one_vector. False when either did not converge.
+// Vectors j[0] and j[1] of two different clusters for the shifts xs, one per lane, into Z + j[l]*ldz,
+// each orthogonalized (modified Gram-Schmidt) against the vectors of its own cluster already in
+// Z + i*ldz for i in [cluster[l], j[l]). Reads nothing else that another vector writes, so the vectors of
+// different clusters can be made in any order, by any thread, with the same bits. Each lane stops on its
+// own count (a lane that has stopped rides along; its further solves are discarded). With lanes == 1 only
+// lane 0's vector is made (pass the same j, cluster and shift in both): lane 1 mirrors it and is never
+// stored, so a lone vector takes the time of a pair, its Gram-Schmidt in whole f64x2 operations. A vector
+// gets the same bits whichever lane and whatever its partner. False when a vector did not converge in dstein's 5
+// iterations.
 bool two_vectors(const Problem& P, Scratch2& S, const double xs[2], const int64_t j[2], const int64_t cluster[2],
-                 double* Z, int64_t ldz) {
+                 double* Z, int64_t ldz, int lanes = 2) {
   constexpr int kMaxIterations = 5;
   const int64_t n = P.n;
   d2 *a = S.a.data(), *x = S.x.data();
   for (int64_t r = 0; r < n; ++r) x[r] = d2{P.start[j[0] + r], P.start[j[1] + r]};
   factor_shifted2(n, P.d, P.e, d2{xs[0], xs[1]}, a, S.b.data(), S.c.data(), S.d.data(), S.swap.data());
-  // one_vector's tol, lane by lane: U's largest entry (b and d end in zeros).
+  // dlagts's perturbation for tiny pivots, lane by lane: eps times U's largest entry (b and d end in zeros).
   const d2 ua = max_abs2(a, n), ub = max_abs2(S.b.data(), n), ud = max_abs2(S.d.data(), n);
   double tol[2];
   for (int lane = 0; lane < 2; ++lane) {
@@ -349,7 +205,7 @@ bool two_vectors(const Problem& P, Scratch2& S, const double xs[2], const int64_
     tol[lane] = t == 0.0 ? DBL_EPSILON : t;
   }
   for (int64_t k = 0; k < n; ++k) S.inv[size_t(k)] = splat2(1.0) / a[k];  // read only where |a[k]| >= DBL_MIN
-  bool converged[2] = {true, true}, done[2] = {false, false};
+  bool converged[2] = {true, true}, done[2] = {false, lanes == 1};
   int checks[2] = {0, 0}, its[2] = {0, 0};
   auto finish = [&](int lane) {
     double ss = 0.0;
@@ -378,14 +234,21 @@ bool two_vectors(const Problem& P, Scratch2& S, const double xs[2], const int64_
       scl[lane] = double(n) * P.onenrm * std::max(DBL_EPSILON, std::fabs(a[n - 1][lane])) / big[lane];
     for (int64_t r = 0; r < n; ++r) x[r] *= scl;
     solve_shifted2(n, a, S.inv.data(), S.b.data(), S.c.data(), S.d.data(), S.swap.data(), tol, x);
-    for (int lane = 0; lane < 2; ++lane) {
-      if (done[lane]) continue;
-      for (int64_t i = cluster[lane]; i < j[lane]; ++i) {  // modified Gram-Schmidt, as one_vector
+    if (lanes == 1)  // lane 1 mirrors lane 0 (its shift, start and steps): both lanes take lane 0's sums
+      for (int64_t i = cluster[0]; i < j[0]; ++i) {
         const double* z = Z + i * ldz;
-        const double sum = cluster_dot_lane(x, lane, z, n);
-        for (int64_t r = 0; r < n; ++r) x[r][lane] -= sum * z[r];
+        const d2 sum = cluster_dot_both(x, z, n);
+        for (int64_t r = 0; r < n; ++r) x[r] -= sum * splat2(z[r]);
       }
-    }
+    else
+      for (int lane = 0; lane < 2; ++lane) {
+        if (done[lane]) continue;
+        for (int64_t i = cluster[lane]; i < j[lane]; ++i) {  // modified Gram-Schmidt
+          const double* z = Z + i * ldz;
+          const double sum = cluster_dot_lane(x, lane, z, n);
+          for (int64_t r = 0; r < n; ++r) x[r][lane] -= sum * z[r];
+        }
+      }
     const d2 growth = max_abs2(x, n);
     for (int lane = 0; lane < 2; ++lane) {
       if (done[lane] || growth[lane] < P.dtpcrt) continue;
@@ -445,7 +308,6 @@ bool tridiagonal_block_vectors(const double* d, const double* e, int64_t n, cons
   std::vector<uint8_t> ok(static_cast<size_t>(nruns), 1);
   std::atomic<int64_t> next{0};
   tp::detail::run_parts(parts, [&](int) {
-    Scratch S(n);
     Scratch2 S2(n);
     for (int64_t r; (r = next.fetch_add(1, std::memory_order_relaxed)) < nruns;) {
       const int64_t r0 = runs[size_t(r)], r1 = runs[size_t(r + 1)];
@@ -460,7 +322,9 @@ bool tridiagonal_block_vectors(const double* d, const double* e, int64_t n, cons
       }
       for (int64_t j = r0; j < r1; ++j) {
         if ((j >= r0 && j < r0 + pairs) || (j >= split && j < split + pairs)) continue;
-        if (!one_vector(P, S, shift[size_t(j)], j, cluster[size_t(j)], Z, ldz)) ok[size_t(r)] = 0;
+        const int64_t js[2] = {j, j}, first[2] = {cluster[size_t(j)], cluster[size_t(j)]};
+        const double xs[2] = {shift[size_t(j)], shift[size_t(j)]};
+        if (!two_vectors(P, S2, xs, js, first, Z, ldz, 1)) ok[size_t(r)] = 0;
       }
     }
   });

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cfloat>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -1140,6 +1141,224 @@ TEST_CASE("inverse iteration split over threads gives the same bits as one threa
     CAPTURE(threads);
     CHECK(run(threads) == Z1);
   }
+}
+
+// Inverse iteration's scalar reference (LAPACK dstein with dlagtf and dlagts, as written): the core runs
+// every vector in tridiagonal_block_vectors' f64x2 lanes, a lone vector in one lane with the other idle, and
+// must give these bits whatever the pairing and the thread count. Sequential, one vector at a time.
+namespace inverse_iteration_reference {
+
+// T - lambda I = P L U (dlagtf): a, b, c overwritten with U's diagonal, first superdiagonal and L's
+// multipliers, d (n-2) U's second superdiagonal, piv[k] whether rows k and k+1 swapped.
+void factor_shifted(int64_t n, double* a, double lambda, double* b, double* c, double* d, uint8_t* piv) {
+  a[0] -= lambda;
+  if (n == 1) return;
+  double scale1 = std::fabs(a[0]) + std::fabs(b[0]);
+  for (int64_t k = 0; k + 1 < n; ++k) {
+    a[k + 1] -= lambda;
+    double scale2 = std::fabs(c[k]) + std::fabs(a[k + 1]);
+    if (k + 2 < n) scale2 += std::fabs(b[k + 1]);
+    if (c[k] == 0.0) {
+      piv[k] = 0;
+      scale1 = scale2;
+      if (k + 2 < n) d[k] = 0.0;
+    } else if (a[k] != 0.0 && std::fabs(c[k]) / scale2 * scale1 <= std::fabs(a[k])) {
+      piv[k] = 0;
+      scale1 = scale2;
+      c[k] /= a[k];
+      a[k + 1] -= c[k] * b[k];
+      if (k + 2 < n) d[k] = 0.0;
+    } else {
+      piv[k] = 1;
+      const double mult = a[k] / c[k];
+      a[k] = c[k];
+      const double temp = a[k + 1];
+      a[k + 1] = b[k] - mult * temp;
+      if (k + 2 < n) {
+        d[k] = b[k + 1];
+        b[k + 1] = -mult * d[k];
+      }
+      b[k] = temp;
+      c[k] = mult;
+    }
+  }
+}
+
+double guarded_quotient(double temp, double ak, double tol) {
+  constexpr double sfmin = DBL_MIN, bignum = 1.0 / DBL_MIN;
+  double pert = std::copysign(tol, ak);
+  for (;;) {
+    const double abs_ak = std::fabs(ak);
+    if (abs_ak < 1.0) {
+      if (abs_ak < sfmin) {
+        if (abs_ak == 0.0 || std::fabs(temp) * sfmin > abs_ak) {
+          ak += pert;
+          pert *= 2.0;
+          continue;
+        }
+        temp *= bignum;
+        ak *= bignum;
+      } else if (std::fabs(temp) > abs_ak * bignum) {
+        ak += pert;
+        pert *= 2.0;
+        continue;
+      }
+    }
+    break;
+  }
+  return temp / ak;
+}
+
+// (T - lambda I) x = y in place (dlagts, job -1); a pivot that cannot overflow the quotient multiplies by
+// inv = 1 / a, as the core does.
+void solve_shifted(int64_t n, const double* a, const double* inv, const double* b, const double* c, const double* d,
+                   const uint8_t* piv, double tol, double* y) {
+  for (int64_t k = 1; k < n; ++k) {
+    if (piv[k - 1]) std::swap(y[k - 1], y[k]);
+    y[k] -= c[k - 1] * y[k - 1];
+  }
+  constexpr double sfmin = DBL_MIN, bignum = 1.0 / DBL_MIN;
+  for (int64_t k = n - 1; k >= 0; --k) {
+    const double y1 = k + 1 < n ? y[k + 1] : 0.0, y2 = k + 2 < n ? y[k + 2] : 0.0;
+    const double temp = y[k] - (b[k] * y1 + d[k] * y2);
+    const double absak = std::fabs(a[k]);
+    y[k] = absak >= sfmin && std::fabs(temp) <= absak * bignum ? temp * inv[k] : guarded_quotient(temp, a[k], tol);
+  }
+}
+
+double max_abs(const double* x, int64_t n) {
+  double m = 0.0;
+  for (int64_t i = 0; i < n; ++i) m = std::max(m, std::fabs(x[i]));
+  return m;
+}
+
+// x . z in four interleaved sums (entry r into sum r % 4, the tail into sums 0..2), as (s0 + s2) + (s1 + s3).
+double cluster_dot(const double* x, const double* z, int64_t n) {
+  double s[4] = {0.0, 0.0, 0.0, 0.0};
+  int64_t r = 0;
+  for (; r + 4 <= n; r += 4)
+    for (int q = 0; q < 4; ++q) s[q] += x[r + q] * z[r + q];
+  for (int q = 0; r < n; ++r, ++q) s[q] += x[r] * z[r];
+  return (s[0] + s[2]) + (s[1] + s[3]);
+}
+
+bool block_vectors(const double* dg, const double* e, int64_t n, const double* w, int64_t count, double* Z,
+                   int64_t ldz, uint64_t seed, int extra_iterations) {
+  if (n == 1) {
+    for (int64_t j = 0; j < count; ++j) Z[j * ldz] = 1.0;
+    return true;
+  }
+  double onenrm = std::max(std::fabs(dg[0]) + std::fabs(e[0]), std::fabs(dg[n - 1]) + std::fabs(e[n - 2]));
+  for (int64_t i = 1; i + 1 < n; ++i) onenrm = std::max(onenrm, std::fabs(dg[i]) + std::fabs(e[i - 1]) + std::fabs(e[i]));
+  const double ortol = 1e-3 * onenrm, dtpcrt = std::sqrt(0.1 / double(n));
+  std::vector<double> start(static_cast<size_t>(n));  // splitmix64 from seed, uniform in (-1, 1)
+  uint64_t st = seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t z = (st += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    start[size_t(i)] = double(z >> 11) * 0x1p-52 - 1.0;
+  }
+  const size_t len = size_t(n);
+  std::vector<double> a(len), inv(len), b(len), c(len), dd(len), x(len);
+  std::vector<uint8_t> piv(len);
+  bool all = true;
+  double xjm = 0.0;
+  int64_t first = 0;
+  for (int64_t j = 0; j < count; ++j) {
+    double xj = w[j];
+    if (j > 0) {
+      const double pertol = 10.0 * std::fabs(DBL_EPSILON * xj);
+      if (xj - xjm < pertol) xj = xjm + pertol;
+      if (std::fabs(xj - xjm) > ortol) first = j;
+    }
+    xjm = xj;
+    for (int64_t i = 0; i < n; ++i) x[size_t(i)] = start[size_t((i + j) % n)];  // rotated by j places
+    std::copy(dg, dg + n, a.begin());
+    std::copy(e, e + n - 1, b.begin());
+    std::copy(e, e + n - 1, c.begin());
+    b[len - 1] = 0.0;
+    dd[len - 1] = 0.0;
+    if (n >= 2) dd[len - 2] = 0.0;
+    factor_shifted(n, a.data(), xj, b.data(), c.data(), dd.data(), piv.data());
+    double tol = std::max({max_abs(a.data(), n), max_abs(b.data(), n), max_abs(dd.data(), n)}) * DBL_EPSILON;
+    if (tol == 0.0) tol = DBL_EPSILON;
+    for (size_t k = 0; k < len; ++k) inv[k] = 1.0 / a[k];
+    int checks = 0, its = 0;
+    for (;;) {
+      if (++its > 5) {
+        all = false;
+        break;
+      }
+      const double scl = double(n) * onenrm * std::max(DBL_EPSILON, std::fabs(a[len - 1])) / max_abs(x.data(), n);
+      for (double& v : x) v *= scl;
+      solve_shifted(n, a.data(), inv.data(), b.data(), c.data(), dd.data(), piv.data(), tol, x.data());
+      for (int64_t i = first; i < j; ++i) {
+        const double* z = Z + i * ldz;
+        const double s = cluster_dot(x.data(), z, n);
+        for (int64_t r = 0; r < n; ++r) x[size_t(r)] -= s * z[r];
+      }
+      if (max_abs(x.data(), n) < dtpcrt) continue;
+      if (++checks >= extra_iterations + 1) break;
+    }
+    double ss = 0.0;
+    for (double v : x) ss += v * v;
+    double scl = 1.0 / std::sqrt(ss);
+    const double big = max_abs(x.data(), n);
+    for (double v : x)  // the sign of the first entry of largest magnitude
+      if (std::fabs(v) == big) {
+        if (v < 0.0) scl = -scl;
+        break;
+      }
+    for (int64_t r = 0; r < n; ++r) Z[j * ldz + r] = x[size_t(r)] * scl;
+  }
+  return all;
+}
+
+}  // namespace inverse_iteration_reference
+
+TEST_CASE("inverse iteration in f64x2 lanes gives the scalar reference's bits (dstein as written), paired or alone") {
+  namespace d = tp::linalg::detail;
+  auto same_bits = [](const std::vector<double>& dg, const std::vector<double>& e, const std::vector<double>& w,
+                      uint64_t seed, int extra, int threads) {
+    const int64_t n = int64_t(dg.size()), count = int64_t(w.size());
+    std::vector<double> Z(size_t(n * count)), R(size_t(n * count));
+    tp::kernels::set_sgemm_threads(threads, 0);
+    const bool ok = d::tridiagonal_block_vectors(dg.data(), e.data(), n, w.data(), count, Z.data(), n, seed, extra);
+    tp::kernels::set_sgemm_threads(1);
+    const bool ref = inverse_iteration_reference::block_vectors(dg.data(), e.data(), n, w.data(), count, R.data(), n,
+                                                                seed, extra);
+    CHECK(ok == ref);
+    CHECK(Z == R);
+  };
+  // tridiag(-1, 2, -1): clusters chained at both ends, lone vectors between (runs split in two streams
+  // paired in lanes, the longer stream's rest alone); all of it, and one run only (40 vectors).
+  for (const int64_t n : {2, 3, 7, 40, 600}) {
+    CAPTURE(n);
+    std::vector<double> dg(size_t(n), 2.0), e(size_t(n - 1), -1.0), w = second_difference_eigenvalues(n);
+    same_bits(dg, e, w, 5, 0, 1);
+    same_bits(dg, e, w, 3, 1, 2);
+  }
+  // One cluster of 30 equal eigenvalues (a run with no split: every vector alone), then distinct ones; and
+  // the zero-pivot 2 x 2 through the guarded division.
+  {
+    const int64_t n = 80;
+    std::vector<double> dg(static_cast<size_t>(n)), e(size_t(n - 1), 0.0);
+    for (int64_t i = 0; i < n; ++i) dg[size_t(i)] = i < 30 ? 1.0 : 2.0 + double(i);
+    for (int64_t i = 30; i + 1 < n; ++i) e[size_t(i)] = 0.25;
+    tp::linalg::detail::ColMat T(n, n);
+    for (int64_t i = 0; i < n; ++i) {
+      T(i, i) = dg[size_t(i)];
+      if (i + 1 < n) T(i + 1, i) = e[size_t(i)];
+    }
+    std::vector<double> w;
+    d::symmetric_eig(T, w, nullptr, d::kMaxQlIterationsPerValue, false);
+    same_bits(dg, e, w, 11, 0, 1);
+    same_bits(dg, e, w, 11, 1, 3);
+  }
+  same_bits({1.0, 1.0}, {1.0}, {0.0, 2.0}, 3, 0, 1);
+  same_bits({1e-300, 1e-300}, {1e-300}, {0.0, 2e-300}, 3, 0, 1);
 }
 
 TEST_CASE("one extra inverse-iteration solve gives TGK singular vectors orthonormal and exact to double rounding, every size") {
