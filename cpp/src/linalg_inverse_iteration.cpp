@@ -94,14 +94,17 @@ double cluster_dot_lane(const d2* x, int lane, const double* z, int64_t n) {
   return (s[0] + s[2]) + (s[1] + s[3]);
 }
 
-// cluster_dot_lane's sums for both lanes of x against the same z (a lone vector's mirrored lanes), without
-// taking lanes apart: lane l of the result has cluster_dot_lane(x, l, z, n)'s bits.
-d2 cluster_dot_both(const d2* x, const double* z, int64_t n) {
-  d2 s[4] = {splat2(0.0), splat2(0.0), splat2(0.0), splat2(0.0)};
+// cluster_dot_lane's sum for a plain vector x (a lone vector's lane taken out): two f64x2 sums hold the four
+// interleaved ones (lo: entries r % 4 = 0, 1; hi: 2, 3), so the same bits as cluster_dot_lane in a lane.
+double cluster_dot(const double* x, const double* z, int64_t n) {
+  d2 lo = splat2(0.0), hi = lo;
   int64_t r = 0;
-  for (; r + 4 <= n; r += 4)
-    for (int q = 0; q < 4; ++q) s[q] += x[r + q] * splat2(z[r + q]);
-  for (int q = 0; r < n; ++r, ++q) s[q] += x[r] * splat2(z[r]);
+  for (; r + 4 <= n; r += 4) {
+    lo += load2(x + r) * load2(z + r);
+    hi += load2(x + r + 2) * load2(z + r + 2);
+  }
+  double s[4] = {lo[0], lo[1], hi[0], hi[1]};
+  for (int q = 0; r < n; ++r, ++q) s[q] += x[r] * z[r];
   return (s[0] + s[2]) + (s[1] + s[3]);
 }
 
@@ -177,8 +180,10 @@ struct Problem {
 struct Scratch2 {
   std::vector<d2> a, inv, b, c, d, x;
   std::vector<i2> swap;
+  std::vector<double> line;  // a lone vector's lane for its Gram-Schmidt
   explicit Scratch2(int64_t n)
-      : a(size_t(n)), inv(size_t(n)), b(size_t(n)), c(size_t(n)), d(size_t(n)), x(size_t(n)), swap(size_t(n)) {}
+      : a(size_t(n)), inv(size_t(n)), b(size_t(n)), c(size_t(n)), d(size_t(n)), x(size_t(n)), swap(size_t(n)),
+        line(size_t(n)) {}
 };
 
 // Vectors j[0] and j[1] of two different clusters for the shifts xs, one per lane, into Z + j[l]*ldz,
@@ -187,7 +192,7 @@ struct Scratch2 {
 // different clusters can be made in any order, by any thread, with the same bits. Each lane stops on its
 // own count (a lane that has stopped rides along; its further solves are discarded). With lanes == 1 only
 // lane 0's vector is made (pass the same j, cluster and shift in both): lane 1 mirrors it and is never
-// stored, so a lone vector takes the time of a pair, its Gram-Schmidt in whole f64x2 operations. A vector
+// stored, so a lone vector takes the time of a pair, its Gram-Schmidt on a plain copy of its lane. A vector
 // gets the same bits whichever lane and whatever its partner. False when a vector did not converge in dstein's 5
 // iterations.
 bool two_vectors(const Problem& P, Scratch2& S, const double xs[2], const int64_t j[2], const int64_t cluster[2],
@@ -234,13 +239,19 @@ bool two_vectors(const Problem& P, Scratch2& S, const double xs[2], const int64_
       scl[lane] = double(n) * P.onenrm * std::max(DBL_EPSILON, std::fabs(a[n - 1][lane])) / big[lane];
     for (int64_t r = 0; r < n; ++r) x[r] *= scl;
     solve_shifted2(n, a, S.inv.data(), S.b.data(), S.c.data(), S.d.data(), S.swap.data(), tol, x);
-    if (lanes == 1)  // lane 1 mirrors lane 0 (its shift, start and steps): both lanes take lane 0's sums
+    if (lanes == 1 && cluster[0] < j[0]) {
+      // Lane 1 mirrors lane 0 (its shift, start and steps). Gram-Schmidt on lane 0 taken out as a plain
+      // vector, in whole f64x2 operations (a large cluster's vectors all come alone: its O(k^2 n) work),
+      // then put back in both lanes.
+      double* y = S.line.data();
+      for (int64_t r = 0; r < n; ++r) y[r] = x[r][0];
       for (int64_t i = cluster[0]; i < j[0]; ++i) {
         const double* z = Z + i * ldz;
-        const d2 sum = cluster_dot_both(x, z, n);
-        for (int64_t r = 0; r < n; ++r) x[r] -= sum * splat2(z[r]);
+        const double sum = cluster_dot(y, z, n);
+        for (int64_t r = 0; r < n; ++r) y[r] -= sum * z[r];
       }
-    else
+      for (int64_t r = 0; r < n; ++r) x[r] = splat2(y[r]);
+    } else {
       for (int lane = 0; lane < 2; ++lane) {
         if (done[lane]) continue;
         for (int64_t i = cluster[lane]; i < j[lane]; ++i) {  // modified Gram-Schmidt
@@ -249,6 +260,7 @@ bool two_vectors(const Problem& P, Scratch2& S, const double xs[2], const int64_
           for (int64_t r = 0; r < n; ++r) x[r][lane] -= sum * z[r];
         }
       }
+    }
     const d2 growth = max_abs2(x, n);
     for (int lane = 0; lane < 2; ++lane) {
       if (done[lane] || growth[lane] < P.dtpcrt) continue;
