@@ -1,5 +1,5 @@
 // Run after building build/wasm's bench module:
-//   `node tests/bench/gemv-half.mjs [--quick] [--rounds N] [--only m1|gemm] [--module PATH]`.
+//   `node tests/bench/gemv-half.mjs [--quick] [--rounds N] [--only m1|gemm] [--vocab N] [--module PATH]`.
 //
 // A linear layer (y = x W^T, W (n,k) as a checkpoint stores it) with W in bfloat16 and float16 against
 // float32, the single-thread core (issues 23 and 24: each >= 0.9 of float32), for one token (m = 1) and
@@ -15,7 +15,11 @@
 //   - shapes of Qwen3-0.6B's layers: W from 2 MB (stays in L2/L3) to 12 MB (float32 spills L3 under load),
 //     and a 1024 x 96 W that stays in L2 (compute-bound: where float16's widening costs most);
 //     at m = T every projection (q, k/v, o, gate/up, down) at T = 512 and 1024, one call per dtype per
-//     round (0.1-0.7 s each), fewer rounds.
+//     round (0.1-0.7 s each), fewer rounds;
+//   - at m = 1 also the lm_head, 1024 x vocab (--vocab, Qwen3-0.6B's 151,936 by default; 0 leaves it out):
+//     622 MB of float32, 311 MB of float16, never cache-resident, so read from DRAM as in generate's decode
+//     step, where the 28 layers' weights (1.2 GB in 16 bits) evict each other too: the regime that decides
+//     the decode speed, while the rows above show the loops with W hot in the caches.
 // Writes tests/bench/results/gemv-half-latest.json. Not a test: no thresholds.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,8 +32,9 @@ import { benchArgs } from './args.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
 const require = createRequire(import.meta.url);
-const args = benchArgs('node tests/bench/gemv-half.mjs [--quick] [--rounds N] [--only m1|gemm] [--module build/wasm/bench/tensorpad_bench.js]', {
+const args = benchArgs('node tests/bench/gemv-half.mjs [--quick] [--rounds N] [--only m1|gemm] [--vocab N] [--module build/wasm/bench/tensorpad_bench.js]', {
   quick: { type: 'boolean' }, rounds: { type: 'string' }, only: { type: 'string', default: 'all' },
+  vocab: { type: 'string', default: '151936' },
   module: { type: 'string', default: 'build/wasm/bench/tensorpad_bench.js' },
 });
 const quick = args.quick;
@@ -63,8 +68,11 @@ const label = (m, p) => `${m === 1 ? '' : `T=${m} `}${p.name} ${p.k}->${p.n}`;
 // W small enough (384 KB as float32) to stay in L2 under any load: the loops' own speed, which k/v_proj
 // shows only on an idle machine (there its 4 MB float32 W stays in L3; under load it is evicted and f32 slows).
 const l2Resident = { name: 'W in L2', k: 1024, n: 96 };
+const vocab = Number(args.vocab);
+if (!Number.isInteger(vocab) || vocab < 0) throw new Error(`--vocab must be a whole number, got ${args.vocab}`);
+const lmHead = vocab > 0 ? [{ name: 'lm_head (DRAM)', k: 1024, n: vocab }] : [];
 const shapes = [
-  ...(only === 'gemm' ? [] : [...[0, 3, 4, 1].map((i) => projections[i]), l2Resident].map((p) => ({ m: 1, ...p }))),
+  ...(only === 'gemm' ? [] : [...[0, 3, 4, 1].map((i) => projections[i]), l2Resident, ...lmHead].map((p) => ({ m: 1, ...p }))),
   ...(only === 'm1' ? [] : [512, 1024].flatMap((m) => projections.map((p) => ({ m, ...p })))),
 ].map((s) => ({ ...s, label: label(s.m, s) }));
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
@@ -77,18 +85,14 @@ console.log('shape                       | f32 GFLOPS | bf16 GFLOPS | f16 GFLOPS
 const results = [];
 for (const { label, m, k, n } of shapes) {
   const rounds = m === 1 ? roundsM1 : roundsGemm;
+  // Every buffer first, then views of the heap (growing it detaches earlier views): the lm_head's W is
+  // filled in place, without a second copy of its 622 MB in JavaScript.
   const x = M.allocFloats(m * k), w32 = M.allocFloats(k * n), y = M.allocFloats(m * n);
-  const wf = new Float32Array(k * n);
+  const half = { bf16: M.allocFloats(Math.ceil(k * n / 2)), f16: M.allocFloats(Math.ceil(k * n / 2)) };
+  const wf = M.HEAPF32.subarray(w32 / 4, w32 / 4 + k * n);
   randomFill(wf, 2);
-  M.HEAPF32.set(wf, w32 / 4);
-  const xf = new Float32Array(m * k);
-  randomFill(xf, 1);
-  M.HEAPF32.set(xf, x / 4);
-  const half = {};
-  for (const kind of ['bf16', 'f16']) {
-    half[kind] = M.allocFloats(Math.ceil(k * n / 2));
-    new Uint16Array(M.HEAPU8.buffer, half[kind], k * n).set(toHalfBits(wf, kind));
-  }
+  randomFill(M.HEAPF32.subarray(x / 4, x / 4 + m * k), 1);
+  for (const kind of ['bf16', 'f16']) new Uint16Array(M.HEAPU8.buffer, half[kind], k * n).set(toHalfBits(wf, kind));
   const fns = {
     f32: (reps) => M.gemm(-1, m, n, k, x, w32, y, false, true, 0, 0, 0, reps),
     bf16: (reps) => M.gemmHalf(0, m, n, k, x, half.bf16, y, false, reps),
