@@ -663,21 +663,31 @@ float dot(int64_t k, const float* u, const float* v) {
 }
 
 // dot for a 16-bit u, widened in registers: the same additions in the same order as dot on the widened
-// u, so the same bits. For float16, vs = v * 2^112 (or null) lets the loop skip the exponent fix: u is
-// widened to u * 2^-112 (f16x8_to_f32_scaled, exact), and each product u * 2^-112 * vs is the real number
-// u * v, so it rounds to the same bits, while the loop spends no multiply on the conversion (the m = 1
-// float16 product is bound by it) and no branch on inf or NaN: those are looked for once, after the loop,
-// in the running maximum of u's 15 bits below the sign, and if there is one the column starts again
-// without vs.
-// Why float16 stays below 0.9 of float32 here when W is cache-resident (issue 23; AMD EPYC Zen 3, Node 20,
-// the loops alone on an L2-resident W, f32/f16 CPU time in the same runs, load 7-13): speed follows the
-// instruction count. Per 16 weights V8 emits float32's loop as 8 loads + 8 multiply/add, bfloat16's as 6 loads +
-// 4 shuffles + 8 (1.03-1.07 of float32), float16's as 6 loads + 10 to widen (2 shifts, a mask, 2 interleaves per
-// 8) + 4 to look for inf/NaN + 8 (0.64-0.73). With no inf/NaN check at all it would reach only 0.73-0.81, so
-// the widening is the limit. Tried and not kept: even and odd weights as the high halves of a load and of a
-// second load 2 bytes back (a shift and a mask per 4 weights, no interleave; 0.72-0.81 with the check), OR-ing
-// two vectors before one maximum (+4%, but weights >= 2 would raise false alarms that restart columns), two
-// columns sharing x's loads (registers spill: 0.61-0.64). WASM SIMD has no float16 conversion instruction.
+// u, so the same bits. For float16, vs (from scaled_for_f16, or null) is v * 2^112, each whole 16-block
+// reordered, and lets the loop skip the exponent fix: u is widened to u * 2^-112 (exact), and each product
+// u * 2^-112 * vs is the real number u * v, so it rounds to the same bits, while the loop spends no multiply
+// on the conversion and no branch on inf or NaN: those are looked for once, after the loop, in the running
+// maximum of u's 15 bits below the sign, and if there is one the column starts again without vs.
+// The float16 loop widens with f16x4_to_f32_scaled, the even and the odd weights of each 8 apart (a multiply-add
+// and a mask per 4 weights, no shift, no interleave), so its vectors hold the block offsets {0,2,4,6} {1,3,5,7}
+// {8,10,12,14} {9,11,13,15}, the order scaled_for_f16 gives vs. dot's accumulator lane l of a_i sums the
+// products of offset 4i + l over the blocks in block order; here each lane of b0-b3 sums one of those sixteen
+// offsets, in the same order, so after the loop four shuffles put the sixteen sums in dot's lanes and the rest
+// (tails, final sum) is dot's.
+// Why float16 stays below 0.9 of float32 when W is cache-resident (issue 23; AMD EPYC Zen 3, Node 20, the
+// ratio of CPU times in one process, calls alternated): per 16 weights V8 emits float32's loop as 8 loads +
+// 8 multiply/add (and unrolls it twice), bfloat16's as 6 loads + 4 shuffles + 8, float16's as 6 loads + 8 to
+// widen + 4 to look for inf/NaN + 8: 0.70-0.83 of float32 on 1024x96 to 3072x1024 W (bfloat16-style widening,
+// wrong values but the same loop otherwise, would give 0.83-0.97). Session 18 measured, same runs: the earlier
+// widening (2 shifts, a mask, 2 interleaves per 8) 0.65-0.76, so this one is 1.06-1.09x faster; shifts and
+// shuffles were the limit, not the count of operations: the high halves of a load and of a load one weight back
+// (a shift and a mask per 4, no interleave) gained nothing. Also not kept: unrolling to 32 weights (0.85x: LLVM
+// interleaves the two blocks and V8 spills), a loop over pointers (same speed), i32x4.load16x4_s + shift + mask,
+// the low half by i16x8.mul, the check by max_s and max_u of the raw bits (same speed), two columns sharing x's
+// loads (0.61-0.64, earlier). WASM SIMD has no float16 conversion instruction; the mask stays (float16's sign-
+// magnitude needs it), and so does the check (2^-112 makes inf and NaN finite).
+// Where it matters most, W is not cache-resident: generate's decode step reads every layer's weight from DRAM
+// (1.2 GB in 16 bits), where float32 is bound by memory and float16 by this loop (gemv-half.mjs's lm_head row).
 float dot_half(int64_t k, const uint16_t* u, Half kind, const float* v, const float* vs) {
   f32x4 a0 = simd::zero(), a1 = simd::zero(), a2 = simd::zero(), a3 = simd::zero();
   int64_t p = 0;
@@ -685,21 +695,25 @@ float dot_half(int64_t k, const uint16_t* u, Half kind, const float* v, const fl
   if (vs) {
     const v128_t low15 = wasm_i16x8_const_splat(0x7fff);
     v128_t top = wasm_i16x8_const_splat(0);
+    using tp::detail::f16x4_to_f32_scaled;
+    // b0-b3 hold the products of the block offsets {0,2,4,6} {1,3,5,7} {8,10,12,14} {9,11,13,15}.
+    f32x4 b0 = simd::zero(), b1 = simd::zero(), b2 = simd::zero(), b3 = simd::zero();
     for (; p + 16 <= k; p += 16) {
       const v128_t h0 = wasm_v128_load(u + p), h1 = wasm_v128_load(u + p + 8);
       top = wasm_i16x8_max(top, wasm_i16x8_max(wasm_v128_and(h0, low15), wasm_v128_and(h1, low15)));
-      f32x4 u0, u1, u2, u3;
-      tp::detail::f16x8_to_f32_scaled(h0, u0, u1);
-      tp::detail::f16x8_to_f32_scaled(h1, u2, u3);
-      a0 = simd::add(a0, simd::mul(u0, simd::load(vs + p)));
-      a1 = simd::add(a1, simd::mul(u1, simd::load(vs + p + 4)));
-      a2 = simd::add(a2, simd::mul(u2, simd::load(vs + p + 8)));
-      a3 = simd::add(a3, simd::mul(u3, simd::load(vs + p + 12)));
+      b0 = simd::add(b0, simd::mul(f16x4_to_f32_scaled(h0, false), simd::load(vs + p)));
+      b1 = simd::add(b1, simd::mul(f16x4_to_f32_scaled(h0, true), simd::load(vs + p + 4)));
+      b2 = simd::add(b2, simd::mul(f16x4_to_f32_scaled(h1, false), simd::load(vs + p + 8)));
+      b3 = simd::add(b3, simd::mul(f16x4_to_f32_scaled(h1, true), simd::load(vs + p + 12)));
     }
     if (wasm_v128_any_true(wasm_i16x8_gt(top, wasm_i16x8_const_splat(0x7bff)))) {
-      a0 = a1 = a2 = a3 = simd::zero();
       p = 0;
       vs = nullptr;
+    } else {  // dot's lanes: a0 = offsets 0-3 = b0 and b1 interleaved, ...
+      a0 = wasm_i32x4_shuffle(b0, b1, 0, 4, 1, 5);
+      a1 = wasm_i32x4_shuffle(b0, b1, 2, 6, 3, 7);
+      a2 = wasm_i32x4_shuffle(b2, b3, 0, 4, 1, 5);
+      a3 = wasm_i32x4_shuffle(b2, b3, 2, 6, 3, 7);
     }
   }
 #endif
@@ -735,14 +749,24 @@ const float* contiguous(int64_t k, const float* x, int64_t incx, Scratch& scratc
   return out;
 }
 
-// x * 2^112 in scratch for dot_half's float16 loop, or null when some |x[p]| >= 2^16 (or inf, NaN)
-// would overflow.
+// x * 2^112 in scratch for dot_half's float16 loop, each whole 16-block in the order of its weight vectors
+// (even offsets of the first 8, odd, even of the next 8, odd: see dot_half), the tail in place; or null when
+// some |x[p]| >= 2^16 (or inf, NaN) would overflow. Once per product and O(k): compiled for size (at -O3 it
+// took 130 bytes more), out of line so that LTO does not inline it back into try_gemv at -O3.
+#if defined(__clang__)
+__attribute__((minsize, noinline))
+#endif
 const float* scaled_for_f16(int64_t k, const float* x) {
 #if defined(__wasm_simd128__)
   float* xs = scratch_h.get(size_t(k));
   for (int64_t p = 0; p < k; ++p) {
     if (!(std::fabs(x[p]) < 0x1p16f)) return nullptr;
     xs[p] = x[p] * 0x1p112f;
+  }
+  for (int64_t p = 0; p + 8 <= k / 16 * 16; p += 8) {  // each 8 of the 16-blocks: the even offsets, then the odd
+    const f32x4 lo = simd::load(xs + p), hi = simd::load(xs + p + 4);
+    simd::store(xs + p, wasm_i32x4_shuffle(lo, hi, 0, 2, 4, 6));
+    simd::store(xs + p + 4, wasm_i32x4_shuffle(lo, hi, 1, 3, 5, 7));
   }
   return xs;
 #else

@@ -50,6 +50,18 @@ inline void f16x8_to_f32_scaled(v128_t v, v128_t& lo, v128_t& hi) {
   hi = wasm_i16x8_shuffle(low, high, 4, 12, 5, 13, 6, 14, 7, 15);
 }
 
+// Four of eight float16, the even lanes (0, 2, 4, 6; odd = false) or the odd ones, as float32 times 2^-112 in
+// lanes 0-3: the bits of f16x8_to_f32_scaled for those four, with no shift and no interleave. i32x4.dot_i16x8_s
+// (x86 pmaddwd: a multiplier, where shifts and shuffles compete for fewer ports) multiplies each lane pair by
+// (2^13, 0) or (0, 2^13) and adds: the chosen weight as a signed integer times 2^13, that is its 15 bits below
+// the sign at bits 13-27 and, for a negative weight, ones at bits 28-31 (-2^28 wraps to 0xf0000000); the mask
+// keeps bit 31 and drops bits 28-30. Scalar reference: the float32 with bits (h & 0x8000) << 16 | (h & 0x7fff) << 13,
+// which is half::to_f32(Half::F16, h) * 2^-112 for finite h. Inf and NaN come out finite: the caller looks for them.
+inline v128_t f16x4_to_f32_scaled(v128_t v, bool odd) {
+  const v128_t weight = odd ? wasm_i32x4_const_splat(0x2000 << 16) : wasm_i32x4_const_splat(0x2000);
+  return wasm_v128_and(wasm_i32x4_dot_i16x8(v, weight), wasm_i32x4_const_splat(int32_t(0x8fffffff)));
+}
+
 // Eight float16 none of which is inf or NaN (the caller checks: f16x8_special): the same bits as
 // f16_lanes_to_f32 in about half the instructions, f16x8_to_f32_scaled and one multiply by 2^112 that
 // fixes the exponent, subnormals included (as in f16_lanes_to_f32; the sign rides through the multiply).
