@@ -30,6 +30,18 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 constexpr int64_t kTileQ = kAttentionTileRows;
 constexpr int64_t kTileK = 128;
 
+// Causal attention's diagonal key tile, taken in runs of kDiagRows query rows: a run whose last row sees
+// `seen` of the tile's bk keys multiplies only those, rounded up to 8 (whole 8-column register tiles of
+// sgemm's kernel, and whole 4-lane groups of exp_shifted_sum and row_max, so that each row's sums take the
+// lanes they took over the whole tile: the keys dropped are masked for every row of the run, their
+// probabilities 0, and a sum that starts at +0 is unchanged by adding ±0, so the bits are those of the whole
+// tile). 16 rows: on a 64 x 64 diagonal block 2560 scores (and as many multiply-adds per head dimension in
+// Q Kᵀ and P V) instead of 4096, of which 2080 are visible; V is packed once per run's depth.
+constexpr int64_t kDiagRows = 16;
+inline int64_t diagonal_cols(int64_t seen, int64_t bk) {
+  return std::min(bk, std::max<int64_t>(0, (seen + 7) / 8 * 8));
+}
+
 // The larger of a running max and a score, NaN once either is NaN: std::max(m, NaN) keeps m, and a row
 // (or a 64-key tile) of NaN scores then read as fully masked, giving 0 where torch gives NaN.
 template <class T>
@@ -84,16 +96,21 @@ AttentionArgs head(const AttentionArgs& a, int64_t g) {
 
 #if defined(__wasm_simd128__)
 // exp(x) lane by lane as exp_f32 computes it, for the x a softmax row feeds it (a score minus the row max:
-// <= 0, -inf or NaN): without exp_f32's clamp above and with one scaling by 2^n instead of two (n >= -126
-// here, so 2^n is a normal float and both give the bits of e·2^n), some 7 operations fewer per 4 lanes.
+// <= 0, -inf or NaN), in fewer operations, each lane giving exp_f32's bits:
+// - no clamp to [kMinArg, kMaxArg]: x <= 0, and below kMinArg (-inf included) the lane is cleared at the end
+//   whatever the reduction made of it (exp_f32 clamps, then flushes those lanes to 0 too). The clamp was
+//   f32x4.max, which V8 lowers to ~8 x86 instructions for its NaN and ±0 rules;
+// - 2^k for the integer-valued k in [-126, 0] from the low bits of k + (1.5·2^23 + 127): that sum is exact
+//   and its bits are 0x4B400000 + k + 127, so shifting them left by 23 leaves (k + 127) << 23, the float
+//   2^k, as exp_f32's trunc_sat(k) + 127 does (i32x4.trunc_sat takes ~8 instructions in V8, the add 1);
+// - one scaling by 2^k (k >= -126: 2^k is a normal float, and e·2^k gives the bits of exp_f32's two).
 inline v128_t exp_nonpositive(v128_t v) {
   const v128_t mina = wasm_f32x4_splat(expf_cephes::kMinArg);
   v128_t k;
-  v128_t e = exp_reduced_lanes(wasm_f32x4_max(v, mina), k);
-  const v128_t n = wasm_i32x4_trunc_sat_f32x4(k);
-  e = wasm_f32x4_mul(e, wasm_i32x4_shl(wasm_i32x4_add(n, wasm_i32x4_splat(127)), 23));
-  e = wasm_v128_bitselect(wasm_f32x4_splat(0.0f), e, wasm_f32x4_lt(v, mina));
-  return wasm_v128_bitselect(v, e, wasm_f32x4_ne(v, v));  // NaN stays NaN
+  v128_t e = exp_reduced_lanes(v, k);
+  const v128_t pow2k = wasm_i32x4_shl(wasm_f32x4_add(k, wasm_f32x4_splat(12583039.0f)), 23);
+  e = wasm_v128_andnot(wasm_f32x4_mul(e, pow2k), wasm_f32x4_lt(v, mina));  // 0 below kMinArg
+  return wasm_v128_bitselect(v, e, wasm_f32x4_ne(v, v));                   // NaN stays NaN
 }
 #endif
 
@@ -127,13 +144,31 @@ float exp_shifted_sum(float* s, int64_t n, float sc, float mx) {
   return sum;
 }
 
-// The max of s[0:n], NaN once any is NaN (simd::max keeps NaN, as max_keeping_nan).
+// The max of s[0:n], NaN once any is NaN (as max_keeping_nan). In WASM the lanes take f32x4.pmax (one
+// maxps in V8; f32x4.max, which keeps NaN, is ~8 instructions) and a NaN flag; a row holding a NaN, which
+// pmax may skip, is then taken again by the scalar rule. pmax may keep -0 where max gives +0 on equal zeros:
+// the row max is only subtracted from scores, and exp(±0) = 1, so the probabilities are the same bits.
 float row_max(const float* s, int64_t n) {
-  f32x4 mv = simd::splat(kNegInf);
   int64_t c = 0;
-  for (; c + 4 <= n; c += 4) mv = simd::max(mv, simd::load(s + c));
-  float mx = max_keeping_nan(max_keeping_nan(simd::lane<0>(mv), simd::lane<1>(mv)),
-                             max_keeping_nan(simd::lane<2>(mv), simd::lane<3>(mv)));
+#if defined(__wasm_simd128__)
+  v128_t mv = wasm_f32x4_splat(kNegInf), nan = wasm_i32x4_splat(0);
+  for (; c + 4 <= n; c += 4) {
+    const v128_t x = wasm_v128_load(s + c);
+    mv = wasm_f32x4_pmax(mv, x);
+    nan = wasm_v128_or(nan, wasm_f32x4_ne(x, x));
+  }
+  if (wasm_v128_any_true(nan)) {  // rare: the scalar rule over the whole row
+    float mx = kNegInf;
+    for (int64_t j = 0; j < n; ++j) mx = max_keeping_nan(mx, s[j]);
+    return mx;
+  }
+  const f32x4 m4 = mv;
+#else
+  f32x4 m4 = simd::splat(kNegInf);
+  for (; c + 4 <= n; c += 4) m4 = simd::max(m4, simd::load(s + c));
+#endif
+  float mx = max_keeping_nan(max_keeping_nan(simd::lane<0>(m4), simd::lane<1>(m4)),
+                             max_keeping_nan(simd::lane<2>(m4), simd::lane<3>(m4)));
   for (; c < n; ++c) mx = max_keeping_nan(mx, s[c]);
   return mx;
 }
@@ -202,6 +237,8 @@ void attention_f32(const AttentionArgs& a) {
   }
 
   const int64_t G = a.heads;
+  // Runs of kDiagRows rows start strips of the packed Q: kDiagRows is a multiple of sgemm's tile rows.
+  TP_ASSERT(packed::a_floats(kDiagRows, 1) < packed::a_floats(kDiagRows + 1, 1));
   // Q Kᵀ from packed operands needs its depth d within one k block of sgemm; deeper heads (none of the
   // models we run) take sgemm per tile.
   const bool prepacked = a.d > 0 && a.d <= packed::kMaxDepth;
@@ -226,19 +263,38 @@ void attention_f32(const AttentionArgs& a) {
       const float* vt = a.v + j0 * a.rsv;
       // K's rows are read as Kᵀ's columns through the strides, not transposed first.
       if (prepacked) packed::pack_b(a.d, bk, kt, 1, a.rsk, kp.data());
-      packed::pack_b(bk, a.dv, vt, a.rsv, 1, vp.data());
-      // Every head of the group uses this K/V tile while it is in cache (grouped-query attention).
-      for (int64_t g = 0; g < G; ++g) {
-        const AttentionArgs h = head(a, g);
-        float* accg = acc.data() + g * kTileQ * a.dv;
-        if (prepacked)  // S = Q_tile K_tileᵀ
-          packed::multiply(bq, bk, a.d, qp.data() + g * qp_size, kp.data(), S.data(), kTileK, false);
-        else
-          sgemm(bq, bk, a.d, h.q + i0 * a.rsq, a.rsq, 1, kt, 1, a.rsk, S.data(), kTileK, false);
-        tp::detail::call_out_of_line<&online_softmax_tile>(h, S.data(), i0, bq, j0, bk, m.data() + g * kTileQ,
-                                                           l.data() + g * kTileQ, accg);  // out_of_line.hpp
-        packed::pack_a(bq, bk, S.data(), kTileK, 1, sp.data());
-        packed::multiply(bq, a.dv, bk, sp.data(), vp.data(), accg, a.dv, true);  // acc += P_tile V_tile
+      int64_t vp_depth = 0;  // keys of the tile packed in vp
+      // Causal, a run of rows sees only the tile's first `cols` keys (diagonal_cols): those alone are
+      // multiplied, the rest of its rows' scores would be masked. A tile every row sees whole is one run.
+      for (int64_t r0 = 0; r0 < bq;) {
+        int64_t r1 = std::min(bq, r0 + kDiagRows);
+        const int64_t cols = a.causal ? diagonal_cols(a.q0 + i0 + r1 - j0, bk) : bk;
+        while (r1 < bq && (a.causal ? diagonal_cols(a.q0 + i0 + std::min(bq, r1 + kDiagRows) - j0, bk) : bk) == cols)
+          r1 = std::min(bq, r1 + kDiagRows);
+        const int64_t rows = r1 - r0;
+        if (cols == 0) {  // keys all past these rows (q0 inside the tile): nothing to add
+          r0 = r1;
+          continue;
+        }
+        // The first `cols` rows of V as a packed B of that depth (sgemm's strips hold depth × 8 floats).
+        if (vp_depth != cols) packed::pack_b(cols, a.dv, vt, a.rsv, 1, vp.data());
+        vp_depth = cols;
+        // Every head of the group uses this K/V tile while it is in cache (grouped-query attention).
+        for (int64_t g = 0; g < G; ++g) {
+          const AttentionArgs h = head(a, g);
+          float* accg = acc.data() + (g * kTileQ + r0) * a.dv;
+          float* Sr = S.data() + r0 * kTileK;
+          if (prepacked)  // S = Q_rows K_tileᵀ; rows r0.. of the packed Q start a strip (kDiagRows | MR)
+            packed::multiply(rows, cols, a.d, qp.data() + g * qp_size + packed::a_floats(r0, a.d), kp.data(), Sr,
+                             kTileK, false);
+          else
+            sgemm(rows, cols, a.d, h.q + (i0 + r0) * a.rsq, a.rsq, 1, kt, 1, a.rsk, Sr, kTileK, false);
+          tp::detail::call_out_of_line<&online_softmax_tile>(h, Sr, i0 + r0, rows, j0, cols, m.data() + g * kTileQ + r0,
+                                                             l.data() + g * kTileQ + r0, accg);  // out_of_line.hpp
+          packed::pack_a(rows, cols, Sr, kTileK, 1, sp.data());
+          packed::multiply(rows, a.dv, cols, sp.data(), vp.data(), accg, a.dv, true);  // acc += P V
+        }
+        r0 = r1;
       }
     }
     for (int64_t g = 0; g < G; ++g)
