@@ -39,7 +39,7 @@ constexpr int64_t kTileK = 128;
 // Q Kᵀ and P V) instead of 4096, of which 2080 are visible; V is packed once per run's depth.
 constexpr int64_t kDiagRows = 16;
 inline int64_t diagonal_cols(int64_t seen, int64_t bk) {
-  return std::min(bk, std::max<int64_t>(0, (seen + 7) / 8 * 8));
+  return std::min(bk, std::max<int64_t>(8, (seen + 7) / 8 * 8));
 }
 
 // The larger of a running max and a score, NaN once either is NaN: std::max(m, NaN) keeps m, and a row
@@ -58,7 +58,8 @@ inline float masked(const AttentionArgs& a, float s, int64_t i, int64_t j) {
 }
 
 // Weights requested: the (sq,sk) matrix exists anyway, so compute it whole, softmax rows, then O = P V.
-void attention_with_weights(const AttentionArgs& a) {
+// Its time is in sgemm and exp_f32; the glue compiles for size (core-size budget), as io_dtype's rare types.
+__attribute__((minsize, noinline)) void attention_with_weights(const AttentionArgs& a) {
   float* P = a.weights;
   sgemm(a.sq, a.sk, a.d, a.q, a.rsq, 1, a.k, 1, a.rsk, P, a.sk, false);
   for (int64_t i = 0; i < a.sq; ++i) {
@@ -145,8 +146,7 @@ float exp_shifted_sum(float* s, int64_t n, float sc, float mx) {
 }
 
 // The max of s[0:n], NaN once any is NaN (as max_keeping_nan). In WASM the lanes take f32x4.pmax (one
-// maxps in V8; f32x4.max, which keeps NaN, is ~8 instructions) and a NaN flag; a row holding a NaN, which
-// pmax may skip, is then taken again by the scalar rule. pmax may keep -0 where max gives +0 on equal zeros:
+// maxps in V8; f32x4.max, which keeps NaN, is ~8 instructions) and a NaN flag, since pmax may skip a NaN. pmax may keep -0 where max gives +0 on equal zeros:
 // the row max is only subtracted from scores, and exp(±0) = 1, so the probabilities are the same bits.
 float row_max(const float* s, int64_t n) {
   int64_t c = 0;
@@ -157,11 +157,7 @@ float row_max(const float* s, int64_t n) {
     mv = wasm_f32x4_pmax(mv, x);
     nan = wasm_v128_or(nan, wasm_f32x4_ne(x, x));
   }
-  if (wasm_v128_any_true(nan)) {  // rare: the scalar rule over the whole row
-    float mx = kNegInf;
-    for (int64_t j = 0; j < n; ++j) mx = max_keeping_nan(mx, s[j]);
-    return mx;
-  }
+  if (wasm_v128_any_true(nan)) return std::numeric_limits<float>::quiet_NaN();
   const f32x4 m4 = mv;
 #else
   f32x4 m4 = simd::splat(kNegInf);
@@ -237,8 +233,6 @@ void attention_f32(const AttentionArgs& a) {
   }
 
   const int64_t G = a.heads;
-  // Runs of kDiagRows rows start strips of the packed Q: kDiagRows is a multiple of sgemm's tile rows.
-  TP_ASSERT(packed::a_floats(kDiagRows, 1) < packed::a_floats(kDiagRows + 1, 1));
   // Q Kᵀ from packed operands needs its depth d within one k block of sgemm; deeper heads (none of the
   // models we run) take sgemm per tile.
   const bool prepacked = a.d > 0 && a.d <= packed::kMaxDepth;
@@ -264,18 +258,11 @@ void attention_f32(const AttentionArgs& a) {
       // K's rows are read as Kᵀ's columns through the strides, not transposed first.
       if (prepacked) packed::pack_b(a.d, bk, kt, 1, a.rsk, kp.data());
       int64_t vp_depth = 0;  // keys of the tile packed in vp
-      // Causal, a run of rows sees only the tile's first `cols` keys (diagonal_cols): those alone are
-      // multiplied, the rest of its rows' scores would be masked. A tile every row sees whole is one run.
-      for (int64_t r0 = 0; r0 < bq;) {
-        int64_t r1 = std::min(bq, r0 + kDiagRows);
+      // Causal, a run of kDiagRows rows sees only the tile's first `cols` keys (diagonal_cols): those alone
+      // are multiplied, the rest of its rows' scores would be masked.
+      for (int64_t r0 = 0; r0 < bq; r0 += kDiagRows) {
+        const int64_t r1 = std::min(bq, r0 + kDiagRows), rows = r1 - r0;
         const int64_t cols = a.causal ? diagonal_cols(a.q0 + i0 + r1 - j0, bk) : bk;
-        while (r1 < bq && (a.causal ? diagonal_cols(a.q0 + i0 + std::min(bq, r1 + kDiagRows) - j0, bk) : bk) == cols)
-          r1 = std::min(bq, r1 + kDiagRows);
-        const int64_t rows = r1 - r0;
-        if (cols == 0) {  // keys all past these rows (q0 inside the tile): nothing to add
-          r0 = r1;
-          continue;
-        }
         // The first `cols` rows of V as a packed B of that depth (sgemm's strips hold depth × 8 floats).
         if (vp_depth != cols) packed::pack_b(cols, a.dv, vt, a.rsv, 1, vp.data());
         vp_depth = cols;
@@ -294,7 +281,6 @@ void attention_f32(const AttentionArgs& a) {
           packed::pack_a(rows, cols, Sr, kTileK, 1, sp.data());
           packed::multiply(rows, a.dv, cols, sp.data(), vp.data(), accg, a.dv, true);  // acc += P V
         }
-        r0 = r1;
       }
     }
     for (int64_t g = 0; g < G; ++g)
