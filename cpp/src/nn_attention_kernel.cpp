@@ -36,7 +36,9 @@ constexpr int64_t kTileK = 128;
 // lanes they took over the whole tile: the keys dropped are masked for every row of the run, their
 // probabilities 0, and a sum that starts at +0 is unchanged by adding ±0, so the bits are those of the whole
 // tile). 16 rows: on a 64 x 64 diagonal block 2560 scores (and as many multiply-adds per head dimension in
-// Q Kᵀ and P V) instead of 4096, of which 2080 are visible; V is packed once per run's depth.
+// Q Kᵀ and P V) instead of 4096, of which 2080 are visible; V is packed once per run's depth. At least 8
+// keys (or bk): when q0 falls inside a tile, a run may see none of it, and 8 masked keys then add nothing.
+// Runs start at multiples of kDiagRows, which sgemm's tile rows (4) divide: each starts a strip of packed Q.
 constexpr int64_t kDiagRows = 16;
 inline int64_t diagonal_cols(int64_t seen, int64_t bk) {
   return std::min(bk, std::max<int64_t>(8, (seen + 7) / 8 * 8));
@@ -146,8 +148,9 @@ float exp_shifted_sum(float* s, int64_t n, float sc, float mx) {
 }
 
 // The max of s[0:n], NaN once any is NaN (as max_keeping_nan). In WASM the lanes take f32x4.pmax (one
-// maxps in V8; f32x4.max, which keeps NaN, is ~8 instructions) and a NaN flag, since pmax may skip a NaN. pmax may keep -0 where max gives +0 on equal zeros:
-// the row max is only subtracted from scores, and exp(±0) = 1, so the probabilities are the same bits.
+// maxps in V8; f32x4.max, which keeps NaN, is ~8 instructions) and a NaN flag, since pmax may skip a NaN.
+// pmax may keep -0 where max gives +0 on equal zeros: the row max is only subtracted from scores, and
+// exp(±0) = 1, so the probabilities are the same bits.
 float row_max(const float* s, int64_t n) {
   int64_t c = 0;
 #if defined(__wasm_simd128__)
@@ -271,7 +274,7 @@ void attention_f32(const AttentionArgs& a) {
           const AttentionArgs h = head(a, g);
           float* accg = acc.data() + (g * kTileQ + r0) * a.dv;
           float* Sr = S.data() + r0 * kTileK;
-          if (prepacked)  // S = Q_rows K_tileᵀ; rows r0.. of the packed Q start a strip (kDiagRows | MR)
+          if (prepacked)  // S = Q_rows K_tileᵀ; rows r0.. start a strip of the packed Q
             packed::multiply(rows, cols, a.d, qp.data() + g * qp_size + packed::a_floats(r0, a.d), kp.data(), Sr,
                              kTileK, false);
           else
