@@ -152,8 +152,7 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
   // Ur (kPanel, n) row-major: the panel's right reflectors, row p = U(p, :) = row j0 + p of W. The steps
   // read U across columns, which in W are m doubles apart (a cache line and, past 512 columns, a page per
   // entry); the copy makes those three passes per step contiguous.
-  LineVector Xv(size_t(m * kPanel)), Yv(size_t(n * kPanel)), tv(static_cast<size_t>(kPanel)),
-      tx(static_cast<size_t>(kPanel)), ty(size_t(2 * kPanel + 1)), partial(size_t(kChunks * m)),
+  LineVector Xv(size_t(m * kPanel)), Yv(size_t(n * kPanel)), t(size_t(kPanel + 1)), partial(size_t(kChunks * m)),
       vrow(static_cast<size_t>(n)), Ur(size_t(kPanel * n));
   // With float updates, the products with the trailing matrix read F, its float copy taken as each panel
   // begins (m, n column-major, rows and columns from the panel's first), and u, v in float.
@@ -165,17 +164,19 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
     const int64_t b = std::min(kPanel, n - j0);
     std::fill(Xv.begin(), Xv.end(), 0.0);
     std::fill(Yv.begin(), Yv.end(), 0.0);
-    if (float_updates) {  // by columns over threads (each entry its own conversion)
-      const int parts = n - j0 >= kSplitFrom ? int(std::min<int64_t>(kernels::sgemm_threads(), kChunks)) : 1;
-      tp::detail::run_parts(parts, [&](int part) {
-        for (int64_t c = j0 + (n - j0) * part / parts; c < j0 + (n - j0) * (part + 1) / parts; ++c)
-          for (int64_t r = j0; r < m; ++r) F[size_t(c * m + r)] = float(W(r, c));
-      });
-    }
+    if (float_updates)
+      for (int64_t c = j0; c < n; ++c)
+        for (int64_t r = j0; r < m; ++r) F[size_t(c * m + r)] = float(W(r, c));
     for (int64_t i = 0; i < b; ++i) {
       const int64_t k = j0 + i;  // the global row and column of this step
       double* ck = W.col(k);
-      // Column k has had the panel's earlier reflectors (the previous step's row pass, finish_rows).
+      // Column k gets the panel's earlier reflectors: A(k:, k) -= V(k:, 0:i) Y(k, 0:i)^T + X(k:, 0:i) U(0:i, k).
+      for (int64_t p = 0; p < i; ++p) {
+        const double* vp = W.col(j0 + p);
+        const double a = Y(k, p), c = W(j0 + p, k);
+        const double* xp = Xv.data() + p * m;
+        for (int64_t r = k; r < m; ++r) ck[r] -= vp[r] * a + xp[r] * c;
+      }
       const double tq = make_householder(ck[k], ck + k + 1, m - k - 1, drop);
       tauq[size_t(k)] = tq;
       d[size_t(k)] = ck[k];
@@ -183,105 +184,73 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
       ck[k] = 1.0;  // u = A(k:, k) with its unit entry
       const double* u = ck;
       const int64_t cols = n - k - 1;
-      const bool split = cols >= kSplitFrom;
-      const int parts = split ? int(std::min<int64_t>(kernels::sgemm_threads(), kChunks)) : 1;
-      const int64_t chunks = split ? kChunks : 1;
-      // V^T u and X^T u (u alone), so that each part below finishes its own columns of y and of row k.
-      for (int64_t p = 0; p < i; ++p) tv[size_t(p)] = dot(W.col(j0 + p) + k, u + k, m - k);
-      for (int64_t p = 0; p < i; ++p) tx[size_t(p)] = dot(Xv.data() + p * m + k, u + k, m - k);
-      if (float_updates)
-        for (int64_t r = k; r < m; ++r) uf[size_t(r)] = float(u[r]);
-      double* y = Yv.data() + i * n;
-      double* v = vrow.data();
-      // Y(k+1:, i) = A(k:, k+1:)^T u on the trailing matrix as it was when the panel began, minus the panel's
-      // earlier updates, Y(k+1:, 0:i) (V^T u) + U(0:i, k+1:)^T (X^T u), times tq; then row k gets H_k and the
-      // panel's earlier updates, A(k, k+1:) -= Y(k+1:, 0:i+1) V(k, 0:i+1)^T + X(k, 0:i) U(0:i, k+1:), taken in
-      // v (indexed by global column). Every entry is one column's: over threads in kChunks fixed column
-      // ranges, each y_j and v_j computed by the same operations in the same order whatever the count.
-      tp::detail::run_parts(parts, [&](int part) {
-        for (int64_t c = chunks * part / parts; c < chunks * (part + 1) / parts; ++c) {
-          const int64_t c0 = k + 1 + cols * c / chunks, c1 = k + 1 + cols * (c + 1) / chunks, w = c1 - c0;
-          if (float_updates) call_out_of_line<&column_dots_float>(F.data(), m, k, c0, c1, uf.data(), y);
-          else call_out_of_line<&column_dots>(W, k, c0, c1, u, y);
-          for (int64_t p = 0; p < i; ++p) axpy(y + c0, -tv[size_t(p)], Yv.data() + p * n + c0, w);
-          for (int64_t p = 0; p < i; ++p) axpy(y + c0, -tx[size_t(p)], Ur.data() + p * n + c0, w);
-          for (int64_t j = c0; j < c1; ++j) y[j] *= tq;
-          // A row of W is m doubles apart, a cache line per entry: read once here, written once below.
-          for (int64_t j = c0; j < c1; ++j) v[j] = W(k, j);
-          for (int64_t p = 0; p <= i; ++p) {
-            const double a = W(k, j0 + p);
-            const double* yp = Yv.data() + p * n;
-            for (int64_t j = c0; j < c1; ++j) v[j] -= yp[j] * a;
+      // Y(k+1:, i) = A(k:, k+1:)^T u on the trailing matrix as it was when the panel began, split by columns.
+      // Over threads in kChunks fixed column ranges: each y_j is summed the same way whatever the count.
+      {
+        double* y = Yv.data() + i * n;
+        const int parts = cols >= kSplitFrom ? int(std::min<int64_t>(kernels::sgemm_threads(), kChunks)) : 1;
+        const int64_t chunks = cols >= kSplitFrom ? kChunks : 1;
+        if (float_updates)
+          for (int64_t r = k; r < m; ++r) uf[size_t(r)] = float(u[r]);
+        tp::detail::run_parts(parts, [&](int part) {
+          for (int64_t c = chunks * part / parts; c < chunks * (part + 1) / parts; ++c) {
+            const int64_t c0 = k + 1 + cols * c / chunks, c1 = k + 1 + cols * (c + 1) / chunks;
+            if (float_updates) call_out_of_line<&column_dots_float>(F.data(), m, k, c0, c1, uf.data(), y);
+            else call_out_of_line<&column_dots>(W, k, c0, c1, u, y);
           }
-          for (int64_t p = 0; p < i; ++p) axpy(v + c0, -X(k, p), Ur.data() + p * n + c0, w);
-        }
-      });
+        });
+      }
+      // ... minus the panel's earlier updates: Y(k+1:, i) -= Y(k+1:, 0:i) (V^T u) + U(0:i, k+1:)^T (X^T u).
+      for (int64_t p = 0; p < i; ++p) t[size_t(p)] = dot(W.col(j0 + p) + k, u + k, m - k);
+      for (int64_t p = 0; p < i; ++p) axpy(Yv.data() + i * n + k + 1, -t[size_t(p)], Yv.data() + p * n + k + 1, cols);
+      for (int64_t p = 0; p < i; ++p) t[size_t(p)] = dot(Xv.data() + p * m + k, u + k, m - k);
+      for (int64_t p = 0; p < i; ++p) axpy(Yv.data() + i * n + k + 1, -t[size_t(p)], Ur.data() + p * n + k + 1, cols);
+      for (int64_t c = k + 1; c < n; ++c) Y(c, i) *= tq;
+      // Row k gets H_k and the panel's earlier updates: A(k, k+1:) -= Y(k+1:, 0:i+1) V(k, 0:i+1)^T + X(k, 0:i) U(0:i, k+1:).
+      // Taken in v (indexed by global column) so that every loop runs along contiguous memory: a column of Y
+      // or a row of Ur. A row of W is m doubles apart, a cache line per entry: read and written once here.
+      double* v = vrow.data();
+      for (int64_t c = k + 1; c < n; ++c) v[c] = W(k, c);
+      for (int64_t p = 0; p <= i; ++p) {
+        const double a = W(k, j0 + p);
+        const double* yp = Yv.data() + p * n;
+        for (int64_t c = k + 1; c < n; ++c) v[c] -= yp[c] * a;
+      }
+      for (int64_t p = 0; p < i; ++p) axpy(v + k + 1, -X(k, p), Ur.data() + p * n + k + 1, cols);
       // G_k from row k: v = A(k, k+1:) with its unit entry.
       const double tp_ = make_householder(v[k + 1], v + k + 2, cols - 1, drop);
       taup[size_t(k)] = tp_;
       e[size_t(k)] = v[k + 1];
       v[k + 1] = 1.0;
-      // X(k+1:, i) = A(k+1:, k+1:) v on the trailing matrix as it was when the panel began, split in the same
-      // fixed chunks, each summing into its own partial (added in chunk order below). Each chunk first stores
-      // its columns of v (row k of W, row i of Ur, vf), and takes some of the dot products the correction
-      // needs, Y^T v (i+1) and U v (i), each whole: the bits do not depend on the thread count.
+      for (int64_t c = k + 1; c < n; ++c) W(k, c) = v[c];
+      std::copy(v + k + 1, v + n, Ur.data() + i * n + k + 1);
+      // X(k+1:, i) = A(k+1:, k+1:) v on the trailing matrix as it was when the panel began, split in fixed
+      // chunks (sum_over_chunks: the bits do not depend on the thread count).
       double* x = Xv.data() + i * m;
-      const int64_t ndots = 2 * i + 1;
-      auto products = [&](int64_t c, double* out) {
-        const int64_t c0 = k + 1 + cols * c / chunks, c1 = k + 1 + cols * (c + 1) / chunks;
-        for (int64_t j = c0; j < c1; ++j) W(k, j) = v[j];
-        std::copy(v + c0, v + c1, Ur.data() + i * n + c0);
-        if (float_updates) {
-          for (int64_t j = c0; j < c1; ++j) vf[size_t(j)] = float(v[j]);
-          call_out_of_line<&column_axpys_float>(F.data(), m, k + 1, c0, c1, vf.data(), out);
-        } else {
-          call_out_of_line<&column_axpys>(W, k + 1, c0, c1, v, out);
-        }
-        for (int64_t q = c; q < ndots; q += chunks) {
-          if (q <= i) {
-            double s = 0.0;
-            for (int64_t j = k + 1; j < n; ++j) s += Y(j, q) * v[j];
-            ty[size_t(q)] = s;
-          } else {
-            ty[size_t(q)] = dot(Ur.data() + (q - i - 1) * n + k + 1, v + k + 1, cols);  // U v
-          }
-        }
+      if (float_updates)
+        for (int64_t c = k + 1; c < n; ++c) vf[size_t(c)] = float(v[c]);
+      auto axpys = [&](int64_t c0, int64_t c1, double* out) {
+        if (float_updates) call_out_of_line<&column_axpys_float>(F.data(), m, k + 1, c0, c1, vf.data(), out);
+        else call_out_of_line<&column_axpys>(W, k + 1, c0, c1, v, out);
       };
-      tp::detail::run_parts(parts, [&](int part) {
-        for (int64_t c = chunks * part / parts; c < chunks * (part + 1) / parts; ++c) {
-          double* out = split ? partial.data() + c * m : x;
-          if (split) std::fill(out + k + 1, out + m, 0.0);
-          products(c, out);
-        }
-      });
-      // Rows k+1..m-1, split over threads by rows (row-wise work: any split gives the same bits): x = the
-      // partials' sum in chunk order, minus the panel's earlier updates, V(k+1:, 0:i+1) (Y^T v) + X(k+1:, 0:i)
-      // (U v), times tp_; then column k+1, when in this panel, gets its earlier reflectors, A(k+1:, k+1) -=
-      // V(k+1:, 0:i+1) Y(k+1, 0:i+1)^T + X(k+1:, 0:i+1) U(0:i+1, k+1).
-      const bool next_in_panel = i + 1 < b;
-      double* cn = W.col(k + 1);
-      auto finish_rows = [&](int64_t r0, int64_t r1) {
-        if (split)
-          for (int64_t r = r0; r < r1; ++r) {
-            double sum = 0.0;
-            for (int64_t c = 0; c < kChunks; ++c) sum += partial[size_t(c * m + r)];
-            x[r] = sum;
-          }
-        for (int64_t p = 0; p <= i; ++p) axpy(x + r0, -ty[size_t(p)], W.col(j0 + p) + r0, r1 - r0);
-        for (int64_t p = 0; p < i; ++p) axpy(x + r0, -ty[size_t(i + 1 + p)], Xv.data() + p * m + r0, r1 - r0);
-        for (int64_t r = r0; r < r1; ++r) x[r] *= tp_;
-        if (next_in_panel)
-          for (int64_t p = 0; p <= i; ++p) {
-            const double* vp = W.col(j0 + p);
-            const double a = Y(k + 1, p), c = W(j0 + p, k + 1);
-            const double* xp = Xv.data() + p * m;
-            for (int64_t r = r0; r < r1; ++r) cn[r] -= vp[r] * a + xp[r] * c;
-          }
-      };
-      const int64_t rows = m - k - 1;
-      tp::detail::run_parts(parts, [&](int part) {
-        finish_rows(k + 1 + rows * part / parts, k + 1 + rows * (part + 1) / parts);
-      });
+      if (cols < kSplitFrom) {
+        axpys(k + 1, n, x);
+      } else {
+        sum_over_chunks(partial.data(), m, k + 1, m, x, [&](int64_t c, double* xc) {
+          std::fill(xc + k + 1, xc + m, 0.0);
+          axpys(k + 1 + cols * c / kChunks, k + 1 + cols * (c + 1) / kChunks, xc);
+        });
+      }
+      // ... minus the panel's earlier updates: X(k+1:, i) -= V(k+1:, 0:i+1) (Y^T v) + X(k+1:, 0:i) (U v).
+      for (int64_t p = 0; p <= i; ++p) {
+        double s = 0.0;
+        for (int64_t c = k + 1; c < n; ++c) s += Y(c, p) * v[c];
+        t[size_t(p)] = s;
+      }
+      for (int64_t p = 0; p <= i; ++p) axpy(x + k + 1, -t[size_t(p)], W.col(j0 + p) + k + 1, m - k - 1);
+      for (int64_t p = 0; p < i; ++p) t[size_t(p)] = dot(Ur.data() + p * n + k + 1, v + k + 1, cols);  // U v
+      for (int64_t p = 0; p < i; ++p) axpy(x + k + 1, -t[size_t(p)], Xv.data() + p * m + k + 1, m - k - 1);
+      for (int64_t r = k + 1; r < m; ++r) x[r] *= tp_;
     }
     // The trailing matrix (rows and columns from j0 + b) gets the whole panel: A -= V Y^T + X U.
     const int64_t t0 = j0 + b;

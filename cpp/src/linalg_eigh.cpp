@@ -367,18 +367,11 @@ static void eigh_any(const T* A, int64_t n, T* w, T* V) {
   ColMat Z;
   symmetric_eig(W, lambda, V ? &Z : nullptr, kMaxQlIterationsPerValue, std::is_same_v<T, float>);
   for (int64_t i = 0; i < n; ++i) w[i] = T(lambda[size_t(i)]);
-  if (!V) return;
-  // Rows of tiles split over the threads (a copy: any split gives the same bits).
-  const int64_t tiles = (n + kTile - 1) / kTile;
-  const int parts = n * n >= (int64_t(1) << 16) ? int(std::min<int64_t>(kernels::sgemm_threads(), tiles)) : 1;
-  tp::detail::run_parts(parts, [&](int part) {
-    for (int64_t t = tiles * part / parts; t < tiles * (part + 1) / parts; ++t) {
-      const int64_t i0 = t * kTile;
+  if (V)
+    for (int64_t i0 = 0; i0 < n; i0 += kTile)
       for (int64_t j0 = 0; j0 < n; j0 += kTile)
         for (int64_t i = i0; i < std::min(i0 + kTile, n); ++i)
           for (int64_t j = j0; j < std::min(j0 + kTile, n); ++j) V[i * n + j] = T(Z(i, j));
-    }
-  });
 }
 
 void eigh(const float* A, int64_t n, float* w, float* V) { eigh_any(A, n, w, V); }

@@ -7,7 +7,6 @@
 #include "linalg_detail.hpp"
 #include "tensorpad/error.hpp"
 #include "tensorpad/gemm.hpp"
-#include "work_pool.hpp"
 
 namespace tp::linalg::detail {
 
@@ -139,16 +138,11 @@ void rank2k_update_float(ColMat& W, int64_t r0, int64_t c0, bool lower, const Ra
     const int64_t br = rows - ib;
     // Cf (bc, br) row-major: Cf(j, i) = sum_q Bf(jb + j, q) Af(ib + i, q).
     kernels::sgemm(bc, br, k2, Bf.data() + jb * k2, k2, 1, Af.data() + ib, rows, 1, Cf.data(), br, false);
-    // Columns over the threads (each entry its own subtraction: the same bits for any count); serial, this
-    // pass was ~5% of svd 1024's bidiagonalization.
-    const int parts = bc * br >= (int64_t(1) << 16) ? int(std::min<int64_t>(kernels::sgemm_threads(), bc)) : 1;
-    tp::detail::run_parts(parts, [&](int part) {
-      for (int64_t j = bc * part / parts; j < bc * (part + 1) / parts; ++j) {
-        double* w = W.col(c0 + jb + j) + r0 + ib;
-        const float* c = Cf.data() + j * br;
-        for (int64_t i = lower ? j : 0; i < br; ++i) w[i] -= double(c[i]);
-      }
-    });
+    for (int64_t j = 0; j < bc; ++j) {
+      double* w = W.col(c0 + jb + j) + r0 + ib;
+      const float* c = Cf.data() + j * br;
+      for (int64_t i = lower ? j : 0; i < br; ++i) w[i] -= double(c[i]);
+    }
   }
 }
 

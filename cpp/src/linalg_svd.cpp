@@ -9,7 +9,6 @@
 #include "tensorpad/error.hpp"
 #include "tensorpad/gemm.hpp"
 #include "tensorpad/linalg.hpp"
-#include "work_pool.hpp"
 
 namespace tp::linalg::detail {
 
@@ -326,22 +325,10 @@ void svd(const float* A, int64_t m, int64_t n, float* U, float* S, float* Vh) {
   ColMat Uc, Vc;
   svd_double(A, m, n, s, &Uc, &Vc);
   for (int64_t j = 0; j < k; ++j) S[j] = float(s[size_t(j)]);
-  // The column-major Uc into the row-major U in kTile x kTile tiles (walking Uc across a row touches a new
-  // page per entry at 1024 rows), and Vc's columns into Vh's rows; rows of tiles split over the threads
-  // (a copy: any split gives the same bits). Serial, it was ~4% of svd 1024's time on one thread.
-  constexpr int64_t kTile = 32;
-  const int64_t tiles = (m + kTile - 1) / kTile;
-  const int parts = m * k >= (int64_t(1) << 16) ? int(std::min<int64_t>(kernels::sgemm_threads(), tiles)) : 1;
-  tp::detail::run_parts(parts, [&](int part) {
-    for (int64_t t = tiles * part / parts; t < tiles * (part + 1) / parts; ++t) {
-      const int64_t i0 = t * kTile, i1 = std::min(i0 + kTile, m);
-      for (int64_t j0 = 0; j0 < k; j0 += kTile)
-        for (int64_t j = j0; j < std::min(j0 + kTile, k); ++j)
-          for (int64_t i = i0; i < i1; ++i) U[i * k + j] = float(Uc(i, j));
-    }
-    for (int64_t j = k * part / parts; j < k * (part + 1) / parts; ++j)
-      for (int64_t i = 0; i < n; ++i) Vh[j * n + i] = float(Vc(i, j));
-  });
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < k; ++j) U[i * k + j] = float(Uc(i, j));
+  for (int64_t j = 0; j < k; ++j)
+    for (int64_t i = 0; i < n; ++i) Vh[j * n + i] = float(Vc(i, j));
 }
 
 }  // namespace tp::linalg

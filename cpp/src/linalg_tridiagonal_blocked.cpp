@@ -190,47 +190,39 @@ void panel_column_update(double* ck, int64_t k, int64_t n, const double* V0, con
 }
 
 // The correction of y = A v for the panel's earlier reflectors p < i: y -= V (Y^T v) + Y (V^T v) over rows
-// [r0, n): the 2i dot products (panel_dots), then y, by blocks of kRows rows, subtracts every column in
-// order, as axpy() per column would (the same bits; y streamed once, not 2i times), over rows [b0, b1)
-// (panel_axpys: row-wise, so any split of the rows gives the same bits).
-void panel_dots(const double* v, int64_t r0, int64_t n, const double* V0, const double* Y0, int64_t ld, int64_t i,
-                double* t1, double* t2) {
+// [r0, n): the 2i dot products, then y, by blocks of kRows rows, subtracts every column in order, as axpy()
+// per column would (the same bits; y streamed once, not 2i times).
+void panel_correction(double* y, const double* v, int64_t r0, int64_t n, const double* V0, const double* Y0,
+                      int64_t ld, int64_t i, double* t1, double* t2) {
   for (int64_t p = 0; p < i; ++p) {
     t1[p] = dot(Y0 + p * ld + r0, v + r0, n - r0);
     t2[p] = dot(V0 + p * ld + r0, v + r0, n - r0);
   }
-}
-
-void panel_axpys(double* y, int64_t b0, int64_t b1, const double* V0, const double* Y0, int64_t ld, int64_t i,
-                 const double* t1, const double* t2) {
-  for (int64_t r0 = b0; r0 < b1; r0 += kRows) {
-    const int64_t r1 = std::min(r0 + kRows, b1);
+  for (int64_t b0 = r0; b0 < n; b0 += kRows) {  // y by blocks of kRows rows, as panel_column_update
+    const int64_t b1 = std::min(b0 + kRows, n);
     for (int64_t p = 0; p < i; ++p) {
       const double *vp = V0 + p * ld, *yp = Y0 + p * ld, a = -t1[p], b = -t2[p];
-      for (int64_t r = r0; r < r1; ++r) y[r] = (y[r] + a * vp[r]) + b * yp[r];
+      for (int64_t r = b0; r < b1; ++r) y[r] = (y[r] + a * vp[r]) + b * yp[r];
     }
   }
 }
 
-void panel_correction(double* y, const double* v, int64_t r0, int64_t n, const double* V0, const double* Y0,
-                      int64_t ld, int64_t i, double* t1, double* t2) {
-  panel_dots(v, r0, n, V0, Y0, ld, i, t1, t2);
-  panel_axpys(y, r0, n, V0, Y0, ld, i, t1, t2);
-}
-
-// y = A v is split over threads in the fixed column ranges of triangle_chunks (the bits do not depend on the
-// thread count): chunk c writes its partial sums (partial + c*stride) to rows [bounds[c], n), the only rows
-// its columns reach, and y[r] for r in [bounds[0], n) is the sum of the partials of the chunks that reach
-// row r, in chunk order. That is sum_over_chunks' sum, whose chunks hold zeros above their first column:
-// adding +0 changes nothing (a sum started at +0 is never -0), so neither the zeros' fill nor their reads are
-// needed. A stride of n plus a cache line: at n = 1024 a stride of n put the 12 partials' rows in one L1 set.
-// This sums rows [r0, r1) (row-wise: any split of the rows gives the same bits), two pairs at a time
-// (f64x2), so the chunks' additions for one pair overlap the other's.
-void sum_triangle_rows(const double* partial, int64_t stride, const int64_t* bounds, int64_t r0, int64_t r1,
-                       double* y) {
+// y = A v split over threads in the fixed column ranges of triangle_chunks (the bits do not depend on the
+// thread count): chunk(c, partial + c*stride) writes its partial sums to rows [bounds[c], n), the only rows its
+// columns reach, and y[r] for r in [bounds[0], n) is the sum of the partials of the chunks that reach row r,
+// in chunk order. That is sum_over_chunks' sum, whose chunks hold zeros above their first column: adding
+// +0 changes nothing (a sum started at +0 is never -0), so neither the zeros' fill nor their reads are
+// needed. Rows go two pairs at a time (f64x2), so the chunks' additions for one pair overlap the other's.
+// A stride of n plus a cache line: at n = 1024 a stride of n put the 12 partials' rows in one L1 set.
+template <class Chunk>
+void sum_triangle_chunks(double* partial, int64_t stride, const int64_t* bounds, double* y, const Chunk& chunk) {
+  const int threads = int(std::min<int64_t>(kernels::sgemm_threads(), kChunks));
+  tp::detail::run_parts(threads, [&](int part) {
+    for (int64_t c = kChunks * part / threads; c < kChunks * (part + 1) / threads; ++c) chunk(c, partial + c * stride);
+  });
   for (int64_t s = 0; s < kChunks; ++s) {  // rows [bounds[s], bounds[s+1]) get chunks 0..s
-    int64_t r = std::max(bounds[s], r0);
-    const int64_t end = std::min(bounds[s + 1], r1);
+    int64_t r = bounds[s];
+    const int64_t end = bounds[s + 1];
     for (; r + 4 <= end; r += 4) {
       d2 a = {0.0, 0.0}, b = a;
       for (int64_t c = 0; c <= s; ++c) {
@@ -290,13 +282,11 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
     if (float_updates && j0 > 0)
       for (int64_t c = j0; c < j0 + b; ++c)
         for (int64_t r = c; r < n; ++r) W(r, c) = double(F[size_t(c * n + r)]);
-    bool column_done = false;  // column k had its earlier reflectors in the step before (threaded path)
     for (int64_t i = 0; i < b; ++i) {
       const int64_t k = j0 + i;
       double* ck = W.col(k);
       // Column k gets the panel's earlier reflectors: A(k:, k) -= V(k:, 0:i) Y(k, 0:i)^T + Y(k:, 0:i) V(k, 0:i)^T.
-      if (i > 0 && !column_done) call_out_of_line<&panel_column_update>(ck, k, n, W.col(j0), Yv.data(), n, i);
-      column_done = false;
+      if (i > 0) call_out_of_line<&panel_column_update>(ck, k, n, W.col(j0), Yv.data(), n, i);
       d[size_t(k)] = ck[k];
       if (k + 1 >= n) break;
       const double t = make_householder(ck[k + 1], ck + k + 2, n - k - 2);
@@ -321,57 +311,18 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
       };
       if (len < kSplitFrom) {
         symv(k + 1, n, y);
-        // ... minus what the panel's earlier reflectors changed: y -= V (Y^T v) + Y (V^T v).
-        if (i > 0)
-          call_out_of_line<&panel_correction>(y, v, k + 1, n, W.col(j0), Yv.data(), n, i, t1.data(), t2.data());
-        // w = t y - (t^2/2)(y.v) v: A - v w^T - w v^T is H A H.
-        for (int64_t r = k + 1; r < n; ++r) y[r] *= t;
-        const double alpha = -0.5 * t * dot(y + k + 1, v + k + 1, len);
-        axpy(y + k + 1, alpha, v + k + 1, len);
-        continue;
+      } else {
+        triangle_chunks(k + 1, n, bounds);
+        sum_triangle_chunks(partial.data(), n + 8, bounds, y,
+                            [&](int64_t c, double* yc) { symv(bounds[c], bounds[c + 1], yc); });
       }
-      // The same steps over threads, with the same bits whatever their count: the chunks of y = A v also
-      // take the correction's 2i dot products (v alone), each whole; then rows split over the threads (every
-      // step row-wise but alpha's dot) sum the partials, correct and scale y; then y gets alpha v, and
-      // column k+1, when in this panel, its earlier reflectors (what panel_column_update would do next).
-      triangle_chunks(k + 1, n, bounds);
-      const int threads = int(std::min<int64_t>(kernels::sgemm_threads(), kChunks));
-      const int64_t stride = n + 8;
-      tp::detail::run_parts(threads, [&](int part) {
-        for (int64_t c = kChunks * part / threads; c < kChunks * (part + 1) / threads; ++c) {
-          symv(bounds[c], bounds[c + 1], partial.data() + c * stride);
-          for (int64_t q = c; q < 2 * i; q += kChunks) {
-            const double* col = q < i ? Yv.data() + q * n : W.col(j0 + q - i);
-            (q < i ? t1 : t2)[size_t(q < i ? q : q - i)] = dot(col + k + 1, v + k + 1, len);
-          }
-        }
-      });
-      const auto rows = [&](int part, int64_t& r0, int64_t& r1) {
-        r0 = k + 1 + len * part / threads, r1 = k + 1 + len * (part + 1) / threads;
-      };
-      tp::detail::run_parts(threads, [&](int part) {
-        int64_t r0, r1;
-        rows(part, r0, r1);
-        call_out_of_line<&sum_triangle_rows>(partial.data(), stride, bounds, r0, r1, y);
-        if (i > 0) call_out_of_line<&panel_axpys>(y, r0, r1, W.col(j0), Yv.data(), n, i, t1.data(), t2.data());
-        for (int64_t r = r0; r < r1; ++r) y[r] *= t;
-      });
+      // ... minus what the panel's earlier reflectors changed: y -= V (Y^T v) + Y (V^T v).
+      if (i > 0)
+        call_out_of_line<&panel_correction>(y, v, k + 1, n, W.col(j0), Yv.data(), n, i, t1.data(), t2.data());
+      // w = t y - (t^2/2)(y.v) v: A - v w^T - w v^T is H A H.
+      for (int64_t r = k + 1; r < n; ++r) y[r] *= t;
       const double alpha = -0.5 * t * dot(y + k + 1, v + k + 1, len);
-      const bool next_in_panel = i + 1 < b;
-      const double yk1 = y[k + 1] + alpha * v[k + 1];  // Y(k+1, i) once alpha v is in, for every part
-      double* cn = W.col(k + 1);
-      tp::detail::run_parts(threads, [&](int part) {
-        int64_t r0, r1;
-        rows(part, r0, r1);
-        axpy(y + r0, alpha, v + r0, r1 - r0);
-        if (next_in_panel)
-          for (int64_t p = 0; p <= i; ++p) {
-            const double *vp = W.col(j0 + p), *yp = Yv.data() + p * n;
-            const double a = p < i ? yp[k + 1] : yk1, c = vp[k + 1];
-            for (int64_t r = r0; r < r1; ++r) cn[r] -= vp[r] * a + yp[r] * c;
-          }
-      });
-      column_done = next_in_panel;
+      axpy(y + k + 1, alpha, v + k + 1, len);
     }
     // The trailing matrix (columns and rows from j0 + b) gets the whole panel at once.
     const int64_t t0 = j0 + b;
