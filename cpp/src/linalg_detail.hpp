@@ -261,6 +261,10 @@ void tridiagonal_ql(std::vector<double>& d, std::vector<double>& e, ColMat* Z, i
 // tridiagonals of float32 matrices (it squares e, unscaled). False past max_iterations per value.
 bool tridiagonal_values_root_free(std::vector<double>& d, const std::vector<double>& e, int max_iterations);
 
+// temp / ak for a pivot too small for a plain division (LAPACK dlagts): ak is nudged by tol, doubling,
+// until the quotient cannot overflow. Inverse iteration's solves and test_linalg's scalar reference share it.
+double guarded_quotient(double temp, double ak, double tol);
+
 // Eigenvectors of the unreduced symmetric tridiagonal (d, e) (n, n-1) for count of its eigenvalues w, in
 // ascending order, by inverse iteration (LAPACK dstein; linalg_inverse_iteration.cpp): vector j to
 // Z + j*ldz (n doubles), unit length, its largest entry positive. Vectors whose eigenvalues lie within

@@ -15,10 +15,7 @@
 
 namespace tp::linalg::detail {
 
-namespace {
-
-// temp / ak for a pivot too small for a plain division (dlagts): ak is nudged by tol, doubling, until the
-// quotient cannot overflow.
+// Declared in linalg_detail.hpp: test_linalg's scalar reference calls it too.
 double guarded_quotient(double temp, double ak, double tol) {
   constexpr double sfmin = DBL_MIN, bignum = 1.0 / DBL_MIN;
   double pert = std::copysign(tol, ak);
@@ -43,6 +40,8 @@ double guarded_quotient(double temp, double ak, double tol) {
   }
   return temp / ak;
 }
+
+namespace {
 
 // A deterministic random vector, uniform in (-1, 1) (splitmix64 from seed): the same vectors whatever the
 // thread count or the call order. Vector j starts from it rotated by j places (a copy, not ~10 ns of

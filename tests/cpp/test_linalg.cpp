@@ -1148,6 +1148,8 @@ TEST_CASE("inverse iteration split over threads gives the same bits as one threa
 // must give these bits whatever the pairing and the thread count. Sequential, one vector at a time.
 namespace inverse_iteration_reference {
 
+using tp::linalg::detail::guarded_quotient;
+
 // T - lambda I = P L U (dlagtf): a, b, c overwritten with U's diagonal, first superdiagonal and L's
 // multipliers, d (n-2) U's second superdiagonal, piv[k] whether rows k and k+1 swapped.
 void factor_shifted(int64_t n, double* a, double lambda, double* b, double* c, double* d, uint8_t* piv) {
@@ -1184,30 +1186,6 @@ void factor_shifted(int64_t n, double* a, double lambda, double* b, double* c, d
   }
 }
 
-double guarded_quotient(double temp, double ak, double tol) {
-  constexpr double sfmin = DBL_MIN, bignum = 1.0 / DBL_MIN;
-  double pert = std::copysign(tol, ak);
-  for (;;) {
-    const double abs_ak = std::fabs(ak);
-    if (abs_ak < 1.0) {
-      if (abs_ak < sfmin) {
-        if (abs_ak == 0.0 || std::fabs(temp) * sfmin > abs_ak) {
-          ak += pert;
-          pert *= 2.0;
-          continue;
-        }
-        temp *= bignum;
-        ak *= bignum;
-      } else if (std::fabs(temp) > abs_ak * bignum) {
-        ak += pert;
-        pert *= 2.0;
-        continue;
-      }
-    }
-    break;
-  }
-  return temp / ak;
-}
 
 // (T - lambda I) x = y in place (dlagts, job -1); a pivot that cannot overflow the quotient multiplies by
 // inv = 1 / a, as the core does.
