@@ -265,6 +265,10 @@ bool tridiagonal_values_root_free(std::vector<double>& d, const std::vector<doub
 // until the quotient cannot overflow. Inverse iteration's solves and test_linalg's scalar reference share it.
 double guarded_quotient(double temp, double ak, double tol);
 
+// n doubles uniform in (-1, 1) from seed by splitmix64 (inverse iteration's start vectors; test_linalg's
+// scalar reference starts from the same).
+void random_vector(uint64_t seed, double* x, int64_t n);
+
 // Eigenvectors of the unreduced symmetric tridiagonal (d, e) (n, n-1) for count of its eigenvalues w, in
 // ascending order, by inverse iteration (LAPACK dstein; linalg_inverse_iteration.cpp): vector j to
 // Z + j*ldz (n doubles), unit length, its largest entry positive. Vectors whose eigenvalues lie within

@@ -41,8 +41,6 @@ double guarded_quotient(double temp, double ak, double tol) {
   return temp / ak;
 }
 
-namespace {
-
 // A deterministic random vector, uniform in (-1, 1) (splitmix64 from seed): the same vectors whatever the
 // thread count or the call order. Vector j starts from it rotated by j places (a copy, not ~10 ns of
 // hashing per entry: 20 ms of svd 1024's 2048-long TGK vectors), each start as random as the first.
@@ -56,6 +54,8 @@ void random_vector(uint64_t seed, double* x, int64_t n) {
     x[i] = double(z >> 11) * 0x1p-52 - 1.0;
   }
 }
+
+namespace {
 
 // Two shifts at once, one per f64x2 lane: the factorization and the solves are chains of dependent
 // steps (a division, then a multiply-subtract feeding the next row), so their speed is the chain's

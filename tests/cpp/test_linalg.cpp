@@ -1149,6 +1149,7 @@ TEST_CASE("inverse iteration split over threads gives the same bits as one threa
 namespace inverse_iteration_reference {
 
 using tp::linalg::detail::guarded_quotient;
+using tp::linalg::detail::random_vector;
 
 // T - lambda I = P L U (dlagtf): a, b, c overwritten with U's diagonal, first superdiagonal and L's
 // multipliers, d (n-2) U's second superdiagonal, piv[k] whether rows k and k+1 swapped.
@@ -1229,15 +1230,8 @@ bool block_vectors(const double* dg, const double* e, int64_t n, const double* w
   double onenrm = std::max(std::fabs(dg[0]) + std::fabs(e[0]), std::fabs(dg[n - 1]) + std::fabs(e[n - 2]));
   for (int64_t i = 1; i + 1 < n; ++i) onenrm = std::max(onenrm, std::fabs(dg[i]) + std::fabs(e[i - 1]) + std::fabs(e[i]));
   const double ortol = 1e-3 * onenrm, dtpcrt = std::sqrt(0.1 / double(n));
-  std::vector<double> start(static_cast<size_t>(n));  // splitmix64 from seed, uniform in (-1, 1)
-  uint64_t st = seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
-  for (int64_t i = 0; i < n; ++i) {
-    uint64_t z = (st += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    start[size_t(i)] = double(z >> 11) * 0x1p-52 - 1.0;
-  }
+  std::vector<double> start(static_cast<size_t>(n));
+  random_vector(seed, start.data(), n);
   const size_t len = size_t(n);
   std::vector<double> a(len), inv(len), b(len), c(len), dd(len), x(len);
   std::vector<uint8_t> piv(len);
