@@ -8,8 +8,9 @@
 
 namespace tp::kernels {
 
-// c is x already clamped to [kMinArg, kMaxArg]. Sets k = nearest(c·log2 e) and returns e^r for
-// r = c − k·ln2 (in [-ln2/2, ln2/2]): exp(c) = e^r · 2^k, the scaling by 2^k left to the caller.
+// Sets k = nearest(c·log2 e) and returns e^r for r = c − k·ln2 (in [-ln2/2, ln2/2]): exp(c) = e^r · 2^k, the
+// scaling by 2^k left to the caller. Meaningful for c in [kMinArg, kMaxArg]: exp_f32 clamps x first;
+// attention's exp_nonpositive passes x <= 0 as it is and clears the lanes below kMinArg afterwards.
 inline v128_t exp_reduced_lanes(v128_t c, v128_t& k) {
   using namespace expf_cephes;
   k = wasm_f32x4_nearest(wasm_f32x4_mul(c, wasm_f32x4_splat(kLog2e)));

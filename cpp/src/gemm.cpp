@@ -674,11 +674,11 @@ float dot(int64_t k, const float* u, const float* v) {
 // products of offset 4i + l over the blocks in block order; here each lane of b0-b3 sums one of those sixteen
 // offsets, in the same order, so after the loop four shuffles put the sixteen sums in dot's lanes and the rest
 // (tails, final sum) is dot's.
-// Why float16 stays below 0.9 of float32 when W is cache-resident (issue 23; AMD EPYC Zen 3, Node 20, the
+// Why float16 stays below 0.9 of float32 when W is cache-resident (issue 23; AMD EPYC Zen 5, Node 20, the
 // ratio of CPU times in one process, calls alternated): per 16 weights V8 emits float32's loop as 8 loads +
 // 8 multiply/add (and unrolls it twice), bfloat16's as 6 loads + 4 shuffles + 8, float16's as 6 loads + 8 to
 // widen + 4 to look for inf/NaN + 8: 0.70-0.83 of float32 on 1024x96 to 3072x1024 W (bfloat16-style widening,
-// wrong values but the same loop otherwise, would give 0.83-0.97). Session 18 measured, same runs: the earlier
+// wrong values but the same loop otherwise, would give 0.83-0.97). In the same runs the earlier
 // widening (2 shifts, a mask, 2 interleaves per 8) 0.65-0.76, so this one is 1.06-1.09x faster; shifts and
 // shuffles were the limit, not the count of operations: the high halves of a load and of a load one weight back
 // (a shift and a mask per 4, no interleave) gained nothing. Also not kept: unrolling to 32 weights (0.85x: LLVM

@@ -60,8 +60,8 @@ namespace {
 // Two shifts at once, one per f64x2 lane: the factorization and the solves are chains of dependent
 // steps (a division, then a multiply-subtract feeding the next row), so their speed is the chain's
 // latency, and a second lane rides along for free; a lone vector runs in one lane (for size: the scalar
-// factorization and solve, dlagtf and dlagts as written, are the tests' reference, test_linalg_tridiagonal's
-// inverse iteration check, which the lanes match bit for bit).
+// factorization and solve, dlagtf and dlagts as written, are the reference in test_linalg's
+// "inverse iteration in f64x2 lanes gives the scalar reference's bits", which the lanes match bit for bit).
 typedef int64_t i2 __attribute__((vector_size(16)));
 inline d2 splat2(double x) { return d2{x, x}; }
 inline d2 abs2(d2 x) { return (d2)((i2)x & i2{INT64_MAX, INT64_MAX}); }
