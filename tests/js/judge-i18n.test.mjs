@@ -33,6 +33,14 @@ describe('messages(lang) and localized(text, lang)', () => {
     assert.equal(messages('fr'), en);
   });
 
+  test('a memory limit passed by a fraction of a MB reads as over it, in both languages', () => {
+    // the sandbox kills at the first poll over the limit, so 768.3 MB of a 768 MB limit is the usual case
+    assert.equal(messages('en').memoryLimit(768, 768.3, 'rss'),
+      'memory limit exceeded: resident memory reached 768.3 MB, over its 768 MB limit');
+    assert.equal(messages('zh').memoryLimit(768, 768.3, 'rss'), '超出内存限制：常驻内存达到 768.3 MB，超过 768 MB 的上限');
+    assert.equal(messages('en').memoryLimit(48, null), 'memory limit exceeded: JS heap over its 48 MB limit');
+  });
+
   test('picks one language of { en, zh } and shows a plain string as written', () => {
     assert.equal(localized({ en: 'transposed', zh: '转置了' }, 'zh'), '转置了');
     assert.equal(localized({ en: 'transposed', zh: '转置了' }, 'en'), 'transposed');

@@ -54,9 +54,11 @@ const en = {
   totalTimeLimit: (ms) => `time limit exceeded: all cases together took more than ${ms} ms`,
   loadTimeLimit: (ms) => `time limit exceeded while loading the solution (${ms} ms)`,
   earlierTimeout: 'an earlier case exceeded the time limit',
-  // what: 'heap' (V8's heap limit) | 'rss' (the process's resident size); measured: MB, or null when unknown
+  // what: 'heap' (V8's heap limit) | 'rss' (the process's resident size); measured: MB, or null when unknown.
+  // One decimal: the resident size is killed as soon as it passes the limit, so 768.3 of a 768 MB limit
+  // rounded to an integer would read "reached 768 MB, over its 768 MB limit".
   memoryLimit: (mb, measured, what = 'heap') => `memory limit exceeded: ${what === 'rss' ? 'resident memory' : 'JS heap'}` +
-    `${measured != null ? ` reached ${Math.round(measured)} MB,` : ''} over its ${mb} MB limit`,
+    `${measured != null ? ` reached ${measured.toFixed(1)} MB,` : ''} over its ${mb} MB limit`,
   workerCrashed: (error) => `the worker crashed: ${error}`,
   solutionStopped: (code) => `the solution stopped its worker (exit code ${code})`,
   threw: (error, at) => `threw ${error}${at ? ` (at ${at})` : ''}`,
@@ -164,7 +166,7 @@ const zh = {
   loadTimeLimit: (ms) => `加载解答时超出时间限制（${ms} ms）`,
   earlierTimeout: '前面的用例超出了时间限制',
   memoryLimit: (mb, measured, what = 'heap') => `超出内存限制：${what === 'rss' ? '常驻内存' : 'JS 堆'}` +
-    `${measured != null ? `达到 ${Math.round(measured)} MB，` : ''}超过 ${mb} MB 的上限`,
+    `${measured != null ? `达到 ${measured.toFixed(1)} MB，` : ''}超过 ${mb} MB 的上限`,
   workerCrashed: (error) => `worker 崩溃：${error}`,
   solutionStopped: (code) => `解答终止了它所在的 worker（退出码 ${code}）`,
   threw: (error, at) => `抛出了 ${error}${at ? `（位于 ${at}）` : ''}`,
