@@ -207,7 +207,6 @@ struct BOperand {
   int64_t rs, cs;
   const HalfOps* half = nullptr;
   Half kind = Half::BF16;
-  bool finite = false;  // float16 B known to hold no inf or NaN (sgemm_half's b_finite): dot_half skips its inf/NaN check
 
   // The same operand seen from element (p, j).
   BOperand at(int64_t p, int64_t j) const {
@@ -228,6 +227,9 @@ struct HalfOps {
                float* y);
   float (*dot)(int64_t k, const uint16_t* u, Half kind, const float* v, const float* vs, bool finite);
   const float* (*scaled)(int64_t k, const float* x);
+  // A float16 B known to hold no inf or NaN (sgemm_half's b_finite): dot_half skips its check. In this table,
+  // not in BOperand, whose every copy in the packed path a field more made larger (~95 bytes per tile).
+  bool finite;
 };
 
 // pack_b_f32 for 16-bit B, widening on the way: the same layout, the same values as pack_b_f32 would
@@ -686,12 +688,16 @@ float dot(int64_t k, const float* u, const float* v) {
 // interleaves the two blocks and V8 spills), a loop over pointers (same speed), i32x4.load16x4_s + shift + mask,
 // the low half by i16x8.mul, the check by max_s and max_u of the raw bits (same speed), two columns sharing x's
 // loads (0.61-0.64, earlier). WASM SIMD has no float16 conversion instruction; the mask stays (float16's sign-
-// magnitude needs it), and so does the check (2^-112 makes inf and NaN finite).
+// magnitude needs it), and so does the check (2^-112 makes inf and NaN finite) unless the caller knows there
+// is none: finite (sgemm_half's b_finite; a model's F16 weights, scanned once at load by f16_all_finite) runs a
+// second copy of the loop without the running maximum, the same sums. gemv-half.mjs --quick --f16-finite, m = 1,
+// 3 runs alternated with main's module (Zen 5, load 4-7), median f16/f32 CPU ratio: 0.73-0.77 -> 0.85-0.90 on
+// 1024x1024 to 3072x1024 W, 0.69 -> 0.78 on the L2-resident 1024x96, 1.31 -> 1.43 on the lm_head from DRAM.
+// Only the loop is copied: a whole second dot_half (a template on the flag) grew the web core by 487 bytes
+// gzipped, this by ~175 with f16_all_finite. The 16-wide loop stays the limit without the check (0.78 of
+// float32 in L2): widening is 8 of the ~22 operations left per 16 weights.
 // Where it matters most, W is not cache-resident: generate's decode step reads every layer's weight from DRAM
 // (1.2 GB in 16 bits), where float32 is bound by memory and float16 by this loop (gemv-half.mjs's lm_head row).
-// finite: the caller knows u holds no float16 inf or NaN (sgemm_half's b_finite), so a second copy of the
-// loop keeps no running maximum (4 of ~26 operations per 16 weights; 1.10-1.17x on gemv-half.mjs's m = 1
-// rows): the same sums. Only that loop is copied (a whole second dot_half grew the cores by ~500 bytes).
 float dot_half(int64_t k, const uint16_t* u, Half kind, const float* v, const float* vs, bool finite) {
   f32x4 a0 = simd::zero(), a1 = simd::zero(), a2 = simd::zero(), a3 = simd::zero();
   int64_t p = 0;
@@ -847,7 +853,7 @@ bool try_gemv(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int6
       const int parts = parts_for(2.0 * double(n) * double(k), n / 64);
       tp::detail::run_parts(parts, [&](int t) {
         for (int64_t j = n * t / parts; j < n * (t + 1) / parts; ++j) {
-          const float s = B.half ? B.half->dot(k, B.u16() + j * csb, B.kind, x, xs, B.finite) : dot(k, B.f32() + j * csb, x);
+          const float s = B.half ? B.half->dot(k, B.u16() + j * csb, B.kind, x, xs, B.half->finite) : dot(k, B.f32() + j * csb, x);
           C[j] = accumulate ? C[j] + s : s;
         }
       });
@@ -959,8 +965,10 @@ void sgemm(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t
 
 void sgemm_half(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t csa, const uint16_t* B,
                 int64_t rsb, int64_t csb, Half kind, float* C, int64_t rsc, bool accumulate, bool b_finite) {
-  static constexpr HalfOps ops{&pack_b_half<kTileNR>, &gemv_rows_half, &dot_half, &scaled_for_f16};
-  gemm_any(m, n, k, A, rsa, csa, BOperand{B, rsb, csb, &ops, kind, b_finite && kind == Half::F16}, C, rsc, accumulate);
+  static constexpr HalfOps ops{&pack_b_half<kTileNR>, &gemv_rows_half, &dot_half, &scaled_for_f16, false};
+  static constexpr HalfOps ops_finite{&pack_b_half<kTileNR>, &gemv_rows_half, &dot_half, &scaled_for_f16, true};
+  gemm_any(m, n, k, A, rsa, csa, BOperand{B, rsb, csb, b_finite && kind == Half::F16 ? &ops_finite : &ops, kind}, C,
+           rsc, accumulate);
 }
 
 // Once per weight at load, so compiled for size like scaled_for_f16.
