@@ -225,8 +225,12 @@ struct HalfOps {
   void (*pack)(int64_t kc, int64_t nc, const uint16_t* B, int64_t rsb, int64_t csb, Half kind, float* out);
   void (*rows)(int64_t n, int64_t k, const float* x, int64_t incx, const uint16_t* B, int64_t ldb, Half kind,
                float* y);
-  float (*dot)(int64_t k, const uint16_t* u, Half kind, const float* v, const float* vs);
+  float (*dot)(int64_t k, const uint16_t* u, Half kind, const float* v, const float* vs, bool finite);
   const float* (*scaled)(int64_t k, const float* x);
+  // A float16 B known to hold no inf or NaN (sgemm_half's b_finite): dot_half skips its check. In this table,
+  // not in BOperand: a field there grew each tile's packed path (+95 bytes per tile in gemm.cpp's object; the
+  // web cores -23 and -3 bytes gzipped with it here).
+  bool finite;
 };
 
 // pack_b_f32 for 16-bit B, widening on the way: the same layout, the same values as pack_b_f32 would
@@ -685,10 +689,17 @@ float dot(int64_t k, const float* u, const float* v) {
 // interleaves the two blocks and V8 spills), a loop over pointers (same speed), i32x4.load16x4_s + shift + mask,
 // the low half by i16x8.mul, the check by max_s and max_u of the raw bits (same speed), two columns sharing x's
 // loads (0.61-0.64, earlier). WASM SIMD has no float16 conversion instruction; the mask stays (float16's sign-
-// magnitude needs it), and so does the check (2^-112 makes inf and NaN finite).
+// magnitude needs it), and so does the check (2^-112 makes inf and NaN finite) unless the caller knows there
+// is none: finite (sgemm_half's b_finite; a model's F16 weights, scanned once at load by f16_all_finite) runs a
+// second copy of the loop without the running maximum, the same sums. gemv-half.mjs --quick --f16-finite, m = 1,
+// 3 runs alternated with main's module (Zen 5, load 4-7), median f16/f32 CPU ratio: 0.73-0.77 -> 0.85-0.90 on
+// 1024x1024 to 3072x1024 W, 0.69 -> 0.78 on the L2-resident 1024x96, 1.31 -> 1.43 on the lm_head from DRAM.
+// Only the loop is copied: a whole second dot_half (a template on the flag) grew the web core by 487 bytes
+// gzipped, this by ~175 with f16_all_finite. The 16-wide loop stays the limit without the check (0.78 of
+// float32 in L2): widening is 8 of the ~22 operations left per 16 weights.
 // Where it matters most, W is not cache-resident: generate's decode step reads every layer's weight from DRAM
 // (1.2 GB in 16 bits), where float32 is bound by memory and float16 by this loop (gemv-half.mjs's lm_head row).
-float dot_half(int64_t k, const uint16_t* u, Half kind, const float* v, const float* vs) {
+float dot_half(int64_t k, const uint16_t* u, Half kind, const float* v, const float* vs, bool finite) {
   f32x4 a0 = simd::zero(), a1 = simd::zero(), a2 = simd::zero(), a3 = simd::zero();
   int64_t p = 0;
 #if defined(__wasm_simd128__)
@@ -698,13 +709,20 @@ float dot_half(int64_t k, const uint16_t* u, Half kind, const float* v, const fl
     using tp::detail::f16x4_to_f32_scaled;
     // b0-b3 hold the products of the block offsets {0,2,4,6} {1,3,5,7} {8,10,12,14} {9,11,13,15}.
     f32x4 b0 = simd::zero(), b1 = simd::zero(), b2 = simd::zero(), b3 = simd::zero();
-    for (; p + 16 <= k; p += 16) {
-      const v128_t h0 = wasm_v128_load(u + p), h1 = wasm_v128_load(u + p + 8);
-      top = wasm_i16x8_max(top, wasm_i16x8_max(wasm_v128_and(h0, low15), wasm_v128_and(h1, low15)));
+    auto block = [&](v128_t h0, v128_t h1) {
       b0 = simd::add(b0, simd::mul(f16x4_to_f32_scaled(h0, false), simd::load(vs + p)));
       b1 = simd::add(b1, simd::mul(f16x4_to_f32_scaled(h0, true), simd::load(vs + p + 4)));
       b2 = simd::add(b2, simd::mul(f16x4_to_f32_scaled(h1, false), simd::load(vs + p + 8)));
       b3 = simd::add(b3, simd::mul(f16x4_to_f32_scaled(h1, true), simd::load(vs + p + 12)));
+    };
+    if (finite) {
+      for (; p + 16 <= k; p += 16) block(wasm_v128_load(u + p), wasm_v128_load(u + p + 8));
+    } else {
+      for (; p + 16 <= k; p += 16) {
+        const v128_t h0 = wasm_v128_load(u + p), h1 = wasm_v128_load(u + p + 8);
+        top = wasm_i16x8_max(top, wasm_i16x8_max(wasm_v128_and(h0, low15), wasm_v128_and(h1, low15)));
+        block(h0, h1);
+      }
     }
     if (wasm_v128_any_true(wasm_i16x8_gt(top, wasm_i16x8_const_splat(0x7bff)))) {
       p = 0;
@@ -716,6 +734,8 @@ float dot_half(int64_t k, const uint16_t* u, Half kind, const float* v, const fl
       a3 = wasm_i32x4_shuffle(b2, b3, 2, 6, 3, 7);
     }
   }
+#else
+  (void)finite;
 #endif
   if (!vs) {
     for (; p + 16 <= k; p += 16) {
@@ -834,7 +854,7 @@ bool try_gemv(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int6
       const int parts = parts_for(2.0 * double(n) * double(k), n / 64);
       tp::detail::run_parts(parts, [&](int t) {
         for (int64_t j = n * t / parts; j < n * (t + 1) / parts; ++j) {
-          const float s = B.half ? B.half->dot(k, B.u16() + j * csb, B.kind, x, xs) : dot(k, B.f32() + j * csb, x);
+          const float s = B.half ? B.half->dot(k, B.u16() + j * csb, B.kind, x, xs, B.half->finite) : dot(k, B.f32() + j * csb, x);
           C[j] = accumulate ? C[j] + s : s;
         }
       });
@@ -945,9 +965,27 @@ void sgemm(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t
 }
 
 void sgemm_half(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t csa, const uint16_t* B,
-                int64_t rsb, int64_t csb, Half kind, float* C, int64_t rsc, bool accumulate) {
-  static constexpr HalfOps ops{&pack_b_half<kTileNR>, &gemv_rows_half, &dot_half, &scaled_for_f16};
-  gemm_any(m, n, k, A, rsa, csa, BOperand{B, rsb, csb, &ops, kind}, C, rsc, accumulate);
+                int64_t rsb, int64_t csb, Half kind, float* C, int64_t rsc, bool accumulate, bool b_finite) {
+  static constexpr HalfOps ops{&pack_b_half<kTileNR>, &gemv_rows_half, &dot_half, &scaled_for_f16, false};
+  static constexpr HalfOps ops_finite{&pack_b_half<kTileNR>, &gemv_rows_half, &dot_half, &scaled_for_f16, true};
+  gemm_any(m, n, k, A, rsa, csa, BOperand{B, rsb, csb, b_finite && kind == Half::F16 ? &ops_finite : &ops, kind}, C,
+           rsc, accumulate);
+}
+
+// Once per weight at load, so compiled for size like scaled_for_f16.
+#if defined(__clang__)
+__attribute__((minsize))
+#endif
+bool f16_all_finite(int64_t n, const uint16_t* h) {
+  int64_t i = 0;
+#if defined(__wasm_simd128__)
+  v128_t top = wasm_i16x8_const_splat(0);  // the largest 15 bits below the sign, as in dot_half
+  for (; i + 8 <= n; i += 8) top = wasm_i16x8_max(top, wasm_v128_and(wasm_v128_load(h + i), wasm_i16x8_const_splat(0x7fff)));
+  if (wasm_v128_any_true(wasm_i16x8_gt(top, wasm_i16x8_const_splat(0x7bff)))) return false;
+#endif
+  for (; i < n; ++i)
+    if ((h[i] & 0x7fff) > 0x7bff) return false;
+  return true;
 }
 
 void sgemm_half_ref(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t csa, const uint16_t* B,

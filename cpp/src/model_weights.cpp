@@ -118,6 +118,8 @@ void Model::mark_loaded(const std::string& name) {
   if (it == weights_.end()) return;  // an ignored tensor
   Weight& w = it->second;
   w.loaded = true;
+  if (w.dtype == io::DType::F16)
+    w.finite = kernels::f16_all_finite(w.numel, reinterpret_cast<const uint16_t*>(w.data()));
   if (w.shape.size() == 1) {
     std::vector<float> f(size_t(w.numel));
     io::to_float32(w.dtype, w.data(), w.numel, f.data());
@@ -179,7 +181,7 @@ void Model::linear(const float* x, int64_t T, const std::string& wname, const st
     kernels::sgemm(T, out, in, x, in, 1, reinterpret_cast<const float*>(w.data()), 1, in, y, out, accumulate);
   } else {
     kernels::sgemm_half(T, out, in, x, in, 1, reinterpret_cast<const uint16_t*>(w.data()), 1, in,
-                        w.dtype == io::DType::BF16 ? Half::BF16 : Half::F16, y, out, accumulate);
+                        w.dtype == io::DType::BF16 ? Half::BF16 : Half::F16, y, out, accumulate, w.finite);
   }
   if (!bname.empty()) {
     const std::vector<float>& b = vec(bname);

@@ -45,17 +45,20 @@ void gemm(int variant, int m, int n, int k, uintptr_t a, uintptr_t b, uintptr_t 
 }
 
 // C (m,n) = A @ W^T with the weight W (n,k) stored as 16-bit floats (kind 0: bfloat16, 1: float16), as a
-// linear layer reads it; reference true runs the scalar triple loop.
+// linear layer reads it; reference true runs the scalar triple loop. Kind 2 is float16 passed as known
+// finite (sgemm_half's b_finite, as Model::linear passes it for a weight f16_all_finite found so): the
+// caller's promise, not checked here; a module before it runs kind 2 as plain float16.
 void gemm_half(int kind, int m, int n, int k, uintptr_t a, uintptr_t w, uintptr_t c, bool reference, int reps) {
   const auto* A = reinterpret_cast<const float*>(a);
   const auto* W = reinterpret_cast<const uint16_t*>(w);
   auto* C = reinterpret_cast<float*>(c);
   const tp::Half h = kind == 0 ? tp::Half::BF16 : tp::Half::F16;
+  const bool finite = kind == 2;
   for (int r = 0; r < reps; ++r) {
     if (reference)
       tp::kernels::sgemm_half_ref(m, n, k, A, k, 1, W, 1, k, h, C, n, false);
     else
-      tp::kernels::sgemm_half(m, n, k, A, k, 1, W, 1, k, h, C, n, false);
+      tp::kernels::sgemm_half(m, n, k, A, k, 1, W, 1, k, h, C, n, false, finite);
   }
 }
 

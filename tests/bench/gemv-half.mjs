@@ -1,5 +1,7 @@
 // Run after building build/wasm's bench module:
-//   `node tests/bench/gemv-half.mjs [--quick] [--rounds N] [--only m1|gemm] [--vocab N] [--module PATH]`.
+//   `node tests/bench/gemv-half.mjs [--quick] [--rounds N] [--only m1|gemm] [--vocab N] [--module PATH] [--f16-finite]`.
+// --f16-finite: float16's W is passed as known to hold no inf or NaN (sgemm_half's b_finite, as a model's
+// F16 weights are after loading); a module without that flag runs it as plain float16 (the A of an A/B).
 //
 // A linear layer (y = x W^T, W (n,k) as a checkpoint stores it) with W in bfloat16 and float16 against
 // float32, the single-thread core (issues 23 and 24: each >= 0.9 of float32), for one token (m = 1) and
@@ -32,12 +34,13 @@ import { benchArgs } from './args.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
 const require = createRequire(import.meta.url);
-const args = benchArgs('node tests/bench/gemv-half.mjs [--quick] [--rounds N] [--only m1|gemm] [--vocab N] [--module build/wasm/bench/tensorpad_bench.js]', {
-  quick: { type: 'boolean' }, rounds: { type: 'string' }, only: { type: 'string', default: 'all' },
+const args = benchArgs('node tests/bench/gemv-half.mjs [--quick] [--rounds N] [--only m1|gemm] [--vocab N] [--module build/wasm/bench/tensorpad_bench.js] [--f16-finite]', {
+  quick: { type: 'boolean' }, 'f16-finite': { type: 'boolean' }, rounds: { type: 'string' }, only: { type: 'string', default: 'all' },
   vocab: { type: 'string', default: '151936' },
   module: { type: 'string', default: 'build/wasm/bench/tensorpad_bench.js' },
 });
 const quick = args.quick;
+const f16Kind = args['f16-finite'] ? 2 : 1;
 const modulePath = path.resolve(root, args.module);
 const only = args.only;
 const roundsM1 = Number(args.rounds ?? (quick ? 15 : 61));
@@ -78,7 +81,7 @@ const shapes = [
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 const loadBefore = os.loadavg();
 console.log(`(m,k) x W^T (n,k), W as bf16 / f16 against float32, single thread; ${cpu}, ${os.cpus().length} cores, ` +
-  `load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')}; Node ${process.version}`);
+  `load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')}; Node ${process.version}` + (f16Kind === 2 ? '; f16 passed as finite' : ''));
 console.log(`m = 1: ${roundsM1} rounds of ~${roundMs} ms per dtype; m = T: ${roundsGemm} rounds of one call per dtype; dtypes back ` +
   'to back in each round; ratio = median over rounds of f32 CPU time / half CPU time (quartiles in brackets); wall: ratio of the median wall times');
 console.log('shape                       | f32 GFLOPS | bf16 GFLOPS | f16 GFLOPS | bf16/f32 cpu [q1-q3]  | f16/f32 cpu [q1-q3]   | bf16/f32 wall | f16/f32 wall');
@@ -96,7 +99,7 @@ for (const { label, m, k, n } of shapes) {
   const fns = {
     f32: (reps) => M.gemm(-1, m, n, k, x, w32, y, false, true, 0, 0, 0, reps),
     bf16: (reps) => M.gemmHalf(0, m, n, k, x, half.bf16, y, false, reps),
-    f16: (reps) => M.gemmHalf(1, m, n, k, x, half.f16, y, false, reps),
+    f16: (reps) => M.gemmHalf(f16Kind, m, n, k, x, half.f16, y, false, reps),
   };
   const names = Object.keys(fns);
   // Warm-up (the engine tiers the code up), then reps so one call of f32 takes ~roundMs.

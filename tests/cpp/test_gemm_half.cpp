@@ -243,6 +243,81 @@ TEST_CASE("one token times a float16 weight gives sgemm's bits for every float16
     }
 }
 
+TEST_CASE("one token times a float16 weight passed as known finite (b_finite) gives the bits of the checked path") {
+  // W (n,k) holds every finite float16 (subnormals and -0 among them), scrambled, each row from another
+  // start; k = 63,488 + 5 leaves a scalar tail past the 16-wide loop. With b_finite the m = 1 path drops its
+  // inf/NaN check (WebAssembly only; natively both paths are one): the sums must not change, for tiny x
+  // (subnormal products), and with one |x| >= 2^16 (the unscaled loop).
+  std::vector<uint16_t> finite;
+  for (uint32_t i = 0; i < 65536; ++i) {
+    const auto h = uint16_t(i * 40503u);
+    if ((h & 0x7c00) != 0x7c00) finite.push_back(h);
+  }
+  const int64_t k = int64_t(finite.size()) + 5, n = 3;
+  std::vector<uint16_t> w(size_t(n * k));
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t p = 0; p < k; ++p) w[size_t(j * k + p)] = finite[size_t(p + 977 * j) % finite.size()];
+  REQUIRE(tp::kernels::f16_all_finite(n * k, w.data()));
+  const std::vector<float> wide = widened(w, Half::F16);
+  for (float scale : {1.0f, 0x1p-120f, 0x1p-140f})
+    for (bool huge : {false, true}) {
+      CAPTURE(scale);
+      CAPTURE(huge);
+      std::vector<float> x = reals(size_t(k), 11);
+      for (float& v : x) v *= scale;
+      if (huge) x[size_t(k / 3)] = -70000.0f;
+      std::vector<float> flagged(static_cast<size_t>(n)), checked(static_cast<size_t>(n)), ref(static_cast<size_t>(n));
+      tp::kernels::sgemm_half(1, n, k, x.data(), k, 1, w.data(), 1, k, Half::F16, flagged.data(), n, false, true);
+      tp::kernels::sgemm_half(1, n, k, x.data(), k, 1, w.data(), 1, k, Half::F16, checked.data(), n, false);
+      tp::kernels::sgemm(1, n, k, x.data(), k, 1, wide.data(), 1, k, ref.data(), n, false);
+      CHECK(same_bits(flagged, ref));
+      CHECK(same_bits(checked, ref));
+    }
+  // A bfloat16 B ignores the flag (its loop has no check to skip): still sgemm's bits.
+  HalfCase c(1, 37, 1000, Half::BF16, true, 0, 5);
+  std::vector<float> bf = c.c0;
+  tp::kernels::sgemm_half(1, c.n, c.k, c.a.data(), c.k, 1, c.b.data(), c.rsb, c.csb, Half::BF16, bf.data(), c.rsc, false, true);
+  CHECK(same_bits(bf, c.f32_gemm(false)));
+}
+
+TEST_CASE("f16_all_finite is false exactly when some float16 is inf or NaN, wherever it sits") {
+  // Oracle: the scalar widening's std::isfinite. Each of the 2048 inf/NaN patterns (both signs), at a
+  // place in the 8-wide loop and in the tail, among the largest finite values (0x7bff, 0xfbff) that must not
+  // count; lengths 0-20 for every tail, and the whole float16 range.
+  std::vector<uint16_t> all(65536);
+  for (uint32_t i = 0; i < 65536; ++i) all[i] = uint16_t(i * 40503u);
+  int64_t oracle_special = 0;
+  for (uint16_t h : all) oracle_special += !std::isfinite(tp::half::f16_to_f32(h));
+  CHECK(oracle_special == 2048);
+  CHECK(!tp::kernels::f16_all_finite(65536, all.data()));
+  std::vector<uint16_t> finite;
+  for (uint16_t h : all)
+    if (std::isfinite(tp::half::f16_to_f32(h))) finite.push_back(h);
+  CHECK(tp::kernels::f16_all_finite(int64_t(finite.size()), finite.data()));
+  CHECK(tp::kernels::f16_all_finite(0, nullptr));
+  int64_t wrong = 0, cases = 0;
+  for (int64_t len = 1; len <= 20; ++len)
+    for (int64_t at = 0; at < len; ++at) {
+      std::vector<uint16_t> v(static_cast<size_t>(len));
+      for (int64_t i = 0; i < len; ++i) v[size_t(i)] = i % 2 ? 0xfbff : 0x7bff;
+      wrong += !tp::kernels::f16_all_finite(len, v.data());
+      for (uint32_t s = 0; s < 2048; s += 67) {  // 31 of the specials, signs and payloads mixed
+        v[size_t(at)] = uint16_t((s & 1 ? 0xfc00u : 0x7c00u) | (s >> 1) | (s == 0 ? 0 : 1));
+        wrong += tp::kernels::f16_all_finite(len, v.data());
+        ++cases;
+      }
+    }
+  for (uint32_t s = 0; s < 2048; ++s) {  // every special, inside the 8-wide loop of a 21-long run
+    std::vector<uint16_t> v(21, 0x3c00);
+    v[9] = uint16_t(0x7c00 | ((s & 0x3ff)) | ((s & 0x400) << 5));
+    REQUIRE(!std::isfinite(tp::half::f16_to_f32(v[9])));
+    wrong += tp::kernels::f16_all_finite(21, v.data());
+    ++cases;
+  }
+  CHECK(cases == 210 * 31 + 2048);
+  CHECK(wrong == 0);
+}
+
 TEST_CASE("sgemm_half split over threads gives the same bits as one thread") {
   for (int threads : {2, 3})
     for (const auto& s : {std::vector<int64_t>{67, 300, 45}, {300, 9, 70}, {40, 130, 513}, {129, 1031, 17}}) {

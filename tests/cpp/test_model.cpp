@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -167,6 +168,45 @@ TEST_CASE("model: BF16 weights give the forward of the same values held as F32")
   model::ForwardOptions all;
   all.logits = model::ForwardOptions::Logits::All;
   check_close(*bf.forward({0, 36, 4}, all).logits, *f32.forward({0, 36, 4}, all).logits, 1e-6, 1e-5);
+}
+
+TEST_CASE("model: F16 weights are flagged finite exactly when they hold no inf or NaN, and linear keeps IEEE results") {
+  // mark_loaded scans each F16 weight once (Weight::finite), and linear passes the flag to sgemm_half,
+  // whose m = 1 path then skips its own inf/NaN check. One weight gets a +inf and a NaN inside the 16-wide
+  // loop (p < 16 of in = 24), where an unchecked path would turn them into finite values; every 2-D weight's
+  // one-token product must have the bits of sgemm on its widened values, inf and NaN included.
+  const std::string bad = "model.layers.0.mlp.down_proj.weight";  // [16, 24]
+  Model m(model::parse_config(config_json("Qwen3ForCausalLM", 4, 2, false)));
+  fill(m, 9, io::DType::F16, [&](const std::string& name, std::vector<float> v) {
+    if (name == bad) {
+      v[3 * 24 + 5] = std::numeric_limits<float>::infinity();
+      v[7 * 24 + 0] = std::numeric_limits<float>::quiet_NaN();
+    }
+    return v;
+  });
+  int64_t two_d = 0;
+  Rng rng(4);
+  for (const auto& s : model::expected_weights(m.config())) {
+    const model::Weight& w = m.weight(s.name);
+    CAPTURE(s.name);
+    CHECK(w.dtype == io::DType::F16);
+    CHECK(w.finite == (s.name != bad));
+    if (w.shape.size() != 2) continue;
+    ++two_d;
+    const int64_t out = w.shape[0], in = w.shape[1];
+    const Tensor xt = randn({in}, rng);
+    const Tensor wide = m.weight_f32(s.name);
+    std::vector<float> y(static_cast<size_t>(out)), ref(static_cast<size_t>(out));
+    m.linear(xt.data(), 1, s.name, "", y.data(), false);
+    kernels::sgemm(1, out, in, xt.data(), in, 1, wide.data(), 1, in, ref.data(), out, false);
+    CHECK(std::memcmp(y.data(), ref.data(), y.size() * sizeof(float)) == 0);
+    if (s.name == bad) {
+      CHECK(std::isnan(y[7]));
+      CHECK(!std::isfinite(y[3]));
+      CHECK(std::isfinite(y[0]));
+    }
+  }
+  CHECK(two_d == 2 * 7 + 2);  // 7 projections per layer, embed_tokens and lm_head
 }
 
 TEST_CASE("model: captures have the documented shapes; q and k are RoPE-rotated in the half-split layout") {

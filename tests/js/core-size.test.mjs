@@ -169,7 +169,12 @@ const GOAL = 200_000;
 //   ~150. (labrd/latrd's per-column work split over threads, 4cfdd09, branch threads-split: +5,310 web,
 //   +3,341 web-mt for svd 2 threads 259-260 vs 275-286 ms in Chromium, 1 thread 439-454 vs 428-429 ms and
 //   eigh unchanged: reverted.)
-const BUDGET = { web: 221_670, 'web-mt': 232_175 };
+// + float16 m = 1 without its inf/NaN check for a weight known finite (issue 23: sgemm_half's b_finite, the
+//   second copy of dot_half's 16-wide loop, f16_all_finite run once per F16 weight at load; 1.10-1.17x on
+//   gemv-half.mjs's m = 1 rows): on 5854805, this test's zlib -9, web 221,520 -> 221,694 (+174; raw 543,183 ->
+//   543,768), web-mt 232,023 -> 232,226 (+203); ceilings raised by that growth. (A whole second dot_half,
+//   a template on the flag, took +487 web, +536 web-mt.)
+const BUDGET = { web: 221_844, 'web-mt': 232_378 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {

@@ -33,8 +33,14 @@ void sgemm_ref(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int
 // sgemm with B stored as 16-bit floats (bfloat16 or float16, raw bits as in a safetensors file), widened
 // to float32 while B is packed, never as a whole. C gets exactly the bits sgemm gives for the widened B,
 // whatever the thread count. A linear layer's weight W (n,k) is B = W^T: rsb = 1, csb = k.
+// b_finite: the caller knows a float16 B holds no inf or NaN (f16_all_finite, once per weight, not per call):
+// the m = 1 product then skips looking for them (issue 23); the same bits either way for such a B. A B that
+// does hold inf or NaN must pass false (the default), or those columns come out finite and wrong.
 void sgemm_half(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t csa, const uint16_t* B,
-                int64_t rsb, int64_t csb, Half kind, float* C, int64_t rsc, bool accumulate);
+                int64_t rsb, int64_t csb, Half kind, float* C, int64_t rsc, bool accumulate, bool b_finite = false);
+
+// Whether none of h[0:n] (float16 bits) is inf or NaN: O(n), for sgemm_half's b_finite.
+bool f16_all_finite(int64_t n, const uint16_t* h);
 
 // The triple loop for sgemm_half, widening each element of B with the scalar half::to_f32.
 void sgemm_half_ref(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int64_t csa, const uint16_t* B,

@@ -88,6 +88,9 @@ struct Weight {
   Tensor t;
   int64_t numel = 0;
   bool loaded = false;  // every byte written (set by Model::mark_loaded)
+  // F16 only: no inf or NaN among its values, scanned once by mark_loaded, so Model::linear can pass
+  // sgemm_half's b_finite. Anything that writes into t after loading must recompute or clear it.
+  bool finite = false;
   size_t nbytes() const { return size_t(numel) * io::dtype_size(dtype); }
   const uint8_t* data() const { return static_cast<const uint8_t*>(t.raw()); }
   uint8_t* data() { return static_cast<uint8_t*>(t.raw()); }
