@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "gemm_packed.hpp"
@@ -248,16 +249,15 @@ void attention_f32(const AttentionArgs& a) {
   std::vector<float> S(kTileQ * kTileK);            // scores, then probabilities, of one tile
   std::vector<float> acc(G * kTileQ * a.dv);        // unnormalised output rows of the query tile, per head
   std::vector<float> m(G * kTileQ), l(G * kTileQ);  // running row max and row sum of exp(s - m), per head
-  // Causal, keys past the last query are never visited. Key tile t is packed whole (its keys below kmax) into
-  // slot t % slots: K as a B of kTileK columns (a product of fewer columns reads its first strips), V to the
-  // tile's depth (a shallower product reads each strip's first rows, packed::multiply's kb). One slot when
-  // there is one query tile (a decode step visits each key tile once), one per key tile otherwise.
+  // Causal, keys past the last query are never visited. Key tile t is packed whole (its keys below kmax) on its
+  // first visit: K as a B of kTileK columns (a product of fewer columns reads its first strips), V to the tile's
+  // depth (a shallower product reads each strip's first rows, packed::multiply's kb). Not zeroed: a decode step
+  // (one query row, sk keys) writes each tile once, and zeroing would double that.
   const int64_t kmax = a.causal ? std::min(a.sk, a.q0 + a.sq) : a.sk, tiles = (kmax + kTileK - 1) / kTileK;
-  const int64_t slots = a.sq > kTileQ ? tiles : 1;
   const int64_t kp_size = prepacked ? packed::b_floats(a.d, kTileK) : 0, vp_size = packed::b_floats(kTileK, a.dv);
-  std::vector<float> qp(size_t(G * qp_size)), kp(size_t(slots * kp_size)), vp(size_t(slots * vp_size));
-  std::vector<float> sp(size_t(packed::a_floats(kTileQ, kTileK)));
-  std::vector<int64_t> in_slot(size_t(slots), -1);  // the key tile each slot holds
+  std::unique_ptr<float[]> kp(new float[size_t(tiles * kp_size)]), vp(new float[size_t(tiles * vp_size)]);
+  std::vector<float> qp(size_t(G * qp_size)), sp(size_t(packed::a_floats(kTileQ, kTileK)));
+  int64_t packed_tiles = 0;  // tiles [0, packed_tiles) are packed: every query tile visits tiles from 0 up
   for (int64_t i0 = 0; i0 < a.sq; i0 += kTileQ) {
     const int64_t bq = std::min(kTileQ, a.sq - i0);
     std::fill(m.begin(), m.end(), kNegInf);
@@ -270,14 +270,14 @@ void attention_f32(const AttentionArgs& a) {
     for (int64_t j0 = 0; j0 < kend; j0 += kTileK) {
       const int64_t bk = std::min(kTileK, kend - j0);
       const float* kt = a.k + j0 * a.rsk;
-      const int64_t t = j0 / kTileK, slot = t % slots, depth = std::min(kTileK, kmax - j0);  // depth: keys packed
-      float* kpt = kp.data() + slot * kp_size;
-      float* vpt = vp.data() + slot * vp_size;
-      if (in_slot[size_t(slot)] != t) {
+      const int64_t t = j0 / kTileK, depth = std::min(kTileK, kmax - j0);  // depth: keys packed
+      float* kpt = kp.get() + t * kp_size;
+      float* vpt = vp.get() + t * vp_size;
+      if (t == packed_tiles) {
         // K's rows are read as Kᵀ's columns through the strides, not transposed first.
         if (prepacked) packed::pack_b(a.d, depth, kt, 1, a.rsk, kpt);
         packed::pack_b(depth, a.dv, a.v + j0 * a.rsv, a.rsv, 1, vpt);
-        in_slot[size_t(slot)] = t;
+        ++packed_tiles;
       }
       // Causal, a run of kDiagRows rows sees only the tile's first `cols` keys (diagonal_cols): those alone
       // are multiplied, the rest of its rows' scores would be masked.
