@@ -297,7 +297,7 @@ void attention_f32(const AttentionArgs& a) {
           tp::detail::call_out_of_line<&online_softmax_tile>(h, Sr, i0 + r0, rows, j0, cols, m.data() + g * kTileQ + r0,
                                                              l.data() + g * kTileQ + r0, accg);  // out_of_line.hpp
           packed::pack_a(rows, cols, Sr, kTileK, 1, sp.data());
-          packed::multiply(rows, a.dv, cols, sp.data(), vpt, accg, a.dv, true, depth);  // acc += P V, V's first cols keys
+          packed::multiply(rows, a.dv, cols, sp.data(), vpt, accg, a.dv, true, depth);  // acc += P V[0:cols]
         }
       }
     }
