@@ -479,16 +479,17 @@ int64_t balanced_block(int64_t total, int64_t block, int64_t align) {
   return (size + align - 1) / align * align;
 }
 
-// One packed block: C[0:mc, 0:nc] (+)= (packed A, mc x kc) @ (packed B, kc x nc), tile by tile.
+// One packed block: C[0:mc, 0:nc] (+)= (packed A, mc x kc) @ (packed B, kc x nc), tile by tile. B's strips
+// lie kb x NR floats apart (kb >= kc): a B packed deeper than this product, read for its first kc steps.
 template <class Tile>
-void macro_kernel(int64_t mc, int64_t nc, int64_t kc, const float* ap, const float* bp, float* C, int64_t rsc,
-                  bool add) {
+void macro_kernel(int64_t mc, int64_t nc, int64_t kc, const float* ap, const float* bp, int64_t kb, float* C,
+                  int64_t rsc, bool add) {
   constexpr int MR = Tile::MR, NR = Tile::NR;
   for (int64_t ir = 0; ir < mc; ir += MR) {
     const int mr = int(std::min<int64_t>(MR, mc - ir));
     for (int64_t jr = 0; jr < nc; jr += NR) {
       const int nr = int(std::min<int64_t>(NR, nc - jr));
-      Tile::kernel(kc, ap + ir * kc * Tile::kACopies, bp + jr * kc, C + ir * rsc + jr, rsc, add, mr, nr);
+      Tile::kernel(kc, ap + ir * kc * Tile::kACopies, bp + jr * kb, C + ir * rsc + jr, rsc, add, mr, nr);
     }
   }
 }
@@ -536,7 +537,7 @@ void sgemm_packed(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, 
         tp::detail::call_out_of_line<&pack_b<NR>>(kc, nc, B.at(pc, jc), bp);
         for (int64_t ic = 0; ic < mg; ic += mc_blk)
           tp::detail::call_out_of_line<&macro_kernel<Tile>>(std::min(mc_blk, mg - ic), nc, kc,
-                                                                      ap + ic * kc * Tile::kACopies, bp,
+                                                                      ap + ic * kc * Tile::kACopies, bp, kc,
                                                                       C + (ig + ic) * rsc + jc, rsc, add);
       }
     }
@@ -939,9 +940,11 @@ void pack_b(int64_t k, int64_t n, const float* B, int64_t rsb, int64_t csb, floa
   tp::detail::call_out_of_line<&pack_b_f32<kTileNR>>(k, n, B, rsb, csb, out);
 }
 
-void multiply(int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* C, int64_t rsc, bool add) {
-  TP_ASSERT(m >= 0 && n >= 0 && k > 0 && k <= kMaxDepth);
-  tp::detail::call_out_of_line<&macro_kernel<SgemmTile>>(m, n, k, a, b, C, rsc, add);
+void multiply(int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* C, int64_t rsc, bool add,
+              int64_t kb) {
+  kb = kb > 0 ? kb : k;
+  TP_ASSERT(m >= 0 && n >= 0 && k > 0 && k <= kMaxDepth && kb >= k);
+  tp::detail::call_out_of_line<&macro_kernel<SgemmTile>>(m, n, k, a, b, kb, C, rsc, add);
 }
 
 }  // namespace packed

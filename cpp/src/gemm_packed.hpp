@@ -19,7 +19,9 @@ void pack_a(int64_t m, int64_t k, const float* A, int64_t rsa, int64_t csa, floa
 // B(p, j) = B[p*rsb + j*csb] for p < k, j < n, into `out` (b_floats(k, n) floats).
 void pack_b(int64_t k, int64_t n, const float* B, int64_t rsb, int64_t csb, float* out);
 
-// C[0:m, 0:n] (+= when add) = packed A (m x k) @ packed B (k x n); k <= kMaxDepth.
-void multiply(int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* C, int64_t rsc, bool add);
+// C[0:m, 0:n] (+= when add) = packed A (m x k) @ packed B (k x n); k <= kMaxDepth. b may be packed to a
+// depth kb > k (pack_b(kb, ...)): its first k rows are then B, with the bits of a B packed to depth k.
+void multiply(int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* C, int64_t rsc, bool add,
+              int64_t kb = 0);
 
 }  // namespace tp::kernels::packed

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "gemm_packed.hpp"
@@ -224,9 +225,14 @@ void online_softmax_tile(const AttentionArgs& a, float* S, int64_t i0, int64_t b
 }  // namespace
 
 // The tiled path (no weights asked): per query tile and head, Q packed once (packed::, sgemm's packing
-// and tile) for every key tile; per key tile, K and V packed once for every head of the group. Calling
-// sgemm per tile product instead packed the Q tile once per key tile and K and V once per head: at
-// Qwen3-0.6B's shape (d = 128, 2 heads a group) attention ran at 0.38 of the projections' GFLOPS.
+// and tile) for every key tile; each key tile's K and V packed once for every query tile and every head of
+// the group. Calling sgemm per tile product instead packed the Q tile once per key tile and K and V once per
+// head: at Qwen3-0.6B's shape (d = 128, 2 heads a group) attention ran at 0.38 of the projections' GFLOPS.
+// K and V packed once per query tile (and V again for each diagonal run) were 1.4% of a 1024-token forward's
+// samples (pack_b_f32, V8 --cpu-prof, 4 layers). Packed once per call, causal GQA attention (16 heads over 8,
+// T x 128, the forward's [T, heads, 128] layout) takes 0.96 of the CPU time at T = 1024, 0.98 at 512 (medians of
+// 8 alternated runs, AMD Zen 5, load 6-8; 0.98 and 0.99 over 16 at load 2.5), for the packed copy: sk x (d + dv)
+// floats, a group's share of the KV cache. In the profile pack_b_f32 went from 0.70% to 0.09% of the samples.
 void attention_f32(const AttentionArgs& a) {
   TP_ASSERT(a.sq >= 0 && a.sk >= 0 && a.d >= 0 && a.dv >= 0 && a.heads >= 1);
   if (a.sq == 0 || a.dv == 0) return;
@@ -243,8 +249,15 @@ void attention_f32(const AttentionArgs& a) {
   std::vector<float> S(kTileQ * kTileK);            // scores, then probabilities, of one tile
   std::vector<float> acc(G * kTileQ * a.dv);        // unnormalised output rows of the query tile, per head
   std::vector<float> m(G * kTileQ), l(G * kTileQ);  // running row max and row sum of exp(s - m), per head
-  std::vector<float> qp(size_t(G * qp_size)), kp(size_t(prepacked ? packed::b_floats(a.d, kTileK) : 0));
-  std::vector<float> sp(size_t(packed::a_floats(kTileQ, kTileK))), vp(size_t(packed::b_floats(kTileK, a.dv)));
+  // Causal, keys past the last query are never visited. Key tile t is packed whole (its keys below kmax) on its
+  // first visit: K as a B of kTileK columns (a product of fewer columns reads its first strips), V to the tile's
+  // depth (a shallower product reads each strip's first rows, packed::multiply's kb). Not zeroed: a decode step
+  // (one query row, sk keys) writes each tile once, and zeroing would double that.
+  const int64_t kmax = a.causal ? std::min(a.sk, a.q0 + a.sq) : a.sk, tiles = (kmax + kTileK - 1) / kTileK;
+  const int64_t kp_size = prepacked ? packed::b_floats(a.d, kTileK) : 0, vp_size = packed::b_floats(kTileK, a.dv);
+  std::unique_ptr<float[]> kp(new float[size_t(tiles * kp_size)]), vp(new float[size_t(tiles * vp_size)]);
+  std::vector<float> qp(size_t(G * qp_size)), sp(size_t(packed::a_floats(kTileQ, kTileK)));
+  int64_t packed_tiles = 0;  // tiles [0, packed_tiles) are packed: every query tile visits tiles from 0 up
   for (int64_t i0 = 0; i0 < a.sq; i0 += kTileQ) {
     const int64_t bq = std::min(kTileQ, a.sq - i0);
     std::fill(m.begin(), m.end(), kNegInf);
@@ -257,32 +270,34 @@ void attention_f32(const AttentionArgs& a) {
     for (int64_t j0 = 0; j0 < kend; j0 += kTileK) {
       const int64_t bk = std::min(kTileK, kend - j0);
       const float* kt = a.k + j0 * a.rsk;
-      const float* vt = a.v + j0 * a.rsv;
-      // K's rows are read as Kᵀ's columns through the strides, not transposed first.
-      if (prepacked) packed::pack_b(a.d, bk, kt, 1, a.rsk, kp.data());
-      int64_t vp_depth = 0;  // keys of the tile packed in vp
+      const int64_t t = j0 / kTileK, depth = std::min(kTileK, kmax - j0);  // depth: keys packed
+      float* kpt = kp.get() + t * kp_size;
+      float* vpt = vp.get() + t * vp_size;
+      if (t == packed_tiles) {
+        // K's rows are read as Kᵀ's columns through the strides, not transposed first.
+        if (prepacked) packed::pack_b(a.d, depth, kt, 1, a.rsk, kpt);
+        packed::pack_b(depth, a.dv, a.v + j0 * a.rsv, a.rsv, 1, vpt);
+        ++packed_tiles;
+      }
       // Causal, a run of kDiagRows rows sees only the tile's first `cols` keys (diagonal_cols): those alone
       // are multiplied, the rest of its rows' scores would be masked.
       for (int64_t r0 = 0; r0 < bq; r0 += kDiagRows) {
         const int64_t r1 = std::min(bq, r0 + kDiagRows), rows = r1 - r0;
         const int64_t cols = a.causal ? diagonal_cols(a.q0 + i0 + r1 - j0, bk) : bk;
-        // The first `cols` rows of V as a packed B of that depth (sgemm's strips hold depth × 8 floats).
-        if (vp_depth != cols) packed::pack_b(cols, a.dv, vt, a.rsv, 1, vp.data());
-        vp_depth = cols;
         // Every head of the group uses this K/V tile while it is in cache (grouped-query attention).
         for (int64_t g = 0; g < G; ++g) {
           const AttentionArgs h = head(a, g);
           float* accg = acc.data() + (g * kTileQ + r0) * a.dv;
           float* Sr = S.data() + r0 * kTileK;
           if (prepacked)  // S = Q_rows K_tileᵀ; rows r0.. start a strip of the packed Q
-            packed::multiply(rows, cols, a.d, qp.data() + g * qp_size + packed::a_floats(r0, a.d), kp.data(), Sr,
-                             kTileK, false);
+            packed::multiply(rows, cols, a.d, qp.data() + g * qp_size + packed::a_floats(r0, a.d), kpt, Sr, kTileK,
+                             false);
           else
             sgemm(rows, cols, a.d, h.q + (i0 + r0) * a.rsq, a.rsq, 1, kt, 1, a.rsk, Sr, kTileK, false);
           tp::detail::call_out_of_line<&online_softmax_tile>(h, Sr, i0 + r0, rows, j0, cols, m.data() + g * kTileQ + r0,
                                                              l.data() + g * kTileQ + r0, accg);  // out_of_line.hpp
           packed::pack_a(rows, cols, Sr, kTileK, 1, sp.data());
-          packed::multiply(rows, a.dv, cols, sp.data(), vp.data(), accg, a.dv, true);  // acc += P V
+          packed::multiply(rows, a.dv, cols, sp.data(), vpt, accg, a.dv, true, depth);  // acc += P V[0:cols]
         }
       }
     }

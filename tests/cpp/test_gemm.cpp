@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "../../cpp/src/gemm_packed.hpp"
 #include "tensorpad/gemm.hpp"
 
 namespace {
@@ -169,6 +170,28 @@ TEST_CASE("every tile gives sgemm's bits: each element sums over k in the same o
     CAPTURE(detail::sgemm_variant(v).name);
     std::fill(C.begin(), C.end(), -1.0f);
     detail::sgemm_variant(v).run(m, n, k, A.data(), k, 1, B.data(), n, 1, C.data(), n, false, 0, 0, 0);
+    CHECK(std::memcmp(C.data(), C0.data(), C.size() * sizeof(float)) == 0);
+  }
+}
+
+TEST_CASE("packed::multiply on a B packed deeper (kb) reads its first k rows and gives sgemm's bits") {
+  // Attention packs each V tile once to the tile's depth and multiplies shallower runs against it.
+  namespace packed = tp::kernels::packed;
+  const int64_t m = 13, n = 21, kb = 128;  // tails of the 4x8 tile in m and n
+  const std::vector<float> A = uniform(size_t(m * kb), 31), B = uniform(size_t(kb * n), 32);
+  std::vector<float> ap(size_t(packed::a_floats(m, kb))), bdeep(size_t(packed::b_floats(kb, n))),
+      bk(size_t(packed::b_floats(kb, n))), C(size_t(m * n)), C0(size_t(m * n));
+  packed::pack_b(kb, n, B.data(), n, 1, bdeep.data());
+  for (int64_t k : {1, 3, 8, 9, 64, 127, 128}) {
+    CAPTURE(k);
+    packed::pack_a(m, k, A.data(), kb, 1, ap.data());
+    packed::pack_b(k, n, B.data(), n, 1, bk.data());
+    sgemm(m, n, k, A.data(), kb, 1, B.data(), n, 1, C0.data(), n, false);
+    std::fill(C.begin(), C.end(), -1.0f);
+    packed::multiply(m, n, k, ap.data(), bk.data(), C.data(), n, false);
+    CHECK(std::memcmp(C.data(), C0.data(), C.size() * sizeof(float)) == 0);
+    std::fill(C.begin(), C.end(), -1.0f);
+    packed::multiply(m, n, k, ap.data(), bdeep.data(), C.data(), n, false, kb);
     CHECK(std::memcmp(C.data(), C0.data(), C.size() * sizeof(float)) == 0);
   }
 }

@@ -219,7 +219,7 @@ TEST_CASE("attention on blocks of query rows (q0) gives the bits of the whole ca
   // The model forward splits attention over threads by such blocks; 200 rows: blocks of 64, 128 and 8.
   uint64_t seed = 900;
   for (bool causal : {false, true}) {
-    const int64_t G = 2, sq = 200, sk = 200, d = 8, dv = 6;
+    const int64_t G = 2, sq = 200, sk = 200, d = 8, dv = 20;  // dv: three strips of packed V
     const Tensor Q = randn_t({G, sq, d}, seed++), K = randn_t({sk, d}, seed++), V = randn_t({sk, dv}, seed++);
     const Tensor M = randn_t({G, sq, sk}, seed++);
     Tensor whole = Tensor::empty({G, sq, dv}), blocks = Tensor::empty({G, sq, dv});
