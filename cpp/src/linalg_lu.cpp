@@ -4,6 +4,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "for_size.hpp"
 #include "linalg_detail.hpp"
 #include "out_of_line.hpp"
 #include "tensorpad/error.hpp"
@@ -17,14 +18,9 @@ using tp::detail::call_out_of_line;
 namespace {
 
 // The per-call work around the elimination (validation, pivot search and row swaps, permutation, the
-// triangular solves' loops over rows, conversions): compiled for size. The O(n^3) work is
+// triangular solves' loops over rows, conversions): compiled for size (TP_FOR_SIZE). The O(n^3) work is
 // eliminate_below's and subtract_rows' axpys, which stay at the file's -O3 and out of line; at -O3 the
 // rest was ~8 KB of the WebAssembly module (lu_factor once per input type) for O(n^2) of the time.
-#if defined(__clang__)
-#define TP_LU_COLD __attribute__((minsize))
-#else
-#define TP_LU_COLD
-#endif
 
 // P A = L U of the (n,n) A, row-major double: L (unit lower) and U share a; perm[i] is the original
 // row now at row i. singular is set when a pivot is at most n * eps times the largest entry
@@ -60,7 +56,7 @@ void subtract_rows(double* yi, const double* coef, const double* Y, int64_t k0, 
 }
 
 template <class T>
-TP_LU_COLD Lu lu_factor(const char* op, const T* A, int64_t n) {
+TP_FOR_SIZE Lu lu_factor(const char* op, const T* A, int64_t n) {
   if (n < 0) fail(op, "negative matrix size ", n);
   check_finite(op, A, n * n);
   Lu f;
@@ -103,7 +99,7 @@ TP_LU_COLD Lu lu_factor(const char* op, const T* A, int64_t n) {
 
 // The float32 result of inv or solve: a clear error when an entry is beyond float32's range (the
 // inverse of a matrix of denormals), rather than an Inf the reader did not ask for.
-TP_LU_COLD void store_float(const char* op, const std::vector<double>& X, float* out) {
+TP_FOR_SIZE void store_float(const char* op, const std::vector<double>& X, float* out) {
   for (size_t i = 0; i < X.size(); ++i) {
     if (!(std::fabs(X[i]) <= double(FLT_MAX)))
       fail(op, "the result has an entry of magnitude ", std::fabs(X[i]), ", beyond float32's range (~3.4e38)");
@@ -111,13 +107,13 @@ TP_LU_COLD void store_float(const char* op, const std::vector<double>& X, float*
   }
 }
 
-[[noreturn]] TP_LU_COLD void fail_singular(const char* op, const Lu& f) {
+[[noreturn]] TP_FOR_SIZE void fail_singular(const char* op, const Lu& f) {
   fail(op, "matrix of shape [", f.n, ", ", f.n, "] is singular (LU pivot ", f.bad_pivot, " is zero to ",
        f.precision, " precision)");
 }
 
 // Overwrites the (n,nrhs) row-major X (holding B) with A^-1 B.
-TP_LU_COLD void lu_solve(const Lu& f, std::vector<double>& X, int64_t nrhs) {
+TP_FOR_SIZE void lu_solve(const Lu& f, std::vector<double>& X, int64_t nrhs) {
   const int64_t n = f.n;
   const double* a = f.a.data();
   std::vector<double> Y(size_t(n * nrhs));
@@ -135,14 +131,14 @@ TP_LU_COLD void lu_solve(const Lu& f, std::vector<double>& X, int64_t nrhs) {
   X = std::move(Y);
 }
 
-TP_LU_COLD double det_of(const Lu& f) {
+TP_FOR_SIZE double det_of(const Lu& f) {
   if (f.singular) return 0.0;
   double d = f.sign;
   for (int64_t i = 0; i < f.n; ++i) d *= f.a[size_t(i * f.n + i)];
   return d;
 }
 
-TP_LU_COLD std::vector<double> inverse(const Lu& f) {
+TP_FOR_SIZE std::vector<double> inverse(const Lu& f) {
   if (f.singular) fail_singular("linalg.inv", f);
   std::vector<double> X(size_t(f.n * f.n), 0.0);
   for (int64_t i = 0; i < f.n; ++i) X[size_t(i * f.n + i)] = 1.0;
@@ -152,20 +148,20 @@ TP_LU_COLD std::vector<double> inverse(const Lu& f) {
 
 }  // namespace
 
-TP_LU_COLD double det(const float* A, int64_t n) { return det_of(lu_factor("linalg.det", A, n)); }
-TP_LU_COLD double det(const double* A, int64_t n) { return det_of(lu_factor("linalg.det", A, n)); }
+TP_FOR_SIZE double det(const float* A, int64_t n) { return det_of(lu_factor("linalg.det", A, n)); }
+TP_FOR_SIZE double det(const double* A, int64_t n) { return det_of(lu_factor("linalg.det", A, n)); }
 
-TP_LU_COLD void inv(const float* A, int64_t n, float* Ainv) {
+TP_FOR_SIZE void inv(const float* A, int64_t n, float* Ainv) {
   store_float("linalg.inv", inverse(lu_factor("linalg.inv", A, n)), Ainv);
 }
-TP_LU_COLD void inv(const double* A, int64_t n, double* Ainv) {
+TP_FOR_SIZE void inv(const double* A, int64_t n, double* Ainv) {
   const std::vector<double> X = inverse(lu_factor("linalg.inv", A, n));
   std::copy(X.begin(), X.end(), Ainv);
 }
 
 namespace {
 template <class T>
-TP_LU_COLD std::vector<double> solved(const T* A, int64_t n, const T* B, int64_t nrhs) {
+TP_FOR_SIZE std::vector<double> solved(const T* A, int64_t n, const T* B, int64_t nrhs) {
   const Lu f = lu_factor("linalg.solve", A, n);
   if (nrhs < 0) fail("linalg.solve", "negative number of right-hand sides ", nrhs);
   check_finite("linalg.solve", B, n * nrhs);
@@ -176,10 +172,10 @@ TP_LU_COLD std::vector<double> solved(const T* A, int64_t n, const T* B, int64_t
 }
 }  // namespace
 
-TP_LU_COLD void solve(const float* A, int64_t n, const float* B, int64_t nrhs, float* X) {
+TP_FOR_SIZE void solve(const float* A, int64_t n, const float* B, int64_t nrhs, float* X) {
   store_float("linalg.solve", solved(A, n, B, nrhs), X);
 }
-TP_LU_COLD void solve(const double* A, int64_t n, const double* B, int64_t nrhs, double* X) {
+TP_FOR_SIZE void solve(const double* A, int64_t n, const double* B, int64_t nrhs, double* X) {
   const std::vector<double> Xd = solved(A, n, B, nrhs);
   std::copy(Xd.begin(), Xd.end(), X);
 }

@@ -7,8 +7,13 @@
 
 #include "tensorpad/ops.hpp"
 #include "tensorpad/strided.hpp"
+#include "for_size.hpp"
 
 namespace tp {
+
+// The views (reshape, transpose, permute, select, narrow, expand, unsqueeze) touch no element: their
+// O(dims) bookkeeping and messages are compiled for size (TP_FOR_SIZE); the copies (cat, stack,
+// reshape's contiguous()) keep the file's -O3.
 
 Tensor eye(int64_t n, int64_t m) {
   if (m < 0) m = n;
@@ -47,7 +52,7 @@ Tensor arange(double start, double end, double step, DType dtype) {
 
 namespace {
 // The product of shape's dims but dim `skip`, saturated at INT64_MAX (0 if any is 0).
-int64_t product_but(const Shape& shape, int64_t skip) {
+TP_FOR_SIZE int64_t product_but(const Shape& shape, int64_t skip) {
   int64_t k = 1;
   for (size_t i = 0; i < shape.size(); ++i) {
     if (int64_t(i) == skip) continue;
@@ -58,7 +63,7 @@ int64_t product_but(const Shape& shape, int64_t skip) {
 }
 }  // namespace
 
-Tensor reshape(const Tensor& x, Shape shape) {
+TP_FOR_SIZE Tensor reshape(const Tensor& x, Shape shape) {
   int64_t infer = -1;
   for (size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] == -1) {
@@ -86,7 +91,7 @@ Tensor reshape(const Tensor& x, Shape shape) {
   return c.view(shape, contiguous_strides(shape), c.offset());
 }
 
-Tensor transpose(const Tensor& x, int64_t d0, int64_t d1) {
+TP_FOR_SIZE Tensor transpose(const Tensor& x, int64_t d0, int64_t d1) {
   if (x.dim() < 2 && d0 == d1 && (d0 == 0 || d0 == -1)) return x;
   if (x.dim() < 1) return x;
   const size_t a = size_t(wrap_dim("transpose", d0, x.dim())), b = size_t(wrap_dim("transpose", d1, x.dim()));
@@ -96,7 +101,7 @@ Tensor transpose(const Tensor& x, int64_t d0, int64_t d1) {
   return x.view(shape, strides, x.offset());
 }
 
-Tensor permute(const Tensor& x, const Shape& dims) {
+TP_FOR_SIZE Tensor permute(const Tensor& x, const Shape& dims) {
   if (int64_t(dims.size()) != x.dim())
     fail("permute", "got ", dims.size(), " dims ", shape_str(dims), " for a ", x.dim(), "-d tensor");
   Shape shape(dims.size()), strides(dims.size());
@@ -111,7 +116,7 @@ Tensor permute(const Tensor& x, const Shape& dims) {
   return x.view(shape, strides, x.offset());
 }
 
-Tensor select(const Tensor& x, int64_t dim, int64_t index) {
+TP_FOR_SIZE Tensor select(const Tensor& x, int64_t dim, int64_t index) {
   if (x.dim() == 0) fail("select", "cannot select from a 0-d tensor");
   const size_t d = size_t(wrap_dim("select", dim, x.dim()));
   const int64_t n = x.shape()[d];
@@ -125,7 +130,7 @@ Tensor select(const Tensor& x, int64_t dim, int64_t index) {
   return x.view(shape, strides, offset);
 }
 
-Tensor narrow(const Tensor& x, int64_t dim, int64_t start, int64_t length) {
+TP_FOR_SIZE Tensor narrow(const Tensor& x, int64_t dim, int64_t start, int64_t length) {
   if (x.dim() == 0) fail("narrow", "cannot narrow a 0-d tensor");
   const size_t d = size_t(wrap_dim("narrow", dim, x.dim()));
   const int64_t n = x.shape()[d];
@@ -137,7 +142,7 @@ Tensor narrow(const Tensor& x, int64_t dim, int64_t start, int64_t length) {
   return x.view(shape, x.strides(), x.offset() + start * x.strides()[d]);
 }
 
-Tensor expand(const Tensor& x, const Shape& shape) {
+TP_FOR_SIZE Tensor expand(const Tensor& x, const Shape& shape) {
   if (int64_t(shape.size()) < x.dim())
     fail("expand", "cannot expand shape ", shape_str(x.shape()), " to fewer dims ", shape_str(shape));
   checked_numel("expand", shape);
@@ -152,11 +157,16 @@ Tensor expand(const Tensor& x, const Shape& shape) {
   return x.view(shape, strides, x.offset());
 }
 
-Tensor unsqueeze(const Tensor& x, int64_t dim) {
+TP_FOR_SIZE Tensor unsqueeze(const Tensor& x, int64_t dim) {
   const size_t d = size_t(wrap_dim("unsqueeze", dim, x.dim() + 1));
-  Shape shape = x.shape(), strides = x.strides();
-  shape.insert(shape.begin() + int64_t(d), 1);
-  strides.insert(strides.begin() + int64_t(d), 1);
+  // Built element by element rather than by vector::insert, whose instance (this its only caller) was
+  // 1.3 KB of the WebAssembly module at -O3.
+  Shape shape(size_t(x.dim()) + 1, 1), strides(shape.size(), 1);
+  for (size_t i = 0, j = 0; i < shape.size(); ++i) {
+    if (i == d) continue;
+    shape[i] = x.shape()[j];
+    strides[i] = x.strides()[j++];
+  }
   return x.view(shape, strides, x.offset());
 }
 

@@ -14,6 +14,7 @@
 #endif
 
 #include "tensorpad/strided.hpp"
+#include "for_size.hpp"
 
 namespace tp {
 
@@ -86,10 +87,7 @@ int64_t Storage::live_buffers() { return g_live_buffers.load(); }
 
 // Once per allocation, over at most 16 dims: compiled for size (at -O3 it was 1.1 KB, most of it the
 // messages' argument lists).
-#if defined(__clang__)
-__attribute__((minsize))
-#endif
-int64_t checked_numel(const char* op, const Shape& shape, DType dtype) {
+TP_FOR_SIZE int64_t checked_numel(const char* op, const Shape& shape, DType dtype) {
   const int64_t max_elements = kMaxBytes / itemsize(dtype);
   if (shape.size() > 16) fail(op, "shape ", shape_str(shape), " has ", shape.size(), " dims; at most 16 are supported");
   bool empty = false;
