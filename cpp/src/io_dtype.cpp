@@ -282,13 +282,13 @@ int64_t checked_numel(const char* op, const std::string& what, const Shape& shap
   int64_t n = 1;
   bool zero = false;
   for (int64_t d : shape) {
-    if (d < 0) fail(op, what, " has negative dimension ", d, " in shape ", shape_str(shape));
+    if (d < 0) fail(op, what, " has negative dimension ", d, " in shape ", shape);
     if (d == 0) zero = true;
   }
   if (zero) return 0;
   for (int64_t d : shape) {
     if (n > std::numeric_limits<int64_t>::max() / d)
-      fail(op, what, " has shape ", shape_str(shape), " with more elements than fit in 64 bits");
+      fail(op, what, " has shape ", shape, " with more elements than fit in 64 bits");
     n *= d;
   }
   return n;

@@ -67,16 +67,16 @@ TP_FOR_SIZE Tensor reshape(const Tensor& x, Shape shape) {
   int64_t infer = -1;
   for (size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] == -1) {
-      if (infer >= 0) fail("reshape", "only one dimension can be -1, got ", shape_str(shape));
+      if (infer >= 0) fail("reshape", "only one dimension can be -1, got ", shape);
       infer = int64_t(i);
     } else if (shape[i] < 0) {
-      fail("reshape", "invalid dimension ", shape[i], " in ", shape_str(shape));
+      fail("reshape", "invalid dimension ", shape[i], " in ", shape);
     }
   }
   const int64_t n = x.numel();
   const auto cannot = [&](const auto&... why) {
-    fail("reshape", "cannot reshape a tensor of shape ", shape_str(x.shape()), " (", n, " elements) into ",
-         shape_str(shape), why...);
+    fail("reshape", "cannot reshape a tensor of shape ", x.shape(), " (", n, " elements) into ",
+         shape, why...);
   };
   if (infer >= 0) {
     const int64_t k = product_but(shape, infer);
@@ -103,12 +103,12 @@ TP_FOR_SIZE Tensor transpose(const Tensor& x, int64_t d0, int64_t d1) {
 
 TP_FOR_SIZE Tensor permute(const Tensor& x, const Shape& dims) {
   if (int64_t(dims.size()) != x.dim())
-    fail("permute", "got ", dims.size(), " dims ", shape_str(dims), " for a ", x.dim(), "-d tensor");
+    fail("permute", "got ", dims.size(), " dims ", dims, " for a ", x.dim(), "-d tensor");
   Shape shape(dims.size()), strides(dims.size());
   std::vector<bool> seen(dims.size(), false);
   for (size_t i = 0; i < dims.size(); ++i) {
     const size_t d = size_t(wrap_dim("permute", dims[i], x.dim()));
-    if (seen[d]) fail("permute", "dim ", dims[i], " appears twice in ", shape_str(dims));
+    if (seen[d]) fail("permute", "dim ", dims[i], " appears twice in ", dims);
     seen[d] = true;
     shape[i] = x.shape()[d];
     strides[i] = x.strides()[d];
@@ -144,7 +144,7 @@ TP_FOR_SIZE Tensor narrow(const Tensor& x, int64_t dim, int64_t start, int64_t l
 
 TP_FOR_SIZE Tensor expand(const Tensor& x, const Shape& shape) {
   if (int64_t(shape.size()) < x.dim())
-    fail("expand", "cannot expand shape ", shape_str(x.shape()), " to fewer dims ", shape_str(shape));
+    fail("expand", "cannot expand shape ", x.shape(), " to fewer dims ", shape);
   checked_numel("expand", shape);
   const size_t lead = shape.size() - size_t(x.dim());
   Shape strides(shape.size(), 0);
@@ -152,7 +152,7 @@ TP_FOR_SIZE Tensor expand(const Tensor& x, const Shape& shape) {
     const int64_t have = x.shape()[i], want = shape[lead + i];
     if (have == want) strides[lead + i] = x.strides()[i];
     else if (have != 1)
-      fail("expand", "shape ", shape_str(x.shape()), " cannot be broadcast to ", shape_str(shape));
+      fail("expand", "shape ", x.shape(), " cannot be broadcast to ", shape);
   }
   return x.view(shape, strides, x.offset());
 }
@@ -212,8 +212,8 @@ Tensor cat(const std::vector<Tensor>& xs, int64_t dim) {
     bool ok = x.dim() == first.dim();
     for (size_t k = 0; ok && k < shape.size(); ++k) ok = k == d || x.shape()[k] == first.shape()[k];
     if (!ok)
-      fail("cat", "tensor ", i, " has shape ", shape_str(x.shape()), ", which does not match ",
-           shape_str(first.shape()), " except in dim ", dim);
+      fail("cat", "tensor ", i, " has shape ", x.shape(), ", which does not match ",
+           first.shape(), " except in dim ", dim);
     shape[d] += x.shape()[d];
   }
   DType dtype = first.dtype();  // torch.cat promotes its inputs' dtypes
@@ -234,8 +234,8 @@ Tensor stack(const std::vector<Tensor>& xs, int64_t dim) {
   std::vector<Tensor> parts;
   for (size_t i = 0; i < xs.size(); ++i) {
     if (xs[i].shape() != xs[0].shape())
-      fail("stack", "tensor ", i, " has shape ", shape_str(xs[i].shape()), " but tensor 0 has ",
-           shape_str(xs[0].shape()), "; all must match");
+      fail("stack", "tensor ", i, " has shape ", xs[i].shape(), " but tensor 0 has ",
+           xs[0].shape(), "; all must match");
     parts.push_back(unsqueeze(xs[i], d));
   }
   return cat(parts, d);

@@ -89,10 +89,10 @@ int64_t Storage::live_buffers() { return g_live_buffers.load(); }
 // messages' argument lists).
 TP_FOR_SIZE int64_t checked_numel(const char* op, const Shape& shape, DType dtype) {
   const int64_t max_elements = kMaxBytes / itemsize(dtype);
-  if (shape.size() > 16) fail(op, "shape ", shape_str(shape), " has ", shape.size(), " dims; at most 16 are supported");
+  if (shape.size() > 16) fail(op, "shape ", shape, " has ", shape.size(), " dims; at most 16 are supported");
   bool empty = false;
   for (int64_t d : shape) {
-    if (d < 0) fail(op, "shape ", shape_str(shape), " has a negative dimension");
+    if (d < 0) fail(op, "shape ", shape, " has a negative dimension");
     empty = empty || d == 0;
   }
   // A 0 anywhere makes the tensor empty however large the other dims are (as torch: zeros(0, 2**40)),
@@ -101,10 +101,10 @@ TP_FOR_SIZE int64_t checked_numel(const char* op, const Shape& shape, DType dtyp
   for (int64_t d : shape) {
     if (d == 0) continue;
     if (n > std::numeric_limits<int64_t>::max() / d)
-      fail(op, "shape ", shape_str(shape), " has 0 elements but its other dims multiply past 2^63 (their strides would overflow)");
+      fail(op, "shape ", shape, " has 0 elements but its other dims multiply past 2^63 (their strides would overflow)");
     n *= d;
     if (!empty && n > max_elements)
-      fail(op, "shape ", shape_str(shape), " is too large (more than ", max_elements, " elements",
+      fail(op, "shape ", shape, " is too large (more than ", max_elements, " elements",
            dtype == DType::Float32 ? "" : " of ", dtype == DType::Float32 ? "" : dtype_name(dtype), ")");
   }
   return empty ? 0 : n;
@@ -274,19 +274,19 @@ Tensor Tensor::convert_into(Tensor out) const {
 
 float Tensor::item() const {
   if (dtype_ == DType::Float32) {
-    if (numel() != 1) fail("item", "a tensor of shape ", shape_str(shape_), " has ", numel(), " elements, not one");
+    if (numel() != 1) fail("item", "a tensor of shape ", shape_, " has ", numel(), " elements, not one");
     return data()[0];
   }
   return float(item_double());
 }
 
 double Tensor::item_double() const {
-  if (numel() != 1) fail("item", "a tensor of shape ", shape_str(shape_), " has ", numel(), " elements, not one");
+  if (numel() != 1) fail("item", "a tensor of shape ", shape_, " has ", numel(), " elements, not one");
   return to_double(dtype_, raw());
 }
 
 void Tensor::dtype_mismatch(DType want) const {
-  fail("dtype", "expected a ", dtype_name(want), " tensor, got ", dtype_name(dtype_), " of shape ", shape_str(shape_));
+  fail("dtype", "expected a ", dtype_name(want), " tensor, got ", dtype_name(dtype_), " of shape ", shape_);
 }
 
 }  // namespace tp
