@@ -285,7 +285,8 @@ double Tensor::item_double() const {
   return to_double(dtype_, raw());
 }
 
-void Tensor::dtype_mismatch(DType want) const {
+// An error, once: compiled for size.
+TP_FOR_SIZE void Tensor::dtype_mismatch(DType want) const {
   fail("dtype", "expected a ", dtype_name(want), " tensor, got ", dtype_name(dtype_), " of shape ", shape_);
 }
 
