@@ -17,10 +17,12 @@ using tp::detail::call_out_of_line;
 
 namespace {
 
-// The per-call work around the elimination (validation, pivot search and row swaps, permutation, the
-// triangular solves' loops over rows, conversions): compiled for size (TP_FOR_SIZE). The O(n^3) work is
-// eliminate_below's and subtract_rows' axpys, which stay at the file's -O3 and out of line; at -O3 the
-// rest was ~8 KB of the WebAssembly module (lu_factor once per input type) for O(n^2) of the time.
+// lu_factor's own code (validation, the conversion to double, the step loop) and det: compiled for size
+// (TP_FOR_SIZE); at -O3 lu_factor was 2.1 and 1.8 KB of the WebAssembly module (once per input type). Its
+// loops over elements stay -O3 and out of line: the O(n^3) axpys (eliminate_below, subtract_rows), the
+// O(n^2) maxima and pivoting (abs_maxima, pivot_and_swap).
+// Not the solves and conversions (lu_solve, inverse, solved, store_float, the inv/solve entries): their
+// O(n nrhs) loops at minsize made inv 64 24% and inv 256 7% slower (Node, 2026-12-03).
 
 // P A = L U of the (n,n) A, row-major double: L (unit lower) and U share a; perm[i] is the original
 // row now at row i. singular is set when a pivot is at most n * eps times the largest entry
@@ -55,6 +57,29 @@ void subtract_rows(double* yi, const double* coef, const double* Y, int64_t k0, 
     if (coef[k] != 0.0) axpy(yi, -coef[k], Y + k * nrhs, nrhs);
 }
 
+// The largest |a(i, j)| of each row and each column of the row-major (n,n) a, into row_max and col_max
+// (zeros on entry). O(n^2), once per factorization: kept at -O3 and out of line, as its vectorised loop
+// is (at minsize inside lu_factor, det 256 took 2-4% longer).
+void abs_maxima(const double* a, int64_t n, double* row_max, double* col_max) {
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      const double x = std::fabs(a[i * n + j]);
+      row_max[i] = std::max(row_max[i], x);
+      col_max[j] = std::max(col_max[j], x);
+    }
+}
+
+// Step k's partial pivoting: the row p >= k of the largest |a(p, k)| (the first of equals), swapped
+// with row k. Returns p. O(n) per step, kept at -O3 and out of line with abs_maxima.
+int64_t pivot_and_swap(double* a, int64_t n, int64_t k) {
+  int64_t p = k;
+  for (int64_t i = k + 1; i < n; ++i)
+    if (std::fabs(a[i * n + k]) > std::fabs(a[p * n + k])) p = i;
+  if (p != k)
+    for (int64_t j = 0; j < n; ++j) std::swap(a[k * n + j], a[p * n + j]);
+  return p;
+}
+
 template <class T>
 TP_FOR_SIZE Lu lu_factor(const char* op, const T* A, int64_t n) {
   if (n < 0) fail(op, "negative matrix size ", n);
@@ -67,21 +92,12 @@ TP_FOR_SIZE Lu lu_factor(const char* op, const T* A, int64_t n) {
   if (f64) f.precision = "float64";
   f.perm.resize(size_t(n));
   std::vector<double> row_max(static_cast<size_t>(n), 0.0), col_max(static_cast<size_t>(n), 0.0);
-  for (int64_t i = 0; i < n; ++i) {
-    f.perm[size_t(i)] = i;
-    for (int64_t j = 0; j < n; ++j) {
-      const double x = std::fabs(f.a[size_t(i * n + j)]);
-      row_max[size_t(i)] = std::max(row_max[size_t(i)], x);
-      col_max[size_t(j)] = std::max(col_max[size_t(j)], x);
-    }
-  }
+  for (int64_t i = 0; i < n; ++i) f.perm[size_t(i)] = i;
   double* a = f.a.data();
+  call_out_of_line<&abs_maxima>(a, n, row_max.data(), col_max.data());
   for (int64_t k = 0; k < n; ++k) {
-    int64_t p = k;
-    for (int64_t i = k + 1; i < n; ++i)
-      if (std::fabs(a[i * n + k]) > std::fabs(a[p * n + k])) p = i;
+    const int64_t p = call_out_of_line<&pivot_and_swap>(a, n, k);
     if (p != k) {
-      for (int64_t j = 0; j < n; ++j) std::swap(a[k * n + j], a[p * n + j]);
       std::swap(f.perm[size_t(k)], f.perm[size_t(p)]);
       f.sign = -f.sign;
     }
@@ -99,7 +115,7 @@ TP_FOR_SIZE Lu lu_factor(const char* op, const T* A, int64_t n) {
 
 // The float32 result of inv or solve: a clear error when an entry is beyond float32's range (the
 // inverse of a matrix of denormals), rather than an Inf the reader did not ask for.
-TP_FOR_SIZE void store_float(const char* op, const std::vector<double>& X, float* out) {
+void store_float(const char* op, const std::vector<double>& X, float* out) {
   for (size_t i = 0; i < X.size(); ++i) {
     if (!(std::fabs(X[i]) <= double(FLT_MAX)))
       fail(op, "the result has an entry of magnitude ", std::fabs(X[i]), ", beyond float32's range (~3.4e38)");
@@ -113,7 +129,7 @@ TP_FOR_SIZE void store_float(const char* op, const std::vector<double>& X, float
 }
 
 // Overwrites the (n,nrhs) row-major X (holding B) with A^-1 B.
-TP_FOR_SIZE void lu_solve(const Lu& f, std::vector<double>& X, int64_t nrhs) {
+void lu_solve(const Lu& f, std::vector<double>& X, int64_t nrhs) {
   const int64_t n = f.n;
   const double* a = f.a.data();
   std::vector<double> Y(size_t(n * nrhs));
@@ -138,7 +154,7 @@ TP_FOR_SIZE double det_of(const Lu& f) {
   return d;
 }
 
-TP_FOR_SIZE std::vector<double> inverse(const Lu& f) {
+std::vector<double> inverse(const Lu& f) {
   if (f.singular) fail_singular("linalg.inv", f);
   std::vector<double> X(size_t(f.n * f.n), 0.0);
   for (int64_t i = 0; i < f.n; ++i) X[size_t(i * f.n + i)] = 1.0;
@@ -151,17 +167,17 @@ TP_FOR_SIZE std::vector<double> inverse(const Lu& f) {
 TP_FOR_SIZE double det(const float* A, int64_t n) { return det_of(lu_factor("linalg.det", A, n)); }
 TP_FOR_SIZE double det(const double* A, int64_t n) { return det_of(lu_factor("linalg.det", A, n)); }
 
-TP_FOR_SIZE void inv(const float* A, int64_t n, float* Ainv) {
+void inv(const float* A, int64_t n, float* Ainv) {
   store_float("linalg.inv", inverse(lu_factor("linalg.inv", A, n)), Ainv);
 }
-TP_FOR_SIZE void inv(const double* A, int64_t n, double* Ainv) {
+void inv(const double* A, int64_t n, double* Ainv) {
   const std::vector<double> X = inverse(lu_factor("linalg.inv", A, n));
   std::copy(X.begin(), X.end(), Ainv);
 }
 
 namespace {
 template <class T>
-TP_FOR_SIZE std::vector<double> solved(const T* A, int64_t n, const T* B, int64_t nrhs) {
+std::vector<double> solved(const T* A, int64_t n, const T* B, int64_t nrhs) {
   const Lu f = lu_factor("linalg.solve", A, n);
   if (nrhs < 0) fail("linalg.solve", "negative number of right-hand sides ", nrhs);
   check_finite("linalg.solve", B, n * nrhs);
@@ -172,10 +188,10 @@ TP_FOR_SIZE std::vector<double> solved(const T* A, int64_t n, const T* B, int64_
 }
 }  // namespace
 
-TP_FOR_SIZE void solve(const float* A, int64_t n, const float* B, int64_t nrhs, float* X) {
+void solve(const float* A, int64_t n, const float* B, int64_t nrhs, float* X) {
   store_float("linalg.solve", solved(A, n, B, nrhs), X);
 }
-TP_FOR_SIZE void solve(const double* A, int64_t n, const double* B, int64_t nrhs, double* X) {
+void solve(const double* A, int64_t n, const double* B, int64_t nrhs, double* X) {
   const std::vector<double> Xd = solved(A, n, B, nrhs);
   std::copy(Xd.begin(), Xd.end(), X);
 }
