@@ -7,7 +7,6 @@
 #include "tensorpad/ops.hpp"
 #include "tensorpad/strided.hpp"
 #include "tensorpad/vmath.hpp"
-#include "for_size.hpp"
 
 namespace tp {
 
@@ -106,8 +105,7 @@ const char* unary_name(UnaryOp op) {
   return "unary";
 }
 
-// Once per op, over the dims: compiled for size (TP_FOR_SIZE), as the file's other per-call code is not.
-TP_FOR_SIZE Shape broadcast_shapes(const char* op, const Shape& a, const Shape& b) {
+Shape broadcast_shapes(const char* op, const Shape& a, const Shape& b) {
   const size_t n = std::max(a.size(), b.size());
   Shape out(n);
   for (size_t i = 0; i < n; ++i) {

@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "tensorpad/ops.hpp"
-#include "for_size.hpp"
 
 namespace tp {
 
@@ -14,8 +13,7 @@ namespace {
 // Which dims a reduction over `dims` removes (every dim when dims is empty). Each is wrapped as wrap_dim
 // does (a 0-d tensor takes 0 or -1, as torch); all are range-checked before any repeat is looked for,
 // and a repeat names the second mention with the list as given.
-// Once per reduction, over the dims: compiled for size (TP_FOR_SIZE).
-TP_FOR_SIZE std::vector<bool> reduced_dims(const char* op, const std::vector<int64_t>& dims, int64_t ndim) {
+std::vector<bool> reduced_dims(const char* op, const std::vector<int64_t>& dims, int64_t ndim) {
   std::vector<bool> reduced(size_t(std::max<int64_t>(ndim, 1)), dims.empty());
   std::vector<size_t> wrapped;
   for (int64_t d : dims) wrapped.push_back(size_t(wrap_dim(op, d, ndim)));

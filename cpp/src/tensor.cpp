@@ -85,9 +85,7 @@ Storage::~Storage() {
 int64_t Storage::live_bytes() { return g_live_bytes.load(); }
 int64_t Storage::live_buffers() { return g_live_buffers.load(); }
 
-// Once per allocation, over at most 16 dims: compiled for size (at -O3 it was 1.1 KB, most of it the
-// messages' argument lists).
-TP_FOR_SIZE int64_t checked_numel(const char* op, const Shape& shape, DType dtype) {
+int64_t checked_numel(const char* op, const Shape& shape, DType dtype) {
   const int64_t max_elements = kMaxBytes / itemsize(dtype);
   if (shape.size() > 16) fail(op, "shape ", shape, " has ", shape.size(), " dims; at most 16 are supported");
   bool empty = false;
