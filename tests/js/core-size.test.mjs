@@ -172,19 +172,20 @@ const GOAL = 200_000;
 // - per-call code out of -O3 (issue 24 remainder, 2026-12-03, branch size, on 5854805): Storage's out-of-memory
 //   message by fail()'s pieces in one cold function (heap_report's string concatenations had been inlined
 //   into Storage's constructor); LU's own code at minsize (lu_factor's step loop, validation, det; its loops
-//   over elements stay -O3 and out of line: the axpys, the maxima and pivoting, the solves); the views
-//   (reshape, transpose, permute, select, narrow, expand, unsqueeze) and the per-call helpers
-//   broadcast_shapes, reduced_dims, checked_numel at minsize (TP_FOR_SIZE, cpp/src/for_size.hpp); a shape as
-//   a piece of fail() (Piece::kShape) instead of a shape_str std::string at each of the 140 call sites that
-//   named one. This test's zlib -9, step by step: web 221,520 -> 221,153 (Storage) -> 220,001 (LU, all at
-//   minsize) -> 218,771 (views) -> 217,657 (shape pieces) -> 217,579 (helpers) -> 218,213 (LU's solves back
-//   at -O3 and its O(n^2) loops as -O3 helpers: at minsize inv 64 was 24% slower, det/solve 256 2-9%);
-//   web-mt 232,023 -> 231,655 -> 230,516 -> 229,151 -> 227,857 -> 227,759 -> 228,607. In all web -3,307
-//   (raw 543,183 -> 531,476), web-mt -3,416; ceilings those plus ~150. Of the 1,498 functions both web
-//   modules have (--profiling-funcs links), 1,425 are instruction-identical to main's (data addresses
-//   aside); the 73 that changed are validation, shape bookkeeping, LU's step loop and bindings, none of the
-//   GEMM, attention, decomposition or forward kernels (nor LU's axpys).
-const BUDGET = { web: 218_360, 'web-mt': 228_760 };
+//   over elements stay -O3 and out of line: the axpys, the maxima and pivoting, the solves); unsqueeze
+//   without vector::insert (its only caller); a shape as a piece of fail() (Piece::kShape) instead of a
+//   shape_str std::string at each of the 140 call sites that named one; io::checked_numel and
+//   Tensor::dtype_mismatch at minsize (TP_FOR_SIZE, cpp/src/for_size.hpp). This test's zlib -9, in order:
+//   web 221,520 -> 221,153 (Storage) -> 220,001 (LU, all at minsize) -> 218,771 (views at minsize) ->
+//   217,657 (shape pieces) -> 217,579 (helpers at minsize) -> 218,213 (LU's solves back at -O3, its O(n^2)
+//   loops as -O3 helpers: at minsize inv 64 was 24% slower, det/solve 256 2-9%) -> 219,209 (the views,
+//   checked_numel, broadcast_shapes, reduced_dims back at -O3: at minsize 4-10% slower per call on small
+//   tensors); web-mt 232,023 -> 231,655 -> 230,516 -> 229,151 -> 227,857 -> 227,759 -> 228,607 -> 229,704.
+//   In all web -2,311 (raw 543,183 -> 534,239), web-mt -2,319; ceilings those plus ~150. Before the two
+//   reverts, of the 1,498 functions both web modules had (--profiling-funcs links), 1,425 were
+//   instruction-identical to main's (data addresses aside); the 73 that changed were validation, shape
+//   bookkeeping, LU's step loop and bindings, none of the GEMM, attention, decomposition or forward kernels.
+const BUDGET = { web: 219_360, 'web-mt': 229_855 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
