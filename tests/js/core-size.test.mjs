@@ -181,10 +181,10 @@ const GOAL = 200_000;
 //   loops as -O3 helpers: at minsize inv 64 was 24% slower, det/solve 256 2-9%) -> 219,209 (the views,
 //   checked_numel, broadcast_shapes, reduced_dims back at -O3: at minsize 4-10% slower per call on small
 //   tensors); web-mt 232,023 -> 231,655 -> 230,516 -> 229,151 -> 227,857 -> 227,759 -> 228,607 -> 229,704.
-//   In all web -2,311 (raw 543,183 -> 534,239), web-mt -2,319; ceilings those plus ~150. Before the two
-//   reverts, of the 1,498 functions both web modules had (--profiling-funcs links), 1,425 were
-//   instruction-identical to main's (data addresses aside); the 73 that changed were validation, shape
-//   bookkeeping, LU's step loop and bindings, none of the GEMM, attention, decomposition or forward kernels.
+//   In all web -2,311 (raw 543,183 -> 534,239), web-mt -2,319; ceilings those plus ~150. Of the 1,499
+//   functions both web modules have (--profiling-funcs links), 1,430 are instruction-identical to main's
+//   (data addresses aside); the 69 that changed are validation, messages, LU's step loop and bindings,
+//   none of the GEMM, attention, decomposition or forward kernels.
 const BUDGET = { web: 219_360, 'web-mt': 229_855 };
 
 for (const flavor of ['web', 'web-mt']) {
