@@ -112,7 +112,7 @@ Shape broadcast_shapes(const char* op, const Shape& a, const Shape& b) {
     const int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
     const int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
     if (da != db && da != 1 && db != 1)
-      fail(op, "shapes ", shape_str(a), " and ", shape_str(b), " do not broadcast (", da, " vs ", db,
+      fail(op, "shapes ", a, " and ", b, " do not broadcast (", da, " vs ", db,
            " in dim ", int64_t(i) - int64_t(n), ")");
     out[i] = da == 1 ? db : da;
   }

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "tensorpad/io.hpp"
+#include "for_size.hpp"
 
 namespace tp::io {
 
@@ -276,19 +277,20 @@ void from_float32(DType dt, const float* src, int64_t n, void* dst_v) {
   TP_ASSERT(false && "from_float32 writes F32, F64, F16 and BF16 only");
 }
 
-int64_t checked_numel(const char* op, const std::string& what, const Shape& shape) {
+// Once per stored tensor, over its dims: compiled for size (TP_FOR_SIZE).
+TP_FOR_SIZE int64_t checked_numel(const char* op, const std::string& what, const Shape& shape) {
   // More dimensions than numpy allows is not a tensor anyone saved on purpose.
   if (shape.size() > 64) fail(op, what, " has ", shape.size(), " dimensions (at most 64)");
   int64_t n = 1;
   bool zero = false;
   for (int64_t d : shape) {
-    if (d < 0) fail(op, what, " has negative dimension ", d, " in shape ", shape_str(shape));
+    if (d < 0) fail(op, what, " has negative dimension ", d, " in shape ", shape);
     if (d == 0) zero = true;
   }
   if (zero) return 0;
   for (int64_t d : shape) {
     if (n > std::numeric_limits<int64_t>::max() / d)
-      fail(op, what, " has shape ", shape_str(shape), " with more elements than fit in 64 bits");
+      fail(op, what, " has shape ", shape, " with more elements than fit in 64 bits");
     n *= d;
   }
   return n;

@@ -236,7 +236,7 @@ NpyHeader parse_npy_header(const uint8_t* p, size_t len, uint64_t file_size) {
   const uint64_t available = file_size - h.data_offset;
   const bool too_big = uint64_t(numel) > available / size;
   if (too_big || uint64_t(numel) * size != available)
-    fail(kOp, "shape ", shape_str(h.shape), " of '", h.descr, "' needs ", numel, " x ", size, " bytes but the file has ",
+    fail(kOp, "shape ", h.shape, " of '", h.descr, "' needs ", numel, " x ", size, " bytes but the file has ",
          available, " after the header", too_big ? " (truncated)" : "");
   return h;
 }

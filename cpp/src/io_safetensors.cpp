@@ -59,7 +59,7 @@ SafetensorsEntry check_entry(const SafetensorsMember& m, uint64_t data_size) {
   // numel * size can overflow even when numel fits: compare by division first.
   const uint64_t size = dtype_size(e.dtype);
   if (uint64_t(numel) > std::numeric_limits<uint64_t>::max() / size || uint64_t(numel) * size != e.nbytes())
-    fail(kOp, who, " of shape ", shape_str(e.shape), " and dtype ", m.dtype, " needs ", numel, " x ", size,
+    fail(kOp, who, " of shape ", e.shape, " and dtype ", m.dtype, " needs ", numel, " x ", size,
          " bytes but data_offsets [", e.begin, ", ", e.end, "] hold ", e.nbytes());
   return e;
 }

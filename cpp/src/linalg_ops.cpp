@@ -24,15 +24,15 @@ struct Batch {
 };
 
 Batch batch(const char* op, const Tensor& A, bool square = false) {
-  if (A.dim() < 2) fail(op, "expects a matrix or a batch of matrices (at least 2-d), got shape ", shape_str(A.shape()));
+  if (A.dim() < 2) fail(op, "expects a matrix or a batch of matrices (at least 2-d), got shape ", A.shape());
   if (A.dtype() != DType::Float32 && A.dtype() != DType::Float64)
-    fail(op, "expects float32 or float64 matrices, got ", dtype_name(A.dtype()), " of shape ", shape_str(A.shape()));
+    fail(op, "expects float32 or float64 matrices, got ", dtype_name(A.dtype()), " of shape ", A.shape());
   Batch b;
   b.f64 = A.dtype() == DType::Float64;
   b.a = A.contiguous();
   b.m = A.size(-2);
   b.n = A.size(-1);
-  if (square && b.m != b.n) fail(op, "expects square matrices, got shape ", shape_str(A.shape()));
+  if (square && b.m != b.n) fail(op, "expects square matrices, got shape ", A.shape());
   b.lead.assign(A.shape().begin(), A.shape().end() - 2);
   b.count = 1;
   for (int64_t d : b.lead) b.count *= d;
@@ -138,14 +138,14 @@ Tensor solve(const Tensor& A, const Tensor& B) {
   const Shape a_rows(A.shape().begin(), A.shape().end() - 1);
   const bool vectors = B.dim() == 1 || (B.dim() == A.dim() - 1 && B.shape() == a_rows);
   if ((!vectors && B.dim() < 2) || B.size(vectors ? -1 : -2) != n)
-    fail(op, "A of shape ", shape_str(A.shape()), " and B of shape ", shape_str(B.shape()),
+    fail(op, "A of shape ", A.shape(), " and B of shape ", B.shape(),
          " do not match (B must be (*, n) or (*, n, k) with n = ", n, ")");
   const Shape b_lead(B.shape().begin(), B.shape().end() - (vectors ? 1 : 2));
   for (size_t i = 1; i <= std::min(a.lead.size(), b_lead.size()); ++i) {
     const int64_t da = a.lead[a.lead.size() - i], db = b_lead[b_lead.size() - i];
     if (da != db && da != 1 && db != 1)
-      fail(op, "batch dims ", shape_str(a.lead), " of A (shape ", shape_str(A.shape()), ") and ", shape_str(b_lead),
-           " of B (shape ", shape_str(B.shape()), ") do not broadcast");
+      fail(op, "batch dims ", a.lead, " of A (shape ", A.shape(), ") and ", b_lead,
+           " of B (shape ", B.shape(), ") do not broadcast");
   }
   const Shape lead = broadcast_shapes(op, a.lead, b_lead);
   const int64_t k = vectors ? 1 : B.size(-1);
@@ -182,7 +182,7 @@ Tensor matrix_norm(const Tensor& A, const std::string& ord) {
 Tensor matrix_norm(const Tensor& A, const std::string& ord, int64_t d0, int64_t d1, bool keepdim) {
   const char* op = "linalg.norm";
   if (A.dim() < 2)
-    fail(op, "a matrix norm over dims [", d0, ", ", d1, "] needs at least 2 dims, got shape ", shape_str(A.shape()));
+    fail(op, "a matrix norm over dims [", d0, ", ", d1, "] needs at least 2 dims, got shape ", A.shape());
   const int64_t w0 = wrap_dim(op, d0, A.dim()), w1 = wrap_dim(op, d1, A.dim());
   if (w0 == w1) fail(op, "dim ", d1, " appears twice in [", d0, ", ", d1, "]");
   Shape perm, kept = A.shape();
@@ -218,9 +218,9 @@ static LowrankResult svd_lowrank_f64(const char* op, const Tensor& a, int64_t q,
 
 LowrankResult svd_lowrank(const Tensor& A, int64_t q, int64_t niter, uint64_t seed) {
   const char* op = "linalg.svdLowrank";
-  if (A.dim() != 2) fail(op, "expects a matrix (2-d), got shape ", shape_str(A.shape()));
+  if (A.dim() != 2) fail(op, "expects a matrix (2-d), got shape ", A.shape());
   if (A.dtype() != DType::Float32 && A.dtype() != DType::Float64)
-    fail(op, "expects float32 or float64 matrices, got ", dtype_name(A.dtype()), " of shape ", shape_str(A.shape()));
+    fail(op, "expects float32 or float64 matrices, got ", dtype_name(A.dtype()), " of shape ", A.shape());
   const Tensor a = A.contiguous();
   const int64_t m = A.size(0), n = A.size(1);
   if (q < 1 || q > std::min(m, n)) fail(op, "q must be in [1, min(m, n)] = [1, ", std::min(m, n), "], got ", q);

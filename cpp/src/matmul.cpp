@@ -12,20 +12,20 @@ Tensor matmul(const Tensor& a_in, const Tensor& b_in) {
   // a is (..., m, k), b is (..., k, n), out is (broadcast(...), m, n); 1-D operands gain and lose a dim.
   if (a_in.dtype() != DType::Float32 || b_in.dtype() != DType::Float32) return matmul_typed(a_in, b_in);
   if (a_in.dim() == 0 || b_in.dim() == 0)
-    fail("matmul", "both operands need at least 1 dim, got shapes ", shape_str(a_in.shape()), " and ",
-         shape_str(b_in.shape()));
+    fail("matmul", "both operands need at least 1 dim, got shapes ", a_in.shape(), " and ",
+         b_in.shape());
   const bool a_vec = a_in.dim() == 1, b_vec = b_in.dim() == 1;
   const Tensor a = a_vec ? unsqueeze(a_in, 0) : a_in;
   const Tensor b = b_vec ? unsqueeze(b_in, 1) : b_in;
   const int64_t m = a.size(-2), k = a.size(-1), kb = b.size(-2), n = b.size(-1);
   if (k != kb)
-    fail("matmul", "shapes ", shape_str(a_in.shape()), " and ", shape_str(b_in.shape()), " do not align (", k,
+    fail("matmul", "shapes ", a_in.shape(), " and ", b_in.shape(), " do not align (", k,
          " != ", kb, ")");
   const Shape batch_a(a.shape().begin(), a.shape().end() - 2), batch_b(b.shape().begin(), b.shape().end() - 2);
   for (size_t i = 1; i <= std::min(batch_a.size(), batch_b.size()); ++i) {
     const int64_t da = batch_a[batch_a.size() - i], db = batch_b[batch_b.size() - i];
     if (da != db && da != 1 && db != 1)
-      fail("matmul", "shapes ", shape_str(a_in.shape()), " and ", shape_str(b_in.shape()),
+      fail("matmul", "shapes ", a_in.shape(), " and ", b_in.shape(),
            " have batch dims that do not broadcast (", da, " vs ", db, ")");
   }
   const Shape batch = broadcast_shapes("matmul", batch_a, batch_b);
@@ -70,20 +70,20 @@ Tensor matmul(const Tensor& a_in, const Tensor& b_in) {
 Tensor linear(const Tensor& x, const Tensor& w, const std::optional<Tensor>& bias) {
   // x is (..., in), w is (out, in), bias is (out) or none, y is (..., out).
   if (x.dtype() != DType::Float32)
-    fail("linear", "x must be float32, got ", dtype_name(x.dtype()), " of shape ", shape_str(x.shape()));
+    fail("linear", "x must be float32, got ", dtype_name(x.dtype()), " of shape ", x.shape());
   if (x.dim() == 0) fail("linear", "x needs at least 1 dim [.., in], got a 0-d tensor");
-  if (w.dim() != 2) fail("linear", "weight must be 2-D [out, in], got shape ", shape_str(w.shape()));
+  if (w.dim() != 2) fail("linear", "weight must be 2-D [out, in], got shape ", w.shape());
   const DType wt = w.dtype();
   if (wt != DType::Float32 && wt != DType::BFloat16 && wt != DType::Float16)
     fail("linear", "weight must be float32, bfloat16 or float16, got ", dtype_name(wt));
   const int64_t out = w.size(0), in = w.size(1);
   if (x.size(-1) != in)
     fail("linear", "x's last dim ", x.size(-1), " does not match the weight's ", in, " input features (x ",
-         shape_str(x.shape()), ", weight ", shape_str(w.shape()), ")");
+         x.shape(), ", weight ", w.shape(), ")");
   if (bias) {
     if (bias->dtype() != DType::Float32 || bias->dim() != 1 || bias->size(0) != out)
       fail("linear", "bias must be float32 of shape [", out, "], got ", dtype_name(bias->dtype()), " of shape ",
-           shape_str(bias->shape()));
+           bias->shape());
   }
   const Tensor xc = x.contiguous();
   int64_t rows = 1;
@@ -112,7 +112,7 @@ Tensor linear(const Tensor& x, const Tensor& w, const std::optional<Tensor>& bia
 Tensor outer(const Tensor& a, const Tensor& b) {
   // a is (m), b is (n), out is (m, n) with out[i, j] = a[i] * b[j].
   if (a.dim() != 1 || b.dim() != 1)
-    fail("outer", "expects two 1-D tensors, got shapes ", shape_str(a.shape()), " and ", shape_str(b.shape()));
+    fail("outer", "expects two 1-D tensors, got shapes ", a.shape(), " and ", b.shape());
   return binary(BinaryOp::Mul, unsqueeze(a, 1), unsqueeze(b, 0));
 }
 

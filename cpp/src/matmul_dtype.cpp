@@ -25,7 +25,7 @@ void dgemm_ref(int64_t m, int64_t n, int64_t k, const double* a, int64_t as0, in
 
 void check_floating(const char* op, const Tensor& x) {
   if (!is_floating(x.dtype()))
-    fail(op, "expected a floating tensor, got ", dtype_name(x.dtype()), " of shape ", shape_str(x.shape()));
+    fail(op, "expected a floating tensor, got ", dtype_name(x.dtype()), " of shape ", x.shape());
 }
 
 Tensor matmul_typed(const Tensor& a, const Tensor& b) {
@@ -33,15 +33,15 @@ Tensor matmul_typed(const Tensor& a, const Tensor& b) {
   check_floating("matmul", b);
   if (a.dtype() != b.dtype())
     fail("matmul", "operands must have the same dtype (as torch), got ", dtype_name(a.dtype()), " ",
-         shape_str(a.shape()), " and ", dtype_name(b.dtype()), " ", shape_str(b.shape()));
+         a.shape(), " and ", dtype_name(b.dtype()), " ", b.shape());
   if (a.dtype() != DType::Float64) return matmul(a.to(DType::Float32), b.to(DType::Float32)).to(a.dtype());
   // float64: matmul's shape rules and messages, then the product per batch in double.
   if (a.dim() == 0 || b.dim() == 0)
-    fail("matmul", "both operands need at least 1 dim, got shapes ", shape_str(a.shape()), " and ", shape_str(b.shape()));
+    fail("matmul", "both operands need at least 1 dim, got shapes ", a.shape(), " and ", b.shape());
   const Tensor a2 = a.dim() == 1 ? unsqueeze(a, 0) : a, b2 = b.dim() == 1 ? unsqueeze(b, 1) : b;
   const int64_t m = a2.size(-2), k = a2.size(-1), n = b2.size(-1);
   if (k != b2.size(-2))
-    fail("matmul", "shapes ", shape_str(a.shape()), " and ", shape_str(b.shape()), " do not align (", k, " != ",
+    fail("matmul", "shapes ", a.shape(), " and ", b.shape(), " do not align (", k, " != ",
          b2.size(-2), ")");
   const Shape batch = broadcast_shapes("matmul", Shape(a2.shape().begin(), a2.shape().end() - 2),
                                        Shape(b2.shape().begin(), b2.shape().end() - 2));

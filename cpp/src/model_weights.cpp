@@ -78,8 +78,8 @@ uint8_t* Model::allocate(const std::string& name, io::DType dtype, const Shape& 
   if (ends_with(name, ".rotary_emb.inv_freq")) return nullptr;
   if (c_.tied && name == "lm_head.weight") {
     if (shape != Shape{c_.vocab, c_.hidden})
-      fail(kLoad, "tensor 'lm_head.weight' has shape ", shape_str(shape), ", config.json implies ",
-           shape_str({c_.vocab, c_.hidden}));
+      fail(kLoad, "tensor 'lm_head.weight' has shape ", shape, ", config.json implies ",
+           Shape{c_.vocab, c_.hidden});
     return nullptr;  // tie_word_embeddings: transformers uses embed_tokens and ignores it as well
   }
   auto it = expected_.find(name);
@@ -90,7 +90,7 @@ uint8_t* Model::allocate(const std::string& name, io::DType dtype, const Shape& 
     fail(kLoad, why);
   }
   if (shape != it->second.shape)
-    fail(kLoad, "tensor '", name, "' has shape ", shape_str(shape), ", config.json implies ", shape_str(it->second.shape),
+    fail(kLoad, "tensor '", name, "' has shape ", shape, ", config.json implies ", it->second.shape,
          " (", it->second.why, ")");
   if (dtype != io::DType::F32 && dtype != io::DType::F16 && dtype != io::DType::BF16)
     fail(kLoad, "tensor '", name, "' is stored as ", io::dtype_name(dtype), "; model weights must be F32, F16 or BF16");

@@ -36,11 +36,11 @@ int64_t kv_group(const char* op, const Tensor& q, const Tensor& t, const char* w
   const int64_t hq = q.size(-3), hkv = t.size(-3);
   if (hq == hkv || hq <= 1 || hkv <= 1) return 1;  // 0 heads: broadcasting decides
   if (!enable_gqa)
-    fail(op, "dim -3 of Q ", shape_str(q.shape()), " and of ", what, " ", shape_str(t.shape()), " (", hq, " vs ", hkv,
+    fail(op, "dim -3 of Q ", q.shape(), " and of ", what, " ", t.shape(), " (", hq, " vs ", hkv,
          ") do not broadcast; if they are attention heads, pass enableGqa: true for grouped-query attention");
   if (hq % hkv != 0)
-    fail(op, "query heads ", hq, " not divisible by ", what, " heads ", hkv, " (Q ", shape_str(q.shape()),
-         ", ", what, " ", shape_str(t.shape()), ")");
+    fail(op, "query heads ", hq, " not divisible by ", what, " heads ", hkv, " (Q ", q.shape(),
+         ", ", what, " ", t.shape(), ")");
   return hq / hkv;
 }
 
@@ -55,7 +55,7 @@ Tensor last_dim_rows(const char* op, const Tensor& x) {
 
 void check_vector(const char* op, const char* what, const Tensor& v, int64_t d) {
   if (v.dim() != 1 || v.size(0) != d)
-    fail(op, what, " must have shape [", d, "] (the last dim of x), got ", shape_str(v.shape()));
+    fail(op, what, " must have shape [", d, "] (the last dim of x), got ", v.shape());
 }
 
 }  // namespace
@@ -66,14 +66,14 @@ AttentionResult scaled_dot_product_attention(const Tensor& q, const Tensor& k, c
   // (Hkv = Hq, 1, or a divisor of Hq; leading dims broadcast).
   const char* op = "nn.scaledDotProductAttention";
   if (q.dim() < 2 || k.dim() < 2 || v.dim() < 2)
-    fail(op, "Q, K, V must be at least 2-d [..., S, D], got ", shape_str(q.shape()), ", ",
-         shape_str(k.shape()), ", ", shape_str(v.shape()));
+    fail(op, "Q, K, V must be at least 2-d [..., S, D], got ", q.shape(), ", ",
+         k.shape(), ", ", v.shape());
   const int64_t sq = q.size(-2), d = q.size(-1), sk = k.size(-2), dv = v.size(-1);
   if (k.size(-1) != d)
-    fail(op, "Q ", shape_str(q.shape()), " and K ", shape_str(k.shape()), " differ in the last dim (", d,
+    fail(op, "Q ", q.shape(), " and K ", k.shape(), " differ in the last dim (", d,
          " != ", k.size(-1), ")");
   if (v.size(-2) != sk)
-    fail(op, "K ", shape_str(k.shape()), " and V ", shape_str(v.shape()), " differ in the key count (", sk,
+    fail(op, "K ", k.shape(), " and V ", v.shape(), " differ in the key count (", sk,
          " != ", v.size(-2), ")");
   // Grouped-query attention: for broadcasting, a K/V head dim counts as Hq; it is read at h / group.
   const bool same_heads = k.dim() >= 3 && v.dim() >= 3 && k.size(-3) == v.size(-3);
@@ -107,7 +107,7 @@ AttentionResult scaled_dot_product_attention(const Tensor& q, const Tensor& k, c
     }
     const Shape merged = broadcast_shapes(op, full, m.shape());
     if (merged != full)
-      fail(op, "mask ", shape_str(m.shape()), " does not broadcast to the scores ", shape_str(full));
+      fail(op, "mask ", m.shape(), " does not broadcast to the scores ", full);
     mask = expand(m, full);
   }
   // Views of Q, K, V over the whole batch (strides 0 where they broadcast); grouped K/V keep their
@@ -171,32 +171,32 @@ AttentionResult scaled_dot_product_attention(const Tensor& q, const Tensor& k, c
 Tensor multi_head_attention(const Tensor& x, const Tensor& wq, const Tensor& wk, const Tensor& wv,
                             const Tensor& wo, const MultiHeadOptions& opts) {
   const char* op = "nn.multiHeadAttention";
-  if (x.dim() < 2) fail(op, "X must be [..., n, dModel], got ", shape_str(x.shape()));
+  if (x.dim() < 2) fail(op, "X must be [..., n, dModel], got ", x.shape());
   const int64_t dm = x.size(-1), h = opts.heads;
   for (const Tensor* w : {&wq, &wk, &wv, &wo})
-    if (w->dim() != 2) fail(op, "weights must be 2-d, got ", shape_str(w->shape()));
+    if (w->dim() != 2) fail(op, "weights must be 2-d, got ", w->shape());
   if (wq.size(0) != dm || wk.size(0) != dm || wv.size(0) != dm)
-    fail(op, "Wq, Wk, Wv must have ", dm, " rows (X's last dim), got ", shape_str(wq.shape()), ", ",
-         shape_str(wk.shape()), ", ", shape_str(wv.shape()));
+    fail(op, "Wq, Wk, Wv must have ", dm, " rows (X's last dim), got ", wq.shape(), ", ",
+         wk.shape(), ", ", wv.shape());
   if (h < 1) fail(op, "heads must be >= 1, got ", h);
   const int64_t kv = opts.kv_heads ? opts.kv_heads : h;
   if (kv < 1) fail(op, "kvHeads must be >= 1, got ", kv);
   if (h % kv != 0) fail(op, "heads ", h, " not divisible by kvHeads ", kv);
   if (kv == h) {  // the plain multi-head case keeps its messages
     if (wq.size(1) != wk.size(1))
-      fail(op, "Wq ", shape_str(wq.shape()), " and Wk ", shape_str(wk.shape()), " must have the same width");
+      fail(op, "Wq ", wq.shape(), " and Wk ", wk.shape(), " must have the same width");
     if (wq.size(1) % h != 0 || wv.size(1) % h != 0)
       fail(op, "heads = ", h, " must divide the projection widths ", wq.size(1), " and ", wv.size(1));
   } else {
     if (wq.size(1) % h != 0) fail(op, "heads = ", h, " must divide Wq's width ", wq.size(1));
     if (wk.size(1) != kv * (wq.size(1) / h))
-      fail(op, "Wk ", shape_str(wk.shape()), " must have kvHeads*dh = ", kv, "*", wq.size(1) / h, " = ",
-           kv * (wq.size(1) / h), " columns (dh from Wq ", shape_str(wq.shape()), " and heads ", h, ")");
+      fail(op, "Wk ", wk.shape(), " must have kvHeads*dh = ", kv, "*", wq.size(1) / h, " = ",
+           kv * (wq.size(1) / h), " columns (dh from Wq ", wq.shape(), " and heads ", h, ")");
     if (wv.size(1) % kv != 0) fail(op, "kvHeads = ", kv, " must divide Wv's width ", wv.size(1));
   }
   const int64_t dh = wq.size(1) / h, dhv = wv.size(1) / kv;
   if (wo.size(0) != h * dhv)
-    fail(op, "Wo ", shape_str(wo.shape()), " must have ", h * dhv, " rows (the concatenated heads)");
+    fail(op, "Wo ", wo.shape(), " must have ", h * dhv, " rows (the concatenated heads)");
   // [..., n, heads*width] -> [..., n, heads, width] -> [..., heads, n, width]: a view, the kernel reads
   // rows at a stride.
   auto split = [&](const Tensor& t, int64_t heads, int64_t width) {
@@ -295,7 +295,7 @@ Tensor apply_rope(const Tensor& x, const std::vector<double>& positions, double 
   check_rope(op, dim, theta);
   const int64_t n = x.dim() >= 2 ? x.size(-2) : 1;
   if (int64_t(positions.size()) != n)
-    fail(op, "positions has ", positions.size(), " entries but x ", shape_str(x.shape()), " has ", n,
+    fail(op, "positions has ", positions.size(), " entries but x ", x.shape(), " has ", n,
          " rows along dim -2");
   const Tensor xc = x.contiguous();
   const int64_t rows = x.numel() / dim;

@@ -32,7 +32,7 @@ Tensor fwht(const Tensor& x, int64_t block) {
   if (block == 0) block = d;
   if (!is_pow2(block))
     fail("linalg.fwht", "block must be a power of 2, got ", block, block == d ? " (the last dim of x)" : "");
-  if (d % block != 0) fail("linalg.fwht", "block ", block, " must divide the last dim ", d, " of ", shape_str(x.shape()));
+  if (d % block != 0) fail("linalg.fwht", "block ", block, " must divide the last dim ", d, " of ", x.shape());
   Tensor y = x.clone();
   kernels::fwht_f32(d ? y.numel() / d : 0, d, block, y.data());
   return y;
@@ -60,7 +60,7 @@ Tensor block_diag(const std::vector<Tensor>& mats) {
   int64_t rows = 0, cols = 0;
   for (size_t i = 0; i < mats.size(); ++i) {
     const Tensor& m = mats[i];
-    if (m.dim() > 2) fail("linalg.blockDiag", "block ", i, " must have at most 2 dims, got ", shape_str(m.shape()));
+    if (m.dim() > 2) fail("linalg.blockDiag", "block ", i, " must have at most 2 dims, got ", m.shape());
     sizes.emplace_back(m.dim() == 2 ? m.size(0) : 1, m.dim() == 2 ? m.size(1) : m.dim() == 1 ? m.size(0) : 1);
     rows += sizes.back().first;
     cols += sizes.back().second;
@@ -91,13 +91,13 @@ Tensor merge(const Tensor& w, const Tensor& a, const Tensor& b, std::optional<do
              std::optional<int64_t> r) {
   const char* op = "lora.merge";
   if (w.dim() != 2 || a.dim() != 2 || b.dim() != 2)
-    fail(op, "W, A, B must be 2-d, got ", shape_str(w.shape()), ", ", shape_str(a.shape()), ", ",
-         shape_str(b.shape()));
+    fail(op, "W, A, B must be 2-d, got ", w.shape(), ", ", a.shape(), ", ",
+         b.shape());
   const int64_t d_out = w.size(0), d_in = w.size(1), rank = a.size(0);
   if (a.size(1) != d_in)
-    fail(op, "A ", shape_str(a.shape()), " must be (r, dIn) with dIn = ", d_in, " (W is ", shape_str(w.shape()), ")");
+    fail(op, "A ", a.shape(), " must be (r, dIn) with dIn = ", d_in, " (W is ", w.shape(), ")");
   if (b.size(0) != d_out || b.size(1) != rank)
-    fail(op, "B ", shape_str(b.shape()), " must be (dOut, r) = [", d_out, ", ", rank, "]");
+    fail(op, "B ", b.shape(), " must be (dOut, r) = [", d_out, ", ", rank, "]");
   const int64_t rr = r ? *r : rank;
   if (rr < 1) fail(op, "r must be >= 1, got ", rr);
   const double al = alpha ? *alpha : double(rr);

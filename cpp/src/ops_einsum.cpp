@@ -75,7 +75,7 @@ Operand take_diagonals(const Tensor& x, const Labels& labels, size_t which) {
     }
     const size_t k = size_t(first - kept.begin());
     if (shape[k] != x.shape()[d])
-      fail("einsum", "label ", label_name(labels[d]), " repeats in operand ", which, " (shape ", shape_str(x.shape()),
+      fail("einsum", "label ", label_name(labels[d]), " repeats in operand ", which, " (shape ", x.shape(),
            ") over dims of different sizes ", shape[k], " and ", x.shape()[d]);
     strides[k] += x.strides()[d];
   }
@@ -175,7 +175,7 @@ Tensor einsum(const std::string& equation, const std::vector<Tensor>& operands) 
     const int64_t letters = int64_t(terms[i].letters.size()) - (terms[i].has_ellipsis ? 1 : 0);
     const int64_t nd = operands[i].dim();
     if (terms[i].has_ellipsis ? nd < letters : nd != letters)
-      fail("einsum", "operand ", i, " has shape ", shape_str(operands[i].shape()), " (", nd, " dims), but its term in \"",
+      fail("einsum", "operand ", i, " has shape ", operands[i].shape(), " (", nd, " dims), but its term in \"",
            equation, "\" has ", letters, " labels", terms[i].has_ellipsis ? " and \"...\"" : "");
     ell[i] = terms[i].has_ellipsis ? nd - letters : 0;
     ell_total = std::max(ell_total, ell[i]);
@@ -195,7 +195,7 @@ Tensor einsum(const std::string& equation, const std::vector<Tensor>& operands) 
       if (size[l] < 0 || size[l] == 1) size[l] = n;
       else if (n != 1 && n != size[l])
         fail("einsum", "label ", label_name(int(l)), " has size ", size[l], " in an earlier operand but ", n,
-             " in operand ", i, " (shape ", shape_str(operands[i].shape()), ")");
+             " in operand ", i, " (shape ", operands[i].shape(), ")");
     }
   }
   Labels out;

@@ -65,7 +65,7 @@ ValuesIndices arg_reduce(const char* op, const Tensor& x, int64_t dim, bool keep
   // x (..., n, ...) -> values, indices (..., ...) or (..., 1, ...)
   const int64_t d = wrap_dim(op, dim, x.dim());
   if (x.dim() > 0 && x.shape()[size_t(d)] == 0)
-    fail(op, "cannot reduce dim ", dim, " of size 0 (shape ", shape_str(x.shape()), ")");
+    fail(op, "cannot reduce dim ", dim, " of size 0 (shape ", x.shape(), ")");
   const Tensor xc = x.contiguous();
   const Shape shape = x.dim() == 0 ? Shape{} : reduced_shape(x.shape(), size_t(d), keepdim);
   ValuesIndices r{Tensor::empty(shape, x.dtype(), op), Tensor::empty(shape, DType::Int64, op)};
@@ -80,7 +80,7 @@ ValuesIndices arg_reduce(const char* op, const Tensor& x, int64_t dim, bool keep
 
 // Over every element: x flattened.
 ValuesIndices arg_reduce_all(const char* op, const Tensor& x, bool max) {
-  if (x.numel() == 0) fail(op, "cannot reduce an empty tensor of shape ", shape_str(x.shape()));
+  if (x.numel() == 0) fail(op, "cannot reduce an empty tensor of shape ", x.shape());
   return arg_reduce(op, reshape(x, {-1}), 0, false, max);
 }
 
@@ -141,7 +141,7 @@ ValuesIndices topk(const Tensor& x, int64_t k, int64_t dim, bool largest, bool s
   const int64_t d = wrap_dim("topk", dim, x.dim());
   const int64_t n = x.dim() == 0 ? 1 : x.shape()[size_t(d)];
   if (k < 0 || k > n)
-    fail("topk", "k ", k, " is out of range for dim ", dim, " of size ", n, " (shape ", shape_str(x.shape()), ")");
+    fail("topk", "k ", k, " is out of range for dim ", dim, " of size ", n, " (shape ", x.shape(), ")");
   (void)sorted;  // always sorted: a valid answer for sorted=false too, and the same one torch's CPU gives
   return ordered("topk", x, d, k, largest);
 }
@@ -164,10 +164,10 @@ Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
   // x (..., n, ...), index (..., m, ...) with each other dim at most x's -> out of index's shape
   const int64_t d = wrap_dim("gather", dim, x.dim());
   if (index.dim() != x.dim() && !(x.dim() == 0 && index.dim() <= 1))
-    fail("gather", "index must have as many dims as x: got shapes ", shape_str(index.shape()), " and ", shape_str(x.shape()));
+    fail("gather", "index must have as many dims as x: got shapes ", index.shape(), " and ", x.shape());
   for (int64_t i = 0; i < index.dim() && x.dim() > 0; ++i)
     if (i != d && index.shape()[size_t(i)] > x.shape()[size_t(i)])
-      fail("gather", "index of shape ", shape_str(index.shape()), " is larger than x of shape ", shape_str(x.shape()),
+      fail("gather", "index of shape ", index.shape(), " is larger than x of shape ", x.shape(),
            " in dim ", i);
   const Tensor xc = x.contiguous();
   const int64_t n = x.dim() == 0 ? 1 : x.shape()[size_t(d)];
@@ -189,7 +189,7 @@ Tensor gather(const Tensor& x, int64_t dim, const Tensor& index) {
 
 Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
   // x (a..., n, b...), index (m) -> (a..., m, b...)
-  if (index.dim() > 1) fail("indexSelect", "index must be 0-d or 1-d, got shape ", shape_str(index.shape()));
+  if (index.dim() > 1) fail("indexSelect", "index must be 0-d or 1-d, got shape ", index.shape());
   const int64_t d = wrap_dim("indexSelect", dim, x.dim());
   const int64_t n = x.dim() == 0 ? 1 : x.shape()[size_t(d)];
   const std::vector<int64_t> idx = indices_of("indexSelect", index, n, "the selected dim");
@@ -210,7 +210,7 @@ Tensor index_select(const Tensor& x, int64_t dim, const Tensor& index) {
 
 Tensor embedding(const Tensor& ids, const Tensor& weight) {
   // ids (...) integer, weight (num, dim) -> (..., dim): row ids[p] of weight
-  if (weight.dim() != 2) fail("nn.embedding", "weight must be 2-d (num, dim), got shape ", shape_str(weight.shape()));
+  if (weight.dim() != 2) fail("nn.embedding", "weight must be 2-d (num, dim), got shape ", weight.shape());
   if (!is_integral(ids.dtype())) fail("nn.embedding", "ids must be an integer tensor, got ", dtype_name(ids.dtype()));
   Shape shape = ids.shape();
   shape.push_back(weight.shape()[1]);

@@ -30,7 +30,7 @@ std::vector<bool> marked_dims(const char* op, const std::vector<int64_t>& dims, 
   std::vector<bool> on(size_t(std::max<int64_t>(ndim, 1)), false);
   for (int64_t d : dims) {
     const size_t w = size_t(wrap_dim(op, d, ndim));
-    if (on[w]) fail(op, "dim ", d, " appears twice in ", shape_str(dims));
+    if (on[w]) fail(op, "dim ", d, " appears twice in ", dims);
     on[w] = true;
   }
   return on;
@@ -94,12 +94,12 @@ std::vector<Tensor> split_sizes(const Tensor& x, const std::vector<int64_t>& siz
   const int64_t d = wrap_dim("split", dim, x.dim()), n = x.shape()[size_t(d)];
   int64_t total = 0;
   for (int64_t s : sizes) {
-    if (s < 0) fail("split", "split sizes must be non-negative, got ", shape_str(sizes));
+    if (s < 0) fail("split", "split sizes must be non-negative, got ", sizes);
     total += s;
   }
   if (total != n)
-    fail("split", "split sizes ", shape_str(sizes), " add up to ", total, ", but dim ", dim, " of shape ",
-         shape_str(x.shape()), " has size ", n);
+    fail("split", "split sizes ", sizes, " add up to ", total, ", but dim ", dim, " of shape ",
+         x.shape(), " has size ", n);
   std::vector<Tensor> out;
   int64_t at = 0;
   for (int64_t s : sizes) {
@@ -137,7 +137,7 @@ Tensor flatten(const Tensor& x, int64_t start, int64_t end) {
     return reshape(x, {1});
   }
   const int64_t s = wrap_dim("flatten", start, x.dim()), e = wrap_dim("flatten", end, x.dim());
-  if (s > e) fail("flatten", "start dim ", start, " comes after end dim ", end, " (shape ", shape_str(x.shape()), ")");
+  if (s > e) fail("flatten", "start dim ", start, " comes after end dim ", end, " (shape ", x.shape(), ")");
   Shape shape(x.shape().begin(), x.shape().begin() + s);
   int64_t merged = 1;
   for (int64_t i = s; i <= e; ++i) merged *= x.shape()[size_t(i)];
@@ -155,16 +155,16 @@ Tensor unflatten(const Tensor& x, int64_t dim, const Shape& sizes) {
   int64_t infer = -1, known = 1;
   for (size_t i = 0; i < want.size(); ++i) {
     if (want[i] == -1 && infer < 0) infer = int64_t(i);
-    else if (want[i] < 0) fail("unflatten", "invalid sizes ", shape_str(sizes), " (at most one -1, others non-negative)");
+    else if (want[i] < 0) fail("unflatten", "invalid sizes ", sizes, " (at most one -1, others non-negative)");
     else known *= want[i];
   }
   if (infer >= 0) {
     if (known == 0 || n % known != 0)
-      fail("unflatten", "sizes ", shape_str(sizes), " cannot make dim ", dim, " of size ", n);
+      fail("unflatten", "sizes ", sizes, " cannot make dim ", dim, " of size ", n);
     want[size_t(infer)] = n / known;
   } else if (known != n) {
-    fail("unflatten", "sizes ", shape_str(sizes), " multiply to ", known, ", but dim ", dim, " of shape ",
-         shape_str(x.shape()), " has size ", n);
+    fail("unflatten", "sizes ", sizes, " multiply to ", known, ", but dim ", dim, " of shape ",
+         x.shape(), " has size ", n);
   }
   Shape shape(x.shape().begin(), x.shape().begin() + d);
   shape.insert(shape.end(), want.begin(), want.end());
@@ -204,11 +204,11 @@ Tensor roll(const Tensor& x, const std::vector<int64_t>& shifts, const std::vect
   // x (...) -> same shape, out[(i + shift) mod n] = x[i] along each dim
   if (shifts.empty()) fail("roll", "shifts must be non-empty");
   if (dims.empty()) {
-    if (shifts.size() != 1) fail("roll", "without dims, shifts must hold one value, got ", shape_str(shifts));
+    if (shifts.size() != 1) fail("roll", "without dims, shifts must hold one value, got ", shifts);
     return reshape(roll(reshape(x, {-1}), shifts, {0}), x.shape());
   }
   if (shifts.size() != dims.size())
-    fail("roll", "shifts ", shape_str(shifts), " and dims ", shape_str(dims), " must have the same length");
+    fail("roll", "shifts ", shifts, " and dims ", dims, " must have the same length");
   Tensor out = x;
   for (size_t i = 0; i < dims.size(); ++i) {
     const int64_t d = wrap_dim("roll", dims[i], x.dim());
@@ -225,13 +225,13 @@ Tensor roll(const Tensor& x, const std::vector<int64_t>& shifts, const std::vect
 Tensor repeat(const Tensor& x, const std::vector<int64_t>& reps) {
   // x (s0..., s_{d-1}) padded to r = len(reps) dims -> (reps[0]*s0', ..., reps[r-1]*s'_{r-1})
   if (int64_t(reps.size()) < x.dim())
-    fail("repeat", "got ", reps.size(), " repeats ", shape_str(reps), " for a ", x.dim(),
+    fail("repeat", "got ", reps.size(), " repeats ", reps, " for a ", x.dim(),
          "-d tensor; give at least one per dim");
   Shape padded(reps.size() - size_t(x.dim()), 1);
   padded.insert(padded.end(), x.shape().begin(), x.shape().end());
   Shape out_shape;
   for (size_t i = 0; i < reps.size(); ++i) {
-    if (reps[i] < 0) fail("repeat", "repeats must be non-negative, got ", shape_str(reps));
+    if (reps[i] < 0) fail("repeat", "repeats must be non-negative, got ", reps);
     out_shape.push_back(reps[i] * padded[i]);
   }
   checked_numel("repeat", out_shape);
@@ -255,7 +255,7 @@ namespace {
 // x (*, m, n), any dtype -> a copy with element (i, j) zeroed where zero(j - i).
 template <class Zero>
 Tensor triangle(const char* op, const Tensor& x, Zero zero) {
-  if (x.dim() < 2) fail(op, "expects a tensor of at least 2 dims, got shape ", shape_str(x.shape()));
+  if (x.dim() < 2) fail(op, "expects a tensor of at least 2 dims, got shape ", x.shape());
   Tensor out = x.clone();
   const int64_t m = x.size(-2), n = x.size(-1), count = m * n == 0 ? 0 : out.numel() / (m * n);
   const int64_t isz = itemsize(x.dtype());

@@ -14,12 +14,12 @@ namespace tp::linalg {
 
 namespace {
 void check_matrix(const char* op, const Tensor& A, bool square) {
-  if (A.dim() < 2) fail(op, "expects a matrix or a batch of matrices (at least 2-d), got shape ", shape_str(A.shape()));
-  if (square && A.size(-1) != A.size(-2)) fail(op, "expects square matrices, got shape ", shape_str(A.shape()));
+  if (A.dim() < 2) fail(op, "expects a matrix or a batch of matrices (at least 2-d), got shape ", A.shape());
+  if (square && A.size(-1) != A.size(-2)) fail(op, "expects square matrices, got shape ", A.shape());
 }
 void check_float(const char* op, const Tensor& A) {
   if (A.dtype() != DType::Float32 && A.dtype() != DType::Float64)
-    fail(op, "expects float32 or float64 matrices, got ", dtype_name(A.dtype()), " of shape ", shape_str(A.shape()));
+    fail(op, "expects float32 or float64 matrices, got ", dtype_name(A.dtype()), " of shape ", A.shape());
 }
 
 // s (k) descending singular values -> 1/s where s > cut, else 0; in A's precision (float32: 1.f / s).
@@ -116,7 +116,7 @@ Tensor cond(const Tensor& A, const std::string& ord) {
   const Tensor Ac = A.contiguous();
   const int64_t m = A.size(-2), n = A.size(-1), count = m * n == 0 ? 0 : A.numel() / (m * n);
   Tensor out = Tensor::empty(Shape(A.shape().begin(), A.shape().end() - 2), A.dtype(), op);
-  if (m * n == 0) fail(op, "expects non-empty matrices, got shape ", shape_str(A.shape()));
+  if (m * n == 0) fail(op, "expects non-empty matrices, got shape ", A.shape());
   if (A.dtype() == DType::Float64) {
     detail::check_finite(op, Ac.data_as<double>(), Ac.numel());
     cond_into(Ac.data_as<double>(), m, n, count, ord, out.data_as<double>());

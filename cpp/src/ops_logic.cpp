@@ -184,8 +184,8 @@ Tensor masked_fill(const Tensor& x, const Tensor& mask, double value) {
   // x is (...), mask broadcasts to x's shape, out is x's shape and dtype.
   if (mask.dtype() != DType::Bool) fail("maskedFill", "mask must be bool, got ", dtype_name(mask.dtype()));
   if (broadcast_shapes("maskedFill", x.shape(), mask.shape()) != x.shape())
-    fail("maskedFill", "mask of shape ", shape_str(mask.shape()), " does not broadcast to the shape ",
-         shape_str(x.shape()), " of the tensor");
+    fail("maskedFill", "mask of shape ", mask.shape(), " does not broadcast to the shape ",
+         x.shape(), " of the tensor");
   const Tensor fill = number_tensor(value, x.dtype());
   Tensor out = Tensor::empty(x.shape(), x.dtype(), "maskedFill");
   select_bytes(expand(mask, x.shape()), expand(fill, x.shape()), x, out);

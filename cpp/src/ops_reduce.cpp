@@ -36,7 +36,7 @@ Lines lines_over(const char* op, const Tensor& x, const std::vector<int64_t>& di
   std::vector<bool> reduced(size_t(std::max<int64_t>(x.dim(), 1)), dims.empty());
   for (int64_t d : dims) {
     const size_t w = size_t(wrap_dim(op, d, x.dim()));
-    if (reduced[w] && !dims.empty()) fail(op, "dim ", d, " appears twice in ", shape_str(dims));
+    if (reduced[w] && !dims.empty()) fail(op, "dim ", d, " appears twice in ", dims);
     reduced[w] = true;
   }
   Lines l;

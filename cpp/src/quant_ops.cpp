@@ -59,7 +59,7 @@ Tensor fake_quant(const Tensor& x, int bits, bool per_row) {
 
 double rel_error(const Tensor& approx, const Tensor& exact) {
   if (approx.shape() != exact.shape())
-    fail("quant.relError", "approx ", shape_str(approx.shape()), " and exact ", shape_str(exact.shape()),
+    fail("quant.relError", "approx ", approx.shape(), " and exact ", exact.shape(),
          " must have the same shape");
   const Tensor a = approx.contiguous(), e = exact.contiguous();
   return kernels::rel_error_f32(a.numel(), a.data(), e.data());
@@ -84,10 +84,10 @@ QTensor quantize(const Tensor& x, int bits, bool per_row) {
 Tensor matmul_int8(const QTensor& a, const QTensor& b) {
   const char* op = "quant.matmulInt8";
   if (a.shape.size() != 2 || b.shape.size() != 2)
-    fail(op, "expects 2-d operands a (m,k) and b (n,k), got ", shape_str(a.shape), " and ", shape_str(b.shape));
+    fail(op, "expects 2-d operands a (m,k) and b (n,k), got ", a.shape, " and ", b.shape);
   const int64_t m = a.shape[0], k = a.shape[1], n = b.shape[0];
   if (b.shape[1] != k)
-    fail(op, "a ", shape_str(a.shape), " and b ", shape_str(b.shape),
+    fail(op, "a ", a.shape, " and b ", b.shape,
          " must share the last dim (the product is a bᵀ, like x Wᵀ): ", k, " != ", b.shape[1]);
   if (k >= (int64_t(1) << 31) / (128 * 128))
     fail(op, "k = ", k, " could overflow the int32 accumulator (max 131071)");

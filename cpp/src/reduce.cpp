@@ -97,7 +97,7 @@ Tensor reduce(ReduceOp op, const Tensor& x, int64_t dim, bool keepdim) {
   }
   const size_t d = size_t(wrap_dim(name, dim, x.dim()));
   if (x.shape()[d] == 0 && (op == ReduceOp::Amax || op == ReduceOp::Amin || op == ReduceOp::Median))
-    fail(name, "cannot reduce dim ", dim, " of size 0 (shape ", shape_str(x.shape()), ")");
+    fail(name, "cannot reduce dim ", dim, " of size 0 (shape ", x.shape(), ")");
   if (x.dtype() != DType::Float32) return reduce_typed(op, x, dim, false, keepdim);
   return reduce_lines(name, x, dim, keepdim, [op](const float* p, int64_t n, int64_t step) { return reduce_line(op, p, n, step); });
 }
@@ -116,7 +116,7 @@ Tensor reduce_pnorm(const Tensor& x, double p, const std::vector<int64_t>& dims,
 Tensor reduce_all(ReduceOp op, const Tensor& x) {
   const char* name = reduce_name(op);
   if (x.numel() == 0 && (op == ReduceOp::Amax || op == ReduceOp::Amin))
-    fail(name, "cannot reduce an empty tensor of shape ", shape_str(x.shape()));
+    fail(name, "cannot reduce an empty tensor of shape ", x.shape());
   if (x.dtype() != DType::Float32) return reduce_typed(op, x, 0, true, false);
   if (x.numel() == 0 && op == ReduceOp::Median) return Tensor::scalar(std::numeric_limits<float>::quiet_NaN());  // torch
   const Tensor c = x.contiguous();

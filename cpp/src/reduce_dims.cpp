@@ -18,7 +18,7 @@ std::vector<bool> reduced_dims(const char* op, const std::vector<int64_t>& dims,
   std::vector<size_t> wrapped;
   for (int64_t d : dims) wrapped.push_back(size_t(wrap_dim(op, d, ndim)));
   for (size_t i = 0; i < dims.size(); ++i) {
-    if (reduced[wrapped[i]]) fail(op, "dim ", dims[i], " appears twice in ", shape_str(dims));
+    if (reduced[wrapped[i]]) fail(op, "dim ", dims[i], " appears twice in ", dims);
     reduced[wrapped[i]] = true;
   }
   return reduced;
@@ -76,7 +76,7 @@ Tensor reduce_dims(ReduceOp op, const Tensor& x, const std::vector<int64_t>& dim
   if (op == ReduceOp::Amax || op == ReduceOp::Amin || op == ReduceOp::Median)
     for (int64_t d : dims)
       if (x.shape()[size_t(wrap_dim(name, d, x.dim()))] == 0)
-        fail(name, "cannot reduce dim ", d, " of size 0 (shape ", shape_str(x.shape()), ")");
+        fail(name, "cannot reduce dim ", d, " of size 0 (shape ", x.shape(), ")");
   const Folded f = fold(x, reduced);
   return reshape(reduce(op, f.lines, 1, false), keepdim ? f.out_keepdim : f.out);
 }

@@ -14,6 +14,7 @@
 #endif
 
 #include "tensorpad/strided.hpp"
+#include "for_size.hpp"
 
 namespace tp {
 
@@ -32,27 +33,37 @@ void transpose_tiles(const float* src, int64_t col_stride, float* dst, int64_t r
     }
 }
 
-// Why an allocation of `bytes` failed, in terms a reader can act on: in WebAssembly, the heap's limit,
-// how much of it is free and whether the free space is in pieces too small (freed tensors between
-// live ones). Natively the operating system has refused and there is nothing more to tell.
-std::string heap_report(int64_t bytes) {
+// Storage's error: why an allocation of `nbytes` failed, in terms a reader can act on: in WebAssembly,
+// the heap's limit, how much of it is free and whether the free space is in pieces too small (freed
+// tensors between live ones). Natively the operating system has refused and there is nothing more to
+// tell. The sizes go to fail() as numbers (pieces), not as concatenated strings: the strings' temporaries
+// and their cleanups were ~3 KB of the WebAssembly module's code, inlined into Storage's constructor.
+// Runs once, on the way out: compiled for size, out of line.
+[[noreturn]]
+#if defined(__clang__)
+__attribute__((minsize, noinline, cold))
+#endif
+void fail_out_of_memory(int64_t nbytes) {
+  constexpr const char* kOp = "alloc";
+  constexpr const char* kWhat = "out of memory allocating ";
 #ifdef __EMSCRIPTEN__
-  const auto mb = [](double b) { return std::to_string(int64_t(b / 1048576.0 + 0.5)) + " MB"; };
+  const auto mb = [](double b) { return int64_t(b / 1048576.0 + 0.5); };
   const double limit = double(emscripten_get_heap_max()), top = double(reinterpret_cast<uintptr_t>(sbrk(0)));
   // mallinfo counts in int: read it as the unsigned 32-bit count it is (a free 3 GB is not negative).
   const double free_inside = double(uint32_t(mallinfo().fordblks)), growable = limit - top;
-  if (growable >= double(bytes) + 65536)
-    return ": the engine refused to grow the heap beyond " + mb(top) + " (its limit is " + mb(limit) + ")";
+  if (growable >= double(nbytes) + 65536)
+    fail(kOp, kWhat, nbytes, " bytes: the engine refused to grow the heap beyond ", mb(top), " MB (its limit is ",
+         mb(limit), " MB)");
   // Fragmentation is the story only when a real share of the heap (an eighth or more) sits in free holes:
   // a heap filled by live tensors with a few MB of gaps left is full, and says so below.
-  if (free_inside + growable >= double(bytes) && free_inside * 8 >= top)
-    return ": " + mb(free_inside) + " of the heap are free but not in one piece that large (memory freed between "
-           "tensors that are still live), and the heap can grow by only " + mb(growable) + " more (its limit is " +
-           mb(limit) + ")";
-  return ": the heap is at " + mb(top) + " of its " + mb(limit) + " limit, " + mb(free_inside) + " of it free";
+  if (free_inside + growable >= double(nbytes) && free_inside * 8 >= top)
+    fail(kOp, kWhat, nbytes, " bytes: ", mb(free_inside), " MB of the heap are free but not in one piece that large "
+         "(memory freed between tensors that are still live), and the heap can grow by only ", mb(growable),
+         " MB more (its limit is ", mb(limit), " MB)");
+  fail(kOp, kWhat, nbytes, " bytes: the heap is at ", mb(top), " MB of its ", mb(limit), " MB limit, ",
+       mb(free_inside), " MB of it free");
 #else
-  (void)bytes;
-  return "";
+  fail(kOp, kWhat, nbytes, " bytes");
 #endif
 }
 }  // namespace
@@ -61,7 +72,7 @@ Storage::Storage(int64_t nbytes) : size_(nbytes) {
   TP_ASSERT(nbytes >= 0 && nbytes <= kMaxBytes);
   // Allocated in 8-byte units so every dtype's elements are aligned (malloc aligns to at least 8).
   data_.reset(reinterpret_cast<uint8_t*>(new (std::nothrow) uint64_t[size_t(std::max<int64_t>((nbytes + 7) / 8, 1))]));
-  if (!data_) fail("alloc", "out of memory allocating ", nbytes, " bytes", heap_report(nbytes));
+  if (!data_) fail_out_of_memory(nbytes);
   g_live_bytes += nbytes;
   ++g_live_buffers;
 }
@@ -76,10 +87,10 @@ int64_t Storage::live_buffers() { return g_live_buffers.load(); }
 
 int64_t checked_numel(const char* op, const Shape& shape, DType dtype) {
   const int64_t max_elements = kMaxBytes / itemsize(dtype);
-  if (shape.size() > 16) fail(op, "shape ", shape_str(shape), " has ", shape.size(), " dims; at most 16 are supported");
+  if (shape.size() > 16) fail(op, "shape ", shape, " has ", shape.size(), " dims; at most 16 are supported");
   bool empty = false;
   for (int64_t d : shape) {
-    if (d < 0) fail(op, "shape ", shape_str(shape), " has a negative dimension");
+    if (d < 0) fail(op, "shape ", shape, " has a negative dimension");
     empty = empty || d == 0;
   }
   // A 0 anywhere makes the tensor empty however large the other dims are (as torch: zeros(0, 2**40)),
@@ -88,10 +99,10 @@ int64_t checked_numel(const char* op, const Shape& shape, DType dtype) {
   for (int64_t d : shape) {
     if (d == 0) continue;
     if (n > std::numeric_limits<int64_t>::max() / d)
-      fail(op, "shape ", shape_str(shape), " has 0 elements but its other dims multiply past 2^63 (their strides would overflow)");
+      fail(op, "shape ", shape, " has 0 elements but its other dims multiply past 2^63 (their strides would overflow)");
     n *= d;
     if (!empty && n > max_elements)
-      fail(op, "shape ", shape_str(shape), " is too large (more than ", max_elements, " elements",
+      fail(op, "shape ", shape, " is too large (more than ", max_elements, " elements",
            dtype == DType::Float32 ? "" : " of ", dtype == DType::Float32 ? "" : dtype_name(dtype), ")");
   }
   return empty ? 0 : n;
@@ -261,19 +272,20 @@ Tensor Tensor::convert_into(Tensor out) const {
 
 float Tensor::item() const {
   if (dtype_ == DType::Float32) {
-    if (numel() != 1) fail("item", "a tensor of shape ", shape_str(shape_), " has ", numel(), " elements, not one");
+    if (numel() != 1) fail("item", "a tensor of shape ", shape_, " has ", numel(), " elements, not one");
     return data()[0];
   }
   return float(item_double());
 }
 
 double Tensor::item_double() const {
-  if (numel() != 1) fail("item", "a tensor of shape ", shape_str(shape_), " has ", numel(), " elements, not one");
+  if (numel() != 1) fail("item", "a tensor of shape ", shape_, " has ", numel(), " elements, not one");
   return to_double(dtype_, raw());
 }
 
-void Tensor::dtype_mismatch(DType want) const {
-  fail("dtype", "expected a ", dtype_name(want), " tensor, got ", dtype_name(dtype_), " of shape ", shape_str(shape_));
+// An error, once: compiled for size.
+TP_FOR_SIZE void Tensor::dtype_mismatch(DType want) const {
+  fail("dtype", "expected a ", dtype_name(want), " tensor, got ", dtype_name(dtype_), " of shape ", shape_);
 }
 
 }  // namespace tp

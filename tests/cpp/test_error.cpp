@@ -75,3 +75,16 @@ TEST_CASE("a float in an error message reads as %g wrote it") {
   CHECK(tpt::error_of([] { tp::fail("op", "tolerance ", 1e-6, " and ", 0.5f, " and ", 2.0e10); }) ==
         "op: tolerance 1e-06 and 0.5 and 2e+10");
 }
+
+TEST_CASE("a shape in an error message reads as shape_str writes it") {
+  // fail() takes a std::vector<int64_t> as a piece of its own (no std::string at the call site): its text
+  // must be shape_str's, for 0-d, 1-d and wide shapes, large and negative entries, and a temporary.
+  const std::vector<std::vector<int64_t>> shapes = {{}, {7}, {2, 3, 4}, {0, int64_t(1) << 40, -1},
+                                                     {std::numeric_limits<int64_t>::min(), 1, 2, 3, 4, 5, 6, 7, 8}};
+  for (const auto& s : shapes) {
+    CAPTURE(tp::shape_str(s));
+    CHECK(tpt::error_of([&] { tp::fail("op", "shape ", s, " and ", 3); }) == "op: shape " + tp::shape_str(s) + " and 3");
+  }
+  CHECK(tpt::error_of([] { tp::fail("op", std::vector<int64_t>{2, 3}, ", ", std::vector<int64_t>{}); }) ==
+        "op: [2, 3], []");
+}

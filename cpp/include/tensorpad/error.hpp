@@ -20,9 +20,11 @@ namespace detail {
 // One piece of a message, by value or by view: fail() turns its arguments into these and one function
 // compiled once (error.cpp) writes the text, so the hundreds of call sites do not each instantiate the
 // formatting. Numbers print as an ostream would ("%g" for floats), without iostreams (<sstream> alone
-// adds about 100 KB to the WebAssembly module).
+// adds about 100 KB to the WebAssembly module). A shape (std::vector<int64_t>) prints as shape_str writes
+// it, "[2, 3, 4]", from a pointer: no std::string temporary at the call site, whose construction and
+// cleanup on the way out were repeated at each of the ~140 call sites that named a shape.
 struct Piece {
-  enum Kind : uint8_t { kText, kChar, kInt, kUint, kFloat, kBool } kind;
+  enum Kind : uint8_t { kText, kChar, kInt, kUint, kFloat, kBool, kShape } kind;
   union {
     std::string_view text;
     char c;
@@ -30,12 +32,14 @@ struct Piece {
     uint64_t u;
     double d;
     bool b;
+    const std::vector<int64_t>* shape;
   };
   Piece(std::string_view v) : kind(kText), text(v) {}
   Piece(const char* v) : kind(kText), text(v) {}
   Piece(const std::string& v) : kind(kText), text(v) {}
   Piece(char v) : kind(kChar), c(v) {}
   Piece(bool v) : kind(kBool), b(v) {}
+  Piece(const std::vector<int64_t>& v) : kind(kShape), shape(&v) {}
   template <class T, std::enable_if_t<std::is_enum_v<T>, int> = 0>
   Piece(T v) : kind(kInt), i(int64_t(static_cast<std::underlying_type_t<T>>(v))) {}
   template <class T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool> && !std::is_same_v<T, char>, int> = 0>
@@ -56,7 +60,7 @@ struct Piece {
 void append_g(std::string& out, double v);
 }  // namespace detail
 
-// Builds "op: message" from pieces (strings, numbers, enums) and throws it.
+// Builds "op: message" from pieces (strings, numbers, enums, shapes) and throws it.
 template <class... Parts>
 [[noreturn]] void fail(const char* op, const Parts&... parts) {
   detail::fail_pieces(op, {detail::Piece(parts)...});

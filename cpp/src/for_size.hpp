@@ -1,0 +1,15 @@
+// TP_FOR_SIZE marks a function of an -O3 source that runs once per call of an op, not per element
+// (validation, shape bookkeeping, messages, setup around an out-of-line kernel): clang compiles it for
+// size (minsize) while the file's kernels keep -O3. Not a public header.
+//
+// Why per function and not per file (CMakeLists.txt's TP_COLD_SOURCES): these files hold hot loops too,
+// and a loop inlined into a function compiled for size is compiled for size with it. The attribute does
+// not apply to lambdas inside the function (each is a function of its own) nor to the std templates it
+// instantiates (linkonce: whichever source's copy the linker keeps).
+#pragma once
+
+#if defined(__clang__)
+#define TP_FOR_SIZE __attribute__((minsize))
+#else
+#define TP_FOR_SIZE
+#endif
