@@ -208,16 +208,22 @@ TEST_CASE("sgemm_half's matrix-vector paths (one row of A, or one column of B) g
   CHECK(failures == 0);
 }
 
-TEST_CASE("one token times a float16 weight gives sgemm's bits for every float16 value, tiny and huge x included") {
-  // Rows of the weight W (n,k), B = W^T: every finite float16 (subnormals among them) in a scrambled
-  // order; the same with an inf in the tail past 16-wide vectors, with a NaN inside them, and with
-  // all 65536 values. The m = 1 path scales x by 2^112 instead of each weight (when every |x| < 2^16):
-  // tiny x puts products among the float32 subnormals, and one |x| of 70000 must take the other path.
+// Every finite float16 bit pattern (subnormals and -0 among them), in a scrambled order.
+static std::vector<uint16_t> every_finite_f16() {
   std::vector<uint16_t> finite;
   for (uint32_t i = 0; i < 65536; ++i) {
     const auto h = uint16_t(i * 40503u);
     if ((h & 0x7c00) != 0x7c00) finite.push_back(h);
   }
+  return finite;
+}
+
+TEST_CASE("one token times a float16 weight gives sgemm's bits for every float16 value, tiny and huge x included") {
+  // Rows of the weight W (n,k), B = W^T: every finite float16 (subnormals among them) in a scrambled
+  // order; the same with an inf in the tail past 16-wide vectors, with a NaN inside them, and with
+  // all 65536 values. The m = 1 path scales x by 2^112 instead of each weight (when every |x| < 2^16):
+  // tiny x puts products among the float32 subnormals, and one |x| of 70000 must take the other path.
+  const std::vector<uint16_t> finite = every_finite_f16();
   const int64_t k = int64_t(finite.size()) + 5, n = 4;
   std::vector<uint16_t> w(size_t(n * k));
   for (int64_t j = 0; j < n; ++j)
@@ -248,11 +254,7 @@ TEST_CASE("one token times a float16 weight passed as known finite (b_finite) gi
   // start; k = 63,488 + 5 leaves a scalar tail past the 16-wide loop. With b_finite the m = 1 path drops its
   // inf/NaN check (WebAssembly only; natively both paths are one): the sums must not change, for tiny x
   // (subnormal products), and with one |x| >= 2^16 (the unscaled loop).
-  std::vector<uint16_t> finite;
-  for (uint32_t i = 0; i < 65536; ++i) {
-    const auto h = uint16_t(i * 40503u);
-    if ((h & 0x7c00) != 0x7c00) finite.push_back(h);
-  }
+  const std::vector<uint16_t> finite = every_finite_f16();
   const int64_t k = int64_t(finite.size()) + 5, n = 3;
   std::vector<uint16_t> w(size_t(n * k));
   for (int64_t j = 0; j < n; ++j)
@@ -353,11 +355,7 @@ TEST_CASE("sgemm_half widens every float16 value (subnormals, signed zeros, inf,
   // past it, and the last (zero-padded) strip of columns. m = 5 goes through packing, m = 1 through the
   // matrix-vector paths (one dot per column of a weight, rows of a row-major B). Every column of C must have
   // sgemm's bits on the widened B, and only the columns that read an inf or NaN are not finite.
-  std::vector<uint16_t> finite;
-  for (uint32_t i = 0; i < 65536; ++i) {
-    const auto h = uint16_t(i * 40503u);
-    if ((h & 0x7c00) != 0x7c00) finite.push_back(h);
-  }
+  const std::vector<uint16_t> finite = every_finite_f16();
   const int64_t n = 19, k = 3343;
   REQUIRE(size_t(n * k) >= finite.size());
   for (int run = 0; run < 4; ++run) {
