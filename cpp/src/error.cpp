@@ -109,14 +109,7 @@ void fail_pieces(const char* op, std::initializer_list<Piece> pieces) {
       case Piece::kUint: s += std::to_string(p.u); break;
       case Piece::kBool: s += p.b ? "true" : "false"; break;
       case Piece::kFloat: append_g(s, p.d); break;
-      case Piece::kShape:
-        s += '[';
-        for (size_t i = 0; i < p.shape->size(); ++i) {
-          if (i) s += ", ";
-          s += std::to_string((*p.shape)[i]);
-        }
-        s += ']';
-        break;
+      case Piece::kShape: s += shape_str(*p.shape); break;
     }
   }
   throw Error(s);

@@ -30,6 +30,7 @@
 #include <memory>
 #include <vector>
 
+#include "for_size.hpp"
 #include "gemm_packed.hpp"
 #include "half_simd.hpp"
 #include "out_of_line.hpp"
@@ -855,7 +856,8 @@ bool try_gemv(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int6
       const int parts = parts_for(2.0 * double(n) * double(k), n / 64);
       tp::detail::run_parts(parts, [&](int t) {
         for (int64_t j = n * t / parts; j < n * (t + 1) / parts; ++j) {
-          const float s = B.half ? B.half->dot(k, B.u16() + j * csb, B.kind, x, xs, B.half->finite) : dot(k, B.f32() + j * csb, x);
+          const float s = B.half ? B.half->dot(k, B.u16() + j * csb, B.kind, x, xs, B.half->finite)
+                                 : dot(k, B.f32() + j * csb, x);
           C[j] = accumulate ? C[j] + s : s;
         }
       });
@@ -976,14 +978,12 @@ void sgemm_half(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, in
 }
 
 // Once per weight at load, so compiled for size like scaled_for_f16.
-#if defined(__clang__)
-__attribute__((minsize))
-#endif
-bool f16_all_finite(int64_t n, const uint16_t* h) {
+TP_FOR_SIZE bool f16_all_finite(int64_t n, const uint16_t* h) {
   int64_t i = 0;
 #if defined(__wasm_simd128__)
+  const v128_t low15 = wasm_i16x8_const_splat(0x7fff);
   v128_t top = wasm_i16x8_const_splat(0);  // the largest 15 bits below the sign, as in dot_half
-  for (; i + 8 <= n; i += 8) top = wasm_i16x8_max(top, wasm_v128_and(wasm_v128_load(h + i), wasm_i16x8_const_splat(0x7fff)));
+  for (; i + 8 <= n; i += 8) top = wasm_i16x8_max(top, wasm_v128_and(wasm_v128_load(h + i), low15));
   if (wasm_v128_any_true(wasm_i16x8_gt(top, wasm_i16x8_const_splat(0x7bff)))) return false;
 #endif
   for (; i < n; ++i)
