@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "../../cpp/src/linalg_detail.hpp"
+#include "tensorpad/linalg.hpp"
 
 namespace {
 
@@ -26,7 +27,8 @@ void svd_setup(int n, int seed) {
 // The stages of the route, each a call so that the caller can take its CPU time: 0 bidiagonalizes a copy
 // of the input (float updates, as svd's route), 1 finds the bidiagonal's singular values alone (QR
 // without vectors), 2 its values and vectors by inverse iteration on the Golub-Kahan form (svd's route;
-// it repeats stage 1's values first), 3 back-transforms both factors. Returns a checksum, so nothing is
+// it repeats stage 1's values first), 3 back-transforms both factors, 4 is the whole float32
+// tp::linalg::svd (what the stages leave out: its copies, sorting). Returns a checksum, so nothing is
 // optimized away; -1 when stage 2 declined (the route would take the QR rotations).
 struct State {
   d::ColMat W, Ub, Vb;
@@ -50,6 +52,13 @@ double svd_stage(int stage) {
   if (stage == 2) {
     s.s = s.dg;
     return d::bidiagonal_vectors_by_inverse_iteration(s.s, s.e, s.Ub, s.Vb) ? s.Ub.a[0] : -1.0;
+  }
+  if (stage == 4) {
+    std::vector<float> A(static_cast<size_t>(n * n)), U(A.size()), S(static_cast<size_t>(n)), Vh(A.size());
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) A[size_t(i * n + j)] = float(svd_input(i, j));
+    tp::linalg::svd(A.data(), n, n, U.data(), S.data(), Vh.data());
+    return double(S[0]);
   }
   const d::ColMat Q = d::apply_q_blocked(s.W, s.tauq, 0, s.Ub);
   const d::ColMat P = d::apply_q_blocked(d::right_reflectors(s.W), s.taup, 1, s.Vb);
