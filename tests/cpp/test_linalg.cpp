@@ -764,6 +764,67 @@ TEST_CASE("svdvals of a wide matrix (A A^T, its rows filled as panel columns) ar
   }
 }
 
+TEST_CASE("float32 svd and eigh through the public entries give the same bits on 1, 2 and 3 threads, tall and wide") {
+  // What a reader calls: tp::linalg::eigh (n = 420: the blocked tridiagonalization with float updates, inverse
+  // iteration, the back-transformation) and tp::linalg::svd of a tall (500, 300) and of the same data read as
+  // wide (300, 500; the transposed route), with every GEMM split (min_flops 0) and 3 threads' uneven shares.
+  // The existing split test calls svd_double and symmetric_eig; this one also covers the entries' own passes
+  // (loads, copies, conversions), which a split over threads must leave bit for bit as one thread does.
+  const int64_t n = 420;
+  const auto G = splitmix_gaussian(77, n * n);
+  std::vector<float> Sym(size_t(n * n));
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) Sym[size_t(i * n + j)] = G[size_t(i * n + j)] + G[size_t(j * n + i)];
+  struct Out {
+    std::vector<float> w, V, U, S, Vh, Ut, St, Vht;
+  };
+  const int64_t m = 500, k = 300;  // svd of (m, k), then of its transpose (k, m)
+  const auto A = splitmix_gaussian(78, m * k);
+  auto run = [&](int threads) {
+    Out o{std::vector<float>(size_t(n)), std::vector<float>(size_t(n * n)), std::vector<float>(size_t(m * k)),
+          std::vector<float>(size_t(k)), std::vector<float>(size_t(k * k)), std::vector<float>(size_t(k * k)),
+          std::vector<float>(size_t(k)), std::vector<float>(size_t(k * m))};
+    tp::kernels::set_sgemm_threads(threads, 0);
+    la::eigh(Sym.data(), n, o.w.data(), o.V.data());
+    la::svd(A.data(), m, k, o.U.data(), o.S.data(), o.Vh.data());
+    la::svd(A.data(), k, m, o.Ut.data(), o.St.data(), o.Vht.data());  // A's data read as (k, m): wide
+    tp::kernels::set_sgemm_threads(1);
+    return o;
+  };
+  const Out one = run(1);
+  // An oracle for the 1-thread result, so a pass that wrote nothing on every thread count cannot pass:
+  // eigh's A V = V diag(w) to float accuracy.
+  double resid = 0.0;
+  for (int64_t i = 0; i < n; i += 7)
+    for (int64_t j = 0; j < n; j += 5) {
+      double av = 0.0;
+      for (int64_t p = 0; p < n; ++p) av += double(Sym[size_t(i * n + p)]) * double(one.V[size_t(p * n + j)]);
+      resid = std::max(resid, std::fabs(av - double(one.w[size_t(j)]) * double(one.V[size_t(i * n + j)])));
+    }
+  CHECK(resid <= 1e-4 * std::fabs(double(one.w[size_t(n - 1)])));
+  // svd's U S Vh = A, sampled.
+  double err = 0.0;
+  for (int64_t i = 0; i < m; i += 11)
+    for (int64_t j = 0; j < k; j += 3) {
+      double a = 0.0;
+      for (int64_t p = 0; p < k; ++p) a += double(one.U[size_t(i * k + p)]) * double(one.S[size_t(p)]) * double(one.Vh[size_t(p * k + j)]);
+      err = std::max(err, std::fabs(a - double(A[size_t(i * k + j)])));
+    }
+  CHECK(err <= 1e-4 * double(one.S[0]));
+  for (int threads : {2, 3}) {
+    CAPTURE(threads);
+    const Out o = run(threads);
+    CHECK(o.w == one.w);
+    CHECK(o.V == one.V);
+    CHECK(o.U == one.U);
+    CHECK(o.S == one.S);
+    CHECK(o.Vh == one.Vh);
+    CHECK(o.Ut == one.Ut);
+    CHECK(o.St == one.St);
+    CHECK(o.Vht == one.Vht);
+  }
+}
+
 TEST_CASE("svd and eigh split over threads (bidiagonalization, tridiagonalization, rotations) give the same bits as one thread") {
   // 400x300: the bidiagonalization's first ~110 steps split (from 192 trailing columns), and the
   // rotations of U and V split by row blocks; eigh of a 300x300 symmetric matrix splits its reduction.
