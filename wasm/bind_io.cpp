@@ -166,15 +166,28 @@ std::string st_check_header(std::string members, double json_len, double file_si
         io::check_safetensors_header(found, std::move(metadata), file_size_of(json_len), file_size_of(file_size));
     // Written as text, not built as a JSON DOM and dumped: for a header of a million tensors the DOM
     // cost as much as the parse.
-    std::string out = "{\"dataOffset\":" + std::to_string(h.data_offset()) + ",\"tensors\":[";
+    // Appended piece by piece: each "..." + std::to_string(...) chain was a temporary string, with its
+    // destructor on the normal and the exceptional path, inlined at -Oz.
+    std::string out = "{\"dataOffset\":";
+    out += std::to_string(h.data_offset());
+    out += ",\"tensors\":[";
     for (size_t i = 0; i < h.tensors.size(); ++i) {
       const auto& e = h.tensors[i];
       out += i ? ",{\"name\":" : "{\"name\":";
       io::append_json_string(out, e.name);
-      out += ",\"dtype\":\"" + std::string(io::dtype_name(e.dtype)) + "\",\"itemsize\":" + std::to_string(io::dtype_size(e.dtype)) +
-             ",\"shape\":[";
-      for (size_t d = 0; d < e.shape.size(); ++d) out += (d ? "," : "") + std::to_string(e.shape[d]);
-      out += "],\"begin\":" + std::to_string(e.begin) + ",\"end\":" + std::to_string(e.end);
+      out += ",\"dtype\":\"";
+      out += io::dtype_name(e.dtype);
+      out += "\",\"itemsize\":";
+      out += std::to_string(io::dtype_size(e.dtype));
+      out += ",\"shape\":[";
+      for (size_t d = 0; d < e.shape.size(); ++d) {
+        if (d) out += ',';
+        out += std::to_string(e.shape[d]);
+      }
+      out += "],\"begin\":";
+      out += std::to_string(e.begin);
+      out += ",\"end\":";
+      out += std::to_string(e.end);
       const std::string why = unloadable(e);
       if (!why.empty()) {
         out += ",\"error\":";

@@ -13,3 +13,13 @@
 #else
 #define TP_FOR_SIZE
 #endif
+
+// TP_COLD_FAIL marks a lambda that only builds and throws an error, called where the check fails:
+//   if (index >= n) [&]() TP_COLD_FAIL { fail("select", "index ", index, " is out of range"); }();
+// Out of line, compiled for size, noreturn: a hot -O3 function then carries one call per check instead of
+// the message's pieces (an initializer_list built on the stack) and its own cleanup.
+#if defined(__clang__)
+#define TP_COLD_FAIL __attribute__((noinline, cold, minsize, noreturn))
+#else
+#define TP_COLD_FAIL __attribute__((noinline, cold, noreturn))
+#endif

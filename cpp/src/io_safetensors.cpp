@@ -238,9 +238,17 @@ std::vector<uint8_t> write_safetensors(const std::vector<NamedArray>& arrays,
     // The keys in sorted order, as the JSON object that wrote them before held them.
     if (text.size() > 1) text += ',';
     append_json_string(text, a.name);
-    text += ":{\"data_offsets\":[" + std::to_string(offset) + ',' + std::to_string(offset + bytes) + "],\"dtype\":\"" +
-            dtype_name(a.dtype) + "\",\"shape\":[";
-    for (size_t d = 0; d < a.shape.size(); ++d) text += (d ? "," : "") + std::to_string(a.shape[d]);
+    text += ":{\"data_offsets\":[";  // appended piece by piece: no temporary strings
+    text += std::to_string(offset);
+    text += ',';
+    text += std::to_string(offset + bytes);
+    text += "],\"dtype\":\"";
+    text += dtype_name(a.dtype);
+    text += "\",\"shape\":[";
+    for (size_t d = 0; d < a.shape.size(); ++d) {
+      if (d) text += ',';
+      text += std::to_string(a.shape[d]);
+    }
     text += "]}";
     offset += bytes;
   }

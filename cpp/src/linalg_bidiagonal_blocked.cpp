@@ -144,10 +144,10 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
     for (double x : W.a) drop += x * x;
     drop = std::sqrt(drop) * 0x1p-23;
   }
-  d.assign(size_t(n), 0.0);
-  e.assign(size_t(std::max<int64_t>(n - 1, 0)), 0.0);
-  tauq.assign(size_t(n), 0.0);
-  taup.assign(size_t(std::max<int64_t>(n - 1, 0)), 0.0);
+  zeros(d, n);
+  zeros(e, std::max<int64_t>(n - 1, 0));
+  zeros(tauq, n);
+  zeros(taup, std::max<int64_t>(n - 1, 0));
   // X (m, kPanel) and Y (n, kPanel), column-major, indexed by global row / column (dlabrd's X and Y).
   // Ur (kPanel, n) row-major: the panel's right reflectors, row p = U(p, :) = row j0 + p of W. The steps
   // read U across columns, which in W are m doubles apart (a cache line and, past 512 columns, a page per

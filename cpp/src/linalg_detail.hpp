@@ -145,6 +145,11 @@ class RotationLog {
   std::vector<Op> ops_;
 };
 
+// v = n zeros, whatever v held (the decompositions' d, e, tau outputs and work vectors, once per call): one
+// call at each site, compiled for size in linalg_householder.cpp. std::vector<double>::assign(n, 0.0), which
+// they used before, was 1.5 KB of -O3 fill loops in the WebAssembly module.
+void zeros(std::vector<double>& v, int64_t n);
+
 // LAPACK's dlarfg: returns tau and overwrites alpha with beta and x with v[1:] so that
 // (I - tau v v^T) [alpha; x] = [beta; 0] with v[0] = 1. tau = 0 (H = I) when x is already zero, or
 // when its norm is at most drop_below (then x is set to zero: what is left there is rounding).

@@ -279,14 +279,14 @@ bool tridiagonal_divide_conquer(const std::vector<double>& d, const std::vector<
   dc.max_iterations = max_iterations;
   dc.leaf_size = leaf_size;
   if (scale == 0.0 || n == 0) {  // T = 0
-    w.assign(size_t(n), 0.0);
+    zeros(w, n);
     Z = ColMat::identity(n, n);
     return true;
   }
-  dc.w.assign(size_t(n), 0.0);
+  zeros(dc.w, n);
   dc.Z = ColMat(n, n);
   dc.d.resize(size_t(n));
-  dc.e.assign(size_t(n), 0.0);
+  zeros(dc.e, n);
   for (int64_t i = 0; i < n; ++i) dc.d[size_t(i)] = d[size_t(i)] / scale;
   for (int64_t i = 0; i + 1 < n; ++i) dc.e[size_t(i)] = e[size_t(i)] / scale;
   if (!dc.solve(0, n)) return false;

@@ -57,9 +57,9 @@ static void fused_columns(ColMat& W, int64_t j0, int64_t j1, const double* vp, c
 // ranges of equal work.
 void tridiagonalize_unblocked(ColMat& W, std::vector<double>& d, std::vector<double>& e, std::vector<double>& tau) {
   const int64_t n = W.rows;
-  d.assign(size_t(n), 0.0);
-  e.assign(size_t(std::max<int64_t>(n - 1, 0)), 0.0);
-  tau.assign(size_t(std::max<int64_t>(n - 1, 0)), 0.0);
+  zeros(d, n);
+  zeros(e, std::max<int64_t>(n - 1, 0));
+  zeros(tau, std::max<int64_t>(n - 1, 0));
   // The pending update A -= vp wp^T + wp vp^T of the previous step, and this step's v and p, all
   // indexed by global row (entries above the active block are never read).
   LineVector vp(size_t(n), 0.0), wp(size_t(n), 0.0), v(size_t(n), 0.0), p(size_t(n), 0.0);
@@ -249,7 +249,7 @@ static bool tridiagonal_eig_by_inverse_iteration(const std::vector<double>& d, c
   for (int64_t i = 0; i < n; ++i)
     tnorm = std::max(tnorm, std::fabs(d[size_t(i)]) + (i + 1 < n ? std::fabs(e[size_t(i)]) : 0.0));
   const double tiny = DBL_EPSILON * tnorm;
-  w.assign(size_t(n), 0.0);
+  zeros(w, n);
   Zt = ColMat(n, n);
   bool converged = true;
   std::vector<double> db, eb;

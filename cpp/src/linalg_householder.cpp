@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "for_size.hpp"
 #include "linalg_detail.hpp"
 #include "out_of_line.hpp"
 #include "tensorpad/error.hpp"
@@ -161,6 +162,8 @@ void rotate(double* x, double* y, int64_t n, double c, double s) {
   }
 }
 
+__attribute__((noinline)) TP_FOR_SIZE void zeros(std::vector<double>& v, int64_t n) { v = std::vector<double>(size_t(n)); }
+
 double make_householder(double& alpha, double* x, int64_t len, double drop_below) {
   // Scaled norm: the reductions drive rounding noise far below the input's range (1e-160 and less
   // in a rank-1 matrix), where plain squares would underflow and break the reflector's orthogonality.
@@ -251,7 +254,7 @@ void reflect_columns(ColMat& W, const double* v, int64_t len, double tau, int64_
 
 void householder_qr(ColMat& W, std::vector<double>& tau, const double* drop_below) {
   const int64_t m = W.rows, n = W.cols, k = std::min(m, n);
-  tau.assign(size_t(k), 0.0);
+  zeros(tau, k);
   for (int64_t i = 0; i < k; ++i) {
     double* c = W.col(i) + i;
     tau[size_t(i)] = make_householder(c[0], c + 1, m - i - 1, drop_below ? drop_below[i] : 0.0);
@@ -333,10 +336,10 @@ void bidiagonal_reduce(ColMat& W, std::vector<double>& d, std::vector<double>& e
   // each reading and writing the trailing matrix once (it does not fit in cache from n ~ 500).
   const int64_t m = W.rows, n = W.cols;
   TP_ASSERT(m >= n);
-  d.assign(size_t(n), 0.0);
-  e.assign(size_t(n > 0 ? n - 1 : 0), 0.0);
-  tauq.assign(size_t(n), 0.0);
-  taup.assign(size_t(n), 0.0);
+  zeros(d, n);
+  zeros(e, n > 0 ? n - 1 : 0);
+  zeros(tauq, n);
+  zeros(taup, n);
   // Indexed by global row (u, z) or column (v, y); z and v hold the pending right update W -= taup z v^T
   // of rows i.. and columns i.. (zero before the first step).
   LineVector u(size_t(m), 0.0), z(size_t(m), 0.0), v(size_t(n), 0.0), y(size_t(n), 0.0);

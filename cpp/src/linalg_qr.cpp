@@ -298,7 +298,7 @@ std::vector<Panel> qr_factor(const float* A, int64_t m, int64_t n, float* R, boo
     blk.b = sb;
     blk.V.assign(size_t(blk.len * sb), 0.0f);
     G.assign(size_t(sb * sb), 0.0f);
-    NT.assign(size_t(sb * sb), 0.0);
+    zeros(NT, sb * sb);
     std::vector<double> blk_tau(static_cast<size_t>(sb));
     for (int64_t p0 = s0; p0 < s0 + sb; p0 += kPanel) {
       const int64_t len = m - p0, b = std::min(kPanel, s0 + sb - p0), o = p0 - s0;

@@ -118,7 +118,7 @@ void svdvals_double(const float* A, int64_t m, int64_t n, std::vector<double>& S
   std::vector<double> lambda;
   symmetric_eig(G, lambda, nullptr);
   const int64_t k = int64_t(lambda.size());
-  S.assign(size_t(k), 0.0);
+  zeros(S, k);
   for (int64_t i = 0; i < k; ++i) S[size_t(i)] = std::sqrt(std::max(lambda[size_t(k - 1 - i)], 0.0));
 }
 

@@ -264,9 +264,9 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
                             bool float_updates) {
   const int64_t n = W.rows;
   float_updates = float_updates && n >= kFloatUpdatesFrom && float_updates_fit(W);
-  d.assign(size_t(n), 0.0);
-  e.assign(size_t(std::max<int64_t>(n - 1, 0)), 0.0);
-  tau.assign(size_t(std::max<int64_t>(n - 1, 0)), 0.0);
+  zeros(d, n);
+  zeros(e, std::max<int64_t>(n - 1, 0));
+  zeros(tau, std::max<int64_t>(n - 1, 0));
   // Y (n, kPanel) column-major, indexed by global row: column p is the w of the panel's reflector p.
   LineVector Yv(size_t(n * kPanel), 0.0), partial(size_t(kChunks * (n + 8)), 0.0), t1(static_cast<size_t>(kPanel)), t2(static_cast<size_t>(kPanel));
   int64_t bounds[kChunks + 1];

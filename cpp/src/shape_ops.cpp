@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 
+#include "for_size.hpp"
 #include "tensorpad/ops.hpp"
 #include "tensorpad/strided.hpp"
 
@@ -13,6 +14,8 @@ namespace tp {
 // The views stay at the file's -O3: at minsize (TP_FOR_SIZE), with checked_numel, broadcast_shapes and
 // reduced_dims, they took ~1.0 KB gzipped off the module but 4-10% more time per call on small tensors
 // through the JS API (reshape, narrow, expand +0.06-0.1 us, matmul of a vector +0.25 us; Node, 2026-12-03).
+// Their failed checks throw from TP_COLD_FAIL lambdas (for_size.hpp): the -O3 code carries a call there,
+// not the message's pieces.
 
 Tensor eye(int64_t n, int64_t m) {
   if (m < 0) m = n;
@@ -66,14 +69,14 @@ Tensor reshape(const Tensor& x, Shape shape) {
   int64_t infer = -1;
   for (size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] == -1) {
-      if (infer >= 0) fail("reshape", "only one dimension can be -1, got ", shape);
+      if (infer >= 0) [&]() TP_COLD_FAIL { fail("reshape", "only one dimension can be -1, got ", shape); }();
       infer = int64_t(i);
     } else if (shape[i] < 0) {
-      fail("reshape", "invalid dimension ", shape[i], " in ", shape);
+      [&]() TP_COLD_FAIL { fail("reshape", "invalid dimension ", shape[i], " in ", shape); }();
     }
   }
   const int64_t n = x.numel();
-  const auto cannot = [&](const auto&... why) {
+  const auto cannot = [&](const auto&... why) TP_COLD_FAIL {
     fail("reshape", "cannot reshape a tensor of shape ", x.shape(), " (", n, " elements) into ",
          shape, why...);
   };
@@ -84,7 +87,10 @@ Tensor reshape(const Tensor& x, Shape shape) {
     shape[size_t(infer)] = n / k;
   }
   const int64_t m = product_but(shape, -1);
-  if (m != n) cannot(" (", m == std::numeric_limits<int64_t>::max() ? "more than 2^63" : std::to_string(m), " elements)");
+  if (m != n)
+    [&]() TP_COLD_FAIL {
+      cannot(" (", m == std::numeric_limits<int64_t>::max() ? "more than 2^63" : std::to_string(m), " elements)");
+    }();
   checked_numel("reshape", shape);  // an empty shape's other dims must still give 64-bit strides
   const Tensor c = x.contiguous();
   return c.view(shape, contiguous_strides(shape), c.offset());
@@ -102,12 +108,12 @@ Tensor transpose(const Tensor& x, int64_t d0, int64_t d1) {
 
 Tensor permute(const Tensor& x, const Shape& dims) {
   if (int64_t(dims.size()) != x.dim())
-    fail("permute", "got ", dims.size(), " dims ", dims, " for a ", x.dim(), "-d tensor");
+    [&]() TP_COLD_FAIL { fail("permute", "got ", dims.size(), " dims ", dims, " for a ", x.dim(), "-d tensor"); }();
   Shape shape(dims.size()), strides(dims.size());
   std::vector<bool> seen(dims.size(), false);
   for (size_t i = 0; i < dims.size(); ++i) {
     const size_t d = size_t(wrap_dim("permute", dims[i], x.dim()));
-    if (seen[d]) fail("permute", "dim ", dims[i], " appears twice in ", dims);
+    if (seen[d]) [&]() TP_COLD_FAIL { fail("permute", "dim ", dims[i], " appears twice in ", dims); }();
     seen[d] = true;
     shape[i] = x.shape()[d];
     strides[i] = x.strides()[d];
@@ -120,7 +126,7 @@ Tensor select(const Tensor& x, int64_t dim, int64_t index) {
   const size_t d = size_t(wrap_dim("select", dim, x.dim()));
   const int64_t n = x.shape()[d];
   if (index < -n || index >= n)
-    fail("select", "index ", index, " is out of range for dim ", dim, " of size ", n);
+    [&]() TP_COLD_FAIL { fail("select", "index ", index, " is out of range for dim ", dim, " of size ", n); }();
   if (index < 0) index += n;
   Shape shape = x.shape(), strides = x.strides();
   const int64_t offset = x.offset() + index * strides[d];
@@ -135,7 +141,9 @@ Tensor narrow(const Tensor& x, int64_t dim, int64_t start, int64_t length) {
   const int64_t n = x.shape()[d];
   if (start < 0 && start >= -n) start += n;
   if (start < 0 || length < 0 || start + length > n)
-    fail("narrow", "start ", start, " and length ", length, " do not fit in dim ", dim, " of size ", n);
+    [&]() TP_COLD_FAIL {
+      fail("narrow", "start ", start, " and length ", length, " do not fit in dim ", dim, " of size ", n);
+    }();
   Shape shape = x.shape();
   shape[d] = length;
   return x.view(shape, x.strides(), x.offset() + start * x.strides()[d]);
@@ -143,7 +151,7 @@ Tensor narrow(const Tensor& x, int64_t dim, int64_t start, int64_t length) {
 
 Tensor expand(const Tensor& x, const Shape& shape) {
   if (int64_t(shape.size()) < x.dim())
-    fail("expand", "cannot expand shape ", x.shape(), " to fewer dims ", shape);
+    [&]() TP_COLD_FAIL { fail("expand", "cannot expand shape ", x.shape(), " to fewer dims ", shape); }();
   checked_numel("expand", shape);
   const size_t lead = shape.size() - size_t(x.dim());
   Shape strides(shape.size(), 0);
@@ -151,7 +159,7 @@ Tensor expand(const Tensor& x, const Shape& shape) {
     const int64_t have = x.shape()[i], want = shape[lead + i];
     if (have == want) strides[lead + i] = x.strides()[i];
     else if (have != 1)
-      fail("expand", "shape ", x.shape(), " cannot be broadcast to ", shape);
+      [&]() TP_COLD_FAIL { fail("expand", "shape ", x.shape(), " cannot be broadcast to ", shape); }();
   }
   return x.view(shape, strides, x.offset());
 }
@@ -159,10 +167,14 @@ Tensor expand(const Tensor& x, const Shape& shape) {
 Tensor unsqueeze(const Tensor& x, int64_t dim) {
   const size_t d = size_t(wrap_dim("unsqueeze", dim, x.dim() + 1));
   // Built element by element rather than by vector::insert, whose instance (this its only caller) was
-  // 1.3 KB of the WebAssembly module at -O3.
-  Shape shape(size_t(x.dim()) + 1, 1), strides(shape.size(), 1);
+  // 1.3 KB of the WebAssembly module at -O3; zero-filled (a memset) with the new dim set after, not
+  // filled with ones, which -O3 wrote as two vectorised fill loops for vectors of at most 17 values.
+  Shape shape(size_t(x.dim()) + 1), strides(shape.size());
   for (size_t i = 0, j = 0; i < shape.size(); ++i) {
-    if (i == d) continue;
+    if (i == d) {
+      shape[i] = strides[i] = 1;
+      continue;
+    }
     shape[i] = x.shape()[j];
     strides[i] = x.strides()[j++];
   }
