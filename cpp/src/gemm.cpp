@@ -264,7 +264,16 @@ void pack_b_half(int64_t kc, int64_t nc, const uint16_t* B, int64_t rsb, int64_t
     // time, transposed in registers while still 16-bit (two rounds of interleaves: 8 shuffles), so that
     // each vector holds two steps of the 4 columns, then widened (bfloat16: 1 shuffle per 4 values). Widening
     // each column first and transposing two 4x4 blocks of floats took 16 shuffles to transpose; bfloat16
-    // packing 24 shuffles per 32 values, now 16.
+    // packing 24 shuffles per 32 values, now 16. sgemm_half (3072x1024)^T bf16 from 16 such weights (96 MB),
+    // CPU A/B of 9 alternated rounds: m = 16 1.10, m = 64 1.05, m = 512 1.00 (float16 1.00). The packing is
+    // 1.4-3% of a 512- or 1024-token forward: there within noise (model-ab.mjs CPU A/B 1.004 at 512 tokens,
+    // 1.009 at 1024). Web cores +29 / +24 bytes gzipped.
+    // Tried, not kept (Zen 5, 2026-12-03): (1) packing 3 k blocks of B in one call, each column read 1026 deep
+    // instead of 342 (macro_kernel reading block pc's rows): the forward unchanged (model-ab.mjs CPU A/B 1.003
+    // at 512 tokens, 1.007 at 1024) and float32 B 1.07-1.15x slower (the group's A left L2). (2) One load per
+    // 64-byte line of the panel's columns before converting (a native experiment on 96 MB of weights halved
+    // the packing time): WASM bfloat16 m = 16 1.05, float16 0.95-0.99, +181 bytes gzipped. (3) The loop below kept
+    // rolled (one widen8): -18 bytes gzipped, float16 at m = 16 0.93-0.96.
     for (int64_t s = 0; s < full; ++s) {
       const uint16_t* b = B + s * NR * csb;
       float* o = out + s * NR * kc;
