@@ -261,7 +261,19 @@ void pack_b_half(int64_t kc, int64_t nc, const uint16_t* B, int64_t rsb, int64_t
     s0 = full;
   } else if (rsb == 1) {
     // Column-major B (a linear layer's weight W (n,k) read as W^T): 4 columns x 8 steps of p at a
-    // time, widened, then transposed in registers as two 4x4 blocks.
+    // time, transposed in registers while still 16-bit (two rounds of interleaves: 8 shuffles), so that
+    // each vector holds two steps of the 4 columns, then widened (bfloat16: 1 shuffle per 4 values). Widening
+    // each column first and transposing two 4x4 blocks of floats took 16 shuffles to transpose; bfloat16
+    // packing 24 shuffles per 32 values, now 16. sgemm_half (3072x1024)^T bf16 from 16 such weights (96 MB),
+    // CPU A/B of 9 alternated rounds: m = 16 1.10, m = 64 1.05, m = 512 1.00 (float16 1.00). The packing is
+    // 1.4-3% of a 512- or 1024-token forward: there within noise (model-ab.mjs CPU A/B 1.004 at 512 tokens,
+    // 1.009 at 1024). Web cores +29 / +24 bytes gzipped.
+    // Tried, not kept (Zen 5, 2026-12-03): (1) packing 3 k blocks of B in one call, each column read 1026 deep
+    // instead of 342 (macro_kernel reading block pc's rows): the forward unchanged (model-ab.mjs CPU A/B 1.003
+    // at 512 tokens, 1.007 at 1024) and float32 B 1.07-1.15x slower (the group's A left L2). (2) One load per
+    // 64-byte line of the panel's columns before converting (a native experiment on 96 MB of weights halved
+    // the packing time): WASM bfloat16 m = 16 1.05, float16 0.95-0.99, +181 bytes gzipped. (3) The loop below kept
+    // rolled (one widen8): -18 bytes gzipped, float16 at m = 16 0.93-0.96.
     for (int64_t s = 0; s < full; ++s) {
       const uint16_t* b = B + s * NR * csb;
       float* o = out + s * NR * kc;
@@ -269,6 +281,25 @@ void pack_b_half(int64_t kc, int64_t nc, const uint16_t* B, int64_t rsb, int64_t
       for (; p + 8 <= kc; p += 8) {
         for (int c = 0; c < NR; c += 4) {
           const uint16_t* bc = b + c * csb + p;
+          float* oc = o + p * NR + c;
+#if defined(__wasm_simd128__)
+          // r_c = column c's 8 steps; t01 = r0, r1 interleaved (steps 0-3, then 4-7), t23 likewise; q[i] =
+          // steps 2i and 2i + 1 of the four columns.
+          const v128_t r0 = wasm_v128_load(bc), r1 = wasm_v128_load(bc + csb);
+          const v128_t r2 = wasm_v128_load(bc + 2 * csb), r3 = wasm_v128_load(bc + 3 * csb);
+          const v128_t t01l = wasm_i16x8_shuffle(r0, r1, 0, 8, 1, 9, 2, 10, 3, 11);
+          const v128_t t01h = wasm_i16x8_shuffle(r0, r1, 4, 12, 5, 13, 6, 14, 7, 15);
+          const v128_t t23l = wasm_i16x8_shuffle(r2, r3, 0, 8, 1, 9, 2, 10, 3, 11);
+          const v128_t t23h = wasm_i16x8_shuffle(r2, r3, 4, 12, 5, 13, 6, 14, 7, 15);
+          const v128_t q[4] = {wasm_i32x4_shuffle(t01l, t23l, 0, 4, 1, 5), wasm_i32x4_shuffle(t01l, t23l, 2, 6, 3, 7),
+                               wasm_i32x4_shuffle(t01h, t23h, 0, 4, 1, 5), wasm_i32x4_shuffle(t01h, t23h, 2, 6, 3, 7)};
+          for (int i = 0; i < 4; ++i) {
+            simd::f32x4 lo, hi;
+            tp::detail::widen8(kind, q[i], lo, hi);
+            simd::store(oc + 2 * i * NR, lo);
+            simd::store(oc + (2 * i + 1) * NR, hi);
+          }
+#else
           simd::f32x4 l0, l1, l2, l3, h0, h1, h2, h3;
           tp::detail::widen8(kind, bc, l0, h0);
           tp::detail::widen8(kind, bc + csb, l1, h1);
@@ -276,7 +307,6 @@ void pack_b_half(int64_t kc, int64_t nc, const uint16_t* B, int64_t rsb, int64_t
           tp::detail::widen8(kind, bc + 3 * csb, l3, h3);
           simd::transpose4(l0, l1, l2, l3);
           simd::transpose4(h0, h1, h2, h3);
-          float* oc = o + p * NR + c;
           simd::store(oc, l0);
           simd::store(oc + NR, l1);
           simd::store(oc + 2 * NR, l2);
@@ -285,6 +315,7 @@ void pack_b_half(int64_t kc, int64_t nc, const uint16_t* B, int64_t rsb, int64_t
           simd::store(oc + 5 * NR, h1);
           simd::store(oc + 6 * NR, h2);
           simd::store(oc + 7 * NR, h3);
+#endif
         }
       }
       for (; p < kc; ++p)

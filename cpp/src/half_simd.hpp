@@ -86,14 +86,18 @@ inline bool f16x8_special(v128_t v) {
 }
 
 // The 8 values at p as floats: lo = p[0:4], hi = p[4:8].
-inline void widen8(Half kind, const uint16_t* p, simd::f32x4& lo, simd::f32x4& hi) {
-  const v128_t v = wasm_v128_load(p);
+// Eight 16-bit floats held in a vector, as floats: lo = lanes 0-3, hi = lanes 4-7.
+inline void widen8(Half kind, v128_t v, simd::f32x4& lo, simd::f32x4& hi) {
   if (kind == Half::BF16)
     bf16x8_to_f32(v, lo, hi);
   else if (f16x8_special(v))
     f16x8_to_f32_special(v, lo, hi);
   else
     f16x8_to_f32_finite(v, lo, hi);
+}
+
+inline void widen8(Half kind, const uint16_t* p, simd::f32x4& lo, simd::f32x4& hi) {
+  widen8(kind, wasm_v128_load(p), lo, hi);
 }
 
 #else
