@@ -85,7 +85,6 @@ inline bool f16x8_special(v128_t v) {
   hi = f16_lanes_to_f32(hi);
 }
 
-// The 8 values at p as floats: lo = p[0:4], hi = p[4:8].
 // Eight 16-bit floats held in a vector, as floats: lo = lanes 0-3, hi = lanes 4-7.
 inline void widen8(Half kind, v128_t v, simd::f32x4& lo, simd::f32x4& hi) {
   if (kind == Half::BF16)
@@ -96,6 +95,7 @@ inline void widen8(Half kind, v128_t v, simd::f32x4& lo, simd::f32x4& hi) {
     f16x8_to_f32_finite(v, lo, hi);
 }
 
+// The 8 values at p as floats: lo = p[0:4], hi = p[4:8].
 inline void widen8(Half kind, const uint16_t* p, simd::f32x4& lo, simd::f32x4& hi) {
   widen8(kind, wasm_v128_load(p), lo, hi);
 }
