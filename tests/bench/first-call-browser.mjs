@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { browserBenchArgs, withBenchSite } from './gemm-browser.mjs';
+import { WORKER_DISPATCH, browserBenchArgs, withBenchSite } from './gemm-browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
@@ -40,14 +40,7 @@ const cmds = {
     return ms;
   },
 };
-self.onmessage = async ({ data }) => {
-  try {
-    self.postMessage({ id: data.id, result: await cmds[data.cmd](data.args) });
-  } catch (e) {
-    self.postMessage({ id: data.id, error: String(e?.stack ?? e) });
-  }
-};
-`;
+${WORKER_DISPATCH}`;
 
 async function main() {
   await withBenchSite('tp-first-call-', WORKER_JS, args.buildDir, async ({ browser, url }) => {

@@ -34,9 +34,11 @@ export function browserBenchArgs(usage, options = {}) {
   return { ...args, buildDir: path.resolve(root, args['build-dir']) };
 }
 
-// The page: a module Worker running tp, driven by messages from page.js (window.call).
-const PAGE_JS = `
-const w = new Worker('./bench-worker.js', { type: 'module' });
+// The page: a module Worker (workerFile) running tp, driven by messages from page.js (window.call); the
+// worker's end is WORKER_DISPATCH after its `cmds` table.
+export function pageJs(workerFile) {
+  return `
+const w = new Worker('./${workerFile}', { type: 'module' });
 let seq = 0;
 const pending = new Map();
 w.onmessage = ({ data }) => {
@@ -51,6 +53,18 @@ window.call = (cmd, args = {}) => new Promise((resolve, reject) => {
 });
 window.ready = true;
 `;
+}
+// A bench worker's message loop: runs cmds[cmd](args) and answers with its result or its error.
+export const WORKER_DISPATCH = `
+self.onmessage = async ({ data }) => {
+  try {
+    self.postMessage({ id: data.id, result: await cmds[data.cmd](data.args) });
+  } catch (e) {
+    self.postMessage({ id: data.id, error: String(e?.stack ?? e) });
+  }
+};
+`;
+
 const WORKER_JS = `
 import { init } from 'tensorpad';
 let tp, A, B;
@@ -80,14 +94,7 @@ const cmds = {
     return { differ, n: bits[0].length };
   },
 };
-self.onmessage = async ({ data }) => {
-  try {
-    self.postMessage({ id: data.id, result: await cmds[data.cmd](data.args) });
-  } catch (e) {
-    self.postMessage({ id: data.id, error: String(e?.stack ?? e) });
-  }
-};
-`;
+${WORKER_DISPATCH}`;
 
 /** Writes the bench site into dir: index.html, page.js, bench-worker.js (bundled tp), the cores. */
 export async function buildSite(dir, { build = defaultBuild, worker = WORKER_JS } = {}) {
@@ -98,7 +105,7 @@ export async function buildSite(dir, { build = defaultBuild, worker = WORKER_JS 
   }
   fs.mkdirSync(path.join(dir, 'mt'), { recursive: true });
   fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="page.js"></script>\n');
-  fs.writeFileSync(path.join(dir, 'page.js'), PAGE_JS);
+  fs.writeFileSync(path.join(dir, 'page.js'), pageJs('bench-worker.js'));
   // Bundled like web/build.mjs bundles the notebook's worker; the single-thread core comes from `build`.
   await esbuild.build({
     stdin: { contents: worker, resolveDir: root, loader: 'js' },

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { browserBenchArgs, withBenchSite } from './gemm-browser.mjs';
+import { WORKER_DISPATCH, browserBenchArgs, withBenchSite } from './gemm-browser.mjs';
 import { median } from './stats.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -46,14 +46,7 @@ const cmds = {
     return performance.now() - t0;
   },
 };
-self.onmessage = async ({ data }) => {
-  try {
-    self.postMessage({ id: data.id, result: await cmds[data.cmd](data.args) });
-  } catch (e) {
-    self.postMessage({ id: data.id, error: String(e?.stack ?? e) });
-  }
-};
-`;
+${WORKER_DISPATCH}`;
 
 
 async function main() {

@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { browserBenchArgs, launch, threadCpu, workerRenderer } from './gemm-browser.mjs';
+import { WORKER_DISPATCH, browserBenchArgs, launch, pageJs, threadCpu, workerRenderer } from './gemm-browser.mjs';
 import { createServer } from '../../web/server.mjs';
 import { median } from './stats.mjs';
 
@@ -40,30 +40,7 @@ const cmds = {
     return performance.now() - t0;
   },
 };
-self.onmessage = async ({ data }) => {
-  try {
-    self.postMessage({ id: data.id, result: await cmds[data.cmd](data.args) });
-  } catch (e) {
-    self.postMessage({ id: data.id, error: String(e?.stack ?? e) });
-  }
-};
-`;
-const PAGE_JS = `
-const w = new Worker('./worker.js', { type: 'module' });
-let seq = 0;
-const pending = new Map();
-w.onmessage = ({ data }) => {
-  const p = pending.get(data.id);
-  pending.delete(data.id);
-  if (data.error) p.reject(new Error(data.error)); else p.resolve(data.result);
-};
-window.call = (cmd, args = {}) => new Promise((resolve, reject) => {
-  const id = ++seq;
-  pending.set(id, { resolve, reject });
-  w.postMessage({ id, cmd, args });
-});
-window.ready = true;
-`;
+${WORKER_DISPATCH}`;
 
 // [label, entry point, stage]; the decomposition's stages in order, then the whole call.
 const EIGH = [['tridiagonalize', 'eighStage', 0], ['eigenvalues', 'eighStage', 1], ['vectors (inverse iteration)', 'eighStage', 2],
@@ -78,7 +55,7 @@ async function main() {
   fs.mkdirSync(path.join(dir, 'bench'));
   for (const f of files) fs.copyFileSync(f, path.join(dir, 'bench', path.basename(f)));
   fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="page.js"></script>\n');
-  fs.writeFileSync(path.join(dir, 'page.js'), PAGE_JS);
+  fs.writeFileSync(path.join(dir, 'page.js'), pageJs('worker.js'));
   fs.writeFileSync(path.join(dir, 'worker.js'), WORKER_JS);
   const browser = await launch();
   const server = createServer(dir);

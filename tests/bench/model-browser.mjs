@@ -18,7 +18,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { browserBenchArgs, withBenchSite, threadCpu, workerRenderer } from './gemm-browser.mjs';
+import { WORKER_DISPATCH, browserBenchArgs, withBenchSite, threadCpu, workerRenderer } from './gemm-browser.mjs';
 import { checkpoint, prefillFlops, machine } from './model.mjs';
 import { median } from './stats.mjs';
 
@@ -66,14 +66,7 @@ const cmds = {
     return { ms, heap: memory?.buffer.byteLength ?? null, profile };
   },
 };
-self.onmessage = async ({ data }) => {
-  try {
-    self.postMessage({ id: data.id, result: await cmds[data.cmd](data.args) });
-  } catch (e) {
-    self.postMessage({ id: data.id, error: String(e?.stack ?? e) });
-  }
-};
-`;
+${WORKER_DISPATCH}`;
 
 const { dir, cfg, fileBytes, seconds } = checkpoint(layers);
 console.log(`checkpoint: Qwen3-0.6B shape, ${layers} of 28 layers, BF16, ${(fileBytes / MB).toFixed(0)} MB (written in ${seconds.toFixed(1)} s)`);
