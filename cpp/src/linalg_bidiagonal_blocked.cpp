@@ -164,7 +164,7 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
     const int64_t b = std::min(kPanel, n - j0);
     std::fill(Xv.begin(), Xv.end(), 0.0);
     std::fill(Yv.begin(), Yv.end(), 0.0);
-    if (float_updates)
+    if (float_updates && j0 == 0)  // later panels' F is refreshed by the previous panel's update
       for (int64_t c = j0; c < n; ++c)
         for (int64_t r = j0; r < m; ++r) F[size_t(c * m + r)] = float(W(r, c));
     for (int64_t i = 0; i < b; ++i) {
@@ -258,7 +258,18 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
       const Rank2kOperands ops{W.col(j0), m, Yv.data(), 1, n, Xv.data(), m, W.a.data() + j0, m, 1, b};
       const int64_t cols = n - t0;
       if (float_updates) {
-        rank2k_update_float(W, t0, t0, false, ops);
+        // Split over threads by the column chunks the next panel's products read (not inside sgemm), each
+        // thread also taking the float copy F of its columns for the next panel: the part of W and F a thread
+        // writes is the part it reads next, in its own core's cache, and the subtraction and the copy, serial
+        // before, are split too. Each entry is the same sgemm sum and the same subtraction: the same bits.
+        const int parts = cols >= kSplitFrom ? int(std::min<int64_t>(kernels::sgemm_threads(), kChunks)) : 1;
+        tp::detail::run_parts(parts, [&](int part) {
+          const int64_t a = t0 + cols * (kChunks * part / parts) / kChunks;
+          const int64_t z = t0 + cols * (kChunks * (part + 1) / parts) / kChunks;
+          rank2k_update_float(W, t0, a, false, ops, z);
+          for (int64_t c = a; c < z; ++c)
+            for (int64_t r = t0; r < m; ++r) F[size_t(c * m + r)] = float(W(r, c));
+        });
       } else {
         const int parts = cols >= kSplitFrom ? int(std::min<int64_t>(kernels::sgemm_threads(), kChunks)) : 1;
         tp::detail::run_parts(parts, [&](int part) {

@@ -226,8 +226,9 @@ void rank2k_update(ColMat& W, int64_t r0, int64_t j0, int64_t j1, bool lower, co
 // The same update for all columns from c0, rows from r0 (lower: from the diagonal, r0 == c0), with the
 // product in float32 GEMMs (the operands rounded to float, the sums subtracted from the double W): 3-4x
 // the speed of the f64x2 kernel, at the cost of float rounding (~6e-8 relative) in each panel's update,
-// the accuracy of LAPACK's own float32 reductions. Splits over threads inside the GEMM.
-void rank2k_update_float(ColMat& W, int64_t r0, int64_t c0, bool lower, const Rank2kOperands& o);
+// the accuracy of LAPACK's own float32 reductions. Splits over threads inside the GEMM (not when called from
+// a run_parts part). c1 >= 0: only the columns [c0, c1).
+void rank2k_update_float(ColMat& W, int64_t r0, int64_t c0, bool lower, const Rank2kOperands& o, int64_t c1 = -1);
 // The operands in float for those GEMMs: Af (rows, 2b) column-major holds [A1 A2] from row r0, Bf (cols, 2b)
 // row-major sign * [B1 B2] from column c0 (sign +1 or -1: exact).
 void pack_rank2k_float(const Rank2kOperands& o, int64_t r0, int64_t rows, int64_t c0, int64_t cols, float sign,

@@ -119,15 +119,15 @@ void pack_rank2k_float(const Rank2kOperands& o, int64_t r0, int64_t rows, int64_
     }
 }
 
-void rank2k_update_float(ColMat& W, int64_t r0, int64_t c0, bool lower, const Rank2kOperands& o) {
-  // W (m, n) double, column-major; the update of rows [r0, m) and columns [c0, n) (lower: rows from each
+void rank2k_update_float(ColMat& W, int64_t r0, int64_t c0, bool lower, const Rank2kOperands& o, int64_t c1) {
+  // W (m, n) double, column-major; the update of rows [r0, m) and columns [c0, c1) (c1 < 0: n) (lower: rows from each
   // column's diagonal, r0 == c0). In float: Af (rows, 2b) column-major holds [A1 A2] and Bf (cols, 2b)
   // row-major [B1 B2], so that the update's transpose, (cols, rows) row-major, is the GEMM Bf Af^T and is
   // W's own column-major layout. Column blocks of kBlock keep the float buffer small and, for the lower
   // triangle, skip the blocks above the diagonal.
   constexpr int64_t kBlock = 256;
   const int64_t m = W.rows, n = W.cols, b = o.b, k2 = 2 * b;
-  const int64_t rows = m - r0, cols = n - c0;
+  const int64_t rows = m - r0, cols = (c1 < 0 ? n : c1) - c0;
   if (rows <= 0 || cols <= 0 || b == 0) return;
   TP_ASSERT(!lower || r0 == c0);
   std::vector<float> Af, Bf, Cf(size_t(std::min(kBlock, cols) * rows));
