@@ -211,9 +211,11 @@ const GOAL = 200_000;
 //   web-mt 227,382; then eigh's float trailing update split over threads by the symv's column shares
 //   (linalg_tridiagonal_blocked.cpp: eigh 1024 on 2 threads in Chromium 1.25-1.27x -> 1.29-1.38x): web 217,298
 //   (+16: one thread, nothing split), web-mt 227,620 (+238); web-mt's ceiling raised by that, 227,520 -> 227,770.
+//   svd's float trailing update split the same way, with each thread's columns of the float copy (svd 1024 on 2
+//   threads in Chromium 1.45-1.51x -> 1.56-1.65x): web 217,367 (+69), web-mt 227,970 (+350); 227,770 -> 228,120.
 //   The way under 200 KB: tests/bench/split-notes.md (the decompositions as a second module: web 157,103
 //   and web-mt 164,524 without them).
-const BUDGET = { web: 217_400, 'web-mt': 227_770 };
+const BUDGET = { web: 217_400, 'web-mt': 228_120 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
