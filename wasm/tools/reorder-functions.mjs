@@ -3,8 +3,8 @@
 // Why: gzip (deflate) finds repeats only within its last 32 KB, and the linker lays functions out in
 // an order that has nothing to do with their likeness: the template instances of one loop, the guard
 // lambdas of the bindings or the dtype paths of an op are spread over 500 KB of code. Placed near each
-// other, the same module compresses ~4.6% smaller (zlib -9 on 250ffd2: web 217,367 -> 207,367, web-mt
-// 227,970 -> 217,337; the raw size within a few bytes).
+// other, the same module compresses ~5% smaller (zlib -9 on 250ffd2: web 217,367 -> 206,631, web-mt
+// 227,970 -> 216,706; the raw size within a few bytes).
 // What changes: only the order of the defined functions (the function and code sections) and so their
 // indices, rewritten wherever a function index appears: call/return_call/ref.func in every body, the
 // exports, the start function and the element segments (the table's contents keep their slots, so
@@ -143,12 +143,14 @@ export function reorderFunctions(bytes, { pin = 128 } = {}) {
 
   // ---- the order ----
   // Greedy, as deflate reads: after the functions placed so far, the next one is the unplaced function
-  // whose distinct 6-byte sequences are most often (as a fraction of its own) in the last 32 KB placed,
-  // deflate's window. Incremental: each function's count of sequences in the window changes only when a
-  // sequence enters or leaves it (an index from sequence to functions). Measured on the web cores against
-  // 4- or 5-byte sequences, 16 or 48 KB windows, absolute counts, and a MinHash nearest neighbour of the
-  // last function alone: 0.1-3 KB gzipped worse.
-  const SEQ = 6, WINDOW = 32768;
+  // whose distinct 6-byte sequences the last 32 KB placed (deflate's window) hold most, counted as a
+  // share of its own sequences^0.7 (a plain share favoured small functions that match whole but save
+  // little). Incremental: a function's count changes only when a sequence enters or leaves the window
+  // (an index from sequence to functions). Measured on 250ffd2's web and web-mt cores, zlib -9: against
+  // the exponent 1, 0.6-0.8 took another 0.3-1.5 KB off each (0.5 and 1.1 did worse; the greedy's order
+  // moves the result by ~0.5 KB either way); 5-, 8- to 12-byte sequences, windows of 16, 28, 36 or 48 KB,
+  // and a MinHash nearest neighbour of the last function alone were 0.1-3 KB worse.
+  const SEQ = 6, WINDOW = 32768, EXPONENT = 0.7;
   const seqs = bodies.map((b) => {
     const set = new Set();
     for (let i = 0; i + SEQ <= b.length; i++) {
@@ -204,7 +206,7 @@ export function reorderFunctions(bytes, { pin = 128 } = {}) {
     let best = -1, bestShare = -1;
     for (let f = 0; f < nfun; f++) {  // ties: the lowest index
       if (placed[f]) continue;
-      const share = inWindow[f] / (seqs[f].length || 1);
+      const share = inWindow[f] / Math.pow(seqs[f].length || 1, EXPONENT);
       if (share > bestShare) { bestShare = share; best = f; }
     }
     place(best);
