@@ -26,8 +26,8 @@ double linspace_at(double start, double end, int64_t steps, int64_t i) {
 }
 
 // Each dim in dims wrapped and marked (a repeat is an error naming the list).
-std::vector<bool> marked_dims(const char* op, const std::vector<int64_t>& dims, int64_t ndim) {
-  std::vector<bool> on(size_t(std::max<int64_t>(ndim, 1)), false);
+std::vector<uint8_t> marked_dims(const char* op, const std::vector<int64_t>& dims, int64_t ndim) {
+  std::vector<uint8_t> on(size_t(std::max<int64_t>(ndim, 1)), false);
   for (int64_t d : dims) {
     const size_t w = size_t(wrap_dim(op, d, ndim));
     if (on[w]) fail(op, "dim ", d, " appears twice in ", dims);
@@ -174,7 +174,7 @@ Tensor unflatten(const Tensor& x, int64_t dim, const Shape& sizes) {
 
 Tensor squeeze(const Tensor& x, const std::vector<int64_t>& dims, bool all) {
   // x (..., 1, ...) -> x without the size-1 dims chosen (a view)
-  const std::vector<bool> listed = marked_dims("squeeze", dims, x.dim());
+  const std::vector<uint8_t> listed = marked_dims("squeeze", dims, x.dim());
   Shape shape, strides;
   for (int64_t d = 0; d < x.dim(); ++d) {
     const bool drop = x.shape()[size_t(d)] == 1 && (all || listed[size_t(d)]);
@@ -189,7 +189,7 @@ Tensor squeeze(const Tensor& x, const std::vector<int64_t>& dims, bool all) {
 
 Tensor flip(const Tensor& x, const std::vector<int64_t>& dims) {
   // x (...) -> same shape, reversed along each dim in dims: read through negated strides from the far end
-  const std::vector<bool> on = marked_dims("flip", dims, x.dim());
+  const std::vector<uint8_t> on = marked_dims("flip", dims, x.dim());
   Shape strides = x.strides();
   int64_t offset = x.offset();
   for (size_t d = 0; d < size_t(x.dim()); ++d) {
