@@ -142,7 +142,7 @@ Tensor flatten(const Tensor& x, int64_t start, int64_t end) {
   int64_t merged = 1;
   for (int64_t i = s; i <= e; ++i) merged *= x.shape()[size_t(i)];
   shape.push_back(merged);
-  shape.insert(shape.end(), x.shape().begin() + e + 1, x.shape().end());
+  for (auto it = x.shape().begin() + e + 1; it != x.shape().end(); ++it) shape.push_back(*it);
   return reshape(x, shape);
 }
 
@@ -167,8 +167,8 @@ Tensor unflatten(const Tensor& x, int64_t dim, const Shape& sizes) {
          x.shape(), " has size ", n);
   }
   Shape shape(x.shape().begin(), x.shape().begin() + d);
-  shape.insert(shape.end(), want.begin(), want.end());
-  shape.insert(shape.end(), x.shape().begin() + d + 1, x.shape().end());
+  for (const auto& e : want) shape.push_back(e);
+  for (auto it = x.shape().begin() + d + 1; it != x.shape().end(); ++it) shape.push_back(*it);
   return reshape(x, shape);
 }
 
@@ -228,7 +228,7 @@ Tensor repeat(const Tensor& x, const std::vector<int64_t>& reps) {
     fail("repeat", "got ", reps.size(), " repeats ", reps, " for a ", x.dim(),
          "-d tensor; give at least one per dim");
   Shape padded(reps.size() - size_t(x.dim()), 1);
-  padded.insert(padded.end(), x.shape().begin(), x.shape().end());
+  for (const auto& e : x.shape()) padded.push_back(e);
   Shape out_shape;
   for (size_t i = 0; i < reps.size(); ++i) {
     if (reps[i] < 0) fail("repeat", "repeats must be non-negative, got ", reps);
@@ -239,8 +239,8 @@ Tensor repeat(const Tensor& x, const std::vector<int64_t>& reps) {
   const Tensor p = reshape(x, padded);
   Shape shape, strides;
   for (size_t i = 0; i < reps.size(); ++i) {
-    shape.insert(shape.end(), {reps[i], padded[i]});
-    strides.insert(strides.end(), {0, p.strides()[i]});
+    shape.push_back(reps[i]); shape.push_back(padded[i]);
+    strides.push_back(0); strides.push_back(p.strides()[i]);
   }
   const Tensor wide = p.view(shape, strides, p.offset());
   return reshape(copy_through(wide, wide.strides(), wide.offset()), out_shape);

@@ -53,7 +53,7 @@ Lines lines_over(const char* op, const Tensor& x, const std::vector<int64_t>& di
       l.out.push_back(n);
     }
   }
-  perm.insert(perm.end(), tail.begin(), tail.end());
+  for (const auto& e : tail) perm.push_back(e);
   l.values = reshape((x.dim() == 0 ? x : permute(x, perm)).to(c), {l.rows, l.count});
   return l;
 }

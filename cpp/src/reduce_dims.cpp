@@ -48,7 +48,7 @@ Folded fold(const Tensor& x, const std::vector<uint8_t>& reduced) {
     }
   }
   Shape perm = kept_dims;
-  perm.insert(perm.end(), reduced_list.begin(), reduced_list.end());
+  for (const auto& e : reduced_list) perm.push_back(e);
   const Tensor moved = x.dim() == 0 ? x : permute(x, perm);  // a view; reshape copies when it must
   return {reshape(moved, {outer, count}), out, out_keepdim};
 }
