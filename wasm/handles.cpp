@@ -155,7 +155,9 @@ std::vector<tp::Tensor> Args::tensors(int k) const {
   return out;
 }
 
-void OpRows::add(const OpRow* rows, size_t n) { op_rows().insert(op_rows().end(), rows, rows + n); }
+void OpRows::add(const OpRow* rows, size_t n) {
+  for (size_t i = 0; i < n; ++i) op_rows().push_back(rows[i]);  // not insert: its range instance
+}
 
 // After the op has read its arguments: the buffer may move, and calls.js asks for it again.
 double list(const std::vector<double>& values) {

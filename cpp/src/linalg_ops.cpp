@@ -43,7 +43,7 @@ Batch batch(const char* op, const Tensor& A, bool square = false) {
 }
 
 Shape with(Shape lead, std::initializer_list<int64_t> tail) {
-  lead.insert(lead.end(), tail);
+  for (int64_t d : tail) lead.push_back(d);
   return lead;
 }
 

@@ -46,9 +46,9 @@ Tensor matmul_typed(const Tensor& a, const Tensor& b) {
   const Shape batch = broadcast_shapes("matmul", Shape(a2.shape().begin(), a2.shape().end() - 2),
                                        Shape(b2.shape().begin(), b2.shape().end() - 2));
   Shape fa = batch, fb = batch, fo = batch;
-  fa.insert(fa.end(), {m, k});
-  fb.insert(fb.end(), {k, n});
-  fo.insert(fo.end(), {m, n});
+  fa.push_back(m); fa.push_back(k);
+  fb.push_back(k); fb.push_back(n);
+  fo.push_back(m); fo.push_back(n);
   const Tensor ea = expand(a2, fa), eb = expand(b2, fb);
   Tensor out = Tensor::empty(fo, DType::Float64, "matmul");
   const size_t bd = batch.size();

@@ -95,7 +95,10 @@ int64_t now_ns() {
 void ForwardRun::lap(const char* op) {
   const int64_t t = now_ns(), helper = tp::detail::pool_counters().helper_ns;
   auto it = std::find_if(out_.profile.begin(), out_.profile.end(), [&](const OpTime& o) { return std::strcmp(o.op, op) == 0; });
-  if (it == out_.profile.end()) it = out_.profile.insert(it, OpTime{op});
+  if (it == out_.profile.end()) {  // a new op: appended (push_back, not insert's move-range instance)
+    out_.profile.push_back(OpTime{op});
+    it = out_.profile.end() - 1;
+  }
   it->calls += 1;
   it->ms += double(t - lap_ns_) * 1e-6;
   it->helper_ms += double(helper - lap_helper_ns_) * 1e-6;

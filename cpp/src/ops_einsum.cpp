@@ -123,8 +123,8 @@ Operand contract(const Operand& a_in, const Operand& b_in, const Labels& keep,
                  const std::array<int64_t, kLetters + 16>& size) {
   // Labels only one side has and nobody needs are summed first.
   Labels keep_a = keep, keep_b = keep;
-  keep_a.insert(keep_a.end(), b_in.labels.begin(), b_in.labels.end());
-  keep_b.insert(keep_b.end(), a_in.labels.begin(), a_in.labels.end());
+  for (const auto& e : b_in.labels) keep_a.push_back(e);
+  for (const auto& e : a_in.labels) keep_b.push_back(e);
   const Operand a = sum_out(a_in, keep_a), b = sum_out(b_in, keep_b);
   Labels batch, only_a, only_b, summed;
   for (int l : a.labels) {
@@ -136,15 +136,15 @@ Operand contract(const Operand& a_in, const Operand& b_in, const Labels& keep,
     if (!has(a.labels, l)) only_b.push_back(l);
   // a is (batch, only_a, summed) -> (B, M, K); b is (batch, summed, only_b) -> (B, K, N); out is (B, M, N).
   Labels order_a = batch, order_b = batch;
-  order_a.insert(order_a.end(), only_a.begin(), only_a.end());
-  order_a.insert(order_a.end(), summed.begin(), summed.end());
-  order_b.insert(order_b.end(), summed.begin(), summed.end());
-  order_b.insert(order_b.end(), only_b.begin(), only_b.end());
+  for (const auto& e : only_a) order_a.push_back(e);
+  for (const auto& e : summed) order_a.push_back(e);
+  for (const auto& e : summed) order_b.push_back(e);
+  for (const auto& e : only_b) order_b.push_back(e);
   const Tensor ma = arrange(a, order_a, size, {batch.size(), only_a.size(), summed.size()});
   const Tensor mb = arrange(b, order_b, size, {batch.size(), summed.size(), only_b.size()});
   Labels labels = batch;
-  labels.insert(labels.end(), only_a.begin(), only_a.end());
-  labels.insert(labels.end(), only_b.begin(), only_b.end());
+  for (const auto& e : only_a) labels.push_back(e);
+  for (const auto& e : only_b) labels.push_back(e);
   Shape shape;
   for (int l : labels) shape.push_back(size[size_t(l)]);
   return {reshape(matmul(ma, mb), shape), labels};
@@ -216,7 +216,7 @@ Tensor einsum(const std::string& equation, const std::vector<Tensor>& operands) 
   Operand acc = ops[0];
   for (size_t i = 1; i <= ops.size(); ++i) {
     Labels keep = out;
-    for (size_t j = i; j < ops.size(); ++j) keep.insert(keep.end(), ops[j].labels.begin(), ops[j].labels.end());
+    for (size_t j = i; j < ops.size(); ++j) for (const auto& e : ops[j].labels) keep.push_back(e);
     acc = i < ops.size() ? contract(acc, ops[i], keep, size) : sum_out(acc, keep);
   }
   Shape perm, full;

@@ -101,9 +101,14 @@ namespace {
 void stable_order(const std::vector<double>& v, bool descending, std::vector<int64_t>& order) {
   order.resize(v.size());
   std::iota(order.begin(), order.end(), int64_t(0));
-  // One comparator for both directions: each std::stable_sort instantiation is ~1 KB of the module.
-  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-    return descending ? less_nan_last(v[size_t(b)], v[size_t(a)]) : less_nan_last(v[size_t(a)], v[size_t(b)]);
+  // std::sort on (value, index), a total order whose one sorted permutation is the stable one: the same
+  // result as std::stable_sort, whose merges (__inplace_merge and its buffer) were ~3.4 KB of the module
+  // against std::sort's ~2 KB. One comparator for both directions (one instantiation).
+  std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    const double x = v[size_t(a)], y = v[size_t(b)];
+    if (descending ? less_nan_last(y, x) : less_nan_last(x, y)) return true;
+    if (descending ? less_nan_last(x, y) : less_nan_last(y, x)) return false;
+    return a < b;
   });
 }
 

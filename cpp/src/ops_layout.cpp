@@ -26,8 +26,8 @@ double linspace_at(double start, double end, int64_t steps, int64_t i) {
 }
 
 // Each dim in dims wrapped and marked (a repeat is an error naming the list).
-std::vector<bool> marked_dims(const char* op, const std::vector<int64_t>& dims, int64_t ndim) {
-  std::vector<bool> on(size_t(std::max<int64_t>(ndim, 1)), false);
+std::vector<uint8_t> marked_dims(const char* op, const std::vector<int64_t>& dims, int64_t ndim) {
+  std::vector<uint8_t> on(size_t(std::max<int64_t>(ndim, 1)), false);
   for (int64_t d : dims) {
     const size_t w = size_t(wrap_dim(op, d, ndim));
     if (on[w]) fail(op, "dim ", d, " appears twice in ", dims);
@@ -142,7 +142,7 @@ Tensor flatten(const Tensor& x, int64_t start, int64_t end) {
   int64_t merged = 1;
   for (int64_t i = s; i <= e; ++i) merged *= x.shape()[size_t(i)];
   shape.push_back(merged);
-  shape.insert(shape.end(), x.shape().begin() + e + 1, x.shape().end());
+  for (auto it = x.shape().begin() + e + 1; it != x.shape().end(); ++it) shape.push_back(*it);
   return reshape(x, shape);
 }
 
@@ -167,14 +167,14 @@ Tensor unflatten(const Tensor& x, int64_t dim, const Shape& sizes) {
          x.shape(), " has size ", n);
   }
   Shape shape(x.shape().begin(), x.shape().begin() + d);
-  shape.insert(shape.end(), want.begin(), want.end());
-  shape.insert(shape.end(), x.shape().begin() + d + 1, x.shape().end());
+  for (const auto& e : want) shape.push_back(e);
+  for (auto it = x.shape().begin() + d + 1; it != x.shape().end(); ++it) shape.push_back(*it);
   return reshape(x, shape);
 }
 
 Tensor squeeze(const Tensor& x, const std::vector<int64_t>& dims, bool all) {
   // x (..., 1, ...) -> x without the size-1 dims chosen (a view)
-  const std::vector<bool> listed = marked_dims("squeeze", dims, x.dim());
+  const std::vector<uint8_t> listed = marked_dims("squeeze", dims, x.dim());
   Shape shape, strides;
   for (int64_t d = 0; d < x.dim(); ++d) {
     const bool drop = x.shape()[size_t(d)] == 1 && (all || listed[size_t(d)]);
@@ -189,7 +189,7 @@ Tensor squeeze(const Tensor& x, const std::vector<int64_t>& dims, bool all) {
 
 Tensor flip(const Tensor& x, const std::vector<int64_t>& dims) {
   // x (...) -> same shape, reversed along each dim in dims: read through negated strides from the far end
-  const std::vector<bool> on = marked_dims("flip", dims, x.dim());
+  const std::vector<uint8_t> on = marked_dims("flip", dims, x.dim());
   Shape strides = x.strides();
   int64_t offset = x.offset();
   for (size_t d = 0; d < size_t(x.dim()); ++d) {
@@ -228,7 +228,7 @@ Tensor repeat(const Tensor& x, const std::vector<int64_t>& reps) {
     fail("repeat", "got ", reps.size(), " repeats ", reps, " for a ", x.dim(),
          "-d tensor; give at least one per dim");
   Shape padded(reps.size() - size_t(x.dim()), 1);
-  padded.insert(padded.end(), x.shape().begin(), x.shape().end());
+  for (const auto& e : x.shape()) padded.push_back(e);
   Shape out_shape;
   for (size_t i = 0; i < reps.size(); ++i) {
     if (reps[i] < 0) fail("repeat", "repeats must be non-negative, got ", reps);
@@ -239,8 +239,8 @@ Tensor repeat(const Tensor& x, const std::vector<int64_t>& reps) {
   const Tensor p = reshape(x, padded);
   Shape shape, strides;
   for (size_t i = 0; i < reps.size(); ++i) {
-    shape.insert(shape.end(), {reps[i], padded[i]});
-    strides.insert(strides.end(), {0, p.strides()[i]});
+    shape.push_back(reps[i]); shape.push_back(padded[i]);
+    strides.push_back(0); strides.push_back(p.strides()[i]);
   }
   const Tensor wide = p.view(shape, strides, p.offset());
   return reshape(copy_through(wide, wide.strides(), wide.offset()), out_shape);

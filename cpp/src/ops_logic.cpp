@@ -104,7 +104,7 @@ void select_bytes(const Tensor& cond, const Tensor& a, const Tensor& b, Tensor& 
 
 Tensor any_all(const char* op, bool want_any, const Tensor& x, const std::vector<int64_t>& dims_in, bool keepdim) {
   const int64_t nd = x.dim();
-  std::vector<bool> reduced(size_t(nd), dims_in.empty());
+  std::vector<uint8_t> reduced(size_t(nd), dims_in.empty());
   for (int64_t d : dims_in) {
     const int64_t w = wrap_dim(op, d, nd);
     if (reduced[size_t(w)]) fail(op, "dim ", d, " appears twice in the dims");

@@ -33,7 +33,7 @@ struct Lines {
 };
 Lines lines_over(const char* op, const Tensor& x, const std::vector<int64_t>& dims, bool keepdim,
                  DType c = DType::Float64) {
-  std::vector<bool> reduced(size_t(std::max<int64_t>(x.dim(), 1)), dims.empty());
+  std::vector<uint8_t> reduced(size_t(std::max<int64_t>(x.dim(), 1)), dims.empty());
   for (int64_t d : dims) {
     const size_t w = size_t(wrap_dim(op, d, x.dim()));
     if (reduced[w] && !dims.empty()) fail(op, "dim ", d, " appears twice in ", dims);
@@ -53,7 +53,7 @@ Lines lines_over(const char* op, const Tensor& x, const std::vector<int64_t>& di
       l.out.push_back(n);
     }
   }
-  perm.insert(perm.end(), tail.begin(), tail.end());
+  for (const auto& e : tail) perm.push_back(e);
   l.values = reshape((x.dim() == 0 ? x : permute(x, perm)).to(c), {l.rows, l.count});
   return l;
 }

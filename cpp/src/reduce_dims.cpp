@@ -13,8 +13,8 @@ namespace {
 // Which dims a reduction over `dims` removes (every dim when dims is empty). Each is wrapped as wrap_dim
 // does (a 0-d tensor takes 0 or -1, as torch); all are range-checked before any repeat is looked for,
 // and a repeat names the second mention with the list as given.
-std::vector<bool> reduced_dims(const char* op, const std::vector<int64_t>& dims, int64_t ndim) {
-  std::vector<bool> reduced(size_t(std::max<int64_t>(ndim, 1)), dims.empty());
+std::vector<uint8_t> reduced_dims(const char* op, const std::vector<int64_t>& dims, int64_t ndim) {
+  std::vector<uint8_t> reduced(size_t(std::max<int64_t>(ndim, 1)), dims.empty());
   std::vector<size_t> wrapped;
   for (int64_t d : dims) wrapped.push_back(size_t(wrap_dim(op, d, ndim)));
   for (size_t i = 0; i < dims.size(); ++i) {
@@ -31,7 +31,7 @@ struct Folded {
   Tensor lines;
   Shape out, out_keepdim;
 };
-Folded fold(const Tensor& x, const std::vector<bool>& reduced) {
+Folded fold(const Tensor& x, const std::vector<uint8_t>& reduced) {
   Shape kept_dims, reduced_list, out, out_keepdim;
   int64_t outer = 1, count = 1;
   for (int64_t d = 0; d < x.dim(); ++d) {
@@ -48,7 +48,7 @@ Folded fold(const Tensor& x, const std::vector<bool>& reduced) {
     }
   }
   Shape perm = kept_dims;
-  perm.insert(perm.end(), reduced_list.begin(), reduced_list.end());
+  for (const auto& e : reduced_list) perm.push_back(e);
   const Tensor moved = x.dim() == 0 ? x : permute(x, perm);  // a view; reshape copies when it must
   return {reshape(moved, {outer, count}), out, out_keepdim};
 }
@@ -66,7 +66,7 @@ Tensor norm_along(const Tensor& x, double ord, int64_t dim, bool keepdim) {
 
 Tensor reduce_dims(ReduceOp op, const Tensor& x, const std::vector<int64_t>& dims, bool keepdim) {
   const char* name = reduce_name(op);
-  const std::vector<bool> reduced = reduced_dims(name, dims, x.dim());
+  const std::vector<uint8_t> reduced = reduced_dims(name, dims, x.dim());
   if (x.dim() == 0) return x.dtype() == DType::Float32 ? x.clone() : reduce_all(op, x);  // sum of int32 is int64
   if (dims.size() == 1) return reduce(op, x, dims[0], keepdim);
   if (dims.empty()) {  // every dim: reduce_all's rules (an empty tensor's median is NaN, its amax an error)
@@ -83,7 +83,7 @@ Tensor reduce_dims(ReduceOp op, const Tensor& x, const std::vector<int64_t>& dim
 
 Tensor vector_norm(const Tensor& x, double ord, const std::vector<int64_t>& dims, bool keepdim) {
   if (std::isnan(ord)) fail("norm", "ord must be a number, got NaN");
-  const std::vector<bool> reduced = reduced_dims("norm", dims, x.dim());
+  const std::vector<uint8_t> reduced = reduced_dims("norm", dims, x.dim());
   if (dims.size() == 1 && x.dim() > 0) return norm_along(x, ord, dims[0], keepdim);
   const Folded f = fold(x, reduced);
   return reshape(norm_along(f.lines, ord, 1, false), keepdim ? f.out_keepdim : f.out);

@@ -110,7 +110,7 @@ Tensor permute(const Tensor& x, const Shape& dims) {
   if (int64_t(dims.size()) != x.dim())
     [&]() TP_COLD_FAIL { fail("permute", "got ", dims.size(), " dims ", dims, " for a ", x.dim(), "-d tensor"); }();
   Shape shape(dims.size()), strides(dims.size());
-  std::vector<bool> seen(dims.size(), false);
+  std::vector<uint8_t> seen(dims.size(), false);
   for (size_t i = 0; i < dims.size(); ++i) {
     const size_t d = size_t(wrap_dim("permute", dims[i], x.dim()));
     if (seen[d]) [&]() TP_COLD_FAIL { fail("permute", "dim ", dims[i], " appears twice in ", dims); }();
