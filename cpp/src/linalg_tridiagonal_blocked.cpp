@@ -345,9 +345,11 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
       } else {
         const int parts = n - t0 >= kSplitFrom ? int(std::min<int64_t>(kernels::sgemm_threads(), kChunks)) : 1;
         triangle_chunks(t0, n, bounds);
+        // One call per thread over its chunks' columns, not one per chunk: rank2k_update's last block of
+        // fewer than 4 columns is the slow one (svdvals 3072x1024: updates 0.061 -> 0.055 s). Each entry's sum
+        // is the same: the same bits.
         tp::detail::run_parts(parts, [&](int part) {
-          for (int64_t c = kChunks * part / parts; c < kChunks * (part + 1) / parts; ++c)
-            rank2k_update(W, t0, bounds[c], bounds[c + 1], true, ops);
+          rank2k_update(W, t0, bounds[kChunks * part / parts], bounds[kChunks * (part + 1) / parts], true, ops);
         });
       }
     }
