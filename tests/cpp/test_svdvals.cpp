@@ -1,5 +1,7 @@
-// The trailing update of the blocked reductions (rank2k_update, linalg_rank2k.cpp) against its scalar
-// reference, bit for bit, on every tail shape.
+// svdvals' route (cpp/src/linalg_svdvals.cpp: the double Gram matrix, its blocked tridiagonalization, the
+// values by the root-free QL iteration) against the double bidiagonal SVD (svd_f64) on every shape it
+// takes, and the trailing update of the blocked reductions (rank2k_update, linalg_rank2k.cpp) against its
+// scalar reference, bit for bit, on every tail shape.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -64,5 +66,59 @@ TEST_CASE("rank2k_update gives the bits of its scalar reference for every column
         }
       }
     }
+  }
+}
+
+TEST_CASE("svdvals (Gram matrix, tridiagonal, root-free QL) matches the double bidiagonal SVD to the Gram route's bound") {
+  // The Gram route is backward stable for sigma^2: each eigenvalue within c eps64 sigma_1^2, so sigma_i
+  // within c eps64 sigma_1^2 / (2 sigma_i), and a zero singular value within sqrt(c eps64) sigma_1. With
+  // c eps64 = 1e-13 (the 3072x1024 Gaussian measured 4.5 eps64 sigma_1^2): tall and wide, Gaussian columns
+  // graded 1 .. 1e-3, rank-deficient (rank 7 of 120 and of 8), scaled to 1e-30 and 1e30 (the Gram matrix near 1e-60
+  // and 1e60, whose squares the root-free iteration takes), and the sizes around kBlockedQrFrom (the
+  // unblocked and blocked tridiagonalizations) and the smallest. svd_f64 reduces A itself in double.
+  struct Case {
+    int64_t m, n;
+    int kind;  // 0 Gaussian, 1 graded columns, 2 rank 7, 3 scaled 1e-30, 4 scaled 1e30
+  };
+  const int64_t nb = d::kBlockedQrFrom;
+  const std::vector<Case> cases = {{300, 280, 1}, {150, 260, 0}, {200, 120, 2}, {260, 130, 3}, {130, 260, 4},
+                                   {nb + 40, nb - 1, 0}, {nb + 40, nb, 1}, {nb + 40, nb + 1, 0}, {5, 1, 0},
+                                   {1, 3, 0}, {2, 2, 1}, {9, 8, 2}};
+  for (const Case& c : cases) {
+    CAPTURE(c.m);
+    CAPTURE(c.n);
+    CAPTURE(c.kind);
+    const int64_t m = c.m, n = c.n, k = std::min(m, n);
+    const auto g = gaussian(uint64_t(31 * m + n + c.kind), m * n + 7 * (m + n));
+    std::vector<float> A(static_cast<size_t>(m * n));
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double x = g[size_t(i * n + j)];
+        if (c.kind == 1) x *= std::pow(1e-3, double(j) / double(std::max<int64_t>(n - 1, 1)));
+        if (c.kind == 2) {  // sum of 7 outer products x_r y_r^T
+          x = 0.0;
+          for (int64_t r = 0; r < 7; ++r) x += g[size_t(m * n + r * (m + n) + i)] * g[size_t(m * n + r * (m + n) + m + j)];
+        }
+        if (c.kind == 3) x *= 1e-30;
+        if (c.kind == 4) x *= 1e30;
+        A[size_t(i * n + j)] = float(x);
+      }
+    const std::vector<double> Ad(A.begin(), A.end());
+    std::vector<double> S, want;
+    d::svdvals_double(A.data(), m, n, S);
+    d::svd_f64(Ad.data(), m, n, want, nullptr, nullptr);
+    REQUIRE(S.size() == size_t(k));
+    REQUIRE(want.size() == size_t(k));
+    if (c.kind == 1 && k > 100) REQUIRE(want.back() < 1e-3 * want.front());
+    if (c.kind == 2) REQUIRE(want.back() < 1e-6 * want.front());  // k > 7: rank-deficient
+    const double ceps = 1e-13;
+    int64_t outside = 0;
+    for (int64_t i = 0; i < k; ++i) {
+      const double si = want[size_t(i)], floor = std::sqrt(ceps) * want[0];
+      const double bound = si > floor ? ceps * want[0] * want[0] / (2.0 * si) : floor;
+      outside += !(std::fabs(S[size_t(i)] - si) <= bound);
+    }
+    CHECK(outside == 0);
+    CHECK(std::is_sorted(S.rbegin(), S.rend()));
   }
 }
