@@ -272,11 +272,9 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
         });
       } else {
         const int parts = cols >= kSplitFrom ? int(std::min<int64_t>(kernels::sgemm_threads(), kChunks)) : 1;
-        // One call per thread over its chunks' columns: rank2k_update's last block of fewer than 4 columns
-        // is slower, and per chunk there were 12 of them. Each entry's sum is the same: the same bits.
         tp::detail::run_parts(parts, [&](int part) {
-          rank2k_update(W, t0, t0 + cols * (kChunks * part / parts) / kChunks,
-                        t0 + cols * (kChunks * (part + 1) / parts) / kChunks, false, ops);
+          for (int64_t c = kChunks * part / parts; c < kChunks * (part + 1) / parts; ++c)
+            rank2k_update(W, t0, t0 + cols * c / kChunks, t0 + cols * (c + 1) / kChunks, false, ops);
         });
       }
     }

@@ -24,6 +24,7 @@ inline double entry(const Rank2kOperands& o, int64_t i, int64_t j) {
 
 void rank2k_update(ColMat& W, int64_t r0, int64_t j0, int64_t j1, bool lower, const Rank2kOperands& o) {
   const int64_t m = W.rows, b = o.b;
+  if (j1 <= j0) return;
   // Columns go in blocks of kCols = 4, with B1 and B2 of the block packed side by side per p (8 doubles),
   // and rows in blocks of kRows, whose A1 and A2 rows are packed by groups of 4 (8 doubles per p), so a
   // 4x4 tile reads both operands in order while its 8 f64x2 sums run over p. Rows above a column's
@@ -32,17 +33,21 @@ void rank2k_update(ColMat& W, int64_t r0, int64_t j0, int64_t j1, bool lower, co
   // after its own, whose sums go to a scratch column (entry by entry, as before, the tridiagonalization's
   // 12 chunks per panel cost svdvals 3072x1024 ~0.01 s). Packing A: its updates 0.051 -> 0.046 s.
   constexpr int64_t kRows = 128, kCols = 4;
-  thread_local std::vector<double> packed, packed_a, scratch;
-  packed_a.resize(size_t(kRows * 2 * b));
-  const int64_t blocks = (j1 - j0 + kCols - 1) / kCols;
-  packed.assign(size_t(blocks * 2 * kCols * b), 0.0);
+  // One buffer per thread (one thread_local, not three: each costs the pthreads core its own set-up code):
+  // the packed B columns, the packed A rows of one row block, a scratch column.
+  thread_local std::vector<double> buffer;
+  const int64_t blocks = (j1 - j0 + kCols - 1) / kCols, nb = blocks * 2 * kCols * b, na = kRows * 2 * b;
+  buffer.resize(size_t(nb + na + m));
+  double* const packed = buffer.data();
+  double* const packed_a = packed + nb;
+  double* const scratch = packed_a + na;
+  std::fill(packed, packed + nb, 0.0);
   for (int64_t j = j0; j < j1; ++j)
     for (int64_t p = 0; p < b; ++p) {
       const int64_t q = (j - j0) / kCols, c = (j - j0) % kCols;
-      packed[size_t((q * b + p) * 2 * kCols + c)] = o.b1[j * o.b1j + p * o.b1p];
-      packed[size_t((q * b + p) * 2 * kCols + kCols + c)] = o.b2[j * o.b2j + p * o.b2p];
+      packed[(q * b + p) * 2 * kCols + c] = o.b1[j * o.b1j + p * o.b1p];
+      packed[(q * b + p) * 2 * kCols + kCols + c] = o.b2[j * o.b2j + p * o.b2p];
     }
-  if ((j1 - j0) % kCols) scratch.resize(size_t(m));
   const int64_t first_row = lower ? j0 : r0;
   for (int64_t ib = first_row; ib < m; ib += kRows) {
     const int64_t ie = std::min(m, ib + kRows);
@@ -51,8 +56,8 @@ void rank2k_update(ColMat& W, int64_t r0, int64_t j0, int64_t j1, bool lower, co
     for (int64_t g = 0; ib + 4 * g + 4 <= ie; ++g)
       for (int64_t p = 0; p < b; ++p)
         for (int64_t r = 0; r < 4; ++r) {
-          packed_a[size_t((g * b + p) * 8 + r)] = o.a1[p * o.lda1 + ib + 4 * g + r];
-          packed_a[size_t((g * b + p) * 8 + 4 + r)] = o.a2[p * o.lda2 + ib + 4 * g + r];
+          packed_a[(g * b + p) * 8 + r] = o.a1[p * o.lda1 + ib + 4 * g + r];
+          packed_a[(g * b + p) * 8 + 4 + r] = o.a2[p * o.lda2 + ib + 4 * g + r];
         }
     for (int64_t q = 0; q < blocks; ++q) {
       const int64_t j = j0 + kCols * q, cols = std::min(kCols, j1 - j);
@@ -62,13 +67,13 @@ void rank2k_update(ColMat& W, int64_t r0, int64_t j0, int64_t j1, bool lower, co
         for (int64_t c = 0; c < cols; ++c)
           for (int64_t r = j + c; r < std::min(j + kCols, ie); ++r)
             if (r >= ib) W(r, j + c) -= entry(o, r, j + c);
-      const double* bq = packed.data() + q * b * 2 * kCols;
+      const double* bq = packed + q * b * 2 * kCols;
       double* w[kCols];
-      for (int64_t c = 0; c < kCols; ++c) w[c] = c < cols ? W.col(j + c) : scratch.data();
+      for (int64_t c = 0; c < kCols; ++c) w[c] = c < cols ? W.col(j + c) : scratch;
       for (; i + 4 <= ie; i += 4) {
         d2 s[kCols][2];
         for (int64_t c = 0; c < kCols; ++c) s[c][0] = s[c][1] = d2{0, 0};
-        const double* a = packed_a.data() + (i - ib) / 4 * 8 * b;
+        const double* a = packed_a + (i - ib) / 4 * 8 * b;
         for (int64_t p = 0; p < b; ++p, a += 8) {
           const d2 x0 = load2(a), x1 = load2(a + 2), y0 = load2(a + 4), y1 = load2(a + 6);
           const double* bp = bq + p * 2 * kCols;

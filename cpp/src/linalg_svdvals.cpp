@@ -127,9 +127,9 @@ void svdvals_double(const float* A, int64_t m, int64_t n, std::vector<double>& S
     lambda = diagonal;
     tridiagonal_ql(lambda, e, nullptr, kMaxQlIterationsPerValue);
   }
-  std::sort(lambda.begin(), lambda.end());
+  const std::vector<int64_t> order = sorted_order(lambda, true);  // descending
   zeros(S, k);
-  for (int64_t i = 0; i < k; ++i) S[size_t(i)] = std::sqrt(std::max(lambda[size_t(k - 1 - i)], 0.0));
+  for (int64_t i = 0; i < k; ++i) S[size_t(i)] = std::sqrt(std::max(lambda[size_t(order[size_t(i)])], 0.0));
 }
 
 }  // namespace tp::linalg::detail
