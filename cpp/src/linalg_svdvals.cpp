@@ -36,6 +36,11 @@ static std::vector<int64_t> triangle_shares(int64_t tiles, int parts) {
 // 3072x1024 Gram matrix (CPU medians of 6 alternated trials, WebAssembly in Node, AMD EPYC x2 at load
 // 33-40), with the same sums.
 constexpr int64_t kRows = kGramRows;
+// The tiles go by blocks of kGramBlock j columns, every i sliver below them before the next block: the
+// block's slivers (64 x 256 doubles, 128 KB) stay in L2, where a sweep of j over all columns streamed the
+// 2 MB panel from L3 once per i sliver. 3072x1024 Gram stage 0.145-0.172 -> 0.138-0.152 CPU s (bench_svdvals,
+// 7 alternated runs, load 4-7; 128 columns alike); each entry is the same tile sum: the same bits.
+constexpr int64_t kGramBlock = 64;
 static int64_t panel_at(int64_t i, int64_t j) { return (j / 4) * 4 * kRows + (i / 2) * 8 + (j % 4) * 2 + i % 2; }
 
 // The 4x2 tile of dot products over rows [0, rows) (even) of the panel P between columns i0..i0+3 (i0 a
@@ -83,8 +88,10 @@ static ColMat gram_streamed(int64_t r, int64_t c, Fill fill) {
         for (int64_t j = j0; j < j1; ++j) P[size_t(panel_at(rl, j))] = 0.0;
     });
     tp::detail::run_parts(parts, [&](int part) {
-      for (int64_t i0 = 4 * shares[size_t(part)]; i0 < 4 * shares[size_t(part + 1)]; i0 += 4)
-        for (int64_t j0 = 0; j0 < i0 + 4; j0 += 2) gram_tile(P.data(), rle, i0, j0, G);
+      const int64_t lo = 4 * shares[size_t(part)], hi = 4 * shares[size_t(part + 1)];
+      for (int64_t jb = 0; jb < hi; jb += kGramBlock)
+        for (int64_t i0 = std::max(lo, jb); i0 < hi; i0 += 4)
+          for (int64_t j0 = jb; j0 < std::min(jb + kGramBlock, i0 + 4); j0 += 2) gram_tile(P.data(), rle, i0, j0, G);
     });
   }
   ColMat out(c, c);
@@ -115,11 +122,21 @@ void svdvals_double(const float* A, int64_t m, int64_t n, std::vector<double>& S
   } else {
     G = gram_lower_rows(A, m, n);
   }
-  std::vector<double> lambda;
-  symmetric_eig(G, lambda, nullptr);
-  const int64_t k = int64_t(lambda.size());
+  const int64_t k = G.rows;
+  std::vector<double> lambda, e, tau;
+  if (k >= kBlockedQrFrom) tridiagonalize_blocked(G, lambda, e, tau, false);
+  else tridiagonalize_unblocked(G, lambda, e, tau);
+  // The values by the root-free QL iteration (dsterf's: no square root per step; 3072x1024: 0.020 -> 0.014
+  // s), implicit QL's rotations if it ran out of iterations (which throw past their own bound). The Gram
+  // matrix of float32 data has entries within ~1e-90..1e81, whose squares double holds.
+  const std::vector<double> diagonal = lambda;
+  if (!tridiagonal_values_root_free(lambda, e, kMaxQlIterationsPerValue)) {
+    lambda = diagonal;
+    tridiagonal_ql(lambda, e, nullptr, kMaxQlIterationsPerValue);
+  }
+  const std::vector<int64_t> order = sorted_order(lambda, true);  // descending
   zeros(S, k);
-  for (int64_t i = 0; i < k; ++i) S[size_t(i)] = std::sqrt(std::max(lambda[size_t(k - 1 - i)], 0.0));
+  for (int64_t i = 0; i < k; ++i) S[size_t(i)] = std::sqrt(std::max(lambda[size_t(order[size_t(i)])], 0.0));
 }
 
 }  // namespace tp::linalg::detail

@@ -724,7 +724,7 @@ TEST_CASE("the double Gram matrix's SIMD tiles give the bits of their scalar ref
   // panel and odd (a zero row pads the last pair), column counts around the 4-column slivers.
   const int64_t panel = tp::linalg::detail::kGramRows;
   for (int64_t m : {1, 2, 3, 255, 256, 257, 513}) {
-    for (int64_t n : {1, 2, 3, 4, 5, 6, 7, 8, 9, 13}) {
+    for (int64_t n : {1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 150}) {  // 150: three 64-column blocks of tiles, the last partial
       CAPTURE(m);
       CAPTURE(n);
       const auto A = splitmix_gaussian(uint64_t(100 * m + n), m * n);
