@@ -12,6 +12,7 @@
 #include <cstring>
 #include <vector>
 
+#include "for_size.hpp"
 #include "linalg_detail.hpp"
 #include "out_of_line.hpp"
 #include "tensorpad/error.hpp"
@@ -280,17 +281,33 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
   // per column, each a spin on an atomic word while both threads run. Before, a run_parts per column's symv
   // (serial correction, dots and sums between them): in Chromium at n = 1024 on 2 threads its helper went
   // to sleep after 802 of its 858 parts (counters, load 3), a futex wake-up (10-70 us) per column.
+  // A team whose meetings sleep (a partner without a core: a loaded machine, more threads than cores) loses
+  // to one thread, 3 meetings per column each waiting out a scheduling delay: then part 0 reduces the next
+  // panels' columns alone (the same chunks, dots and rows: the same bits), the threads still sharing each
+  // panel's trailing update, and every 4th panel tries the team again.
+  bool solo = false;
+  int64_t sleeps = 0;
   auto panels = [&](int64_t from, int64_t to, int part, int parts) {
+    const int team_parts = parts;
     const auto sync = [&] {
       if (parts > 1) tp::detail::team_sync();
     };
     const auto share = [&](int64_t lo, int64_t hi, int q) { return lo + (hi - lo) * q / parts; };
     for (int64_t j0 = from; j0 < to; j0 += kPanel) {
       const int64_t b = std::min(kPanel, n - j0);
-      if (part == 0 && float_updates && j0 > 0)
-        for (int64_t c = j0; c < j0 + b; ++c)
-          for (int64_t r = c; r < n; ++r) W(r, c) = double(F[size_t(c * n + r)]);
-      for (int64_t i = 0; i < b; ++i) {
+      if (part == 0) {
+        if (float_updates && j0 > 0)
+          for (int64_t c = j0; c < j0 + b; ++c)
+            for (int64_t r = c; r < n; ++r) W(r, c) = double(F[size_t(c * n + r)]);
+        if (team_parts > 1) {
+          const int64_t now = tp::detail::pool_counters().team_sleeps;
+          solo = j0 > from && (solo ? (j0 / kPanel) % 4 != 0 : now - sleeps > kPanel / 4);
+          sleeps = now;
+        }
+      }
+      if (team_parts > 1) tp::detail::team_sync();  // solo is set
+      parts = solo ? 1 : team_parts;
+      for (int64_t i = 0; part < parts && i < b; ++i) {  // (no columns for a helper while part 0 is solo)
         const int64_t k = j0 + i, len = n - k - 1;
         double* ck = W.col(k);
         if (part == 0) {
@@ -347,6 +364,7 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
       }
       // The trailing matrix (columns and rows from j0 + b) gets the whole panel at once, each thread the
       // columns of its symv chunks.
+      parts = team_parts;
       const int64_t t0 = j0 + b;
       if (t0 < n) {
         // A -= V Y^T + Y V^T: V(i, p) = W(i, j0 + p), Y(j, p) = Yv[p*n + j].
@@ -379,7 +397,7 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
     int parts;
   } range{0, 0, int(std::min<int64_t>(kernels::sgemm_threads(), kChunks))};
   const auto body = [&](int part) { panels(range.from, range.to, part, range.parts); };
-  const tp::detail::PartFn run = [](const void* c, int part) __attribute__((noinline, minsize)) {
+  const tp::detail::PartFn run = [](const void* c, int part) __attribute__((noinline)) TP_FOR_SIZE {
     (*static_cast<const decltype(body)*>(c))(part);
   };
   if (range.parts > 1 && n - kPanel - kSplitFrom >= 0) {

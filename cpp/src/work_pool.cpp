@@ -127,6 +127,7 @@ class WorkPool {
     }
     const auto passed = [&] { return team_generation_.load() != g; };
     if (!spin_until(passed)) {
+      team_sleeps_.fetch_add(1, std::memory_order_relaxed);
       team_sleepers_.fetch_add(1);
 #ifdef __EMSCRIPTEN__
       while (!passed()) emscripten_futex_wait(&team_generation_, g, 1e300);
@@ -145,6 +146,7 @@ class WorkPool {
     c.helper_parts = helper_parts_.load(std::memory_order_relaxed);
     c.helper_ns = helper_ns_.load(std::memory_order_relaxed);
     c.caller_wait_ns = caller_wait_ns_.load(std::memory_order_relaxed);
+    c.team_sleeps = team_sleeps_.load(std::memory_order_relaxed);
     return c;
   }
 
@@ -217,7 +219,7 @@ class WorkPool {
   int team_parts_ = 0;  // the parts of the running call, for sync()
   std::atomic<int> team_arrived_{0}, team_sleepers_{0};
   std::atomic<uint32_t> team_generation_{0};
-  std::atomic<int64_t> helper_parts_{0}, helper_ns_{0}, caller_wait_ns_{0};  // for pool_counters()
+  std::atomic<int64_t> helper_parts_{0}, helper_ns_{0}, caller_wait_ns_{0}, team_sleeps_{0};  // for pool_counters()
   bool stop_ = false;
 };
 

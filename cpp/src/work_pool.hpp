@@ -48,6 +48,7 @@ void team_sync();
 // own parts (the imbalance of a split, or a helper that had no core). Zero without threads.
 struct PoolCounters {
   int64_t helper_parts = 0, helper_ns = 0, caller_wait_ns = 0;
+  int64_t team_sleeps = 0;  // team_sync calls whose spin ran out (a partner without a core, or slow)
 };
 PoolCounters pool_counters();
 
