@@ -12,6 +12,7 @@
 #include <cstring>
 #include <vector>
 
+#include "for_size.hpp"
 #include "linalg_detail.hpp"
 #include "out_of_line.hpp"
 #include "tensorpad/error.hpp"
@@ -189,17 +190,14 @@ void panel_column_update(double* ck, int64_t k, int64_t n, const double* V0, con
   }
 }
 
-// The correction of y = A v for the panel's earlier reflectors p < i: y -= V (Y^T v) + Y (V^T v) over rows
-// [r0, n): the 2i dot products, then y, by blocks of kRows rows, subtracts every column in order, as axpy()
-// per column would (the same bits; y streamed once, not 2i times).
-void panel_correction(double* y, const double* v, int64_t r0, int64_t n, const double* V0, const double* Y0,
-                      int64_t ld, int64_t i, double* t1, double* t2) {
-  for (int64_t p = 0; p < i; ++p) {
-    t1[p] = dot(Y0 + p * ld + r0, v + r0, n - r0);
-    t2[p] = dot(V0 + p * ld + r0, v + r0, n - r0);
-  }
-  for (int64_t b0 = r0; b0 < n; b0 += kRows) {  // y by blocks of kRows rows, as panel_column_update
-    const int64_t b1 = std::min(b0 + kRows, n);
+// The correction of y = A v for the panel's earlier reflectors p < i: y -= V (Y^T v) + Y (V^T v), given the
+// 2i dot products t1 = Y^T v, t2 = V^T v, over rows [r0, r1): by blocks of kRows rows, each subtracting every
+// column in order, as axpy() per column would (the same bits; y streamed once, not 2i times). Each row's
+// result depends on that row alone: any split of the rows gives the same bits.
+void panel_correction(double* y, int64_t r0, int64_t r1, const double* V0, const double* Y0, int64_t ld, int64_t i,
+                      const double* t1, const double* t2) {
+  for (int64_t b0 = r0; b0 < r1; b0 += kRows) {  // y by blocks of kRows rows, as panel_column_update
+    const int64_t b1 = std::min(b0 + kRows, r1);
     for (int64_t p = 0; p < i; ++p) {
       const double *vp = V0 + p * ld, *yp = Y0 + p * ld, a = -t1[p], b = -t2[p];
       for (int64_t r = b0; r < b1; ++r) y[r] = (y[r] + a * vp[r]) + b * yp[r];
@@ -207,22 +205,19 @@ void panel_correction(double* y, const double* v, int64_t r0, int64_t n, const d
   }
 }
 
-// y = A v split over threads in the fixed column ranges of triangle_chunks (the bits do not depend on the
-// thread count): chunk(c, partial + c*stride) writes its partial sums to rows [bounds[c], n), the only rows its
+// y = A v in the fixed column ranges of triangle_chunks (the bits do not depend on the thread count that
+// runs them): chunk c writes its partial sums to partial + c*stride, rows [bounds[c], n), the only rows its
 // columns reach, and y[r] for r in [bounds[0], n) is the sum of the partials of the chunks that reach row r,
 // in chunk order. That is sum_over_chunks' sum, whose chunks hold zeros above their first column: adding
 // +0 changes nothing (a sum started at +0 is never -0), so neither the zeros' fill nor their reads are
-// needed. Rows go two pairs at a time (f64x2), so the chunks' additions for one pair overlap the other's.
-// A stride of n plus a cache line: at n = 1024 a stride of n put the 12 partials' rows in one L1 set.
-template <class Chunk>
-void sum_triangle_chunks(double* partial, int64_t stride, const int64_t* bounds, double* y, const Chunk& chunk) {
-  const int threads = int(std::min<int64_t>(kernels::sgemm_threads(), kChunks));
-  tp::detail::run_parts(threads, [&](int part) {
-    for (int64_t c = kChunks * part / threads; c < kChunks * (part + 1) / threads; ++c) chunk(c, partial + c * stride);
-  });
+// needed. Here the sum for rows [r0, r1), two pairs at a time (f64x2), so the chunks' additions for one
+// pair overlap the other's. A stride of n plus a cache line: at n = 1024 a stride of n put the 12 partials'
+// rows in one L1 set.
+void sum_triangle_chunks(const double* partial, int64_t stride, const int64_t* bounds, double* y, int64_t r0,
+                         int64_t r1) {
   for (int64_t s = 0; s < kChunks; ++s) {  // rows [bounds[s], bounds[s+1]) get chunks 0..s
-    int64_t r = bounds[s];
-    const int64_t end = bounds[s + 1];
+    int64_t r = std::max(bounds[s], r0);
+    const int64_t end = std::min(bounds[s + 1], r1);
     for (; r + 4 <= end; r += 4) {
       d2 a = {0.0, 0.0}, b = a;
       for (int64_t c = 0; c <= s; ++c) {
@@ -240,33 +235,20 @@ void sum_triangle_chunks(double* partial, int64_t stride, const int64_t* bounds,
   }
 }
 
-// F(t0:, t0:) -= V Y^T + Y V^T on the lower triangle of F, the float trailing matrix (column j at F + j*n),
-// by float32 GEMMs that accumulate into F itself: with Af = [A1 A2]
-// (rows, 2b) column-major and Bf = -[B1 B2] (cols, 2b) row-major, the update's transpose, (cols, rows)
-// row-major, is F's own column-major layout. Column blocks of kBlock start at their diagonal; a block's
-// entries above the diagonal are updated too, and never read.
-void rank2k_update_stored_float(float* F, int64_t n, int64_t t0, const Rank2kOperands& o) {
+// Columns [c0, c1) of F(t0:, t0:) -= V Y^T + Y V^T on the lower triangle of F, the float trailing matrix
+// (column j at F + j*n), by float32 GEMMs that accumulate into F itself: with Af = [A1 A2] (rows, 2b)
+// column-major and Bf = -[B1 B2] (cols, 2b) row-major (pack_rank2k_float), the update's transpose,
+// (cols, rows) row-major, is F's own column-major layout. Column blocks of kBlock start at their diagonal;
+// a block's entries above the diagonal are updated too, and never read. Every entry is one sgemm sum in
+// the same order (k2 <= kc) whatever the range: split over threads, the bits do not change.
+void rank2k_stored_float_columns(float* F, int64_t n, int64_t t0, int64_t c0, int64_t c1, const float* Af,
+                                 const float* Bf, int64_t k2) {
   constexpr int64_t kBlock = 256;
-  const int64_t rows = n - t0, b = o.b, k2 = 2 * b;
-  if (rows <= 0 || b == 0) return;
-  std::vector<float> Af, Bf;
-  pack_rank2k_float(o, t0, rows, t0, rows, -1.0f, Af, Bf);
-  // Split over threads by the column ranges the next panel's symv chunks give each thread (triangle_chunks),
-  // not inside sgemm: each thread then updates the part of F it reads next, which stays in its core's cache.
-  // Chromium, web-mt, eigh 1024 (linalg-stages-browser.mjs, idle Zen 5, medians of 3): this stage on 2
-  // threads 80.4 -> 63.2 ms (1 thread 64), the whole eigh 125.5 -> 118.5 ms. Every entry is still one
-  // sgemm sum in the same order (k2 <= kc), so the bits do not depend on the split.
-  int64_t bounds[kChunks + 1];
-  triangle_chunks(t0, n, bounds);
-  const int parts = rows >= kSplitFrom ? int(std::min<int64_t>(kernels::sgemm_threads(), kChunks)) : 1;
-  tp::detail::run_parts(parts, [&](int part) {
-    const int64_t c0 = bounds[kChunks * part / parts] - t0, c1 = bounds[kChunks * (part + 1) / parts] - t0;
-    for (int64_t jb = c0; jb < c1; jb += kBlock) {
-      const int64_t bc = std::min(kBlock, c1 - jb);
-      kernels::sgemm(bc, rows - jb, k2, Bf.data() + jb * k2, k2, 1, Af.data() + jb, rows, 1,
-                     F + (t0 + jb) * n + t0 + jb, n, true);
-    }
-  });
+  const int64_t rows = n - t0;
+  for (int64_t jb = c0 - t0; jb < c1 - t0; jb += kBlock) {
+    const int64_t bc = std::min(kBlock, c1 - t0 - jb);
+    kernels::sgemm(bc, rows - jb, k2, Bf + jb * k2, k2, 1, Af + jb, rows, 1, F + (t0 + jb) * n + t0 + jb, n, true);
+  }
 }
 
 }  // namespace
@@ -279,84 +261,156 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
   zeros(e, std::max<int64_t>(n - 1, 0));
   zeros(tau, std::max<int64_t>(n - 1, 0));
   // Y (n, kPanel) column-major, indexed by global row: column p is the w of the panel's reflector p.
-  LineVector Yv(size_t(n * kPanel), 0.0), partial(size_t(kChunks * (n + 8)), 0.0), t1(static_cast<size_t>(kPanel)), t2(static_cast<size_t>(kPanel));
+  const int64_t stride = n + 8;  // of the symv chunks' partial sums (sum_triangle_chunks)
+  LineVector Yv(size_t(n * kPanel), 0.0), partial(size_t(kChunks * stride), 0.0), t1(static_cast<size_t>(kPanel)), t2(static_cast<size_t>(kPanel));
   int64_t bounds[kChunks + 1];
   // With float updates the trailing matrix lives in F, a float lower triangle (n, n column-major) that
   // y = A v reads (with v in float) and the panel updates accumulate into, as LAPACK's float32 ssytrd
-  // keeps it; each panel's columns come back to W in double when the panel begins.
-  std::vector<float> F(float_updates ? size_t(n * n) : 0), vf(float_updates ? size_t(n) : 0);
+  // keeps it; each panel's columns come back to W in double when the panel begins. Af, Bf: a panel's
+  // update's operands (pack_rank2k_float).
+  std::vector<float> F(float_updates ? size_t(n * n) : 0), vf(float_updates ? size_t(n) : 0), Af, Bf;
   if (float_updates)
     for (int64_t c = 0; c < n; ++c)
       for (int64_t r = c; r < n; ++r) F[size_t(c * n + r)] = float(W(r, c));
-  for (int64_t j0 = 0; j0 < n; j0 += kPanel) {
-    const int64_t b = std::min(kPanel, n - j0);
-    if (float_updates && j0 > 0)
-      for (int64_t c = j0; c < j0 + b; ++c)
-        for (int64_t r = c; r < n; ++r) W(r, c) = double(F[size_t(c * n + r)]);
-    for (int64_t i = 0; i < b; ++i) {
-      const int64_t k = j0 + i;
-      double* ck = W.col(k);
-      // Column k gets the panel's earlier reflectors: A(k:, k) -= V(k:, 0:i) Y(k, 0:i)^T + Y(k:, 0:i) V(k, 0:i)^T.
-      if (i > 0) call_out_of_line<&panel_column_update>(ck, k, n, W.col(j0), Yv.data(), n, i);
-      d[size_t(k)] = ck[k];
-      if (k + 1 >= n) break;
-      const double t = make_householder(ck[k + 1], ck + k + 2, n - k - 2);
-      e[size_t(k)] = ck[k + 1];
-      tau[size_t(k)] = t;
-      ck[k + 1] = 1.0;  // v = A(k+1:, k) with its unit entry, for the products below and the panel update
-      const double* v = ck;
-      double* y = Yv.data() + i * n;
-      // y = A v over the trailing matrix as it was when the panel began (columns k+1..), split over threads
-      // in fixed chunks (sum_over_chunks: the bits do not depend on the thread count).
-      const int64_t len = n - k - 1;
-      if (float_updates)
-        for (int64_t r = k + 1; r < n; ++r) vf[size_t(r)] = float(v[r]);
-      // Writes out's rows [c0, n) (symv_columns adds to them: they are cleared first).
-      auto symv = [&](int64_t c0, int64_t c1, double* out) {
-        if (float_updates) {
-          call_out_of_line<&symv_columns_float>(F.data(), n, c0, c1, vf.data(), out);
-        } else {
-          std::fill(out + c0, out + n, 0.0);
-          call_out_of_line<&symv_columns>(W, c0, c1, v, out);
+  // Panels [from, to) reduced by part `part` of `parts` threads, which meet at team_sync(). Part 0 takes the
+  // steps that are O(n) per column or need a whole column (the Householder vector, the panel's update of the
+  // next column, y.v); the threads share the symv's chunks (triangle_chunks: the same chunks and sums
+  // whatever the count), the correction's dot products (whole, one thread each), y's rows in the sum of the
+  // chunks and the correction (row by row: the same bits however the rows split), and the trailing update's
+  // columns (each thread those its symv chunks read next, which stay in its core's cache). Three meetings
+  // per column, each a spin on an atomic word while both threads run. Before, a run_parts per column's symv
+  // (serial correction, dots and sums between them): in Chromium at n = 1024 on 2 threads its helper went
+  // to sleep after 802 of its 858 parts (counters, load 3), a futex wake-up (10-70 us) per column.
+  // A team whose meetings sleep (a partner without a core: a loaded machine, more threads than cores) loses
+  // to one thread, 3 meetings per column each waiting out a scheduling delay: then part 0 reduces the next
+  // panels' columns alone (the same chunks, dots and rows: the same bits), the threads still sharing each
+  // panel's trailing update, and every 4th panel tries the team again.
+  bool solo = false;
+  int64_t sleeps = 0;
+  auto panels = [&](int64_t from, int64_t to, int part, int parts) {
+    const int team_parts = parts;
+    const auto sync = [&] {
+      if (parts > 1) tp::detail::team_sync();
+    };
+    const auto share = [&](int64_t lo, int64_t hi, int q) { return lo + (hi - lo) * q / parts; };
+    for (int64_t j0 = from; j0 < to; j0 += kPanel) {
+      const int64_t b = std::min(kPanel, n - j0);
+      if (part == 0) {
+        if (float_updates && j0 > 0)
+          for (int64_t c = j0; c < j0 + b; ++c)
+            for (int64_t r = c; r < n; ++r) W(r, c) = double(F[size_t(c * n + r)]);
+        if (team_parts > 1) {
+          const int64_t now = tp::detail::pool_counters().team_sleeps;
+          solo = j0 > from && (solo ? (j0 / kPanel) % 4 != 0 : now - sleeps > kPanel / 4);
+          sleeps = now;
         }
-      };
-      if (len < kSplitFrom) {
-        symv(k + 1, n, y);
-      } else {
-        triangle_chunks(k + 1, n, bounds);
-        sum_triangle_chunks(partial.data(), n + 8, bounds, y,
-                            [&](int64_t c, double* yc) { symv(bounds[c], bounds[c + 1], yc); });
       }
-      // ... minus what the panel's earlier reflectors changed: y -= V (Y^T v) + Y (V^T v).
-      if (i > 0)
-        call_out_of_line<&panel_correction>(y, v, k + 1, n, W.col(j0), Yv.data(), n, i, t1.data(), t2.data());
-      // w = t y - (t^2/2)(y.v) v: A - v w^T - w v^T is H A H.
-      for (int64_t r = k + 1; r < n; ++r) y[r] *= t;
-      const double alpha = -0.5 * t * dot(y + k + 1, v + k + 1, len);
-      axpy(y + k + 1, alpha, v + k + 1, len);
-    }
-    // The trailing matrix (columns and rows from j0 + b) gets the whole panel at once.
-    const int64_t t0 = j0 + b;
-    if (t0 < n) {
-      // A -= V Y^T + Y V^T: V(i, p) = W(i, j0 + p), Y(j, p) = Yv[p*n + j].
-      const Rank2kOperands ops{W.col(j0), n, Yv.data(), 1, n, Yv.data(), n, W.col(j0), 1, n, b};
-      if (float_updates) {
-        rank2k_update_stored_float(F.data(), n, t0, ops);
-      } else {
-        const int parts = n - t0 >= kSplitFrom ? int(std::min<int64_t>(kernels::sgemm_threads(), kChunks)) : 1;
-        triangle_chunks(t0, n, bounds);
-        // The chunks' column bounds rounded up to whole 4-column blocks from t0: rank2k_update's last block
-        // of 1-3 columns pads its tile with zero columns, and 12 chunks per panel had 12 of them (svdvals
-        // 3072x1024 updates ~0.005 s). Each entry's sum is the same whatever the split: the same bits.
-        for (int64_t c = 1; c < kChunks; ++c) bounds[c] = std::min(n, t0 + (bounds[c] - t0 + 3) / 4 * 4);
-        tp::detail::run_parts(parts, [&](int part) {
+      if (team_parts > 1) tp::detail::team_sync();  // solo is set
+      parts = solo ? 1 : team_parts;
+      for (int64_t i = 0; part < parts && i < b; ++i) {  // (no columns for a helper while part 0 is solo)
+        const int64_t k = j0 + i, len = n - k - 1;
+        double* ck = W.col(k);
+        if (part == 0) {
+          // Column k gets the panel's earlier reflectors: A(k:, k) -= V(k:, 0:i) Y(k, 0:i)^T + Y(k:, 0:i) V(k, 0:i)^T.
+          if (i > 0) call_out_of_line<&panel_column_update>(ck, k, n, W.col(j0), Yv.data(), n, i);
+          d[size_t(k)] = ck[k];
+          if (k + 1 < n) {
+            tau[size_t(k)] = make_householder(ck[k + 1], ck + k + 2, n - k - 2);
+            e[size_t(k)] = ck[k + 1];
+            ck[k + 1] = 1.0;  // v = A(k+1:, k) with its unit entry, for the products below and the panel update
+            if (float_updates)
+              for (int64_t r = k + 1; r < n; ++r) vf[size_t(r)] = float(ck[r]);
+            triangle_chunks(k + 1, n, bounds);
+          }
+        }
+        if (k + 1 >= n) break;
+        sync();  // v is ready
+        const double* v = ck;
+        double* y = Yv.data() + i * n;
+        // y = A v over the trailing matrix as it was when the panel began (columns k+1..): writes out's
+        // rows [c0, n) (symv_columns adds to them: they are cleared first).
+        auto symv = [&](int64_t c0, int64_t c1, double* out) {
+          if (float_updates) {
+            call_out_of_line<&symv_columns_float>(F.data(), n, c0, c1, vf.data(), out);
+          } else {
+            std::fill(out + c0, out + n, 0.0);
+            call_out_of_line<&symv_columns>(W, c0, c1, v, out);
+          }
+        };
+        const bool split = len >= kSplitFrom;
+        if (!split) {
+          if (part == 0) symv(k + 1, n, y);
+        } else {
+          for (int64_t c = kChunks * part / parts; c < kChunks * (part + 1) / parts; ++c)
+            symv(bounds[c], bounds[c + 1], partial.data() + c * stride);
+        }
+        // The correction's dot products, t1 = Y^T v and t2 = V^T v (they do not need y).
+        for (int64_t p = share(0, i, part); p < share(0, i, part + 1); ++p) {
+          t1[size_t(p)] = dot(Yv.data() + p * n + k + 1, v + k + 1, len);
+          t2[size_t(p)] = dot(W.col(j0 + p) + k + 1, v + k + 1, len);
+        }
+        sync();  // the chunks' partial sums and t1, t2 are ready
+        // y's rows: the chunks' sum, minus what the panel's earlier reflectors changed, y -= V t1 + Y t2, times t.
+        const int64_t r0 = share(k + 1, n, part), r1 = share(k + 1, n, part + 1);
+        if (split) sum_triangle_chunks(partial.data(), stride, bounds, y, r0, r1);
+        if (i > 0) call_out_of_line<&panel_correction>(y, r0, r1, W.col(j0), Yv.data(), n, i, t1.data(), t2.data());
+        const double t = tau[size_t(k)];
+        for (int64_t r = r0; r < r1; ++r) y[r] *= t;
+        sync();  // y is ready
+        if (part == 0) {  // w = t y - (t^2/2)(y.v) v: A - v w^T - w v^T is H A H.
+          const double alpha = -0.5 * t * dot(y + k + 1, v + k + 1, len);
+          axpy(y + k + 1, alpha, v + k + 1, len);
+        }
+      }
+      // The trailing matrix (columns and rows from j0 + b) gets the whole panel at once, each thread the
+      // columns of its symv chunks.
+      parts = team_parts;
+      const int64_t t0 = j0 + b;
+      if (t0 < n) {
+        // A -= V Y^T + Y V^T: V(i, p) = W(i, j0 + p), Y(j, p) = Yv[p*n + j].
+        const Rank2kOperands ops{W.col(j0), n, Yv.data(), 1, n, Yv.data(), n, W.col(j0), 1, n, b};
+        if (part == 0) {
+          if (float_updates) pack_rank2k_float(ops, t0, n - t0, t0, n - t0, -1.0f, Af, Bf);
+          triangle_chunks(t0, n, bounds);
+          // The double update's chunk bounds rounded up to whole 4-column blocks from t0: rank2k_update's last
+          // block of 1-3 columns pads its tile with zero columns, and 12 chunks per panel had 12 of them
+          // (svdvals 3072x1024 updates ~0.005 s). Each entry's sum is the same whatever the split: the same bits.
+          if (!float_updates)
+            for (int64_t c = 1; c < kChunks; ++c) bounds[c] = std::min(n, t0 + (bounds[c] - t0 + 3) / 4 * 4);
+        }
+        sync();
+        const int64_t c0 = bounds[kChunks * part / parts], c1 = bounds[kChunks * (part + 1) / parts];
+        if (float_updates) {
+          rank2k_stored_float_columns(F.data(), n, t0, c0, c1, Af.data(), Bf.data(), 2 * b);
+        } else {
           for (int64_t c = kChunks * part / parts; c < kChunks * (part + 1) / parts; ++c)
             rank2k_update(W, t0, bounds[c], bounds[c + 1], true, ops);
-        });
+        }
+        sync();
       }
+      if (part == 0)
+        for (int64_t i = 0; i < b && j0 + i + 1 < n; ++i) W(j0 + i + 1, j0 + i) = e[size_t(j0 + i)];
     }
-    for (int64_t i = 0; i < b && j0 + i + 1 < n; ++i) W(j0 + i + 1, j0 + i) = e[size_t(j0 + i)];
+  };
+  // The panels whose columns all split (len >= kSplitFrom, and so their trailing update) run as a team of
+  // threads when there are threads; the rest, or all when no team can be had, on this thread. One call
+  // site of panels (run, not inlined) keeps one copy of its code in the core, compiled for size: its own
+  // loops are O(n) per column, the kernels it calls (symv, correction, sgemm) are not (web-mt gzipped
+  // 228,450 -> 227,732 bytes).
+  struct Range {
+    int64_t from, to;
+    int parts;
+  } range{0, 0, int(std::min<int64_t>(kernels::sgemm_threads(), kChunks))};
+  const auto body = [&](int part) { panels(range.from, range.to, part, range.parts); };
+  const tp::detail::PartFn run = [](const void* c, int part) __attribute__((noinline)) TP_FOR_SIZE {
+    (*static_cast<const decltype(body)*>(c))(part);
+  };
+  if (range.parts > 1 && n - kPanel - kSplitFrom >= 0) {
+    range.to = ((n - kPanel - kSplitFrom) / kPanel + 1) * kPanel;
+    if (!tp::detail::run_team(range.parts, run, &body)) range.to = 0;
   }
+  range = {range.to, n, 1};
+  run(&body, 0);
 }
 
 }  // namespace tp::linalg::detail

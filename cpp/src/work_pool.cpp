@@ -11,6 +11,9 @@
 #include <atomic>
 #include <cstdint>
 #include <vector>
+#ifdef __EMSCRIPTEN__
+#include <emscripten/threading.h>
+#endif
 #endif
 
 namespace tp::detail {
@@ -71,10 +74,16 @@ class WorkPool {
     for (pthread_t t : helpers_) pthread_join(t, nullptr);
   }
 
-  // False (nothing run) when another thread is using the pool.
-  bool try_run(int parts, PartFn fn, const void* context) {
+  // False (nothing run) when another thread is using the pool, or when `team` and fewer than parts - 1
+  // helpers could be started.
+  bool try_run(int parts, PartFn fn, const void* context, bool team) {
     if (pthread_mutex_trylock(&caller_mu_) != 0) return false;
     const int helpers = grow(parts - 1);
+    if (team && helpers < parts - 1) {
+      pthread_mutex_unlock(&caller_mu_);
+      return false;
+    }
+    team_parts_ = parts;
     {
       Lock lock(mu_);
       fn_ = fn;
@@ -96,11 +105,48 @@ class WorkPool {
     return true;
   }
 
+  // The barrier of run_team's parts: the last to arrive starts the next generation and wakes the sleepers,
+  // if any. A sleeper counts itself before its last look at the generation, and the last arrival looks at
+  // the count after the generation changed, both sequentially consistent: one of them sees the other.
+  // WebAssembly sleeps on the generation word itself (Atomics.wait, which returns at once if the word
+  // changed), natively on a condition variable (pthread's on WebAssembly was 1.2 KB of code).
+  void sync() {
+    const uint32_t g = team_generation_.load(std::memory_order_acquire);
+    if (team_arrived_.fetch_add(1, std::memory_order_acq_rel) == team_parts_ - 1) {
+      team_arrived_.store(0, std::memory_order_relaxed);
+      team_generation_.store(g + 1);
+      if (team_sleepers_.load() > 0) {
+#ifdef __EMSCRIPTEN__
+        emscripten_futex_wake(&team_generation_, team_parts_);
+#else
+        Lock lock(mu_);
+        pthread_cond_broadcast(&team_cv_);
+#endif
+      }
+      return;
+    }
+    const auto passed = [&] { return team_generation_.load() != g; };
+    if (!spin_until(passed)) {
+      team_sleeps_.fetch_add(1, std::memory_order_relaxed);
+      team_sleepers_.fetch_add(1);
+#ifdef __EMSCRIPTEN__
+      while (!passed()) emscripten_futex_wait(&team_generation_, g, 1e300);
+#else
+      {
+        Lock lock(mu_);
+        while (!passed()) pthread_cond_wait(&team_cv_, &mu_);
+      }
+#endif
+      team_sleepers_.fetch_sub(1);
+    }
+  }
+
   PoolCounters counters() const {
     PoolCounters c;
     c.helper_parts = helper_parts_.load(std::memory_order_relaxed);
     c.helper_ns = helper_ns_.load(std::memory_order_relaxed);
     c.caller_wait_ns = caller_wait_ns_.load(std::memory_order_relaxed);
+    c.team_sleeps = team_sleeps_.load(std::memory_order_relaxed);
     return c;
   }
 
@@ -163,14 +209,17 @@ class WorkPool {
 
   pthread_mutex_t caller_mu_ = PTHREAD_MUTEX_INITIALIZER;  // one caller at a time
   pthread_mutex_t mu_ = PTHREAD_MUTEX_INITIALIZER;  // guards stop_ and the sleeps on the two condition variables
-  pthread_cond_t posted_ = PTHREAD_COND_INITIALIZER, done_ = PTHREAD_COND_INITIALIZER;
+  pthread_cond_t posted_ = PTHREAD_COND_INITIALIZER, done_ = PTHREAD_COND_INITIALIZER, team_cv_ = PTHREAD_COND_INITIALIZER;
   std::vector<pthread_t> helpers_;  // helper i runs part i + 1
   // Written by the caller before it posts; read by the helpers that take part.
   PartFn fn_ = nullptr;
   const void* context_ = nullptr;
   std::atomic<uint64_t> posted_word_{0};
   std::atomic<int> pending_{0};  // parts posted to helpers and not yet finished
-  std::atomic<int64_t> helper_parts_{0}, helper_ns_{0}, caller_wait_ns_{0};  // for pool_counters()
+  int team_parts_ = 0;  // the parts of the running call, for sync()
+  std::atomic<int> team_arrived_{0}, team_sleepers_{0};
+  std::atomic<uint32_t> team_generation_{0};
+  std::atomic<int64_t> helper_parts_{0}, helper_ns_{0}, caller_wait_ns_{0}, team_sleeps_{0};  // for pool_counters()
   bool stop_ = false;
 };
 
@@ -181,15 +230,27 @@ WorkPool& pool() {
 
 }  // namespace
 
-void run_parts(int parts, PartFn fn, const void* context) {
+// Not inlined: inlined where fn is known, its serial loop inlined fn too, a second copy of each split's
+// body (+2.5 KB gzipped in the pthreads core when try_run stopped being inlined into it).
+__attribute__((noinline)) void run_parts(int parts, PartFn fn, const void* context) {
   if (parts > 1 && !t_in_part) {
     t_in_part = true;
-    const bool ran = pool().try_run(parts, fn, context);
+    const bool ran = pool().try_run(parts, fn, context, false);
     t_in_part = false;
     if (ran) return;
   }
   for (int p = 0; p < parts; ++p) fn(context, p);
 }
+
+bool run_team(int parts, PartFn fn, const void* context) {
+  if (parts <= 1 || t_in_part) return false;
+  t_in_part = true;
+  const bool ran = pool().try_run(parts, fn, context, true);
+  t_in_part = false;
+  return ran;
+}
+
+void team_sync() { pool().sync(); }
 
 PoolCounters pool_counters() { return pool().counters(); }
 
@@ -198,6 +259,10 @@ PoolCounters pool_counters() { return pool().counters(); }
 void run_parts(int parts, PartFn fn, const void* context) {
   for (int p = 0; p < parts; ++p) fn(context, p);
 }
+
+bool run_team(int, PartFn, const void*) { return false; }
+
+void team_sync() {}
 
 PoolCounters pool_counters() { return {}; }
 

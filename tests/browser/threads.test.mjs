@@ -1,8 +1,8 @@
 // The threaded GEMM in Chromium: on a crossOriginIsolated page wasm/js/browser.js loads the pthreads
 // core (build/wasm/web-mt) and splits large products over 2+ threads, with products bit-identical to
-// one thread and to Node; a page without COOP/COEP gets the single-thread core and still works;
-// both report C++ errors as TensorpadErrors; the notebook's own worker (web/dist, served with
-// COOP/COEP) runs the pthreads core.
+// one thread and to Node, and eigh too (its tridiagonalization's thread team); a page without
+// COOP/COEP gets the single-thread core and still works; both report C++ errors as TensorpadErrors;
+// the notebook's own worker (web/dist, served with COOP/COEP) runs the pthreads core.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -32,6 +32,14 @@ self.onmessage = async ({ data }) => {
       const bits = data.threadCounts.map((t) => { tp.setNumThreads(t); return Array.from(new Uint32Array(A.matmul(B).data().buffer)); });
       products.push({ same: bits.every((b) => b.every((x, i) => x === bits[0][i])), sum: bits[0].reduce((s, x) => (s + x) % 1000000007, 0) });
     }
+    // eigh of a 300x300 symmetric matrix: its tridiagonalization's first 3 panels run as a thread team.
+    const S = tp.randn([300, 300], { seed: 3 }), Sym = S.add(S.transpose());
+    const eig = data.threadCounts.map((t) => {
+      tp.setNumThreads(t);
+      const { eigenvalues, eigenvectors } = tp.linalg.eigh(Sym);
+      return [...new Uint32Array(eigenvalues.data().buffer), ...new Uint32Array(eigenvectors.data().buffer)];
+    });
+    products.push({ same: eig.every((b) => b.every((x, i) => x === eig[0][i])), sum: eig[0].reduce((s, x) => (s + x) % 1000000007, 0) });
     const clampedTo = tp.setNumThreads(64);
     // A C++ error must reach JS as a TensorpadError, and the core stay usable (a pthreads build with
     // -fwasm-exceptions let them escape uncaught under Emscripten 3.1.6).
@@ -107,13 +115,16 @@ async function runWorker(base, { cores = 0, threadCounts = [1, 2, 3] } = {}) {
   }
 }
 
-// The same products in Node (single-thread core): the checksums of their bits.
+// The same products (and the eigh) in Node (single-thread core): the checksums of their bits.
 async function nodeSums() {
   const tp = await init();
-  return CASES.map(([sa, sb]) => {
+  const sums = CASES.map(([sa, sb]) => {
     const C = tp.randn(sa, { seed: 1 }).matmul(tp.randn(sb, { seed: 2 }));
     return Array.from(new Uint32Array(C.data().buffer)).reduce((s, x) => (s + x) % 1000000007, 0);
   });
+  const S = tp.randn([300, 300], { seed: 3 }), { eigenvalues, eigenvectors } = tp.linalg.eigh(S.add(S.transpose()));
+  return [...sums, [...new Uint32Array(eigenvalues.data().buffer), ...new Uint32Array(eigenvectors.data().buffer)]
+    .reduce((s, x) => (s + x) % 1000000007, 0)];
 }
 
 test('a crossOriginIsolated page runs the pthreads core, and its products match 1 thread and Node bit for bit', async () => {
@@ -123,7 +134,7 @@ test('a crossOriginIsolated page runs the pthreads core, and its products match 
   const pool = Math.max(2, Math.min(got.cores, 8));
   assert.equal(got.threads, Math.min(got.cores, pool + 1), 'one thread per core, up to the pool + the caller');
   assert.equal(got.clampedTo, pool + 1);
-  for (const [i, p] of got.products.entries()) assert.ok(p.same, `case ${JSON.stringify(CASES[i])}: 1, 2 and 3 threads differ`);
+  for (const [i, p] of got.products.entries()) assert.ok(p.same, `case ${JSON.stringify(CASES[i] ?? 'eigh 300')}: 1, 2 and 3 threads differ`);
   assert.deepEqual(got.products.map((p) => p.sum), await nodeSums(), 'the products differ from Node\'s');
 });
 
@@ -134,7 +145,7 @@ test('the pool grows with the cores the browser reports: 6 cores give 6 threads,
   assert.equal(got.threads, 6, 'one thread per reported core');
   assert.equal(got.clampedTo, 7, 'the pool (6 workers) + the caller');
   assert.ok(got.workerThreads >= 7, `the page's worker and a pool of 6: ${got.workerThreads} Worker threads in the renderer`);
-  for (const [i, p] of got.products.entries()) assert.ok(p.same, `case ${JSON.stringify(CASES[i])}: 1, 4, 6 and 7 threads differ`);
+  for (const [i, p] of got.products.entries()) assert.ok(p.same, `case ${JSON.stringify(CASES[i] ?? 'eigh 300')}: 1, 4, 6 and 7 threads differ`);
   assert.deepEqual(got.products.map((p) => p.sum), await nodeSums());
 });
 

@@ -989,6 +989,66 @@ TEST_CASE("the blocked tridiagonalization gives the unblocked one's tridiagonal 
   }
 }
 
+TEST_CASE("the blocked tridiagonalization's thread team gives one thread's bits, double and float updates, and the unblocked tridiagonal") {
+  // n = 300: its first 3 panels (len >= kSplitFrom in every column) run as a team of 2 or 3 threads that
+  // meet 3 times per column (run_team, team_sync), the rest on the caller; 3 threads share the 12 symv
+  // chunks and the rows unevenly. Oracle: with double updates, the unblocked reduction's d and e; with float
+  // updates, the trace and Frobenius norm it keeps.
+  namespace d = tp::linalg::detail;
+  const int64_t n = 300;
+  const auto g = splitmix_gaussian(4242, n * n);
+  d::ColMat A(n, n);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j <= i; ++j) A(i, j) = double(g[size_t(i * n + j)]) + g[size_t(j * n + i)];
+  d::ColMat U = A;
+  std::vector<double> du, eu, tu;
+  d::tridiagonalize_unblocked(U, du, eu, tu);
+  double scale = 0, frob2 = 0;  // max |A_ij| and ||A||_F^2
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = j; i < n; ++i) {
+      scale = std::max(scale, std::fabs(A(i, j)));
+      frob2 += (i == j ? 1 : 2) * A(i, j) * A(i, j);
+    }
+  for (bool float_updates : {false, true}) {
+    CAPTURE(float_updates);
+    struct Out {
+      d::ColMat W;
+      std::vector<double> dg, e, tau;
+    };
+    auto run = [&](int threads) {
+      Out o{A, {}, {}, {}};
+      tp::kernels::set_sgemm_threads(threads);
+      d::tridiagonalize_blocked(o.W, o.dg, o.e, o.tau, float_updates);
+      tp::kernels::set_sgemm_threads(1);
+      return o;
+    };
+    const Out one = run(1);
+    if (!float_updates) {
+      for (int64_t i = 0; i < n; ++i) REQUIRE(std::fabs(one.dg[size_t(i)] - du[size_t(i)]) <= 1e-10 * scale);
+      for (int64_t i = 0; i + 1 < n; ++i) REQUIRE(std::fabs(one.e[size_t(i)] - eu[size_t(i)]) <= 1e-10 * scale);
+    } else {  // float32 rounding of the trailing matrix: the similarity's invariants, trace and Frobenius norm
+      double tr = 0, fro = 0;
+      for (int64_t i = 0; i < n; ++i) tr += one.dg[size_t(i)] - du[size_t(i)];
+      for (int64_t i = 0; i < n; ++i) fro += one.dg[size_t(i)] * one.dg[size_t(i)] - du[size_t(i)] * du[size_t(i)];
+      for (int64_t i = 0; i + 1 < n; ++i) fro += 2 * (one.e[size_t(i)] * one.e[size_t(i)] - eu[size_t(i)] * eu[size_t(i)]);
+      CHECK(std::fabs(tr) <= 1e-5 * scale * n);
+      CHECK(std::fabs(fro) <= 1e-5 * frob2);
+    }
+    for (int threads : {2, 3}) {
+      CAPTURE(threads);
+      const int64_t helper_parts = tp::detail::pool_counters().helper_parts;
+      const Out o = run(threads);
+#if TP_HAS_THREADS
+      CHECK(tp::detail::pool_counters().helper_parts > helper_parts);  // the team ran (not the fallback)
+#endif
+      CHECK(o.W.a == one.W.a);
+      CHECK(o.dg == one.dg);
+      CHECK(o.e == one.e);
+      CHECK(o.tau == one.tau);
+    }
+  }
+}
+
 // Q diag(lambda(0..k-1)) Q^T for an orthogonal Q (k, k), summed in double: a symmetric matrix with a
 // chosen spectrum.
 template <class Lambda>

@@ -64,4 +64,39 @@ TEST_CASE("run_parts from two threads at once runs every part of both callers") 
   CHECK(first == std::vector<int>{300, 300});
   CHECK(second == std::vector<int>{300, 300, 300});
 }
+
+TEST_CASE("run_team runs its parts at once, and team_sync lets no part past a meeting before all reach it") {
+  // Each round every part writes its slot, meets, and reads every slot: a part let through early would read
+  // a slot of the round before. 3 parts on 2 cores too (the meetings then sleep after spinning).
+  for (int parts : {2, 3}) {
+    CAPTURE(parts);
+    std::vector<std::atomic<int>> slot(static_cast<size_t>(parts));
+    std::atomic<int> stale{0};
+    const bool ran = tp::detail::run_team(parts, [&](int p) {
+      for (int round = 1; round <= 2000; ++round) {
+        slot[size_t(p)].store(round, std::memory_order_relaxed);
+        tp::detail::team_sync();
+        for (int q = 0; q < parts; ++q)
+          if (slot[size_t(q)].load(std::memory_order_relaxed) != round) stale.fetch_add(1);
+        tp::detail::team_sync();  // no one writes the next round before all have read this one
+      }
+    });
+    CHECK(ran);
+    CHECK(stale.load() == 0);
+    for (int q = 0; q < parts; ++q) CHECK(slot[size_t(q)].load() == 2000);
+  }
+  // From inside a part (here run_parts' part) no team can be had: it runs nothing.
+  std::atomic<int> inner_ran{0}, declined{0};
+  tp::detail::run_parts(2, [&](int) {
+    if (!tp::detail::run_team(2, [&](int) { inner_ran.fetch_add(1); })) declined.fetch_add(1);
+  });
+  CHECK(inner_ran.load() == 0);
+  CHECK(declined.load() == 2);
+}
+#else
+TEST_CASE("run_team declines without threads, running nothing") {
+  int ran = 0;
+  CHECK_FALSE(tp::detail::run_team(2, [&](int) { ++ran; }));
+  CHECK(ran == 0);
+}
 #endif
