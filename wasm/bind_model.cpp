@@ -156,26 +156,29 @@ bool weight_end(int id) {
   });
 }
 
-bool check_complete(int id) {
-  return tpw::guard([&] {
-    loaded(id).m->check_complete();
-    return true;
-  });
+// Rows of the op table (numbers in, a number out; call() is the guard): (id)
+double check_complete(const tpw::Args& a) {
+  loaded(a.i(0)).m->check_complete();
+  return 1;
 }
 
 // All the weights' bytes (model.bytes), or only those outside tensors (what tp.memory adds for models).
-double model_bytes(int id, bool outside_tensors) {
-  const Loaded* l = g_models.find(id);
+// (id, outsideTensors)
+double model_bytes(const tpw::Args& a) {
+  const bool outside_tensors = a.b(1);
+  const Loaded* l = g_models.find(a.i(0));
   if (!l) return 0.0;
   return double(outside_tensors ? l->m->vec_bytes() : l->m->bytes());
 }
 
 // Frees the model and every run and cache made from it.
-void release(int id) {
+double release(const tpw::Args& a) {  // (id)
+  const int id = a.i(0);
   g_runs.each([&](int rid, const Run& r) {
     if (r.model == id) g_runs.release(rid);
   });
   g_models.release(id);
+  return 0;
 }
 
 // The weight itself in its file dtype (a new handle on the model's storage, not a copy): disposing the
@@ -185,13 +188,15 @@ int weight(int id, std::string name) {
 }
 
 // KV caches: one per generation.
-int cache_create(int id, double capacity) {
-  return tpw::guard([&] {
-    auto kv = std::make_unique<model::KVCache>(loaded(id).m->make_cache(int64_t(capacity)));
-    return g_caches.put(std::move(kv));
-  });
+// (id, capacity)
+double cache_create(const tpw::Args& a) {
+  auto kv = std::make_unique<model::KVCache>(loaded(a.i(0)).m->make_cache(int64_t(a.d(1))));
+  return g_caches.put(std::move(kv));
 }
-void cache_release(int cid) { g_caches.release(cid); }
+double cache_release(const tpw::Args& a) {  // (cacheId)
+  g_caches.release(a.i(0));
+  return 0;
+}
 
 // A forward run: logits 0 none, 1 last, 2 all; capture is an array of names or patterns; cache 0 = none.
 int run_begin(int id, val ids, val capture, int logits, int cache) {
@@ -257,7 +262,21 @@ val run_take(int rid) {
     return out;
   });
 }
-void run_release(int rid) { g_runs.release(rid); }
+double run_release(const tpw::Args& a) {  // (runId)
+  g_runs.release(a.i(0));
+  return 0;
+}
+
+// Numbers in, a number out: rows of the op table (handles.hpp), not embind functions of their own.
+const tpw::OpRow kRows[] = {
+    {"modelCheckComplete", tpw::Result::Bool, check_complete},
+    {"modelBytes", tpw::Result::Number, model_bytes},
+    {"modelRelease", tpw::Result::Number, release},
+    {"modelCacheCreate", tpw::Result::Number, cache_create},
+    {"modelCacheRelease", tpw::Result::Number, cache_release},
+    {"modelRunRelease", tpw::Result::Number, run_release},
+};
+const tpw::OpRows kAdded(kRows);
 
 }  // namespace
 
@@ -268,14 +287,8 @@ EMSCRIPTEN_BINDINGS(tensorpad_model) {
   function("modelWeightBegin", &weight_begin);
   function("modelWeightChunk", &weight_chunk);
   function("modelWeightEnd", &weight_end);
-  function("modelCheckComplete", &check_complete);
-  function("modelBytes", &model_bytes);
-  function("modelRelease", &release);
   function("modelWeight", &weight);
-  function("modelCacheCreate", &cache_create);
-  function("modelCacheRelease", &cache_release);
   function("modelRunBegin", &run_begin);
   function("modelRunStep", &run_step);
   function("modelRunTake", &run_take);
-  function("modelRunRelease", &run_release);
 }

@@ -76,7 +76,10 @@ double block_diag(const Args& a) { return h(tp::linalg::block_diag(a.tensors(0))
 double fake_quant(const Args& a) { return h(tp::quant::fake_quant(a.t(0), a.i(1), a.b(2))); }
 double rel_error(const Args& a) { return tp::quant::rel_error(a.t(0), a.t(1)); }
 double quantize(const Args& a) { return g_quantized.put(tp::quant::quantize(a.t(0), a.i(1), a.b(2))); }
-void q_release(int id) { g_quantized.release(id); }
+double q_release(const Args& a) {
+  g_quantized.release(a.i(0));
+  return 0;
+}
 double q_live(const Args&) { return g_quantized.live(); }
 // Bytes held by the live quantized tensors (levels and scales), for tp.memory().
 double q_live_bytes(const Args&) {
@@ -134,6 +137,7 @@ const tpw::OpRow kRows[] = {
     {"quantFakeQuant", R::Number, fake_quant},
     {"quantRelError", R::Number, rel_error},
     {"quantQuantize", R::Number, quantize},
+    {"quantRelease", R::Number, q_release},
     {"quantLive", R::Number, q_live},
     {"quantLiveBytes", R::Number, q_live_bytes},
     {"quantShape", R::List, q_shape},
@@ -148,10 +152,9 @@ const tpw::OpRows kAdded(kRows);
 
 }  // namespace
 
-// A string argument, a typed-array result, no result: embind functions of their own.
+// A string argument, a typed-array result: embind functions of their own.
 EMSCRIPTEN_BINDINGS(tensorpad_nn) {
   using emscripten::function;
   function("nnGelu", &gelu);
-  function("quantRelease", &q_release);
   function("quantLevels", &q_levels);
 }

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
-#include <set>
 #include <utility>
 
 #include "io_safetensors_text.hpp"
@@ -222,13 +221,22 @@ std::vector<uint8_t> write_safetensors(const std::vector<NamedArray>& arrays,
     }
     text += '}';
   }
-  std::set<std::string> names;
+  // Which arrays repeat an earlier one's name: the stable order by name puts each repeat right after
+  // its first (one sort_order, not a std::set<std::string> tree instance in the core).
+  std::vector<uint8_t> repeat(arrays.size(), 0);
+  {
+    const std::vector<int64_t> by_name = tp::detail::sort_order(
+        int64_t(arrays.size()), [&](int64_t a, int64_t b) { return arrays[size_t(a)].name < arrays[size_t(b)].name; });
+    for (size_t i = 1; i < by_name.size(); ++i)
+      if (arrays[size_t(by_name[i])].name == arrays[size_t(by_name[i - 1])].name) repeat[size_t(by_name[i])] = 1;
+  }
   uint64_t offset = 0;
-  for (const auto& a : arrays) {
+  for (size_t ai = 0; ai < arrays.size(); ++ai) {
+    const auto& a = arrays[ai];
     if (a.name.empty()) fail(kOp, "cannot write a tensor with an empty name");
     check_utf8("a tensor name", a.name);
     if (a.name == "__metadata__") fail(kOp, "cannot write a tensor named __metadata__ (reserved)");
-    if (!names.insert(a.name).second) fail(kOp, "cannot write two tensors named ", quote_name(a.name));
+    if (repeat[ai]) fail(kOp, "cannot write two tensors named ", quote_name(a.name));
     if (a.raw && (a.dtype == DType::F8_E4M3 || a.dtype == DType::F8_E5M2 || a.dtype == DType::F8_E8M0))
       fail(kOp, "cannot write tensor ", quote_name(a.name), " as ", dtype_name(a.dtype), " (FP8 types are read only)");
     if (!a.raw && a.dtype != DType::F32 && a.dtype != DType::F16 && a.dtype != DType::BF16)

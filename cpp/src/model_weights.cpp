@@ -6,6 +6,7 @@
 
 #include "tensorpad/gemm.hpp"
 #include "tensorpad/model.hpp"
+#include "sort_order.hpp"
 
 namespace tp::model {
 
@@ -69,8 +70,27 @@ bool capture_matches(const std::string& pattern, const std::string& name) {
 }
 
 Model::Model(Config c) : c_(std::move(c)) {
-  for (auto& s : expected_weights(c_)) expected_.emplace(s.name, s);
+  std::vector<WeightSpec> specs = expected_weights(c_);
+  const std::vector<int64_t> order = tp::detail::sort_order(
+      int64_t(specs.size()), [&](int64_t a, int64_t b) { return specs[size_t(a)].name < specs[size_t(b)].name; });
+  entries_.reserve(order.size());
+  for (int64_t i : order) {  // a repeated name keeps its first spec, as std::map::emplace did
+    if (!entries_.empty() && entries_.back().spec.name == specs[size_t(i)].name) continue;
+    entries_.push_back(Entry{});
+    entries_.back().spec = std::move(specs[size_t(i)]);
+  }
   inv_freq_ = rope_inv_freq(c_);
+}
+
+int64_t Model::find(const std::string& name) const {
+  int64_t lo = 0, hi = int64_t(entries_.size());  // the answer is in [lo, hi)
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    const int c = entries_[size_t(mid)].spec.name.compare(name);
+    if (c == 0) return mid;
+    if (c < 0) lo = mid + 1; else hi = mid;
+  }
+  return -1;
 }
 
 uint8_t* Model::allocate(const std::string& name, io::DType dtype, const Shape& shape) {
@@ -82,19 +102,20 @@ uint8_t* Model::allocate(const std::string& name, io::DType dtype, const Shape& 
            Shape{c_.vocab, c_.hidden});
     return nullptr;  // tie_word_embeddings: transformers uses embed_tokens and ignores it as well
   }
-  auto it = expected_.find(name);
-  if (it == expected_.end()) {
+  const int64_t at = find(name);
+  if (at < 0) {
     std::string why = c_.architecture + " with this config.json has no tensor '" + name + "'";
     if (ends_with(name, ".bias")) why += " (does config.json's attention_bias / mlp_bias match the checkpoint?)";
     if (name == "lm_head.weight") why += " (tie_word_embeddings is true)";
     fail(kLoad, why);
   }
-  if (shape != it->second.shape)
-    fail(kLoad, "tensor '", name, "' has shape ", shape, ", config.json implies ", it->second.shape,
-         " (", it->second.why, ")");
+  Entry& e = entries_[size_t(at)];
+  if (shape != e.spec.shape)
+    fail(kLoad, "tensor '", name, "' has shape ", shape, ", config.json implies ", e.spec.shape,
+         " (", e.spec.why, ")");
   if (dtype != io::DType::F32 && dtype != io::DType::F16 && dtype != io::DType::BF16)
     fail(kLoad, "tensor '", name, "' is stored as ", io::dtype_name(dtype), "; model weights must be F32, F16 or BF16");
-  if (weights_.count(name)) fail(kLoad, "tensor '", name, "' appears twice (in two shards?)");
+  if (e.present) fail(kLoad, "tensor '", name, "' appears twice (in two shards?)");
   Weight w;
   w.dtype = dtype;
   w.shape = shape;
@@ -109,14 +130,15 @@ uint8_t* Model::allocate(const std::string& name, io::DType dtype, const Shape& 
   }
   uint8_t* dst = w.data();
   bytes_ += int64_t(w.nbytes());
-  weights_.emplace(name, std::move(w));
+  e.w = std::move(w);
+  e.present = true;
   return dst;
 }
 
 void Model::mark_loaded(const std::string& name) {
-  auto it = weights_.find(name);
-  if (it == weights_.end()) return;  // an ignored tensor
-  Weight& w = it->second;
+  const int64_t at = find(name);
+  if (at < 0 || !entries_[size_t(at)].present) return;  // an ignored tensor
+  Weight& w = entries_[size_t(at)].w;
   w.loaded = true;
   if (w.dtype == io::DType::F16)
     w.finite = kernels::f16_all_finite(w.numel, reinterpret_cast<const uint16_t*>(w.data()));
@@ -124,16 +146,14 @@ void Model::mark_loaded(const std::string& name) {
     std::vector<float> f(size_t(w.numel));
     io::to_float32(w.dtype, w.data(), w.numel, f.data());
     vec_bytes_ += int64_t(f.size() * sizeof(float));
-    vecs_[name] = std::move(f);
+    entries_[size_t(at)].vec = std::move(f);
   }
 }
 
 void Model::check_complete() const {
   std::vector<std::string> missing;
-  for (const auto& [name, spec] : expected_) {
-    auto it = weights_.find(name);
-    if (it == weights_.end() || !it->second.loaded) missing.push_back(name);
-  }
+  for (const Entry& e : entries_)  // by name, as the map listed them
+    if (!e.present || !e.w.loaded) missing.push_back(e.spec.name);
   if (missing.empty()) return;
   std::string list;
   for (size_t i = 0; i < missing.size() && i < 4; ++i) list += (i ? ", '" : "'") + missing[i] + "'";
@@ -142,13 +162,13 @@ void Model::check_complete() const {
 }
 
 const Weight& Model::weight(const std::string& name) const {
-  auto it = weights_.find(name);
-  if (it == weights_.end()) {
+  int64_t at = find(name);
+  if (at < 0 || !entries_[size_t(at)].present) {
     const std::string real = c_.tied && name == "lm_head.weight" ? "model.embed_tokens.weight" : name;
-    it = weights_.find(real);
-    if (it == weights_.end()) fail("model.weight", "no weight named '", name, "'");
+    at = find(real);
+    if (at < 0 || !entries_[size_t(at)].present) fail("model.weight", "no weight named '", name, "'");
   }
-  return it->second;
+  return entries_[size_t(at)].w;
 }
 
 std::vector<std::string> Model::weight_names() const {
@@ -165,9 +185,9 @@ Tensor Model::weight_f32(const std::string& name) const {
 }
 
 const std::vector<float>& Model::vec(const std::string& name) const {
-  auto it = vecs_.find(name);
-  TP_ASSERT(it != vecs_.end());
-  return it->second;
+  const int64_t at = find(name);
+  TP_ASSERT(at >= 0 && entries_[size_t(at)].w.loaded && entries_[size_t(at)].w.shape.size() == 1);
+  return entries_[size_t(at)].vec;
 }
 
 // x is [T, in], W is [out, in], y is [T, out]: sgemm with B = Wᵀ read transposed by its packing; a

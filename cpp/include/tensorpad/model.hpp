@@ -19,7 +19,6 @@
 #pragma once
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -175,7 +174,10 @@ class Model {
   int64_t vec_bytes() const { return vec_bytes_; }  // the part outside tensors (not in tp.memory's tensors)
 
   const Weight& weight(const std::string& name) const;  // throws for an unknown name
-  bool has(const std::string& name) const { return weights_.count(name) != 0; }
+  bool has(const std::string& name) const {
+    const int64_t i = find(name);
+    return i >= 0 && entries_[size_t(i)].present;
+  }
   std::vector<std::string> weight_names() const;
   Tensor weight_f32(const std::string& name) const;  // a float32 copy
 
@@ -198,9 +200,17 @@ class Model {
 
  private:
   Config c_;
-  std::map<std::string, WeightSpec> expected_;
-  std::map<std::string, Weight> weights_;
-  std::map<std::string, std::vector<float>> vecs_;  // float32 copies of the 1-d weights (tiny)
+  // One entry per expected weight, sorted by name and fixed at construction (references into it stay
+  // valid). Why not std::map: its red-black tree instances were ~1 KB of the gzipped core, and a
+  // binary search over a few hundred names costs the same compares as the tree's descent.
+  struct Entry {
+    WeightSpec spec;
+    Weight w;
+    bool present = false;    // allocated from a checkpoint (w holds its tensor)
+    std::vector<float> vec;  // the float32 copy of a loaded 1-d weight (tiny), else empty
+  };
+  std::vector<Entry> entries_;
+  int64_t find(const std::string& name) const;  // the entry's index, or -1
   std::vector<double> inv_freq_;
   int64_t bytes_ = 0, vec_bytes_ = 0;
 };
