@@ -12,6 +12,10 @@
 
 namespace tp {
 
+namespace detail {
+double nth_median(std::vector<double>& v);  // reduce.cpp
+}
+
 namespace {
 
 constexpr int64_t kBlock = 256;
@@ -27,6 +31,7 @@ C reduce_line_typed(ReduceOp op, DType d, const uint8_t* p, int64_t n, int64_t s
     if constexpr (std::is_floating_point_v<C>)
       for (C x : v)
         if (x != x) return x;  // NaN propagates, as in torch
+    if constexpr (std::is_same_v<C, double>) return detail::nth_median(v);
     const auto mid = v.begin() + (n - 1) / 2;
     std::nth_element(v.begin(), mid, v.end());
     return *mid;
