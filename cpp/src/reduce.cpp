@@ -1,6 +1,5 @@
 // Reductions along one dim or all: sum, mean, amax, amin, median, p-norms; cumsum; softmax.
 #include <algorithm>
-#include <cassert>
 #include <cmath>
 #include <vector>
 #include <limits>
@@ -9,15 +8,13 @@
 #include "tensorpad/ops.hpp"
 #include "tensorpad/vmath.hpp"
 #include "lines_around.hpp"
+#include "nth_median.hpp"
 
 namespace tp {
 
 namespace detail {
-// The lower middle of v (n >= 1 values, no NaN), v reordered: float32's medians here and the other floating
-// dtypes' (reduce_dtype.cpp) share this one std::nth_element<double> instance (each instance
-// ~1.4 KB). Here, at -O3: at reduce_dtype.cpp's -Os float32 medians took 2.6x as long.
 __attribute__((noinline)) double nth_median(std::vector<double>& v) {
-  assert(!v.empty());
+  TP_ASSERT(!v.empty());
   const auto mid = v.begin() + (int64_t(v.size()) - 1) / 2;
   std::nth_element(v.begin(), mid, v.end());
   return *mid;

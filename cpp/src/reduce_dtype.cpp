@@ -9,12 +9,9 @@
 #include "tensorpad/elementwise_dtype.hpp"
 #include "tensorpad/ops.hpp"
 #include "lines_around.hpp"
+#include "nth_median.hpp"
 
 namespace tp {
-
-namespace detail {
-double nth_median(std::vector<double>& v);  // reduce.cpp
-}
 
 namespace {
 
