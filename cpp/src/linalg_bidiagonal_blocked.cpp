@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "for_size.hpp"
 #include "linalg_detail.hpp"
 #include "out_of_line.hpp"
 #include "tensorpad/error.hpp"
@@ -128,6 +129,78 @@ void column_axpys_float(const float* F, int64_t m, int64_t r0, int64_t j0, int64
     for (int64_t r = r0; r < m; ++r) x[r] += double(F[j * m + r] * v[j]);
 }
 
+// The panel's per-column steps that are O(n) per reflector, out of line (call_out_of_line) and at -O3: the
+// panel loop runs once per call (V8 would run its loops in baseline code) and is compiled for size. Each
+// writes a range of rows (or columns) from that range alone, entry by entry in the order of one pass per
+// reflector: any split of the range over threads gives the same bits.
+constexpr int64_t kRows = 64;
+
+// Column k1 gets the panel's reflectors p < i1 over rows [r0, r1): A(r, k1) -= V(r, p) Y(k1, p) + X(r, p) U(p, k1),
+// with V(:, p) = W(:, j0 + p), U(p, k1) = W(j0 + p, k1) (rows above r0), Y(k1, p) at Yk[p*n]; by blocks of
+// kRows rows, each taking every reflector in order while it sits in L1.
+void panel_column_rows(double* ck, int64_t r0, int64_t r1, const double* V0, const double* X0, int64_t m,
+                       const double* Yk, int64_t n, int64_t j0, int64_t i1) {
+  for (int64_t b0 = r0; b0 < r1; b0 += kRows) {
+    const int64_t b1 = std::min(b0 + kRows, r1);
+    for (int64_t p = 0; p < i1; ++p) {
+      const double *vp = V0 + p * m, *xp = X0 + p * m, a = Yk[p * n], c = ck[j0 + p];
+      for (int64_t r = b0; r < b1; ++r) ck[r] -= vp[r] * a + xp[r] * c;
+    }
+  }
+}
+
+// t1 = V^T u and t2 = X^T u over rows [k, m), for the panel's i earlier reflectors.
+void panel_u_dots(const double* V0, const double* X0, int64_t m, int64_t k, const double* u, int64_t i, double* t1,
+                  double* t2) {
+  for (int64_t p = 0; p < i; ++p) t1[p] = dot(V0 + p * m + k, u + k, m - k);
+  for (int64_t p = 0; p < i; ++p) t2[p] = dot(X0 + p * m + k, u + k, m - k);
+}
+
+// Columns [c0, c1) of y = Y(:, i): y -= Y(:, 0:i) t1 + U(0:i, :)^T t2, times tq; then of row k, v = A(k, :)
+// (read at wk[c*m]) - Y(:, 0:i+1) a - U(0:i, :)^T xk, a[p] = V(k, p) and xk[p] = X(k, p).
+void panel_y_and_row(double* y, double* v, int64_t c0, int64_t c1, const double* Yv, const double* Ur, int64_t n,
+                     int64_t i, const double* t1, const double* t2, double tq, const double* wk, int64_t m,
+                     const double* a, const double* xk) {
+  const int64_t len = c1 - c0;
+  for (int64_t p = 0; p < i; ++p) axpy(y + c0, -t1[p], Yv + p * n + c0, len);
+  for (int64_t p = 0; p < i; ++p) axpy(y + c0, -t2[p], Ur + p * n + c0, len);
+  for (int64_t c = c0; c < c1; ++c) y[c] *= tq;
+  for (int64_t c = c0; c < c1; ++c) v[c] = wk[c * m];
+  for (int64_t p = 0; p <= i; ++p) {
+    const double* yp = Yv + p * n;
+    const double ap = a[p];
+    for (int64_t c = c0; c < c1; ++c) v[c] -= yp[c] * ap;
+  }
+  for (int64_t p = 0; p < i; ++p) axpy(v + c0, -xk[p], Ur + p * n + c0, len);
+}
+
+// tY = Y(c0:n, 0:i+1)^T v (each summed in column order) and tU = U(0:i, c0:n) v.
+void panel_v_dots(const double* Yv, const double* Ur, int64_t n, int64_t c0, const double* v, int64_t i, double* tY,
+                  double* tU) {
+  for (int64_t p = 0; p <= i; ++p) {
+    double s = 0.0;
+    for (int64_t c = c0; c < n; ++c) s += Yv[p * n + c] * v[c];
+    tY[p] = s;
+  }
+  for (int64_t p = 0; p < i; ++p) tU[p] = dot(Ur + p * n + c0, v + c0, n - c0);
+}
+
+// Rows [r0, r1) of x = X(:, i): the chunks' partial sums in chunk order (sum_over_chunks' sum) when split,
+// minus V(:, 0:i+1) tY + X(:, 0:i) tU, times tp.
+void panel_x_rows(double* x, int64_t r0, int64_t r1, const double* partial, bool split, const double* V0,
+                  const double* X0, int64_t m, int64_t i, const double* tY, const double* tU, double tp) {
+  const int64_t len = r1 - r0;
+  if (split)
+    for (int64_t r = r0; r < r1; ++r) {
+      double sum = 0.0;
+      for (int64_t c = 0; c < kChunks; ++c) sum += partial[c * m + r];
+      x[r] = sum;
+    }
+  for (int64_t p = 0; p <= i; ++p) axpy(x + r0, -tY[p], V0 + p * m + r0, len);
+  for (int64_t p = 0; p < i; ++p) axpy(x + r0, -tU[p], X0 + p * m + r0, len);
+  for (int64_t r = r0; r < r1; ++r) x[r] *= tp;
+}
+
 }  // namespace
 
 void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<double>& e, std::vector<double>& tauq,
@@ -148,142 +221,198 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
   zeros(e, std::max<int64_t>(n - 1, 0));
   zeros(tauq, n);
   zeros(taup, std::max<int64_t>(n - 1, 0));
+  const int max_parts = int(std::min<int64_t>(kernels::sgemm_threads(), kChunks));
   // X (m, kPanel) and Y (n, kPanel), column-major, indexed by global row / column (dlabrd's X and Y).
   // Ur (kPanel, n) row-major: the panel's right reflectors, row p = U(p, :) = row j0 + p of W. The steps
   // read U across columns, which in W are m doubles apart (a cache line and, past 512 columns, a page per
   // entry); the copy makes those three passes per step contiguous.
-  LineVector Xv(size_t(m * kPanel)), Yv(size_t(n * kPanel)), t(size_t(kPanel + 1)), partial(size_t(kChunks * m)),
-      vrow(static_cast<size_t>(n)), Ur(size_t(kPanel * n));
+  // Per part of a team (below): its own copies of u and v (ub, vb), their float copies (ufb, vfb) and its
+  // correction's dot products and coefficients (tb: t1, t2, a, xk, each kPanel + 1).
+  constexpr int64_t kT = kPanel + 1;
+  LineVector Xv(size_t(m * kPanel)), Yv(size_t(n * kPanel)), partial(size_t(kChunks * m)), vrow(static_cast<size_t>(n)),
+      Ur(size_t(kPanel * n)), ub(size_t(max_parts * m)), vb(size_t(max_parts * n)), tb(size_t(max_parts * 4 * kT));
   // With float updates, the products with the trailing matrix read F, its float copy taken as each panel
   // begins (m, n column-major, rows and columns from the panel's first), and u, v in float.
-  std::vector<float> F(float_updates ? size_t(m * n) : 0), uf(float_updates ? size_t(m) : 0),
-      vf(float_updates ? size_t(n) : 0);
-  auto X = [&](int64_t r, int64_t p) -> double& { return Xv[size_t(p * m + r)]; };
-  auto Y = [&](int64_t c, int64_t p) -> double& { return Yv[size_t(p * n + c)]; };
-  for (int64_t j0 = 0; j0 < n; j0 += kPanel) {
-    const int64_t b = std::min(kPanel, n - j0);
-    std::fill(Xv.begin(), Xv.end(), 0.0);
-    std::fill(Yv.begin(), Yv.end(), 0.0);
-    if (float_updates && j0 == 0)  // later panels' F is refreshed by the previous panel's update
-      for (int64_t c = j0; c < n; ++c)
-        for (int64_t r = j0; r < m; ++r) F[size_t(c * m + r)] = float(W(r, c));
-    for (int64_t i = 0; i < b; ++i) {
-      const int64_t k = j0 + i;  // the global row and column of this step
-      double* ck = W.col(k);
-      // Column k gets the panel's earlier reflectors: A(k:, k) -= V(k:, 0:i) Y(k, 0:i)^T + X(k:, 0:i) U(0:i, k).
-      for (int64_t p = 0; p < i; ++p) {
-        const double* vp = W.col(j0 + p);
-        const double a = Y(k, p), c = W(j0 + p, k);
-        const double* xp = Xv.data() + p * m;
-        for (int64_t r = k; r < m; ++r) ck[r] -= vp[r] * a + xp[r] * c;
+  std::vector<float> F(float_updates ? size_t(m * n) : 0), ufb(float_updates ? size_t(max_parts * m) : 0),
+      vfb(float_updates ? size_t(max_parts * n) : 0);
+  // Panels [from, to) reduced by part `part` of `parts` threads, which meet at team_sync() three times per
+  // column (eigh's tridiagonalization does the same with its symv): before, a run_parts fork/join for each
+  // of a column's two products, a helper's futex wake-up most columns. Each part takes the Householder
+  // vectors u and v on its own copy (the same function of the same column: the same bits), so no meeting
+  // waits for one thread's serial step; part 0 stores them. Per column:
+  //  1. u; the correction's dots V^T u, X^T u (each part all of them: 2i dots, a few % of its share); the
+  //     part's column chunks of A^T u into Y(:, i) (each y_j one sum, whatever thread), their correction,
+  //     and row k's columns in v.                                                        meet: v is ready
+  //  2. v (part 0 stores row k and Ur's row); the part's chunks of A v into their partials; Y^T v, U v.
+  //                                                                                      meet: partials
+  //  3. the part's rows of X(:, i) (chunk sum, correction, scaling) and of the next column's panel update.
+  //                                                                                      meet: column ready
+  // The trailing update is shared by column chunks as before. A team whose meetings sleep (a partner
+  // without a core) loses to one thread: then part 0 reduces the next panels' columns alone (same chunks,
+  // dots and rows: the same bits), the threads still sharing each panel's trailing update, and every 4th
+  // panel tries the team again (as the tridiagonalization).
+  bool solo = false;
+  int64_t sleeps = 0;
+  auto panels = [&](int64_t from, int64_t to, int part, int parts) {
+    const int team_parts = parts;
+    const auto sync = [&] {
+      if (parts > 1) tp::detail::team_sync();
+    };
+    double* const t1 = tb.data() + part * 4 * kT;
+    double *const t2 = t1 + kT, *const av = t2 + kT, *const xk = av + kT;
+    for (int64_t j0 = from; j0 < to; j0 += kPanel) {
+      const int64_t b = std::min(kPanel, n - j0);
+      if (part == 0) {
+        std::fill(Xv.begin(), Xv.end(), 0.0);
+        std::fill(Yv.begin(), Yv.end(), 0.0);
+        if (float_updates && j0 == 0)  // later panels' F is refreshed by the previous panel's update
+          for (int64_t c = j0; c < n; ++c)
+            for (int64_t r = j0; r < m; ++r) F[size_t(c * m + r)] = float(W(r, c));
+        if (team_parts > 1) {
+          const int64_t now = tp::detail::pool_counters().team_sleeps;
+          solo = j0 > from && (solo ? (j0 / kPanel) % 4 != 0 : now - sleeps > kPanel / 4);
+          sleeps = now;
+        }
       }
-      const double tq = make_householder(ck[k], ck + k + 1, m - k - 1, drop);
-      tauq[size_t(k)] = tq;
-      d[size_t(k)] = ck[k];
-      if (k + 1 >= n) break;
-      ck[k] = 1.0;  // u = A(k:, k) with its unit entry
-      const double* u = ck;
-      const int64_t cols = n - k - 1;
-      // Y(k+1:, i) = A(k:, k+1:)^T u on the trailing matrix as it was when the panel began, split by columns.
-      // Over threads in kChunks fixed column ranges: each y_j is summed the same way whatever the count.
-      {
-        double* y = Yv.data() + i * n;
-        const int parts = cols >= kSplitFrom ? int(std::min<int64_t>(kernels::sgemm_threads(), kChunks)) : 1;
-        const int64_t chunks = cols >= kSplitFrom ? kChunks : 1;
+      if (team_parts > 1) tp::detail::team_sync();  // solo is set, X and Y cleared
+      parts = solo ? 1 : team_parts;
+      for (int64_t i = 0; part < parts && i < b; ++i) {  // (no columns for a helper while part 0 is solo)
+        const int64_t k = j0 + i;  // the global row and column of this step
+        double* ck = W.col(k);
+        // (Column k got the panel's earlier reflectors at the end of the previous step.) u from A(k:, k):
+        // in place alone; in a team on the part's copy, which part 0 stores once all have read the column.
+        double* u = parts == 1 ? ck : ub.data() + part * m;
+        if (parts > 1) std::copy(ck + k, ck + m, u + k);
+        const double tq = make_householder(u[k], u + k + 1, m - k - 1, drop);
+        const double beta = u[k];
+        if (part == 0) {
+          tauq[size_t(k)] = tq;
+          d[size_t(k)] = beta;
+        }
+        if (k + 1 >= n) break;
+        u[k] = 1.0;  // u = A(k:, k) with its unit entry
+        const int64_t cols = n - k - 1;
+        const bool split = cols >= kSplitFrom;
+        const int64_t chunks = split ? kChunks : 1, ch0 = chunks * part / parts, ch1 = chunks * (part + 1) / parts;
+        const int64_t cc0 = k + 1 + cols * ch0 / chunks, cc1 = k + 1 + cols * ch1 / chunks;  // the part's columns
+        float* uf = float_updates ? ufb.data() + part * m : nullptr;
         if (float_updates)
-          for (int64_t r = k; r < m; ++r) uf[size_t(r)] = float(u[r]);
-        tp::detail::run_parts(parts, [&](int part) {
-          for (int64_t c = chunks * part / parts; c < chunks * (part + 1) / parts; ++c) {
-            const int64_t c0 = k + 1 + cols * c / chunks, c1 = k + 1 + cols * (c + 1) / chunks;
-            if (float_updates) call_out_of_line<&column_dots_float>(F.data(), m, k, c0, c1, uf.data(), y);
-            else call_out_of_line<&column_dots>(W, k, c0, c1, u, y);
+          for (int64_t r = k; r < m; ++r) uf[r] = float(u[r]);
+        // Y(k+1:, i) = A(k:, k+1:)^T u on the trailing matrix as it was when the panel began, in kChunks fixed
+        // column ranges (a part takes its own): each y_j is summed the same way whatever the count.
+        double* y = Yv.data() + i * n;
+        for (int64_t c = ch0; c < ch1; ++c) {
+          const int64_t c0 = k + 1 + cols * c / chunks, c1 = k + 1 + cols * (c + 1) / chunks;
+          if (float_updates) call_out_of_line<&column_dots_float>(F.data(), m, k, c0, c1, uf, y);
+          else call_out_of_line<&column_dots>(W, k, c0, c1, u, y);
+        }
+        // ... minus the panel's earlier updates: Y(k+1:, i) -= Y(k+1:, 0:i) (V^T u) + U(0:i, k+1:)^T (X^T u), times
+        // tq. Row k gets H_k and the panel's earlier updates: A(k, k+1:) -= Y(k+1:, 0:i+1) V(k, 0:i+1)^T +
+        // X(k, 0:i) U(0:i, k+1:), taken in v (indexed by global column) so that every loop runs along contiguous
+        // memory: a column of Y or a row of Ur. A row of W is m doubles apart, a cache line per entry. V(k, i)
+        // is u's unit entry (part 0 may not have stored it yet).
+        call_out_of_line<&panel_u_dots>(W.col(j0), Xv.data(), m, k, u, i, t1, t2);
+        for (int64_t p = 0; p < i; ++p) av[p] = W(k, j0 + p), xk[p] = Xv[size_t(p * m + k)];
+        av[i] = 1.0;
+        call_out_of_line<&panel_y_and_row>(y, vrow.data(), cc0, cc1, Yv.data(), Ur.data(), n, i, t1, t2, tq, W.a.data() + k,
+                                           m, av, xk);
+        sync();  // Y(:, i) and row k in v are ready
+        if (parts > 1 && part == 0) std::copy(u + k, u + m, ck + k);  // u stored: every part has read column k
+        // G_k from row k: v = A(k, k+1:) with its unit entry (in a team, each part on its own copy).
+        double* v = parts == 1 ? vrow.data() : vb.data() + part * n;
+        if (parts > 1) std::copy(vrow.data() + k + 1, vrow.data() + n, v + k + 1);
+        const double tp_ = make_householder(v[k + 1], v + k + 2, cols - 1, drop);
+        if (part == 0) {
+          taup[size_t(k)] = tp_;
+          e[size_t(k)] = v[k + 1];
+        }
+        v[k + 1] = 1.0;
+        if (part == 0) {
+          for (int64_t c = k + 1; c < n; ++c) W(k, c) = v[c];
+          std::copy(v + k + 1, v + n, Ur.data() + i * n + k + 1);
+        }
+        // X(k+1:, i) = A(k+1:, k+1:) v on the trailing matrix as it was when the panel began, in the fixed
+        // chunks of sum_over_chunks (the bits do not depend on the thread count): each part its own chunks'
+        // partial sums, then their sum by rows below.
+        double* x = Xv.data() + i * m;
+        float* vf = float_updates ? vfb.data() + part * n : nullptr;
+        if (float_updates)
+          for (int64_t c = cc0; c < cc1; ++c) vf[c] = float(v[c]);
+        auto axpys = [&](int64_t c0, int64_t c1, double* out) {
+          if (float_updates) call_out_of_line<&column_axpys_float>(F.data(), m, k + 1, c0, c1, vf, out);
+          else call_out_of_line<&column_axpys>(W, k + 1, c0, c1, v, out);
+        };
+        if (!split) {
+          axpys(k + 1, n, x);
+        } else {
+          for (int64_t c = ch0; c < ch1; ++c) {
+            double* xc = partial.data() + c * m;
+            std::fill(xc + k + 1, xc + m, 0.0);
+            axpys(k + 1 + cols * c / kChunks, k + 1 + cols * (c + 1) / kChunks, xc);
           }
-        });
+        }
+        // ... minus the panel's earlier updates: X(k+1:, i) -= V(k+1:, 0:i+1) (Y^T v) + X(k+1:, 0:i) (U v).
+        call_out_of_line<&panel_v_dots>(Yv.data(), Ur.data(), n, k + 1, v, i, t1, t2);
+        sync();  // the chunks' partials (and W's row k) are ready
+        const int64_t r0 = k + 1 + (m - k - 1) * part / parts, r1 = k + 1 + (m - k - 1) * (part + 1) / parts;
+        call_out_of_line<&panel_x_rows>(x, r0, r1, partial.data(), split, W.col(j0), Xv.data(), m, i, t1, t2, tp_);
+        // Column k + 1 gets the panel's reflectors 0..i on the same rows: A(k+1:, k+1) -= V Y(k+1, :)^T + X U(:, k+1).
+        if (i + 1 < b)
+          call_out_of_line<&panel_column_rows>(W.col(k + 1), r0, r1, W.col(j0), Xv.data(), m, Yv.data() + k + 1, n, j0,
+                                               i + 1);
+        sync();  // X(:, i) and column k + 1 are ready
       }
-      // ... minus the panel's earlier updates: Y(k+1:, i) -= Y(k+1:, 0:i) (V^T u) + U(0:i, k+1:)^T (X^T u).
-      for (int64_t p = 0; p < i; ++p) t[size_t(p)] = dot(W.col(j0 + p) + k, u + k, m - k);
-      for (int64_t p = 0; p < i; ++p) axpy(Yv.data() + i * n + k + 1, -t[size_t(p)], Yv.data() + p * n + k + 1, cols);
-      for (int64_t p = 0; p < i; ++p) t[size_t(p)] = dot(Xv.data() + p * m + k, u + k, m - k);
-      for (int64_t p = 0; p < i; ++p) axpy(Yv.data() + i * n + k + 1, -t[size_t(p)], Ur.data() + p * n + k + 1, cols);
-      for (int64_t c = k + 1; c < n; ++c) Y(c, i) *= tq;
-      // Row k gets H_k and the panel's earlier updates: A(k, k+1:) -= Y(k+1:, 0:i+1) V(k, 0:i+1)^T + X(k, 0:i) U(0:i, k+1:).
-      // Taken in v (indexed by global column) so that every loop runs along contiguous memory: a column of Y
-      // or a row of Ur. A row of W is m doubles apart, a cache line per entry: read and written once here.
-      double* v = vrow.data();
-      for (int64_t c = k + 1; c < n; ++c) v[c] = W(k, c);
-      for (int64_t p = 0; p <= i; ++p) {
-        const double a = W(k, j0 + p);
-        const double* yp = Yv.data() + p * n;
-        for (int64_t c = k + 1; c < n; ++c) v[c] -= yp[c] * a;
+      parts = team_parts;
+      if (team_parts > 1) tp::detail::team_sync();  // (part 0 alone reduced the columns)
+      // The trailing matrix (rows and columns from j0 + b) gets the whole panel: A -= V Y^T + X U.
+      const int64_t t0 = j0 + b;
+      if (t0 < n) {
+        const Rank2kOperands ops{W.col(j0), m, Yv.data(), 1, n, Xv.data(), m, W.a.data() + j0, m, 1, b};
+        const int64_t cols = n - t0;
+        const int q = part, qs = cols >= kSplitFrom ? parts : 1;
+        if (q < qs) {
+          if (float_updates) {
+            // Split over threads by the column chunks the next panel's products read (not inside sgemm), each
+            // thread also taking the float copy F of its columns for the next panel: the part of W and F a
+            // thread writes is the part it reads next, in its own core's cache, and the subtraction and the
+            // copy are split too. Each entry is the same sgemm sum and the same subtraction: the same bits.
+            const int64_t a = t0 + cols * (kChunks * q / qs) / kChunks;
+            const int64_t z = t0 + cols * (kChunks * (q + 1) / qs) / kChunks;
+            rank2k_update_float(W, t0, a, false, ops, z);
+            for (int64_t c = a; c < z; ++c)
+              for (int64_t r = t0; r < m; ++r) F[size_t(c * m + r)] = float(W(r, c));
+          } else {
+            for (int64_t c = kChunks * q / qs; c < kChunks * (q + 1) / qs; ++c)
+              rank2k_update(W, t0, t0 + cols * c / kChunks, t0 + cols * (c + 1) / kChunks, false, ops);
+          }
+        }
+        if (team_parts > 1) tp::detail::team_sync();
       }
-      for (int64_t p = 0; p < i; ++p) axpy(v + k + 1, -X(k, p), Ur.data() + p * n + k + 1, cols);
-      // G_k from row k: v = A(k, k+1:) with its unit entry.
-      const double tp_ = make_householder(v[k + 1], v + k + 2, cols - 1, drop);
-      taup[size_t(k)] = tp_;
-      e[size_t(k)] = v[k + 1];
-      v[k + 1] = 1.0;
-      for (int64_t c = k + 1; c < n; ++c) W(k, c) = v[c];
-      std::copy(v + k + 1, v + n, Ur.data() + i * n + k + 1);
-      // X(k+1:, i) = A(k+1:, k+1:) v on the trailing matrix as it was when the panel began, split in fixed
-      // chunks (sum_over_chunks: the bits do not depend on the thread count).
-      double* x = Xv.data() + i * m;
-      if (float_updates)
-        for (int64_t c = k + 1; c < n; ++c) vf[size_t(c)] = float(v[c]);
-      auto axpys = [&](int64_t c0, int64_t c1, double* out) {
-        if (float_updates) call_out_of_line<&column_axpys_float>(F.data(), m, k + 1, c0, c1, vf.data(), out);
-        else call_out_of_line<&column_axpys>(W, k + 1, c0, c1, v, out);
-      };
-      if (cols < kSplitFrom) {
-        axpys(k + 1, n, x);
-      } else {
-        sum_over_chunks(partial.data(), m, k + 1, m, x, [&](int64_t c, double* xc) {
-          std::fill(xc + k + 1, xc + m, 0.0);
-          axpys(k + 1 + cols * c / kChunks, k + 1 + cols * (c + 1) / kChunks, xc);
-        });
-      }
-      // ... minus the panel's earlier updates: X(k+1:, i) -= V(k+1:, 0:i+1) (Y^T v) + X(k+1:, 0:i) (U v).
-      for (int64_t p = 0; p <= i; ++p) {
-        double s = 0.0;
-        for (int64_t c = k + 1; c < n; ++c) s += Y(c, p) * v[c];
-        t[size_t(p)] = s;
-      }
-      for (int64_t p = 0; p <= i; ++p) axpy(x + k + 1, -t[size_t(p)], W.col(j0 + p) + k + 1, m - k - 1);
-      for (int64_t p = 0; p < i; ++p) t[size_t(p)] = dot(Ur.data() + p * n + k + 1, v + k + 1, cols);  // U v
-      for (int64_t p = 0; p < i; ++p) axpy(x + k + 1, -t[size_t(p)], Xv.data() + p * m + k + 1, m - k - 1);
-      for (int64_t r = k + 1; r < m; ++r) x[r] *= tp_;
+      if (part == 0)
+        for (int64_t i = 0; i < b; ++i) {  // the unit entries back to the bidiagonal
+          const int64_t k = j0 + i;
+          W(k, k) = d[size_t(k)];
+          if (k + 1 < n) W(k, k + 1) = e[size_t(k)];
+        }
     }
-    // The trailing matrix (rows and columns from j0 + b) gets the whole panel: A -= V Y^T + X U.
-    const int64_t t0 = j0 + b;
-    if (t0 < n) {
-      const Rank2kOperands ops{W.col(j0), m, Yv.data(), 1, n, Xv.data(), m, W.a.data() + j0, m, 1, b};
-      const int64_t cols = n - t0;
-      if (float_updates) {
-        // Split over threads by the column chunks the next panel's products read (not inside sgemm), each
-        // thread also taking the float copy F of its columns for the next panel: the part of W and F a thread
-        // writes is the part it reads next, in its own core's cache, and the subtraction and the copy, serial
-        // before, are split too. Each entry is the same sgemm sum and the same subtraction: the same bits.
-        const int parts = cols >= kSplitFrom ? int(std::min<int64_t>(kernels::sgemm_threads(), kChunks)) : 1;
-        tp::detail::run_parts(parts, [&](int part) {
-          const int64_t a = t0 + cols * (kChunks * part / parts) / kChunks;
-          const int64_t z = t0 + cols * (kChunks * (part + 1) / parts) / kChunks;
-          rank2k_update_float(W, t0, a, false, ops, z);
-          for (int64_t c = a; c < z; ++c)
-            for (int64_t r = t0; r < m; ++r) F[size_t(c * m + r)] = float(W(r, c));
-        });
-      } else {
-        const int parts = cols >= kSplitFrom ? int(std::min<int64_t>(kernels::sgemm_threads(), kChunks)) : 1;
-        tp::detail::run_parts(parts, [&](int part) {
-          for (int64_t c = kChunks * part / parts; c < kChunks * (part + 1) / parts; ++c)
-            rank2k_update(W, t0, t0 + cols * c / kChunks, t0 + cols * (c + 1) / kChunks, false, ops);
-        });
-      }
-    }
-    for (int64_t i = 0; i < b; ++i) {  // the unit entries back to the bidiagonal
-      const int64_t k = j0 + i;
-      W(k, k) = d[size_t(k)];
-      if (k + 1 < n) W(k, k + 1) = e[size_t(k)];
-    }
+  };
+  // The panels whose columns all split (n - k - 1 >= kSplitFrom) run as a team when there are threads; the
+  // rest, or all when no team can be had, on this thread. One call site of panels (run, not inlined),
+  // compiled for size: its own loops are O(n) per column, the kernels it calls are not.
+  struct Range {
+    int64_t from, to;
+    int parts;
+  } range{0, 0, max_parts};
+  const auto body = [&](int part) { panels(range.from, range.to, part, range.parts); };
+  const tp::detail::PartFn run = [](const void* c, int part) __attribute__((noinline)) TP_FOR_SIZE {
+    (*static_cast<const decltype(body)*>(c))(part);
+  };
+  if (range.parts > 1 && n - kPanel - kSplitFrom >= 0) {
+    range.to = ((n - kPanel - kSplitFrom) / kPanel + 1) * kPanel;
+    if (!tp::detail::run_team(range.parts, run, &body)) range.to = 0;
   }
+  range = {range.to, n, 1};
+  run(&body, 0);
 }
 
 }  // namespace tp::linalg::detail

@@ -1049,6 +1049,55 @@ TEST_CASE("the blocked tridiagonalization's thread team gives one thread's bits,
   }
 }
 
+TEST_CASE("the blocked bidiagonalization's thread team gives one thread's bits, double and float updates, square and tall") {
+  // n = 300: the first 3 panels (n - k - 1 >= kSplitFrom in every column) run as a team of 2 or 3 threads
+  // that meet 3 times per column (run_team, team_sync), each taking u and v on its own copy, its column
+  // chunks of A^T u and A v, and its rows of X and of the next column; 3 threads share the 12 chunks and the
+  // rows (m - k - 1, odd m) unevenly. Oracle: the reduction is orthogonal, so d and e keep ||A||_F.
+  namespace d = tp::linalg::detail;
+  for (int64_t m : {int64_t(300), int64_t(433)}) {
+    CAPTURE(m);
+    const int64_t n = 300;
+    const auto g = splitmix_gaussian(4343, m * n);
+    d::ColMat A(m, n);
+    double frob2 = 0;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) A(i, j) = g[size_t(i * n + j)], frob2 += A(i, j) * A(i, j);
+    for (bool float_updates : {false, true}) {
+      CAPTURE(float_updates);
+      struct Out {
+        d::ColMat W;
+        std::vector<double> dg, e, tq, tp;
+      };
+      auto run = [&](int threads) {
+        Out o{A, {}, {}, {}, {}};
+        tp::kernels::set_sgemm_threads(threads);
+        d::bidiagonal_reduce_blocked(o.W, o.dg, o.e, o.tq, o.tp, float_updates);
+        tp::kernels::set_sgemm_threads(1);
+        return o;
+      };
+      const Out one = run(1);
+      double kept = 0;
+      for (double x : one.dg) kept += x * x;
+      for (double x : one.e) kept += x * x;
+      CHECK(std::fabs(kept - frob2) <= (float_updates ? 1e-5 : 1e-12) * frob2);
+      for (int threads : {2, 3}) {
+        CAPTURE(threads);
+        const int64_t helper_parts = tp::detail::pool_counters().helper_parts;
+        const Out o = run(threads);
+#if TP_HAS_THREADS
+        CHECK(tp::detail::pool_counters().helper_parts > helper_parts);  // the team ran (not the fallback)
+#endif
+        CHECK(o.W.a == one.W.a);
+        CHECK(o.dg == one.dg);
+        CHECK(o.e == one.e);
+        CHECK(o.tq == one.tq);
+        CHECK(o.tp == one.tp);
+      }
+    }
+  }
+}
+
 // Q diag(lambda(0..k-1)) Q^T for an orthogonal Q (k, k), summed in double: a symmetric matrix with a
 // chosen spectrum.
 template <class Lambda>
