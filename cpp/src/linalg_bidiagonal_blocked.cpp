@@ -174,15 +174,16 @@ void panel_y_and_row(double* y, double* v, int64_t c0, int64_t c1, const double*
   for (int64_t p = 0; p < i; ++p) axpy(v + c0, -xk[p], Ur + p * n + c0, len);
 }
 
-// tY = Y(c0:n, 0:i+1)^T v (each summed in column order) and tU = U(0:i, c0:n) v.
-void panel_v_dots(const double* Yv, const double* Ur, int64_t n, int64_t c0, const double* v, int64_t i, double* tY,
-                  double* tU) {
-  for (int64_t p = 0; p <= i; ++p) {
+// tY[p] = Y(c0:n, p)^T v (summed in column order) for p in [p0, p1) and tU[p] = U(p, c0:n) v for p in
+// [p0, min(p1, i)).
+void panel_v_dots(const double* Yv, const double* Ur, int64_t n, int64_t c0, const double* v, int64_t p0, int64_t p1,
+                  int64_t i, double* tY, double* tU) {
+  for (int64_t p = p0; p < p1; ++p) {
     double s = 0.0;
     for (int64_t c = c0; c < n; ++c) s += Yv[p * n + c] * v[c];
     tY[p] = s;
   }
-  for (int64_t p = 0; p < i; ++p) tU[p] = dot(Ur + p * n + c0, v + c0, n - c0);
+  for (int64_t p = p0; p < std::min(p1, i); ++p) tU[p] = dot(Ur + p * n + c0, v + c0, n - c0);
 }
 
 // Rows [r0, r1) of x = X(:, i): the chunks' partial sums in chunk order (sum_over_chunks' sum) when split,
@@ -227,10 +228,12 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
   // read U across columns, which in W are m doubles apart (a cache line and, past 512 columns, a page per
   // entry); the copy makes those three passes per step contiguous.
   // Per part of a team (below): its own copies of u and v (ub, vb), their float copies (ufb, vfb) and its
-  // correction's dot products and coefficients (tb: t1, t2, a, xk, each kPanel + 1).
+  // correction's dot products and coefficients (tb: t1, t2, a, xk, each kPanel + 1); tv: X's correction's
+  // dot products Y^T v and U v, shared.
   constexpr int64_t kT = kPanel + 1;
   LineVector Xv(size_t(m * kPanel)), Yv(size_t(n * kPanel)), partial(size_t(kChunks * m)), vrow(static_cast<size_t>(n)),
-      Ur(size_t(kPanel * n)), ub(size_t(max_parts * m)), vb(size_t(max_parts * n)), tb(size_t(max_parts * 4 * kT));
+      Ur(size_t(kPanel * n)), ub(size_t(max_parts * m)), vb(size_t(max_parts * n)), tb(size_t(max_parts * 4 * kT)),
+      tv(size_t(2 * kT));
   // With float updates, the products with the trailing matrix read F, its float copy taken as each panel
   // begins (m, n column-major, rows and columns from the panel's first), and u, v in float.
   std::vector<float> F(float_updates ? size_t(m * n) : 0), ufb(float_updates ? size_t(max_parts * m) : 0),
@@ -240,11 +243,11 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
   // of a column's two products, a helper's futex wake-up most columns. Each part takes the Householder
   // vectors u and v on its own copy (the same function of the same column: the same bits), so no meeting
   // waits for one thread's serial step; part 0 stores them. Per column:
-  //  1. u; the correction's dots V^T u, X^T u (each part all of them: 2i dots, a few % of its share); the
-  //     part's column chunks of A^T u into Y(:, i) (each y_j one sum, whatever thread), their correction,
-  //     and row k's columns in v.                                                        meet: v is ready
-  //  2. v (part 0 stores row k and Ur's row); the part's chunks of A v into their partials; Y^T v, U v.
-  //                                                                                      meet: partials
+  //  1. u; the correction's dots V^T u, X^T u (each part all of them, not a meeting more: 2i dots of
+  //     m - k, ~3% of its share at i = 16); the part's column chunks of A^T u into Y(:, i) (each y_j one
+  //     sum, whatever thread), their correction, and row k's columns in v.              meet: v is ready
+  //  2. v (part 0 stores row k and Ur's row); the part's chunks of A v into their partials; its share of
+  //     the dots Y^T v, U v.                                                             meet: partials
   //  3. the part's rows of X(:, i) (chunk sum, correction, scaling) and of the next column's panel update.
   //                                                                                      meet: column ready
   // The trailing update is shared by column chunks as before. A team whose meetings sleep (a partner
@@ -351,11 +354,14 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
             axpys(k + 1 + cols * c / kChunks, k + 1 + cols * (c + 1) / kChunks, xc);
           }
         }
-        // ... minus the panel's earlier updates: X(k+1:, i) -= V(k+1:, 0:i+1) (Y^T v) + X(k+1:, 0:i) (U v).
-        call_out_of_line<&panel_v_dots>(Yv.data(), Ur.data(), n, k + 1, v, i, t1, t2);
-        sync();  // the chunks' partials (and W's row k) are ready
+        // ... minus the panel's earlier updates: X(k+1:, i) -= V(k+1:, 0:i+1) (Y^T v) + X(k+1:, 0:i) (U v), the
+        // dot products shared (tv: each whole, by one part).
+        call_out_of_line<&panel_v_dots>(Yv.data(), Ur.data(), n, k + 1, v, (i + 1) * part / parts,
+                                        (i + 1) * (part + 1) / parts, i, tv.data(), tv.data() + kT);
+        sync();  // the chunks' partials, the dots (and W's row k) are ready
         const int64_t r0 = k + 1 + (m - k - 1) * part / parts, r1 = k + 1 + (m - k - 1) * (part + 1) / parts;
-        call_out_of_line<&panel_x_rows>(x, r0, r1, partial.data(), split, W.col(j0), Xv.data(), m, i, t1, t2, tp_);
+        call_out_of_line<&panel_x_rows>(x, r0, r1, partial.data(), split, W.col(j0), Xv.data(), m, i, tv.data(),
+                                        tv.data() + kT, tp_);
         // Column k + 1 gets the panel's reflectors 0..i on the same rows: A(k+1:, k+1) -= V Y(k+1, :)^T + X U(:, k+1).
         if (i + 1 < b)
           call_out_of_line<&panel_column_rows>(W.col(k + 1), r0, r1, W.col(j0), Xv.data(), m, Yv.data() + k + 1, n, j0,

@@ -40,6 +40,14 @@ self.onmessage = async ({ data }) => {
       return [...new Uint32Array(eigenvalues.data().buffer), ...new Uint32Array(eigenvectors.data().buffer)];
     });
     products.push({ same: eig.every((b) => b.every((x, i) => x === eig[0][i])), sum: eig[0].reduce((s, x) => (s + x) % 1000000007, 0) });
+    // svd of a tall 333x300 matrix: its bidiagonalization's first 3 panels run as a thread team.
+    const G = tp.randn([333, 300], { seed: 4 });
+    const sv = data.threadCounts.map((t) => {
+      tp.setNumThreads(t);
+      const { U, S, Vh } = tp.linalg.svd(G);
+      return [...new Uint32Array(U.data().buffer), ...new Uint32Array(S.data().buffer), ...new Uint32Array(Vh.data().buffer)];
+    });
+    products.push({ same: sv.every((b) => b.every((x, i) => x === sv[0][i])), sum: sv[0].reduce((s, x) => (s + x) % 1000000007, 0) });
     const clampedTo = tp.setNumThreads(64);
     // A C++ error must reach JS as a TensorpadError, and the core stay usable (a pthreads build with
     // -fwasm-exceptions let them escape uncaught under Emscripten 3.1.6).
@@ -115,7 +123,7 @@ async function runWorker(base, { cores = 0, threadCounts = [1, 2, 3] } = {}) {
   }
 }
 
-// The same products (and the eigh) in Node (single-thread core): the checksums of their bits.
+// The same products (and the eigh and svd) in Node (single-thread core): the checksums of their bits.
 async function nodeSums() {
   const tp = await init();
   const sums = CASES.map(([sa, sb]) => {
@@ -123,8 +131,9 @@ async function nodeSums() {
     return Array.from(new Uint32Array(C.data().buffer)).reduce((s, x) => (s + x) % 1000000007, 0);
   });
   const S = tp.randn([300, 300], { seed: 3 }), { eigenvalues, eigenvectors } = tp.linalg.eigh(S.add(S.transpose()));
-  return [...sums, [...new Uint32Array(eigenvalues.data().buffer), ...new Uint32Array(eigenvectors.data().buffer)]
-    .reduce((s, x) => (s + x) % 1000000007, 0)];
+  const { U, S: sigma, Vh } = tp.linalg.svd(tp.randn([333, 300], { seed: 4 }));
+  const sum = (arrays) => arrays.flatMap((a) => [...new Uint32Array(a.data().buffer)]).reduce((s, x) => (s + x) % 1000000007, 0);
+  return [...sums, sum([eigenvalues, eigenvectors]), sum([U, sigma, Vh])];
 }
 
 test('a crossOriginIsolated page runs the pthreads core, and its products match 1 thread and Node bit for bit', async () => {
@@ -134,7 +143,7 @@ test('a crossOriginIsolated page runs the pthreads core, and its products match 
   const pool = Math.max(2, Math.min(got.cores, 8));
   assert.equal(got.threads, Math.min(got.cores, pool + 1), 'one thread per core, up to the pool + the caller');
   assert.equal(got.clampedTo, pool + 1);
-  for (const [i, p] of got.products.entries()) assert.ok(p.same, `case ${JSON.stringify(CASES[i] ?? 'eigh 300')}: 1, 2 and 3 threads differ`);
+  for (const [i, p] of got.products.entries()) assert.ok(p.same, `case ${JSON.stringify(CASES[i] ?? ['eigh 300', 'svd 333x300'][i - CASES.length])}: 1, 2 and 3 threads differ`);
   assert.deepEqual(got.products.map((p) => p.sum), await nodeSums(), 'the products differ from Node\'s');
 });
 
@@ -145,7 +154,7 @@ test('the pool grows with the cores the browser reports: 6 cores give 6 threads,
   assert.equal(got.threads, 6, 'one thread per reported core');
   assert.equal(got.clampedTo, 7, 'the pool (6 workers) + the caller');
   assert.ok(got.workerThreads >= 7, `the page's worker and a pool of 6: ${got.workerThreads} Worker threads in the renderer`);
-  for (const [i, p] of got.products.entries()) assert.ok(p.same, `case ${JSON.stringify(CASES[i] ?? 'eigh 300')}: 1, 4, 6 and 7 threads differ`);
+  for (const [i, p] of got.products.entries()) assert.ok(p.same, `case ${JSON.stringify(CASES[i] ?? ['eigh 300', 'svd 333x300'][i - CASES.length])}: 1, 4, 6 and 7 threads differ`);
   assert.deepEqual(got.products.map((p) => p.sum), await nodeSums());
 });
 
