@@ -152,8 +152,8 @@ void panel_column_rows(double* ck, int64_t r0, int64_t r1, const double* V0, con
 // t1 = V^T u and t2 = X^T u over rows [k, m), for the panel's i earlier reflectors.
 void panel_u_dots(const double* V0, const double* X0, int64_t m, int64_t k, const double* u, int64_t i, double* t1,
                   double* t2) {
-  for (int64_t p = 0; p < i; ++p) t1[p] = dot(V0 + p * m + k, u + k, m - k);
-  for (int64_t p = 0; p < i; ++p) t2[p] = dot(X0 + p * m + k, u + k, m - k);
+  for (int64_t p = 0; p < i; ++p) t1[p] = call_out_of_line<&dot>(V0 + p * m + k, u + k, m - k);
+  for (int64_t p = 0; p < i; ++p) t2[p] = call_out_of_line<&dot>(X0 + p * m + k, u + k, m - k);
 }
 
 // Columns [c0, c1) of y = Y(:, i): y -= Y(:, 0:i) t1 + U(0:i, :)^T t2, times tq; then of row k, v = A(k, :)
@@ -162,8 +162,8 @@ void panel_y_and_row(double* y, double* v, int64_t c0, int64_t c1, const double*
                      int64_t i, const double* t1, const double* t2, double tq, const double* wk, int64_t m,
                      const double* a, const double* xk) {
   const int64_t len = c1 - c0;
-  for (int64_t p = 0; p < i; ++p) axpy(y + c0, -t1[p], Yv + p * n + c0, len);
-  for (int64_t p = 0; p < i; ++p) axpy(y + c0, -t2[p], Ur + p * n + c0, len);
+  for (int64_t p = 0; p < i; ++p) call_out_of_line<&axpy>(y + c0, -t1[p], Yv + p * n + c0, len);
+  for (int64_t p = 0; p < i; ++p) call_out_of_line<&axpy>(y + c0, -t2[p], Ur + p * n + c0, len);
   for (int64_t c = c0; c < c1; ++c) y[c] *= tq;
   for (int64_t c = c0; c < c1; ++c) v[c] = wk[c * m];
   for (int64_t p = 0; p <= i; ++p) {
@@ -171,7 +171,7 @@ void panel_y_and_row(double* y, double* v, int64_t c0, int64_t c1, const double*
     const double ap = a[p];
     for (int64_t c = c0; c < c1; ++c) v[c] -= yp[c] * ap;
   }
-  for (int64_t p = 0; p < i; ++p) axpy(v + c0, -xk[p], Ur + p * n + c0, len);
+  for (int64_t p = 0; p < i; ++p) call_out_of_line<&axpy>(v + c0, -xk[p], Ur + p * n + c0, len);
 }
 
 // tY[p] = Y(c0:n, p)^T v (summed in column order) for p in [p0, p1) and tU[p] = U(p, c0:n) v for p in
@@ -183,7 +183,7 @@ void panel_v_dots(const double* Yv, const double* Ur, int64_t n, int64_t c0, con
     for (int64_t c = c0; c < n; ++c) s += Yv[p * n + c] * v[c];
     tY[p] = s;
   }
-  for (int64_t p = p0; p < std::min(p1, i); ++p) tU[p] = dot(Ur + p * n + c0, v + c0, n - c0);
+  for (int64_t p = p0; p < std::min(p1, i); ++p) tU[p] = call_out_of_line<&dot>(Ur + p * n + c0, v + c0, n - c0);
 }
 
 // Rows [r0, r1) of x = X(:, i): the chunks' partial sums in chunk order (sum_over_chunks' sum) when split,
@@ -197,8 +197,8 @@ void panel_x_rows(double* x, int64_t r0, int64_t r1, const double* partial, bool
       for (int64_t c = 0; c < kChunks; ++c) sum += partial[c * m + r];
       x[r] = sum;
     }
-  for (int64_t p = 0; p <= i; ++p) axpy(x + r0, -tY[p], V0 + p * m + r0, len);
-  for (int64_t p = 0; p < i; ++p) axpy(x + r0, -tU[p], X0 + p * m + r0, len);
+  for (int64_t p = 0; p <= i; ++p) call_out_of_line<&axpy>(x + r0, -tY[p], V0 + p * m + r0, len);
+  for (int64_t p = 0; p < i; ++p) call_out_of_line<&axpy>(x + r0, -tU[p], X0 + p * m + r0, len);
   for (int64_t r = r0; r < r1; ++r) x[r] *= tp;
 }
 
@@ -257,7 +257,8 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
   bool solo = false;
   int64_t sleeps = 0;
   auto panels = [&](int64_t from, int64_t to, int part, int parts) {
-    const int team_parts = parts;
+    const int team_parts = TP_HAS_THREADS ? parts : 1;  // (without threads the team's code compiles away)
+    parts = team_parts;
     const auto sync = [&] {
       if (parts > 1) tp::detail::team_sync();
     };
@@ -413,7 +414,7 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
   const tp::detail::PartFn run = [](const void* c, int part) __attribute__((noinline)) TP_FOR_SIZE {
     (*static_cast<const decltype(body)*>(c))(part);
   };
-  if (range.parts > 1 && n - kPanel - kSplitFrom >= 0) {
+  if (TP_HAS_THREADS && range.parts > 1 && n - kPanel - kSplitFrom >= 0) {
     range.to = ((n - kPanel - kSplitFrom) / kPanel + 1) * kPanel;
     if (!tp::detail::run_team(range.parts, run, &body)) range.to = 0;
   }
