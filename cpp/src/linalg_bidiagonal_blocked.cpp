@@ -135,6 +135,12 @@ void column_axpys_float(const float* F, int64_t m, int64_t r0, int64_t j0, int64
 // reflector: any split of the range over threads gives the same bits.
 constexpr int64_t kRows = 64;
 
+// y = x in float, n entries: u and v for the float products, and F's columns from W (about n^3 / 100
+// entries per call at n = 1024: vectorized here, not in the panel loop compiled for size).
+void to_float(const double* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = float(x[i]);
+}
+
 // Column k1 gets the panel's reflectors p < i1 over rows [r0, r1): A(r, k1) -= V(r, p) Y(k1, p) + X(r, p) U(p, k1),
 // with V(:, p) = W(:, j0 + p), U(p, k1) = W(j0 + p, k1) (rows above r0), Y(k1, p) at Yk[p*n]; by blocks of
 // kRows rows, each taking every reflector in order while it sits in L1.
@@ -242,11 +248,11 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
   // column (eigh's tridiagonalization does the same with its symv): before, a run_parts fork/join for each
   // of a column's two products, a helper's futex wake-up most columns. Each part takes the Householder
   // vectors u and v on its own copy (the same function of the same column: the same bits), so no meeting
-  // waits for one thread's serial step; part 0 stores them. Per column:
+  // waits for one thread's serial step; each stores its share of them. Per column:
   //  1. u; the correction's dots V^T u, X^T u (each part all of them, not a meeting more: 2i dots of
   //     m - k, ~3% of its share at i = 16); the part's column chunks of A^T u into Y(:, i) (each y_j one
   //     sum, whatever thread), their correction, and row k's columns in v.              meet: v is ready
-  //  2. v (part 0 stores row k and Ur's row); the part's chunks of A v into their partials; its share of
+  //  2. v (each part stores its columns of row k and Ur's row); the part's chunks of A v into their partials; its share of
   //     the dots Y^T v, U v.                                                             meet: partials
   //  3. the part's rows of X(:, i) (chunk sum, correction, scaling) and of the next column's panel update.
   //                                                                                      meet: column ready
@@ -270,8 +276,7 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
         std::fill(Xv.begin(), Xv.end(), 0.0);
         std::fill(Yv.begin(), Yv.end(), 0.0);
         if (float_updates && j0 == 0)  // later panels' F is refreshed by the previous panel's update
-          for (int64_t c = j0; c < n; ++c)
-            for (int64_t r = j0; r < m; ++r) F[size_t(c * m + r)] = float(W(r, c));
+          for (int64_t c = 0; c < n; ++c) call_out_of_line<&to_float>(W.col(c), F.data() + c * m, m);
         if (team_parts > 1) {
           const int64_t now = tp::detail::pool_counters().team_sleeps;
           solo = j0 > from && (solo ? (j0 / kPanel) % 4 != 0 : now - sleeps > kPanel / 4);
@@ -284,7 +289,7 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
         const int64_t k = j0 + i;  // the global row and column of this step
         double* ck = W.col(k);
         // (Column k got the panel's earlier reflectors at the end of the previous step.) u from A(k:, k):
-        // in place alone; in a team on the part's copy, which part 0 stores once all have read the column.
+        // in place alone; in a team on the part's copy, which the parts store once all have read the column.
         double* u = parts == 1 ? ck : ub.data() + part * m;
         if (parts > 1) std::copy(ck + k, ck + m, u + k);
         const double tq = make_householder(u[k], u + k + 1, m - k - 1, drop);
@@ -300,8 +305,7 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
         const int64_t chunks = split ? kChunks : 1, ch0 = chunks * part / parts, ch1 = chunks * (part + 1) / parts;
         const int64_t cc0 = k + 1 + cols * ch0 / chunks, cc1 = k + 1 + cols * ch1 / chunks;  // the part's columns
         float* uf = float_updates ? ufb.data() + part * m : nullptr;
-        if (float_updates)
-          for (int64_t r = k; r < m; ++r) uf[r] = float(u[r]);
+        if (float_updates) call_out_of_line<&to_float>(u + k, uf + k, m - k);
         // Y(k+1:, i) = A(k:, k+1:)^T u on the trailing matrix as it was when the panel began, in kChunks fixed
         // column ranges (a part takes its own): each y_j is summed the same way whatever the count.
         double* y = Yv.data() + i * n;
@@ -321,7 +325,8 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
         call_out_of_line<&panel_y_and_row>(y, vrow.data(), cc0, cc1, Yv.data(), Ur.data(), n, i, t1, t2, tq, W.a.data() + k,
                                            m, av, xk);
         sync();  // Y(:, i) and row k in v are ready
-        if (parts > 1 && part == 0) std::copy(u + k, u + m, ck + k);  // u stored: every part has read column k
+        if (parts > 1)  // u stored, each part its share of the rows: every part has read column k
+          std::copy(u + k + (m - k) * part / parts, u + k + (m - k) * (part + 1) / parts, ck + k + (m - k) * part / parts);
         // G_k from row k: v = A(k, k+1:) with its unit entry (in a team, each part on its own copy).
         double* v = parts == 1 ? vrow.data() : vb.data() + part * n;
         if (parts > 1) std::copy(vrow.data() + k + 1, vrow.data() + n, v + k + 1);
@@ -331,17 +336,14 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
           e[size_t(k)] = v[k + 1];
         }
         v[k + 1] = 1.0;
-        if (part == 0) {
-          for (int64_t c = k + 1; c < n; ++c) W(k, c) = v[c];
-          std::copy(v + k + 1, v + n, Ur.data() + i * n + k + 1);
-        }
+        for (int64_t c = cc0; c < cc1; ++c) W(k, c) = v[c];  // each part its columns (a cache line per entry)
+        std::copy(v + cc0, v + cc1, Ur.data() + i * n + cc0);
         // X(k+1:, i) = A(k+1:, k+1:) v on the trailing matrix as it was when the panel began, in the fixed
         // chunks of sum_over_chunks (the bits do not depend on the thread count): each part its own chunks'
         // partial sums, then their sum by rows below.
         double* x = Xv.data() + i * m;
         float* vf = float_updates ? vfb.data() + part * n : nullptr;
-        if (float_updates)
-          for (int64_t c = cc0; c < cc1; ++c) vf[c] = float(v[c]);
+        if (float_updates) call_out_of_line<&to_float>(v + cc0, vf + cc0, cc1 - cc0);
         auto axpys = [&](int64_t c0, int64_t c1, double* out) {
           if (float_updates) call_out_of_line<&column_axpys_float>(F.data(), m, k + 1, c0, c1, vf, out);
           else call_out_of_line<&column_axpys>(W, k + 1, c0, c1, v, out);
@@ -386,8 +388,7 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
             const int64_t a = t0 + cols * (kChunks * q / qs) / kChunks;
             const int64_t z = t0 + cols * (kChunks * (q + 1) / qs) / kChunks;
             rank2k_update_float(W, t0, a, false, ops, z);
-            for (int64_t c = a; c < z; ++c)
-              for (int64_t r = t0; r < m; ++r) F[size_t(c * m + r)] = float(W(r, c));
+            for (int64_t c = a; c < z; ++c) call_out_of_line<&to_float>(W.col(c) + t0, F.data() + c * m + t0, m - t0);
           } else {
             for (int64_t c = kChunks * q / qs; c < kChunks * (q + 1) / qs; ++c)
               rank2k_update(W, t0, t0 + cols * c / kChunks, t0 + cols * (c + 1) / kChunks, false, ops);
