@@ -133,8 +133,6 @@ void column_axpys_float(const float* F, int64_t m, int64_t r0, int64_t j0, int64
 // panel loop runs once per call (V8 would run its loops in baseline code) and is compiled for size. Each
 // writes a range of rows (or columns) from that range alone, entry by entry in the order of one pass per
 // reflector: any split of the range over threads gives the same bits.
-constexpr int64_t kRows = 64;
-
 // y = x in float, n entries: u and v for the float products, and F's columns from W (about n^3 / 100
 // entries per call at n = 1024: vectorized here, not in the panel loop compiled for size).
 void to_float(const double* x, float* y, int64_t n) {
@@ -142,16 +140,12 @@ void to_float(const double* x, float* y, int64_t n) {
 }
 
 // Column k1 gets the panel's reflectors p < i1 over rows [r0, r1): A(r, k1) -= V(r, p) Y(k1, p) + X(r, p) U(p, k1),
-// with V(:, p) = W(:, j0 + p), U(p, k1) = W(j0 + p, k1) (rows above r0), Y(k1, p) at Yk[p*n]; by blocks of
-// kRows rows, each taking every reflector in order while it sits in L1.
+// with V(:, p) = W(:, j0 + p), U(p, k1) = W(j0 + p, k1) (rows above r0), Y(k1, p) at Yk[p*n].
 void panel_column_rows(double* ck, int64_t r0, int64_t r1, const double* V0, const double* X0, int64_t m,
                        const double* Yk, int64_t n, int64_t j0, int64_t i1) {
-  for (int64_t b0 = r0; b0 < r1; b0 += kRows) {
-    const int64_t b1 = std::min(b0 + kRows, r1);
-    for (int64_t p = 0; p < i1; ++p) {
-      const double *vp = V0 + p * m, *xp = X0 + p * m, a = Yk[p * n], c = ck[j0 + p];
-      for (int64_t r = b0; r < b1; ++r) ck[r] -= vp[r] * a + xp[r] * c;
-    }
+  for (int64_t p = 0; p < i1; ++p) {
+    const double *vp = V0 + p * m, *xp = X0 + p * m, a = Yk[p * n], c = ck[j0 + p];
+    for (int64_t r = r0; r < r1; ++r) ck[r] -= vp[r] * a + xp[r] * c;
   }
 }
 
