@@ -276,7 +276,11 @@ const GOAL = 200_000;
 //   order (-0 < +0) where main returns whichever zero nth_element leaves in the middle; 68 of the 1,001
 //   results differed in the sign of a zero. Ceilings those plus ~150. Left to the goal: web 2,038,
 //   web-mt 11,946.
-const BUDGET = { web: 202_190, 'web-mt': 212_100 };
+// svd's bidiagonalization as one thread team per panel run (issue 24, branch svdteam): web 202,038 ->
+//   202,260 (+222), web-mt 211,946 -> 212,195 (+249) measured on da96bcd (the panel's O(n i) per-column
+//   loops in out-of-line helpers at -O3, which the team's parts each run on their rows or columns; the
+//   team's copies compile away without threads). Not paid for yet; ceilings those plus ~150.
+const BUDGET = { web: 202_410, 'web-mt': 212_350 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
