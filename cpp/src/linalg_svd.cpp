@@ -121,18 +121,21 @@ void bidiagonal_svd(std::vector<double>& d, std::vector<double>& e_in, ColMat* U
   sort_descending(d, U, V);
 }
 
-// TGK's eigenvalues below x (TGK the Golub-Kahan form of size m = 2n below, a2 its m - 1 squared
-// off-diagonals): the negative pivots of TGK - x I = L D L^T, a Sturm count (LAPACK dstebz). A pivot under
-// DBL_MIN in magnitude is taken as -DBL_MIN, dstebz's pivmin for entries below 1: the count is then that
-// of a matrix within DBL_MIN of TGK.
-static int64_t tgk_count_below(const double* a2, int64_t m, double x) {
+// The Golub-Kahan form TGK of B (d (n), e (n-1)): its eigenvalues below x, the negative pivots of
+// TGK - x I = L D L^T, a Sturm count (LAPACK dstebz) over TGK's off-diagonals d_0, e_0, d_1, ... A pivot
+// under pivmin in magnitude is taken as -pivmin (dstebz's, DBL_MIN max(1, max b^2)): the count is then that
+// of a matrix within pivmin of TGK, and no quotient overflows. Not inlined: three calls share one copy.
+__attribute__((noinline)) static int64_t tgk_count_below(const std::vector<double>& d, const std::vector<double>& e,
+                                                          double x, double pivmin) {
+  const int64_t n = int64_t(d.size());
   int64_t count = 0;
   double q = -x;
-  for (int64_t i = 0;; ++i) {
-    if (std::fabs(q) < DBL_MIN) q = -DBL_MIN;
+  for (int64_t k = 0;; ++k) {  // row k of TGK; its off-diagonal above is d_{k/2} or e_{k/2 - 1}
+    if (std::fabs(q) < pivmin) q = -pivmin;
     count += q < 0.0;
-    if (i + 1 == m) return count;
-    q = -x - a2[i] / q;
+    if (k + 1 == 2 * n) return count;
+    const double b = k % 2 == 0 ? d[size_t(k / 2)] : e[size_t(k / 2)];
+    q = -x - b * b / q;
   }
 }
 
@@ -146,58 +149,44 @@ static int64_t tgk_count_below(const double* a2, int64_t m, double x) {
 // narrowed to tol by bisection on TGK's Sturm count (the few near 0: about 20 of a Gaussian 1024's; the
 // bracket from the bound is checked by the count, and [0, ||TGK||] taken if it fails). False, for
 // bidiagonal_svd, when QL did not converge or more than n / 8 + 16 values need bisection (bisection
-// costs ~2n divisions a step, ~3x the QR sweeps' work per value). B is scaled by a power of two (exact) to
-// its largest entry in [0.5, 1), so no square below under- or overflows where it matters.
+// costs ~2n divisions a step, ~3x the QR sweeps' work per value). Unscaled, as the root-free QL: for the
+// bidiagonals of float32 matrices (entries within ~1e+-50, fourth powers far from under- and overflow).
 bool bidiagonal_values_root_free(const std::vector<double>& d, const std::vector<double>& e, std::vector<double>& s) {
   const int64_t n = int64_t(d.size());
+  std::vector<double> t(static_cast<size_t>(n)), o(e);
   double bmax = 0.0;
-  for (double x : d) bmax = std::max(bmax, std::fabs(x));
-  for (double x : e) bmax = std::max(bmax, std::fabs(x));
-  if (n == 0 || !(bmax > 0.0) || !std::isfinite(bmax)) return false;
-  int scale;
-  std::frexp(bmax, &scale);
-  std::vector<double> t(static_cast<size_t>(n)), o(size_t(n - 1)), a2(size_t(2 * n - 1));
   for (int64_t i = 0; i < n; ++i) {
-    const double di = std::ldexp(d[size_t(i)], -scale);
-    a2[size_t(2 * i)] = di * di;
-    t[size_t(i)] = di * di + (i > 0 ? a2[size_t(2 * i - 1)] : 0.0);
-    if (i + 1 == n) break;
-    const double ei = std::ldexp(e[size_t(i)], -scale);
-    a2[size_t(2 * i + 1)] = ei * ei;
-    o[size_t(i)] = di * ei;
+    const double di = d[size_t(i)], ep = i > 0 ? e[size_t(i - 1)] : 0.0;
+    t[size_t(i)] = di * di + ep * ep;
+    if (i + 1 < n) o[size_t(i)] *= di;
+    bmax = std::max({bmax, std::fabs(di), std::fabs(ep)});
   }
   if (!tridiagonal_values_root_free(t, o, kMaxQlIterationsPerValue)) return false;
-  const std::vector<int64_t> ascending = sorted_order(t, false);
-  const double lmax = std::max(t[size_t(ascending[size_t(n - 1)])], 0.0), dl = 4.0 * DBL_EPSILON * lmax;
-  const double tol = 0.25 * double(n) * DBL_EPSILON * std::sqrt(lmax);
-  auto bracket = [&](double lambda, double& lo, double& hi) {
-    lo = std::sqrt(std::max(lambda - dl, 0.0));
-    hi = std::sqrt(lambda + dl);
-    return hi - lo > 2.0 * tol;  // whether to bisect
-  };
+  double lmax = 0.0;
+  for (double x : t) lmax = std::max(lmax, x);
+  const double dl = 4.0 * DBL_EPSILON * lmax, tol = 0.25 * double(n) * DBL_EPSILON * std::sqrt(lmax);
+  const double pivmin = DBL_MIN * std::max(1.0, bmax * bmax);
   // Counted first, so that a spectrum with many values near 0 (graded) goes to the QR sweeps at once.
   int64_t bisected = 0;
-  for (int64_t j = 0; j < n; ++j) {
-    double lo, hi;
-    bisected += bracket(t[size_t(ascending[size_t(j)])], lo, hi);
-  }
+  for (double x : t) bisected += std::sqrt(x + dl) - std::sqrt(std::max(x - dl, 0.0)) > 2.0 * tol;
   if (bisected > n / 8 + 16) return false;  // 16 more: a small B bisects cheaply
+  const std::vector<int64_t> ascending = sorted_order(t, false);
   s.resize(static_cast<size_t>(n));
   for (int64_t j = 0; j < n; ++j) {  // the j-th smallest: TGK has n + j eigenvalues below it
-    const double lambda = t[size_t(ascending[size_t(j)])];
-    double lo, hi, sigma = std::sqrt(std::max(lambda, 0.0));
-    if (bracket(lambda, lo, hi)) {
-      if (!(tgk_count_below(a2.data(), 2 * n, lo) <= n + j && tgk_count_below(a2.data(), 2 * n, hi) > n + j)) {
+    const double x = t[size_t(ascending[size_t(j)])];
+    double lo = std::sqrt(std::max(x - dl, 0.0)), hi = std::sqrt(x + dl), sigma = std::sqrt(std::max(x, 0.0));
+    if (hi - lo > 2.0 * tol) {
+      if (!(tgk_count_below(d, e, lo, pivmin) <= n + j && tgk_count_below(d, e, hi, pivmin) > n + j)) {
         lo = 0.0;
-        hi = 2.0;  // ||TGK|| <= 2 max |b| < 2
+        hi = 2.0 * bmax;  // ||TGK|| <= 2 max |b|
       }
-      for (int it = 0; it < 64 && hi - lo > tol; ++it) {  // 64 halvings take 2 below any tol
+      for (int it = 0; it < 64 && hi - lo > tol; ++it) {  // 64 halvings take 2 ||TGK|| below any tol
         const double mid = 0.5 * (lo + hi);
-        (tgk_count_below(a2.data(), 2 * n, mid) > n + j ? hi : lo) = mid;
+        (tgk_count_below(d, e, mid, pivmin) > n + j ? hi : lo) = mid;
       }
       sigma = 0.5 * (lo + hi);
     }
-    s[size_t(n - 1 - j)] = std::ldexp(sigma, scale);
+    s[size_t(n - 1 - j)] = sigma;
   }
   // A bisected value may cross an unbisected neighbour by up to tol: descending again.
   for (int64_t i = 1; i < n; ++i) s[size_t(i)] = std::min(s[size_t(i)], s[size_t(i - 1)]);

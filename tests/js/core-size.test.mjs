@@ -276,7 +276,13 @@ const GOAL = 200_000;
 //   order (-0 < +0) where main returns whichever zero nth_element leaves in the middle; 68 of the 1,001
 //   results differed in the sign of a zero. Ceilings those plus ~150. Left to the goal: web 2,038,
 //   web-mt 11,946.
-const BUDGET = { web: 202_190, 'web-mt': 212_100 };
+// - svdvalues (session 22): svd's bidiagonal values for inverse iteration by the root-free QL on B^T B
+//   (bisection on TGK's Sturm count near 0) and the TGK vectors' Rayleigh quotients, the QR sweeps kept as
+//   the fallback (svd 1024's values stage 28.8 -> 13 ms): web 202,038 -> 202,974 (+936; raw 519,058 ->
+//   520,725, +1,667), web-mt 211,946 -> 213,237 (+1,291; raw 542,653 -> 544,339, +1,686). Not paid for yet:
+//   ceilings raised by that growth (plus ~150). Binaryen inlines it into svd's one large function whatever
+//   the source's attributes (noinline and minsize measured: no change).
+const BUDGET = { web: 203_130, 'web-mt': 213_390 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
