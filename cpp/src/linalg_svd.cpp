@@ -142,11 +142,11 @@ __attribute__((noinline)) static int64_t tgk_count_below(const std::vector<doubl
 // The singular values s (n, descending) of the upper bidiagonal B (d (n), e (n-1)) as the square roots of
 // the eigenvalues of the tridiagonal B^T B (diagonal d_i^2 + e_{i-1}^2, off-diagonal d_i e_i) by the
 // root-free QL (tridiagonal_values_root_free): two divisions per step and no square root, against
-// bidiagonal_svd's two rotations (svd 1024: ~18 ms native against ~45). Squaring costs relative accuracy:
-// lambda_i comes within ~eps lambda_1 (0.2 eps measured on Gaussian 1024s; 4 eps assumed), so sigma_i within
-// ~eps sigma_1^2 / sigma_i. These values are inverse iteration's shifts, which converge in one solve when
+// bidiagonal_svd's two rotations (svd 1024's values: 13 ms against 29 in Chromium, ~18 against ~45 native).
+// Squaring costs relative accuracy: lambda_i comes within ~eps lambda_1 (0.2 eps measured on Gaussian
+// 1024s; 4 eps assumed), so sigma_i within ~eps sigma_1^2 / sigma_i. These values are inverse iteration's shifts, which converge in one solve when
 // within ~n eps ||TGK|| (dstein's growth test); a value whose bound is wider than tol = n eps sigma_1 / 4 is
-// narrowed to tol by bisection on TGK's Sturm count (the few near 0: about 20 of a Gaussian 1024's; the
+// narrowed to tol by bisection on TGK's Sturm count (the few near 0: 9-11 of a Gaussian 1024's; the
 // bracket from the bound is checked by the count, and [0, ||TGK||] taken if it fails). False, for
 // bidiagonal_svd, when QL did not converge or more than n / 8 + 16 values need bisection (bisection
 // costs ~2n divisions a step, ~3x the QR sweeps' work per value). Unscaled, as the root-free QL: for the
