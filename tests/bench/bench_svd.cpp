@@ -25,9 +25,9 @@ void svd_setup(int n, int seed) {
 }
 
 // The stages of the route, each a call so that the caller can take its CPU time: 0 bidiagonalizes a copy
-// of the input (float updates, as svd's route), 1 finds the bidiagonal's singular values alone (QR
-// without vectors), 2 its values and vectors by inverse iteration on the Golub-Kahan form (svd's route;
-// it repeats stage 1's values first), 3 back-transforms both factors, 4 is the whole float32
+// of the input (float updates, as svd's route), 1 finds the bidiagonal's singular values alone (root-free
+// QL on B^T B, else QR without vectors, as stage 2 does), 2 its values and vectors by inverse iteration on
+// the Golub-Kahan form (svd's route; it repeats stage 1's values first), 3 back-transforms both factors, 4 is the whole float32
 // tp::linalg::svd (what the stages leave out: its copies, sorting). Returns a checksum, so nothing is
 // optimized away; -1 when stage 2 declined (the route would take the QR rotations).
 struct State {
@@ -43,7 +43,8 @@ double svd_stage(int stage) {
     d::bidiagonal_reduce_blocked(s.W, s.dg, s.e, s.tauq, s.taup, true);
     return s.dg[0];
   }
-  if (stage == 1) {
+  if (stage == 1) {  // as bidiagonal_vectors_by_inverse_iteration finds them
+    if (d::bidiagonal_values_root_free(s.dg, s.e, s.s)) return s.s[0];
     s.s = s.dg;
     std::vector<double> f = s.e;
     d::bidiagonal_svd(s.s, f, nullptr, nullptr);

@@ -616,6 +616,25 @@ TEST_CASE("svd meets the bar on square matrices with clusters on either side of 
   }
 }
 
+TEST_CASE("svd meets the bar and gives the spectrum on either side of the root-free values' bisection cap") {
+  // 128 x 128 (inverse iteration's route): values below ~8 sigma_1 / n are bisected on TGK, at most
+  // n / 8 + 16 = 32 of them, else the QR sweeps find the values. k values geometric in [1e-6, 1e-3]
+  // (near 0: bisected), the rest spread over [0.5, 1]; k = 1, 32 (taken) and 33 (declined). The values
+  // come from the float32 matrix within its rounding, ~1e-7 sigma_1 (2e-6 allowed).
+  for (const int64_t k : {1, 32, 33}) {
+    std::vector<double> sigma(128);
+    for (int64_t i = 0; i < 128; ++i)
+      sigma[size_t(i)] = i < 128 - k ? 1.0 - 0.5 * double(i) / double(128 - k)
+                                     : std::pow(10.0, -3.0 - 3.0 * double(i - (128 - k)) / double(std::max<int64_t>(k - 1, 1)));
+    const std::string name = "128x128 with " + std::to_string(k) + " values in [1e-6, 1e-3]";
+    const std::vector<float> A = with_spectrum(128, 128, sigma, 80 + uint64_t(k));
+    check_decompositions(name, A, 128, 128, false);
+    std::vector<float> U(128 * 128), S(128), Vh(128 * 128);
+    la::svd(A.data(), 128, 128, U.data(), S.data(), Vh.data());
+    for (int64_t i = 0; i < 128; ++i) CHECK_MESSAGE(std::fabs(S[size_t(i)] - sigma[size_t(i)]) <= 2e-6, name, ": value ", i);
+  }
+}
+
 TEST_CASE("svd of a matrix at least twice as tall as wide, from 96 columns, goes through the blocked QR and meets the bar") {
   std::vector<double> ill(150), rank10(150, 0.0);
   for (int64_t i = 0; i < 150; ++i) ill[size_t(i)] = std::pow(10.0, -6.0 * double(i) / 149.0);
