@@ -224,27 +224,31 @@ Tensor Tensor::clone() const {
   const float* src = reinterpret_cast<const float*>(storage_->bytes());
   float* dst = out.data();
   const int64_t nd = dim();
-  if (nd >= 2 && strides_[size_t(nd - 2)] == 1 && shape_[size_t(nd - 1)] > 1 && shape_[size_t(nd - 2)] > 1) {
-    // The last two dims are a transposed matrix (x.T, x.transpose(-2, -1)): copy it in square tiles so
-    // both the reads and the writes stay within a few cache lines.
-    const int64_t rows = shape_[size_t(nd - 2)], cols = shape_[size_t(nd - 1)], col_stride = strides_[size_t(nd - 1)];
-    const Shape outer(shape_.begin(), shape_.end() - 2), outer_src(strides_.begin(), strides_.end() - 2);
-    const Shape outer_dst = contiguous_strides(outer);
-    Shape batch_shape = outer, src_strides = outer_src, dst_strides = outer_dst;
-    batch_shape.push_back(1);  // strided_rows walks all but the last dim: give it a unit last dim
-    src_strides.push_back(0);
-    dst_strides.push_back(0);
-    strided_rows<2>(batch_shape, {&src_strides, &dst_strides}, {offset_, 0},
-                    [&](const std::array<int64_t, 2>& o, int64_t, const std::array<int64_t, 2>&) {
-                      transpose_tiles(src + o[0], col_stride, dst + o[1] * rows * cols, rows, cols);
-                    });
-    return out;
+  // When the last two dims are a transposed matrix (x.T, x.transpose(-2, -1)), each matrix is copied in
+  // square tiles so both the reads and the writes stay within a few cache lines: the walk then visits
+  // the outer dims with a unit last dim. Otherwise it copies row by row. One walk (one strided_rows
+  // instance) for both: two were ~1 KB of the WebAssembly module.
+  const bool tiles = nd >= 2 && strides_[size_t(nd - 2)] == 1 && shape_[size_t(nd - 1)] > 1 && shape_[size_t(nd - 2)] > 1;
+  const int64_t rows = tiles ? shape_[size_t(nd - 2)] : 0, cols = tiles ? shape_[size_t(nd - 1)] : 0;
+  const int64_t col_stride = tiles ? strides_[size_t(nd - 1)] : 0;
+  const Shape* walk[3] = {&shape_, &strides_, &out.strides_};
+  Shape outer[3];
+  if (tiles) {
+    for (int k = 0; k < 3; ++k) {
+      outer[k] = Shape(walk[k]->begin(), walk[k]->end() - 1);  // out's outer strides count whole matrices
+      outer[k].back() = k == 0 ? 1 : 0;
+      walk[k] = &outer[k];
+    }
   }
-  const Shape out_strides = out.strides_;
-  strided_rows<2>(shape_, {&strides_, &out_strides}, {offset_, 0},
+  strided_rows<2>(*walk[0], {walk[1], walk[2]}, {offset_, 0},
                   [&](const std::array<int64_t, 2>& o, int64_t n, const std::array<int64_t, 2>& s) {
-                    const float* a = src + o[0];
-                    float* b = dst + o[1];
+                    if (tiles) return transpose_tiles(src + o[0], col_stride, dst + o[1], rows, cols);
+                    const float* __restrict a = src + o[0];
+                    float* __restrict b = dst + o[1];
+                    if (s[0] == 1) {  // unit-stride rows (a permute that keeps the last dim): vectorized
+                      for (int64_t i = 0; i < n; ++i) b[i] = a[i];
+                      return;
+                    }
                     for (int64_t i = 0; i < n; ++i) b[i] = a[i * s[0]];
                   });
   return out;
