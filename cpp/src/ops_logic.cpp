@@ -78,28 +78,37 @@ bool compare_values(CompareOp op, T x, T y) {
   return false;
 }
 
-// Copies element bytes: out[i] = (take_a[i] ? a : b)[i], for one item size.
+// One row of element bytes: out[i] = (take_a[i] ? a : b)[i], for one item size.
 template <class U>
-void select_rows(const Tensor& cond, const Tensor& a, const Tensor& b, Tensor& out) {
+void select_row(const bool* pc, const uint8_t* a, const uint8_t* b, uint8_t* out, int64_t n,
+                const std::array<int64_t, 4>& s) {
+  const U* pa = reinterpret_cast<const U*>(a);
+  const U* pb = reinterpret_cast<const U*>(b);
+  U* po = reinterpret_cast<U*>(out);
+  for (int64_t i = 0; i < n; ++i) po[i * s[3]] = pc[i * s[0]] ? pa[i * s[1]] : pb[i * s[2]];
+}
+// Copies element bytes: out[i] = (take_a[i] ? a : b)[i]. One walk (one strided_rows instance) with the
+// item size picked per row: a walk per item size was ~0.7 KB more of the WebAssembly module.
+void select_bytes(const Tensor& cond, const Tensor& a, const Tensor& b, Tensor& out) {
   const Shape& shape = out.shape();
   const Shape os = out.strides();
   const bool* pc = cond.data_as<bool>();
-  const U* pa = static_cast<const U*>(a.raw());
-  const U* pb = static_cast<const U*>(b.raw());
-  U* po = static_cast<U*>(out.raw());
+  const auto* pa = static_cast<const uint8_t*>(a.raw());
+  const auto* pb = static_cast<const uint8_t*>(b.raw());
+  auto* po = static_cast<uint8_t*>(out.raw());
+  const int64_t size = itemsize(out.dtype());
   strided_rows<4>(shape, {&cond.strides(), &a.strides(), &b.strides(), &os}, {0, 0, 0, 0},
                   [&](const std::array<int64_t, 4>& o, int64_t n, const std::array<int64_t, 4>& s) {
-                    for (int64_t i = 0; i < n; ++i)
-                      po[o[3] + i * s[3]] = pc[o[0] + i * s[0]] ? pa[o[1] + i * s[1]] : pb[o[2] + i * s[2]];
+                    const bool* c = pc + o[0];
+                    const uint8_t *x = pa + o[1] * size, *y = pb + o[2] * size;
+                    uint8_t* z = po + o[3] * size;
+                    switch (size) {
+                      case 1: return select_row<uint8_t>(c, x, y, z, n, s);
+                      case 2: return select_row<uint16_t>(c, x, y, z, n, s);
+                      case 4: return select_row<uint32_t>(c, x, y, z, n, s);
+                      default: return select_row<uint64_t>(c, x, y, z, n, s);
+                    }
                   });
-}
-void select_bytes(const Tensor& cond, const Tensor& a, const Tensor& b, Tensor& out) {
-  switch (itemsize(out.dtype())) {
-    case 1: return select_rows<uint8_t>(cond, a, b, out);
-    case 2: return select_rows<uint16_t>(cond, a, b, out);
-    case 4: return select_rows<uint32_t>(cond, a, b, out);
-    default: return select_rows<uint64_t>(cond, a, b, out);
-  }
 }
 
 Tensor any_all(const char* op, bool want_any, const Tensor& x, const std::vector<int64_t>& dims_in, bool keepdim) {
