@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 #include "tensorpad/logic.hpp"
 #include "tensorpad/ops.hpp"
@@ -38,26 +39,43 @@ const Shape& shape_of(const Operand& o) {
 
 constexpr int64_t kBlock = 256;
 
+// The walk over rows of each_pair_as, shared by its instances (one strided_rows instance, not one per
+// element type and callback: ~1 KB each of the WebAssembly module); each block of a row goes to a step
+// for its type T and callback F.
+struct PairWalk {
+  DType d;
+  const void* f;
+};
+using PairStep = void (*)(const PairWalk&, const uint8_t*, int64_t, const uint8_t*, int64_t, int64_t, int64_t, int64_t);
+template <class T, class F>
+void pair_step(const PairWalk& w, const uint8_t* pa, int64_t sa, const uint8_t* pb, int64_t sb, int64_t i0, int64_t si,
+               int64_t m) {
+  T xa[kBlock], xb[kBlock];
+  load_block(w.d, pa, sa, m, xa);
+  load_block(w.d, pb, sb, m, xb);
+  const F& f = *static_cast<const F*>(w.f);
+  for (int64_t i = 0; i < m; ++i) f(i0 + i * si, xa[i], xb[i]);
+}
+void pair_rows(const Tensor& ea, const Tensor& eb, const Shape& shape, const PairWalk& w, PairStep step) {
+  const int64_t item = itemsize(w.d);
+  const auto* pa = static_cast<const uint8_t*>(ea.raw());
+  const auto* pb = static_cast<const uint8_t*>(eb.raw());
+  const Shape os = contiguous_strides(shape);
+  strided_rows<3>(shape, {&ea.strides(), &eb.strides(), &os}, {0, 0, 0},
+                  [&](const std::array<int64_t, 3>& o, int64_t n, const std::array<int64_t, 3>& s) {
+                    for (int64_t j = 0; j < n; j += kBlock)
+                      step(w, pa + (o[0] + j * s[0]) * item, s[0], pb + (o[1] + j * s[1]) * item, s[1], o[2] + j * s[2],
+                           s[2], std::min(kBlock, n - j));
+                  });
+}
+
 // Calls f(i, x, y) for every element of the broadcast a, b (already of one dtype d): x and y are double
 // for float dtypes, int64 otherwise; i counts the output elements in row-major order.
 template <class T, class F>
 void each_pair_as(const Tensor& a, const Tensor& b, const Shape& shape, F&& f) {
   const Tensor ea = expand(a, shape), eb = expand(b, shape);
-  const DType d = a.dtype();
-  const int64_t item = itemsize(d);
-  const auto* pa = static_cast<const uint8_t*>(ea.raw());
-  const auto* pb = static_cast<const uint8_t*>(eb.raw());
-  const Shape os = contiguous_strides(shape);
-  T xa[kBlock], xb[kBlock];
-  strided_rows<3>(shape, {&ea.strides(), &eb.strides(), &os}, {0, 0, 0},
-                  [&](const std::array<int64_t, 3>& o, int64_t n, const std::array<int64_t, 3>& s) {
-                    for (int64_t j = 0; j < n; j += kBlock) {
-                      const int64_t m = std::min(kBlock, n - j);
-                      load_block(d, pa + (o[0] + j * s[0]) * item, s[0], m, xa);
-                      load_block(d, pb + (o[1] + j * s[1]) * item, s[1], m, xb);
-                      for (int64_t i = 0; i < m; ++i) f(o[2] + (j + i) * s[2], xa[i], xb[i]);
-                    }
-                  });
+  const PairWalk w{a.dtype(), &f};
+  pair_rows(ea, eb, shape, w, &pair_step<T, std::remove_reference_t<F>>);
 }
 template <class F>
 void each_pair(const Tensor& a, const Tensor& b, const Shape& shape, F&& f) {
