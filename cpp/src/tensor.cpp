@@ -241,9 +241,9 @@ Tensor Tensor::to(DType dtype) const {
   return out.numel() == 0 ? out : convert_into(std::move(out));
 }
 
-// Writes this tensor's elements into compact `out` (same shape, any dtype), converting; float32 to
-// float32 (clone of a view) copies. One walk (one strided_rows instance) for all of it: a walk for each
-// was ~1.5 KB of the WebAssembly module.
+// Writes this tensor's elements into `out` (same shape, any dtype and layout), converting; float32 to
+// float32 (clone of a view, cat's parts) copies. One walk (one strided_rows instance) for all of it: a
+// walk for each was ~1.5 KB of the WebAssembly module.
 Tensor Tensor::convert_into(Tensor out) const {
   const DType dtype = out.dtype_;
   const uint8_t* src = storage_->bytes();
@@ -255,7 +255,7 @@ Tensor Tensor::convert_into(Tensor out) const {
   // matrix is copied in square tiles so both the reads and the writes stay within a few cache lines:
   // the walk then visits the outer dims with a unit last dim. Otherwise it goes row by row.
   const bool tiles =
-      f32 && nd >= 2 && strides_[size_t(nd - 2)] == 1 && shape_[size_t(nd - 1)] > 1 && shape_[size_t(nd - 2)] > 1;
+      f32 && nd >= 2 && out.is_contiguous() && strides_[size_t(nd - 2)] == 1 && shape_[size_t(nd - 1)] > 1 && shape_[size_t(nd - 2)] > 1;
   const int64_t rows = tiles ? shape_[size_t(nd - 2)] : 0, cols = tiles ? shape_[size_t(nd - 1)] : 0;
   const int64_t col_stride = tiles ? strides_[size_t(nd - 1)] : 0;
   const Shape* walk[3] = {&shape_, &strides_, &out.strides_};
@@ -271,14 +271,14 @@ Tensor Tensor::convert_into(Tensor out) const {
                   // Inlined into the walk: as a call per row it made the rows of a permuted view ~25% slower.
                   [&](const std::array<int64_t, 2>& o, int64_t n, const std::array<int64_t, 2>& s)
                       __attribute__((always_inline)) {
-                    if (!f32) return convert_strided(dtype_, src + o[0] * ss, s[0], dtype, dst + o[1] * ds, 1, n);
+                    if (!f32) return convert_strided(dtype_, src + o[0] * ss, s[0], dtype, dst + o[1] * ds, s[1], n);
                     if (tiles)
                       return transpose_tiles(reinterpret_cast<const float*>(src) + o[0], col_stride,
                                              reinterpret_cast<float*>(dst) + o[1], rows, cols);
                     const float* __restrict a = reinterpret_cast<const float*>(src) + o[0];
                     float* __restrict b = reinterpret_cast<float*>(dst) + o[1];
-                    if (s[0] == 1) return copy_floats(b, a, n);  // unit-stride rows (a permute that keeps the last dim)
-                    for (int64_t i = 0; i < n; ++i) b[i] = a[i * s[0]];
+                    if (s[0] == 1 && s[1] == 1) return copy_floats(b, a, n);  // unit-stride rows (a permute that keeps the last dim)
+                    for (int64_t i = 0; i < n; ++i) b[i * s[1]] = a[i * s[0]];
                   });
   return out;
 }
