@@ -24,7 +24,8 @@ std::atomic<int64_t> g_live_bytes{0};
 std::atomic<int64_t> g_live_buffers{0};
 // dst (rows x cols, row-major) receives src where src(i, j) = src[i + j * col_stride]: the matrix is
 // stored by columns. Tiles of 16 x 16 keep the strided reads within 16 cache lines.
-__attribute__((noinline)) void transpose_tiles(const float* src, int64_t col_stride, float* dst, int64_t rows, int64_t cols) {
+__attribute__((noinline)) void transpose_tiles(const float* src, int64_t col_stride, float* dst, int64_t rows,
+                                               int64_t cols) {
   constexpr int64_t T = 16;
   for (int64_t i0 = 0; i0 < rows; i0 += T)
     for (int64_t j0 = 0; j0 < cols; j0 += T) {
@@ -255,7 +256,8 @@ Tensor Tensor::convert_into(Tensor out) const {
   // matrix is copied in square tiles so both the reads and the writes stay within a few cache lines:
   // the walk then visits the outer dims with a unit last dim. Otherwise it goes row by row.
   const bool tiles =
-      f32 && nd >= 2 && out.is_contiguous() && strides_[size_t(nd - 2)] == 1 && shape_[size_t(nd - 1)] > 1 && shape_[size_t(nd - 2)] > 1;
+      f32 && nd >= 2 && out.is_contiguous() && strides_[size_t(nd - 2)] == 1 && shape_[size_t(nd - 1)] > 1 &&
+      shape_[size_t(nd - 2)] > 1;
   const int64_t rows = tiles ? shape_[size_t(nd - 2)] : 0, cols = tiles ? shape_[size_t(nd - 1)] : 0;
   const int64_t col_stride = tiles ? strides_[size_t(nd - 1)] : 0;
   const Shape* walk[3] = {&shape_, &strides_, &out.strides_};
@@ -277,7 +279,8 @@ Tensor Tensor::convert_into(Tensor out) const {
                                              reinterpret_cast<float*>(dst) + o[1], rows, cols);
                     const float* __restrict a = reinterpret_cast<const float*>(src) + o[0];
                     float* __restrict b = reinterpret_cast<float*>(dst) + o[1];
-                    if (s[0] == 1 && s[1] == 1) return copy_floats(b, a, n);  // unit-stride rows (a permute that keeps the last dim)
+                    // unit-stride rows (a permute that keeps the last dim, cat's parts)
+                    if (s[0] == 1 && s[1] == 1) return copy_floats(b, a, n);
                     for (int64_t i = 0; i < n; ++i) b[i * s[1]] = a[i * s[0]];
                   });
   return out;
