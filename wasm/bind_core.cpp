@@ -62,7 +62,7 @@ val copy_out(int id) {
 using tpw::Args;
 using R = tpw::Result;
 
-double list_of(const std::vector<int64_t>& v) { return tpw::list(std::vector<double>(v.begin(), v.end())); }
+double list_of(const std::vector<int64_t>& v) { return tpw::list(v); }
 double dtype_of(const Args& a) { return int(a.t(0).dtype()); }
 double to_dtype(const Args& a) { return h(a.t(0).to(tp::DType(a.i(1)))); }
 double shape_of(const Args& a) { return list_of(a.t(0).shape()); }

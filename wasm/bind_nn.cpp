@@ -41,7 +41,7 @@ double sdpa(const Args& a) {
   o.return_weights = a.b(6);
   tp::nn::AttentionResult r = tp::nn::scaled_dot_product_attention(a.t(0), a.t(1), a.t(2), o);
   const double out = h(r.output);
-  return tpw::list({out, r.weights ? double(h(*r.weights)) : 0.0});
+  return tpw::list(std::vector<double>{out, r.weights ? double(h(*r.weights)) : 0.0});
 }
 // (x, wq, wk, wv, wo, heads, kvHeads, causal)
 double mha(const Args& a) {
@@ -88,8 +88,7 @@ double q_live_bytes(const Args&) {
   return n;
 }
 double q_shape(const Args& a) {
-  const std::vector<int64_t>& s = qget(a.i(0)).shape;
-  return tpw::list(std::vector<double>(s.begin(), s.end()));
+  return tpw::list(qget(a.i(0)).shape);
 }
 val q_levels(int id) {
   return guard([&] {

@@ -165,6 +165,11 @@ double list(const std::vector<double>& values) {
   std::copy(values.begin(), values.end(), g_args.begin());
   return double(values.size());
 }
+double list(const std::vector<int64_t>& values) {
+  if (g_args.size() < values.size()) g_args.resize(values.size());
+  for (size_t i = 0; i < values.size(); ++i) g_args[i] = double(values[i]);
+  return double(values.size());
+}
 double handles(const std::vector<tp::Tensor>& ts) {
   std::vector<double> ids;
   for (const tp::Tensor& t : ts) ids.push_back(put(t));

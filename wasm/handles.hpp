@@ -142,6 +142,7 @@ struct OpRows {
   static void add(const OpRow* rows, size_t n);
 };
 double list(const std::vector<double>& values);     // writes a list result, returns its length
+double list(const std::vector<int64_t>& values);    // the same for integers (shapes, strides): no double copy
 double handles(const std::vector<tp::Tensor>& ts);  // puts each tensor, a list result of their handles
 
 std::vector<int64_t> to_shape(const emscripten::val& array);  // JS array of integers

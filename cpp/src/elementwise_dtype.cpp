@@ -89,25 +89,45 @@ void binary_block(const void* ctx, const C* a, const C* b, C* o, int64_t n) {
   }
 }
 
+// The walks over rows below are shared by the compute types (one strided_rows instance each, not
+// three: ~1-2 KB of the WebAssembly module); each block of a row goes to a step for its type C.
+using AnyKernel = void (*)();
+struct BinaryStep {
+  DType da, db, dout;
+  AnyKernel k;
+  const void* ctx;
+};
 template <class C>
-void run_blocks(const Tensor& ea, const Tensor& eb, Tensor& out, const Shape& shape, void (*k)(const void*, const C*, const C*, C*, int64_t),
-                const void* ctx) {
+void binary_step(const BinaryStep& b, const uint8_t* pa, int64_t sa, const uint8_t* pb, int64_t sb, uint8_t* po,
+                 int64_t so, int64_t m) {
+  C ba[kBlock], bb[kBlock], bo[kBlock];
+  load_block(b.da, pa, sa, m, ba);
+  load_block(b.db, pb, sb, m, bb);
+  reinterpret_cast<void (*)(const void*, const C*, const C*, C*, int64_t)>(b.k)(b.ctx, ba, bb, bo, m);
+  store_block(b.dout, bo, m, po, so);
+}
+using BinaryStepFn = void (*)(const BinaryStep&, const uint8_t*, int64_t, const uint8_t*, int64_t, uint8_t*, int64_t,
+                              int64_t);
+
+void run_block_rows(const Tensor& ea, const Tensor& eb, Tensor& out, const Shape& shape, const BinaryStep& b,
+                    BinaryStepFn step) {
   const auto* pa = static_cast<const uint8_t*>(ea.raw());
   const auto* pb = static_cast<const uint8_t*>(eb.raw());
   auto* po = static_cast<uint8_t*>(out.raw());
-  const DType da = ea.dtype(), db = eb.dtype(), dout = out.dtype();
-  const int64_t sa = itemsize(da), sb = itemsize(db), so = itemsize(dout);
-  C ba[kBlock], bb[kBlock], bo[kBlock];
+  const int64_t sa = itemsize(b.da), sb = itemsize(b.db), so = itemsize(b.dout);
   strided_rows<3>(shape, {&ea.strides(), &eb.strides(), &out.strides()}, {0, 0, 0},
                   [&](const std::array<int64_t, 3>& o, int64_t n, const std::array<int64_t, 3>& st) {
-                    for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
-                      const int64_t m = std::min(kBlock, n - i0);
-                      load_block(da, pa + (o[0] + i0 * st[0]) * sa, st[0], m, ba);
-                      load_block(db, pb + (o[1] + i0 * st[1]) * sb, st[1], m, bb);
-                      k(ctx, ba, bb, bo, m);
-                      store_block(dout, bo, m, po + (o[2] + i0 * st[2]) * so, st[2]);
-                    }
+                    for (int64_t i0 = 0; i0 < n; i0 += kBlock)
+                      step(b, pa + (o[0] + i0 * st[0]) * sa, st[0], pb + (o[1] + i0 * st[1]) * sb, st[1],
+                           po + (o[2] + i0 * st[2]) * so, st[2], std::min(kBlock, n - i0));
                   });
+}
+
+template <class C>
+void run_blocks(const Tensor& ea, const Tensor& eb, Tensor& out, const Shape& shape, void (*k)(const void*, const C*, const C*, C*, int64_t),
+                const void* ctx) {
+  const BinaryStep b{ea.dtype(), eb.dtype(), out.dtype(), reinterpret_cast<AnyKernel>(k), ctx};
+  run_block_rows(ea, eb, out, shape, b, &binary_step<C>);
 }
 
 template <class C>
@@ -148,23 +168,33 @@ void unary_block(UnaryOp op, C* p, int64_t n) {
 }
 
 template <class C>
-Tensor unary_typed(UnaryOp op, const Tensor& x, DType out_dtype) {
+void unary_step(UnaryOp op, DType dx, const uint8_t* px, int64_t sx, DType dout, uint8_t* po, int64_t so, int64_t m) {
+  C buf[kBlock];
+  load_block(dx, px, sx, m, buf);
+  unary_block(op, buf, m);
+  store_block(dout, buf, m, po, so);
+}
+using UnaryStepFn = void (*)(UnaryOp, DType, const uint8_t*, int64_t, DType, uint8_t*, int64_t, int64_t);
+
+Tensor unary_rows(UnaryOp op, const Tensor& x, DType out_dtype, UnaryStepFn step) {
   Tensor out = Tensor::empty(x.shape(), out_dtype, unary_name(op));
   if (out.numel() == 0) return out;
   const auto* px = static_cast<const uint8_t*>(x.raw());
   auto* po = static_cast<uint8_t*>(out.raw());
-  const int64_t sx = itemsize(x.dtype()), so = itemsize(out_dtype);
-  C buf[kBlock];
+  const DType dx = x.dtype();
+  const int64_t sx = itemsize(dx), so = itemsize(out_dtype);
   strided_rows<2>(x.shape(), {&x.strides(), &out.strides()}, {0, 0},
                   [&](const std::array<int64_t, 2>& o, int64_t n, const std::array<int64_t, 2>& st) {
-                    for (int64_t i0 = 0; i0 < n; i0 += kBlock) {
-                      const int64_t m = std::min(kBlock, n - i0);
-                      load_block(x.dtype(), px + (o[0] + i0 * st[0]) * sx, st[0], m, buf);
-                      unary_block(op, buf, m);
-                      store_block(out_dtype, buf, m, po + (o[1] + i0 * st[1]) * so, st[1]);
-                    }
+                    for (int64_t i0 = 0; i0 < n; i0 += kBlock)
+                      step(op, dx, px + (o[0] + i0 * st[0]) * sx, st[0], out_dtype, po + (o[1] + i0 * st[1]) * so, st[1],
+                           std::min(kBlock, n - i0));
                   });
   return out;
+}
+
+template <class C>
+Tensor unary_typed(UnaryOp op, const Tensor& x, DType out_dtype) {
+  return unary_rows(op, x, out_dtype, &unary_step<C>);
 }
 
 bool integer_valued(double v) { return std::isfinite(v) && v == std::trunc(v) && std::fabs(v) < 9.2e18; }

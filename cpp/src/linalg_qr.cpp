@@ -296,8 +296,9 @@ std::vector<Panel> qr_factor(const float* A, int64_t m, int64_t n, float* R, boo
     blk.row0 = s0;
     blk.len = m - s0;
     blk.b = sb;
-    blk.V.assign(size_t(blk.len * sb), 0.0f);
-    G.assign(size_t(sb * sb), 0.0f);
+    blk.V.resize(size_t(blk.len * sb));  // zeros (a new panel); clear + resize: no assign(n, v) instance
+    G.clear();
+    G.resize(size_t(sb * sb));
     zeros(NT, sb * sb);
     std::vector<double> blk_tau(static_cast<size_t>(sb));
     for (int64_t p0 = s0; p0 < s0 + sb; p0 += kPanel) {

@@ -243,7 +243,7 @@ void ForwardRun::layer(int64_t i) {
   // mask; one new query sees every key; several new queries after a past need an explicit mask.
   std::vector<float> mask;
   if (past_ > 0 && T > 1) {
-    mask.assign(size_t(T * S), 0.0f);
+    mask.resize(size_t(T * S));  // zeros: mask is new (resize, not an assign(n, v) instance)
     for (int64_t t = 0; t < T; ++t)
       for (int64_t j = past_ + t + 1; j < S; ++j) mask[size_t(t * S + j)] = -std::numeric_limits<float>::infinity();
   }

@@ -12,7 +12,7 @@ namespace tp {
 namespace {
 
 constexpr int kLetters = 52;  // 'A'-'Z' are labels 0-25, 'a'-'z' 26-51 (ASCII order); "..." dims from 52 on
-using Labels = std::vector<int>;
+using Labels = std::vector<int64_t>;  // int64_t, not int: the vector instances the core has for shapes
 
 int label_of(char c) {
   if (c >= 'A' && c <= 'Z') return c - 'A';
@@ -27,7 +27,7 @@ std::string label_name(int l) {
 // One term ("b...ij") as labels for a tensor of `ndim` dims (ellipsis dims right-aligned among the
 // `ell` dims that "..." stands for in the whole equation), or for the output when ndim < 0.
 struct Term {
-  std::vector<int> letters;  // with -1 where "..." stands
+  Labels letters;  // with -1 where "..." stands
   bool has_ellipsis = false;
 };
 Term parse_term(const std::string& eq, const std::string& s) {

@@ -74,7 +74,8 @@ QTensor quantize(const Tensor& x, int bits, bool per_row) {
   int64_t rows, cols;
   row_shape(x.shape(), &rows, &cols);
   out.q.resize(size_t(x.numel()));
-  out.scale.assign(per_row ? size_t(rows) : 1, 0.0f);
+  out.scale.clear();  // then zeros (clear + resize: no vector<float>::assign(n, v) instance)
+  out.scale.resize(per_row ? size_t(rows) : 1);
   const Tensor xc = x.contiguous();
   check_finite_values("quant.quantize", xc);
   if (x.numel() > 0) kernels::quantize_i8(rows, cols, xc.data(), bits, per_row, out.q.data(), out.scale.data());

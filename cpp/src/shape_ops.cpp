@@ -185,24 +185,7 @@ namespace {
 // Copies src into the same-shaped view dst (dst's storage is written through), converting its dtype.
 void copy_into(Tensor dst, const Tensor& src) {
   TP_ASSERT(dst.shape() == src.shape());
-  if (dst.dtype() != DType::Float32 || src.dtype() != DType::Float32) {
-    auto* d = static_cast<uint8_t*>(dst.raw());
-    const auto* s = static_cast<const uint8_t*>(src.raw());
-    const int64_t dsz = itemsize(dst.dtype()), ssz = itemsize(src.dtype());
-    strided_rows<2>(dst.shape(), {&dst.strides(), &src.strides()}, {0, 0},
-                    [&](const std::array<int64_t, 2>& o, int64_t n, const std::array<int64_t, 2>& st) {
-                      convert_strided(src.dtype(), s + o[1] * ssz, st[1], dst.dtype(), d + o[0] * dsz, st[0], n);
-                    });
-    return;
-  }
-  float* d = dst.data();
-  const float* s = src.data();
-  strided_rows<2>(dst.shape(), {&dst.strides(), &src.strides()}, {0, 0},
-                  [&](const std::array<int64_t, 2>& o, int64_t n, const std::array<int64_t, 2>& st) {
-                    float* a = d + o[0];
-                    const float* b = s + o[1];
-                    for (int64_t i = 0; i < n; ++i) a[i * st[0]] = b[i * st[1]];
-                  });
+  src.convert_into(std::move(dst));  // the walk clone and to() take (one strided_rows instance)
 }
 }  // namespace
 

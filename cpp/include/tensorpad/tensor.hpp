@@ -98,11 +98,13 @@ class Tensor {
 
   float item() const;          // the single value of a one-element tensor, as float
   double item_double() const;  // the same as double (exact for every dtype but int64 beyond 2^53)
+  // Writes this tensor's elements into out (same shape; any dtype, any layout: a view of another
+  // tensor too), converting; returns out.
+  Tensor convert_into(Tensor out) const;
 
  private:
   Tensor(std::shared_ptr<Storage> storage, Shape shape, DType dtype);
   [[noreturn]] void dtype_mismatch(DType want) const;
-  Tensor convert_into(Tensor out) const;
 
   std::shared_ptr<Storage> storage_;
   Shape shape_;
