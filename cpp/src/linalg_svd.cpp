@@ -210,13 +210,16 @@ bool bidiagonal_values_root_free(const std::vector<double>& d, const std::vector
 // and Vb (n, n) the vectors of B in matching columns.
 bool bidiagonal_vectors_by_inverse_iteration(std::vector<double>& d, const std::vector<double>& e, ColMat& Ub, ColMat& Vb) {
   const int64_t n = int64_t(d.size());
-  double bmax = 0.0;
-  for (double x : d) bmax = std::max(bmax, std::fabs(x));
-  for (double x : e) bmax = std::max(bmax, std::fabs(x));
-  for (double x : d)
-    if (std::fabs(x) <= DBL_EPSILON * bmax) return false;
-  for (double x : e)
-    if (std::fabs(x) <= DBL_EPSILON * bmax) return false;
+  double bmax = 0.0, bmin = DBL_MAX;  // false when some |d_i| or |e_i| <= eps bmax (B reduced)
+  for (double x : d) {
+    bmax = std::max(bmax, std::fabs(x));
+    bmin = std::min(bmin, std::fabs(x));
+  }
+  for (double x : e) {
+    bmax = std::max(bmax, std::fabs(x));
+    bmin = std::min(bmin, std::fabs(x));
+  }
+  if (bmin <= DBL_EPSILON * bmax) return false;
   std::vector<double> s;
   if (!bidiagonal_values_root_free(d, e, bmax, s)) {  // the values alone, O(n^2): root-free, else the QR sweeps
     s = d;
