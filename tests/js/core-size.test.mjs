@@ -312,7 +312,16 @@ const GOAL = 200_000;
 //   helpers' long signatures (i64 arguments) each add a legalized dynCall stub and export (394 raw for 8);
 //   passing them as one tuple through a void(void*) measured +962 raw on web (not taken). Ceilings those
 //   plus ~150.
-const BUDGET = { web: 203_090, 'web-mt': 213_000 };  // re-measured on svdpay
+// - svdpay2 (session 22), main e12ad0d (svdteam, svdvalues, size5) with svdpay merged: web 200,368 (raw
+//   508,096), web-mt 210,103 (raw 531,491), measured here. Measured and not landed: the bidiagonal panel
+//   helpers' sizes and indices as ptrdiff_t (32 bits on wasm32, the same type natively), so that their
+//   pointer calls need no legalized dynCall stub: 6 exports and 7 types fewer, web raw -551 but zlib -9
+//   200,383 (+15); without to_float raw -531, 200,373 (+5). The stubs compress to almost nothing, and the
+//   helpers' -O3 code changed by a few instructions (the loops' bounds now sign-extended), so not taken.
+//   Plain noinline calls instead of the pointer not tried: without threads the panel loop is one call
+//   (run), whose O(n) loops would then run in V8's baseline code to the end. Web ceiling 199,999 (the goal;
+//   the measured core is 368 over it, so this test fails until that is paid), web-mt measured plus ~150.
+const BUDGET = { web: 199_999, 'web-mt': 210_250 };  // svdpay2: web at the goal (fails: 200,368 measured)
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
