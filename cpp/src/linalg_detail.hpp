@@ -310,8 +310,9 @@ void bidiagonal_svd(std::vector<double>& d, std::vector<double>& e, ColMat* U, C
 // B^T B, each within n eps sigma_1 / 2 of B's when QL's eigenvalues are within 4 eps lambda_1 (0.2 measured;
 // bisection narrows the near-zero values): shifts for inverse iteration, not final values (linalg_svd.cpp).
 // False when QL did not converge or more than n / 8 + 16 values needed bisection (the caller runs
-// bidiagonal_svd).
-bool bidiagonal_values_root_free(const std::vector<double>& d, const std::vector<double>& e, std::vector<double>& s);
+// bidiagonal_svd). bmax: max |d_i|, |e_i| (the caller has it).
+bool bidiagonal_values_root_free(const std::vector<double>& d, const std::vector<double>& e, double bmax,
+                                 std::vector<double>& s);
 // The vectors of the (square, n) bidiagonal B (d, e) by inverse iteration on its Golub-Kahan form
 // (linalg_svd.cpp): d gets the values, descending, Ub and Vb (n, n) the vectors. False when B is reduced,
 // near singular or too clustered for it (the caller then runs bidiagonal_svd's rotations).

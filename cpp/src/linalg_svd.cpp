@@ -139,6 +139,12 @@ __attribute__((noinline)) static int64_t tgk_count_below(const std::vector<doubl
   }
 }
 
+// s_i = min(s_i, s_{i-1}) in order: s descending again after values that may cross by a rounding. Not
+// inlined: its two callers share one copy.
+__attribute__((noinline)) static void clamp_descending(std::vector<double>& s) {
+  for (size_t i = 1; i < s.size(); ++i) s[i] = std::min(s[i], s[i - 1]);
+}
+
 // The singular values s (n, descending) of the upper bidiagonal B (d (n), e (n-1)) as the square roots of
 // the eigenvalues of the tridiagonal B^T B (diagonal d_i^2 + e_{i-1}^2, off-diagonal d_i e_i) by the
 // root-free QL (tridiagonal_values_root_free): two divisions per step and no square root, against
@@ -151,45 +157,46 @@ __attribute__((noinline)) static int64_t tgk_count_below(const std::vector<doubl
 // bidiagonal_svd, when QL did not converge or more than n / 8 + 16 values need bisection (bisection
 // costs ~2n divisions a step, ~3x the QR sweeps' work per value). Unscaled, as the root-free QL: for the
 // bidiagonals of float32 matrices (entries within ~1e+-50, fourth powers far from under- and overflow).
-bool bidiagonal_values_root_free(const std::vector<double>& d, const std::vector<double>& e, std::vector<double>& s) {
+bool bidiagonal_values_root_free(const std::vector<double>& d, const std::vector<double>& e, double bmax, std::vector<double>& s) {
   const int64_t n = int64_t(d.size());
   std::vector<double> t(static_cast<size_t>(n)), o(e);
-  double bmax = 0.0;
   for (int64_t i = 0; i < n; ++i) {
     const double di = d[size_t(i)], ep = i > 0 ? e[size_t(i - 1)] : 0.0;
     t[size_t(i)] = di * di + ep * ep;
     if (i + 1 < n) o[size_t(i)] *= di;
-    bmax = std::max({bmax, std::fabs(di), std::fabs(ep)});
   }
   if (!tridiagonal_values_root_free(t, o, kMaxQlIterationsPerValue)) return false;
-  double lmax = 0.0;
-  for (double x : t) lmax = std::max(lmax, x);
+  const std::vector<int64_t> ascending = sorted_order(t, false);
+  const double lmax = n > 0 ? t[size_t(ascending[size_t(n - 1)])] : 0.0;
   const double dl = 4.0 * DBL_EPSILON * lmax, tol = 0.25 * double(n) * DBL_EPSILON * std::sqrt(lmax);
   const double pivmin = DBL_MIN * std::max(1.0, bmax * bmax);
-  // Counted first, so that a spectrum with many values near 0 (graded) goes to the QR sweeps at once.
-  int64_t bisected = 0;
-  for (double x : t) bisected += std::sqrt(x + dl) - std::sqrt(std::max(x - dl, 0.0)) > 2.0 * tol;
-  if (bisected > n / 8 + 16) return false;  // 16 more: a small B bisects cheaply
-  const std::vector<int64_t> ascending = sorted_order(t, false);
   s.resize(static_cast<size_t>(n));
-  for (int64_t j = 0; j < n; ++j) {  // the j-th smallest: TGK has n + j eigenvalues below it
-    const double x = t[size_t(ascending[size_t(j)])];
-    double lo = std::sqrt(std::max(x - dl, 0.0)), hi = std::sqrt(x + dl), sigma = std::sqrt(std::max(x, 0.0));
-    if (hi - lo > 2.0 * tol) {
-      if (!(tgk_count_below(d, e, lo, pivmin) <= n + j && tgk_count_below(d, e, hi, pivmin) > n + j)) {
-        lo = 0.0;
-        hi = 2.0 * bmax;  // ||TGK|| <= 2 max |b|
+  // Pass 0 only counts the values to bisect, so that a spectrum with many near 0 (graded) goes to the QR
+  // sweeps at once; pass 1 bisects them (one loop for both: the brackets' code once, for size).
+  for (int pass = 0; pass < 2; ++pass) {
+    int64_t bisected = 0;
+    for (int64_t j = 0; j < n; ++j) {  // the j-th smallest: TGK has n + j eigenvalues below it
+      const double x = t[size_t(ascending[size_t(j)])];
+      double lo = std::sqrt(std::max(x - dl, 0.0)), hi = std::sqrt(x + dl), sigma = std::sqrt(std::max(x, 0.0));
+      if (hi - lo > 2.0 * tol) {
+        ++bisected;
+        if (pass == 0) continue;
+        if (!(tgk_count_below(d, e, lo, pivmin) <= n + j && tgk_count_below(d, e, hi, pivmin) > n + j)) {
+          lo = 0.0;
+          hi = 2.0 * bmax;  // ||TGK|| <= 2 max |b|
+        }
+        for (int it = 0; it < 64 && hi - lo > tol; ++it) {  // 64 halvings take 2 ||TGK|| below any tol
+          const double mid = 0.5 * (lo + hi);
+          (tgk_count_below(d, e, mid, pivmin) > n + j ? hi : lo) = mid;
+        }
+        sigma = 0.5 * (lo + hi);
       }
-      for (int it = 0; it < 64 && hi - lo > tol; ++it) {  // 64 halvings take 2 ||TGK|| below any tol
-        const double mid = 0.5 * (lo + hi);
-        (tgk_count_below(d, e, mid, pivmin) > n + j ? hi : lo) = mid;
-      }
-      sigma = 0.5 * (lo + hi);
+      s[size_t(n - 1 - j)] = sigma;
     }
-    s[size_t(n - 1 - j)] = sigma;
+    if (bisected > n / 8 + 16) return false;  // 16 more: a small B bisects cheaply
   }
   // A bisected value may cross an unbisected neighbour by up to tol: descending again.
-  for (int64_t i = 1; i < n; ++i) s[size_t(i)] = std::min(s[size_t(i)], s[size_t(i - 1)]);
+  clamp_descending(s);
   return true;
 }
 
@@ -203,15 +210,18 @@ bool bidiagonal_values_root_free(const std::vector<double>& d, const std::vector
 // and Vb (n, n) the vectors of B in matching columns.
 bool bidiagonal_vectors_by_inverse_iteration(std::vector<double>& d, const std::vector<double>& e, ColMat& Ub, ColMat& Vb) {
   const int64_t n = int64_t(d.size());
-  double bmax = 0.0;
-  for (double x : d) bmax = std::max(bmax, std::fabs(x));
-  for (double x : e) bmax = std::max(bmax, std::fabs(x));
-  for (double x : d)
-    if (std::fabs(x) <= DBL_EPSILON * bmax) return false;
-  for (double x : e)
-    if (std::fabs(x) <= DBL_EPSILON * bmax) return false;
+  double bmax = 0.0, bmin = DBL_MAX;  // false when some |d_i| or |e_i| <= eps bmax (B reduced)
+  for (double x : d) {
+    bmax = std::max(bmax, std::fabs(x));
+    bmin = std::min(bmin, std::fabs(x));
+  }
+  for (double x : e) {
+    bmax = std::max(bmax, std::fabs(x));
+    bmin = std::min(bmin, std::fabs(x));
+  }
+  if (bmin <= DBL_EPSILON * bmax) return false;
   std::vector<double> s;
-  if (!bidiagonal_values_root_free(d, e, s)) {  // the values alone, O(n^2): root-free, else the QR sweeps
+  if (!bidiagonal_values_root_free(d, e, bmax, s)) {  // the values alone, O(n^2): root-free, else the QR sweeps
     s = d;
     std::vector<double> f = e;
     bidiagonal_svd(s, f, nullptr, nullptr);
@@ -258,7 +268,7 @@ bool bidiagonal_vectors_by_inverse_iteration(std::vector<double>& d, const std::
     }
   }
   // Within a cluster the quotients' rounding may break the order by ~eps sigma_1: descending again.
-  for (int64_t c = 1; c < n; ++c) s[size_t(c)] = std::min(s[size_t(c)], s[size_t(c - 1)]);
+  clamp_descending(s);
   d = s;
   return true;
 }

@@ -4,6 +4,8 @@
 // back-transformation of both factors. Not built into tensorpad_bench_mt (which compiles the GEMM alone).
 #include <emscripten/bind.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -44,7 +46,10 @@ double svd_stage(int stage) {
     return s.dg[0];
   }
   if (stage == 1) {  // as bidiagonal_vectors_by_inverse_iteration finds them
-    if (d::bidiagonal_values_root_free(s.dg, s.e, s.s)) return s.s[0];
+    double bmax = 0.0;
+    for (double x : s.dg) bmax = std::max(bmax, std::fabs(x));
+    for (double x : s.e) bmax = std::max(bmax, std::fabs(x));
+    if (d::bidiagonal_values_root_free(s.dg, s.e, bmax, s.s)) return s.s[0];
     s.s = s.dg;
     std::vector<double> f = s.e;
     d::bidiagonal_svd(s.s, f, nullptr, nullptr);

@@ -292,7 +292,6 @@ const GOAL = 200_000;
 //   64-float rows), lu_factor's steps shared by both input types (+960 raw), io_safetensors.cpp at -Oz
 //   (-9 raw), the reordering's exponent/sequence grid per build (best of 10 within ~40 bytes of 0.7/6).
 //   Ceilings those plus ~150. Web meets the goal (599 under); left for web-mt: 9,555.
-const BUDGET = { web: 201_000, 'web-mt': 211_000 };  // re-measured after the merge
 // - svdteam (session 22): svd's bidiagonalization as one thread team per panel run (issue 24, branch svdteam): web 202,038 ->
 //   202,260 (+222), web-mt 211,946 -> 212,195 (+249) measured on da96bcd (the panel's O(n i) per-column
 //   loops in out-of-line helpers at -O3, which the team's parts each run on their rows or columns; the
@@ -303,6 +302,28 @@ const BUDGET = { web: 201_000, 'web-mt': 211_000 };  // re-measured after the me
 //   520,725, +1,667), web-mt 211,946 -> 213,237 (+1,291; raw 542,653 -> 544,339, +1,686). Not paid for yet:
 //   ceilings raised by that growth (plus ~150). Binaryen inlines it into svd's one large function whatever
 //   the source's attributes (noinline and minsize measured: no change).
+// - svdpay (session 22), on the merge of both (2f4b7ec: web 203,163, web-mt 213,390 measured here; raw
+//   521,104 / 545,011): the root-free values take bmax from their caller, count the values to bisect as
+//   pass 0 of the bisection loop (the brackets' code once), share one clamp_descending with the Rayleigh
+//   quotients; the route's reduced-B test as min |b| <= eps max |b| in one pass per vector: web 202,934
+//   (-229; raw 520,731), web-mt 212,843 (-547, the reordering's swing in it; raw 544,731). Same bits.
+//   Binaryen does inline the values into bidiagonal_route (one caller): +1,509 raw there against svdteam's
+//   build, +144 tgk_count_below, i.e. the code itself, not the inlining. Of svdteam's +222: its panel
+//   helpers' long signatures (i64 arguments) each add a legalized dynCall stub and export (394 raw for 8);
+//   passing them as one tuple through a void(void*) measured +962 raw on web (not taken). Ceilings those
+//   plus ~150.
+// - svdpay2 (session 22), main e12ad0d (svdteam, svdvalues, size5) with svdpay merged: web 200,368 (raw
+//   508,096), web-mt 210,103 (raw 531,491), measured here. Measured and not landed: the bidiagonal panel
+//   helpers' sizes and indices as ptrdiff_t (32 bits on wasm32, the same type natively), so that their
+//   pointer calls need no legalized dynCall stub: 6 exports and 7 types fewer, web raw -551 but zlib -9
+//   200,383 (+15); without to_float raw -531, 200,373 (+5). The stubs compress to almost nothing, and the
+//   helpers' -O3 code changed by a few instructions (the loops' bounds now sign-extended), so not taken.
+//   Plain noinline calls instead of the pointer not tried: without threads the panel loop is one call
+//   (run), whose O(n) loops would then run in V8's baseline code to the end. -sWASM_BIGINT at the link (no
+//   legalized stubs at all) measured web 199,893 (-475, raw -1,949), not taken: i64 at the JS boundary
+//   becomes BigInt (the glue and the JS API to check). Web ceiling 199,999 (the goal;
+//   the measured core is 368 over it, so this test fails until that is paid), web-mt measured plus ~150.
+const BUDGET = { web: 199_999, 'web-mt': 210_250 };  // svdpay2: web at the goal (fails: 200,368 measured)
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
