@@ -323,7 +323,12 @@ const GOAL = 200_000;
 //   legalized stubs at all) measured web 199,893 (-475, raw -1,949), not taken: i64 at the JS boundary
 //   becomes BigInt (the glue and the JS API to check). Web ceiling 199,999 (the goal;
 //   the measured core is 368 over it, so this test fails until that is paid), web-mt measured plus ~150.
-const BUDGET = { web: 199_999, 'web-mt': 210_250 };  // svdpay2: web at the goal (fails: 200,368 measured)
+// - WASM_BIGINT (session 22, lead): the link flag taken on all three cores after the JS suites (848/848 on
+//   the Node core) and the browser suites passed with it: web 199,893 (raw 506,147), web-mt 209,912 (raw
+//   529,601); the JS glue also shrinks (web 41,749 -> 39,057 bytes, web-mt 70,479 -> 67,020). Web meets the
+//   goal, 107 bytes under: the reordering swings +-0.5 KB with any code change, so the next change that
+//   crosses must be paid for in the same commit. Ceilings: web the goal itself, web-mt measured plus ~150.
+const BUDGET = { web: 199_999, 'web-mt': 210_060 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
