@@ -104,7 +104,7 @@ export async function buildSite(dir, { build = defaultBuild, worker = WORKER_JS 
     if (!fs.existsSync(f)) throw new Error(`${f} is missing: build build/wasm (targets tensorpad_core_web, tensorpad_core_web_mt)`);
   }
   fs.mkdirSync(path.join(dir, 'mt'), { recursive: true });
-  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="page.js"></script>\n');
+  fs.writeFileSync(path.join(dir, 'index.html'), BENCH_INDEX_HTML);
   fs.writeFileSync(path.join(dir, 'page.js'), pageJs('bench-worker.js'));
   // Bundled like web/build.mjs bundles the notebook's worker; the single-thread core comes from `build`.
   await esbuild.build({
@@ -122,14 +122,14 @@ export async function buildSite(dir, { build = defaultBuild, worker = WORKER_JS 
   for (const f of mtFiles) fs.copyFileSync(path.join(mt, f), path.join(dir, 'mt', f));
 }
 
-/** Builds the bench site for `worker` in a fresh temporary folder, serves it with COOP/COEP, launches
+/** Writes a site into a fresh temporary folder with write(dir), serves it with COOP/COEP, launches
  *  Chromium, and returns fn({ browser, url }); everything is closed and removed afterwards. */
-export async function withBenchSite(prefix, worker, build, fn) {
+export async function withServedSite(prefix, write, fn) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const browser = await launch();
   const server = createServer(dir);
   try {
-    await buildSite(dir, { build, worker });
+    await write(dir);
     await new Promise((r) => server.listen(0, '127.0.0.1', r));
     return await fn({ browser, url: `http://127.0.0.1:${server.address().port}/` });
   } finally {
@@ -138,6 +138,14 @@ export async function withBenchSite(prefix, worker, build, fn) {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** withServedSite for the bench site of `worker` (buildSite) on the cores of `build`. */
+export function withBenchSite(prefix, worker, build, fn) {
+  return withServedSite(prefix, (dir) => buildSite(dir, { build, worker }), fn);
+}
+
+/** The page every bench site opens: index.html loading page.js. */
+export const BENCH_INDEX_HTML = '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="page.js"></script>\n';
 
 export function launch() {
   return chromium.launch({

@@ -12,8 +12,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { WORKER_DISPATCH, browserBenchArgs, launch, pageJs } from './gemm-browser.mjs';
-import { createServer } from '../../web/server.mjs';
+import { BENCH_INDEX_HTML, browserBenchArgs, pageJs, withServedSite } from './gemm-browser.mjs';
+import { stageWorkerJs } from './linalg-stage-worker.mjs';
 import { median } from './stats.mjs';
 
 const { buildDir, ...opt } = browserBenchArgs(
@@ -23,28 +23,9 @@ if (!opt.a) throw new Error('--a DIR (a build folder with bench-web-mt/tensorpad
 const trials = Number(opt.trials), n = Number(opt.n);
 const [fn, stages] = opt.what === 'svd' ? ['svdStage', [[0, 'bidiagonalize'], [4, 'whole svd']]] : ['eighStage', [[0, 'tridiagonalize'], [5, 'whole eigh']]];
 
-// The Worker of build `sub` (A or B): its module from ./sub/.
-const worker = (sub) => `
-let tp;
-const cmds = {
-  async init({ n }) {
-    const { default: create } = await import('./${sub}/tensorpad_bench_linalg_mt.js');
-    tp = await create({});
-    tp.eighSetup(n, 7);
-    tp.svdSetup(n, 7);
-    return self.crossOriginIsolated;
-  },
-  run({ threads, fn, stage }) {
-    tp.setThreads(threads);
-    const t0 = performance.now();
-    if (tp[fn](stage) === -1) throw new Error(fn + ' ' + stage + ' declined');
-    return performance.now() - t0;
-  },
-};
-${WORKER_DISPATCH}`;
 
-async function main() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-linalg-ab-'));
+// The site: each build's stage module in a folder of its own (A/, B/) with its Worker, and one page.
+function writeSite(dir) {
   for (const [sub, src] of [['A', path.resolve(opt.a)], ['B', buildDir]]) {
     fs.mkdirSync(path.join(dir, sub));
     for (const x of ['js', 'wasm', 'worker.js']) {
@@ -52,21 +33,21 @@ async function main() {
       if (!fs.existsSync(f)) throw new Error(`${f} is missing: build that folder's tensorpad_bench_linalg_mt`);
       fs.copyFileSync(f, path.join(dir, sub, path.basename(f)));
     }
-    fs.writeFileSync(path.join(dir, `worker${sub}.js`), worker(sub));
+    fs.writeFileSync(path.join(dir, `worker${sub}.js`), stageWorkerJs(sub));  // its module from ./sub/
   }
   // pageJs's script twice, each in its own block (its consts), as window.callA and window.callB.
   const call = (sub) => pageJs(`worker${sub}.js`).replace('window.call =', `window.call${sub} =`);
   fs.writeFileSync(path.join(dir, 'page.js'), `{${call('A')}}\n{${call('B')}}\n`);
-  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="page.js"></script>\n');
-  const browser = await launch();
-  const server = createServer(dir);
-  try {
-    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  fs.writeFileSync(path.join(dir, 'index.html'), BENCH_INDEX_HTML);
+}
+
+async function main() {
+  await withServedSite('tp-linalg-ab-', writeSite, async ({ browser, url }) => {
     const page = await browser.newPage();
-    await page.goto(`http://127.0.0.1:${server.address().port}/`);
+    await page.goto(url);
     await page.waitForFunction(() => window.ready === true && window.callA && window.callB);
     for (const sub of ['A', 'B'])
-      if (!(await page.evaluate(([s, a]) => window[`call${s}`]('init', a), [sub, { n }]))) throw new Error('the page is not crossOriginIsolated');
+      if (!(await page.evaluate(([s, a]) => window[`call${s}`]('init', a), [sub, { n }])).isolated) throw new Error('the page is not crossOriginIsolated');
     console.log(`Chromium ${browser.version()}, ${opt.what} ${n}, A ${opt.a}, B ${path.relative(process.cwd(), buildDir) || '.'}, ` +
       `${trials} interleaved trials (after one warm-up); load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} on ${os.cpus().length} CPUs`);
     const ms = {};
@@ -93,11 +74,7 @@ async function main() {
         `2 threads ${median(b2).toFixed(2)}x [${Math.min(...b2).toFixed(2)}-${Math.max(...b2).toFixed(2)}]`);
     }
     console.log(`\nload average after: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-  } finally {
-    await browser.close();
-    server.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 main().catch((e) => {

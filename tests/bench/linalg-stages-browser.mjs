@@ -13,8 +13,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { WORKER_DISPATCH, browserBenchArgs, launch, pageJs, threadCpu, workerRenderer } from './gemm-browser.mjs';
-import { createServer } from '../../web/server.mjs';
+import { BENCH_INDEX_HTML, browserBenchArgs, pageJs, threadCpu, withServedSite, workerRenderer } from './gemm-browser.mjs';
+import { stageWorkerJs } from './linalg-stage-worker.mjs';
 import { median } from './stats.mjs';
 
 const { buildDir, ...opt } = browserBenchArgs(
@@ -22,25 +22,6 @@ const { buildDir, ...opt } = browserBenchArgs(
   { n: { type: 'string', default: '1024' }, trials: { type: 'string', default: '5' } });
 const n = Number(opt.n), trials = Number(opt.trials);
 
-const WORKER_JS = `
-let tp;
-const cmds = {
-  async init({ n }) {
-    const { default: create } = await import('./bench/tensorpad_bench_linalg_mt.js');
-    tp = await create({});
-    tp.eighSetup(n, 7);
-    tp.svdSetup(n, 7);
-    return { isolated: self.crossOriginIsolated, maxThreads: tp.maxThreads() };
-  },
-  // Wall ms of one stage call on this thread count.
-  run({ threads, fn, stage }) {
-    tp.setThreads(threads);
-    const t0 = performance.now();
-    if (tp[fn](stage) === -1) throw new Error(fn + ' ' + stage + ' declined');
-    return performance.now() - t0;
-  },
-};
-${WORKER_DISPATCH}`;
 
 // [label, entry point, stage]; the decomposition's stages in order, then the whole call.
 const EIGH = [['tridiagonalize', 'eighStage', 0], ['eigenvalues', 'eighStage', 1], ['vectors (inverse iteration)', 'eighStage', 2],
@@ -51,18 +32,16 @@ const SVD = [['bidiagonalize', 'svdStage', 0], ['values', 'svdStage', 1], ['valu
 async function main() {
   const files = ['js', 'wasm', 'worker.js'].map((x) => path.join(buildDir, 'bench-web-mt', `tensorpad_bench_linalg_mt.${x}`));
   for (const f of files) if (!fs.existsSync(f)) throw new Error(`${f} is missing: build build/wasm's tensorpad_bench_linalg_mt`);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tp-linalg-stages-'));
-  fs.mkdirSync(path.join(dir, 'bench'));
-  for (const f of files) fs.copyFileSync(f, path.join(dir, 'bench', path.basename(f)));
-  fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="page.js"></script>\n');
-  fs.writeFileSync(path.join(dir, 'page.js'), pageJs('worker.js'));
-  fs.writeFileSync(path.join(dir, 'worker.js'), WORKER_JS);
-  const browser = await launch();
-  const server = createServer(dir);
-  try {
-    await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const writeSite = (dir) => {
+    fs.mkdirSync(path.join(dir, 'bench'));
+    for (const f of files) fs.copyFileSync(f, path.join(dir, 'bench', path.basename(f)));
+    fs.writeFileSync(path.join(dir, 'index.html'), BENCH_INDEX_HTML);
+    fs.writeFileSync(path.join(dir, 'page.js'), pageJs('worker.js'));
+    fs.writeFileSync(path.join(dir, 'worker.js'), stageWorkerJs('bench'));
+  };
+  await withServedSite('tp-linalg-stages-', writeSite, async ({ browser, url }) => {
     const page = await browser.newPage();
-    await page.goto(`http://127.0.0.1:${server.address().port}/`);
+    await page.goto(url);
     await page.waitForFunction(() => window.ready === true);
     const info = await page.evaluate((a) => window.call('init', a), { n });
     const pid = await workerRenderer(browser);
@@ -114,11 +93,7 @@ async function main() {
       console.log(`  ${'sum of stages'.padEnd(28)} ${total1.toFixed(1).padStart(7)} ${''.padEnd(14)} ${total2.toFixed(1).padStart(7)} ${''.padEnd(14)} ${(total1 / total2).toFixed(2)}x`);
     }
     console.log(`\nload average after: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-  } finally {
-    await browser.close();
-    server.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 main().catch((e) => {
