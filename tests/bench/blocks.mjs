@@ -9,11 +9,8 @@
 //   3. tp.quant.matmulInt8 (int8 x int8 -> int32 with i32x4.dot_i16x8) against tp.matmul in f32 at
 //      512x1024x3072 (x Wᵀ, the linear-layer layout), and with the activation quantization included.
 // Prints medians (and min) in ms over interleaved trials; writes tests/bench/results/blocks-latest.json.
-// Steady state is measured: V8 first runs WebAssembly in its baseline tier (Liftoff) and swaps in optimised
-// code when a background compile finishes, which on a busy machine can take longer than a whole benchmark
-// (the int8 kernel was seen running 3x slower for 9 trials). --no-liftoff compiles optimised code up front,
-// for tensorpad and tfjs alike.
-import v8 from 'node:v8';
+// Steady state is measured (steady-state.mjs: optimised code up front, for tensorpad and tfjs alike).
+import './steady-state.mjs';  // first: before any module compiles
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,8 +19,6 @@ import { init } from '../../wasm/js/node.js';
 import { tryLoadTfjs } from './peers.mjs';
 import { describeBlas, runPython } from './numpy.mjs';
 import { benchArgs } from './args.mjs';
-
-v8.setFlagsFromString('--no-liftoff');
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');

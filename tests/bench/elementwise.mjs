@@ -3,6 +3,7 @@
 // one thread) and a plain JS loop: softmax over the rows of 1024x1024, broadcast add [1024,1024]+[1024],
 // exp of 1M values, and the copy of a transposed 1024x1024 view. Prints GB/s (bytes read + written per
 // second, median and min-max) and the ratio to tfjs; writes tests/bench/results/elementwise-latest.json.
+import { WASM_TIER } from './steady-state.mjs';  // first: before any module compiles
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,6 +69,7 @@ const cases = [
 
 const gbps = (bytes, ms) => bytes / (ms * 1e6);
 const results = [];
+console.log(`WebAssembly: ${WASM_TIER}`);
 console.log(`${'op'.padEnd(32)} ${'competitor'.padEnd(10)} ${'GB/s median [min - max]'.padEnd(26)} /tfjs`);
 for (const c of cases) {
   const rows = [];
@@ -85,4 +87,4 @@ for (const c of cases) {
   results.push({ op: c.name, bytes: c.bytes, competitors: rows });
 }
 fs.mkdirSync(path.join(here, 'results'), { recursive: true });
-fs.writeFileSync(path.join(here, 'results', 'elementwise-latest.json'), JSON.stringify({ date: new Date().toISOString(), trials, results }, null, 1));
+fs.writeFileSync(path.join(here, 'results', 'elementwise-latest.json'), JSON.stringify({ date: new Date().toISOString(), wasm_tier: WASM_TIER, trials, results }, null, 1));

@@ -23,6 +23,7 @@
 //     step, where the 28 layers' weights (1.2 GB in 16 bits) evict each other too: the regime that decides
 //     the decode speed, while the rows above show the loops with W hot in the caches.
 // Writes tests/bench/results/gemv-half-latest.json. Not a test: no thresholds.
+import { WASM_TIER } from './steady-state.mjs';  // first: before any module compiles
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -81,7 +82,8 @@ const shapes = [
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 const loadBefore = os.loadavg();
 console.log(`(m,k) x W^T (n,k), W as bf16 / f16 against float32, single thread; ${cpu}, ${os.cpus().length} cores, ` +
-  `load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')}; Node ${process.version}` + (f16Kind === 2 ? '; f16 passed as finite' : ''));
+  `load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')}; Node ${process.version}` + (f16Kind === 2 ? '; f16 passed as finite' : '') +
+  `; WebAssembly: ${WASM_TIER}`);
 console.log(`m = 1: ${roundsM1} rounds of ~${roundMs} ms per dtype; m = T: ${roundsGemm} rounds of one call per dtype; dtypes back ` +
   'to back in each round; ratio = median over rounds of f32 CPU time / half CPU time (quartiles in brackets); wall: ratio of the median wall times');
 console.log('shape                       | f32 GFLOPS | bf16 GFLOPS | f16 GFLOPS | bf16/f32 cpu [q1-q3]  | f16/f32 cpu [q1-q3]   | bf16/f32 wall | f16/f32 wall');
@@ -133,4 +135,4 @@ const loadAfter = os.loadavg();
 console.log(`load average after: ${loadAfter.map((l) => l.toFixed(2)).join(' ')} (goal: bf16/f32 and f16/f32 >= 0.9)`);
 fs.mkdirSync(path.join(here, 'results'), { recursive: true });
 fs.writeFileSync(path.join(here, 'results', 'gemv-half-latest.json'),
-  JSON.stringify({ date: new Date().toISOString(), cpu, load_before: loadBefore, load_after: loadAfter, results }, null, 1));
+  JSON.stringify({ date: new Date().toISOString(), cpu, wasm_tier: WASM_TIER, load_before: loadBefore, load_after: loadAfter, results }, null, 1));
