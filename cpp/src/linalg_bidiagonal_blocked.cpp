@@ -6,7 +6,6 @@
 #include <cmath>
 #include <vector>
 
-#include "for_size.hpp"
 #include "linalg_detail.hpp"
 #include "out_of_line.hpp"
 #include "tensorpad/error.hpp"
@@ -250,12 +249,10 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
   //     the dots Y^T v, U v.                                                             meet: partials
   //  3. the part's rows of X(:, i) (chunk sum, correction, scaling) and of the next column's panel update.
   //                                                                                      meet: column ready
-  // The trailing update is shared by column chunks as before. A team whose meetings sleep (a partner
-  // without a core) loses to one thread: then part 0 reduces the next panels' columns alone (same chunks,
-  // dots and rows: the same bits), the threads still sharing each panel's trailing update, and every 4th
-  // panel tries the team again (as the tridiagonalization).
-  bool solo = false;
-  int64_t sleeps = 0;
+  // The trailing update is shared by column chunks as before. A team whose meetings sleep (TeamSolo) has
+  // part 0 reduce the next panels' columns alone (same chunks, dots and rows: the same bits), the threads
+  // still sharing each panel's trailing update (as the tridiagonalization).
+  TeamSolo team;
   auto panels = [&](int64_t from, int64_t to, int part, int parts) {
     const int team_parts = TP_HAS_THREADS ? parts : 1;  // (without threads the team's code compiles away)
     parts = team_parts;
@@ -271,14 +268,10 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
         std::fill(Yv.begin(), Yv.end(), 0.0);
         if (float_updates && j0 == 0)  // later panels' F is refreshed by the previous panel's update
           for (int64_t c = 0; c < n; ++c) call_out_of_line<&to_float>(W.col(c), F.data() + c * m, m);
-        if (team_parts > 1) {
-          const int64_t now = tp::detail::pool_counters().team_sleeps;
-          solo = j0 > from && (solo ? (j0 / kPanel) % 4 != 0 : now - sleeps > kPanel / 4);
-          sleeps = now;
-        }
+        if (team_parts > 1) team.next(j0, from, kPanel);
       }
       if (team_parts > 1) tp::detail::team_sync();  // solo is set, X and Y cleared
-      parts = solo ? 1 : team_parts;
+      parts = team.solo ? 1 : team_parts;
       for (int64_t i = 0; part < parts && i < b; ++i) {  // (no columns for a helper while part 0 is solo)
         const int64_t k = j0 + i;  // the global row and column of this step
         double* ck = W.col(k);
@@ -398,23 +391,7 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
         }
     }
   };
-  // The panels whose columns all split (n - k - 1 >= kSplitFrom) run as a team when there are threads; the
-  // rest, or all when no team can be had, on this thread. One call site of panels (run, not inlined),
-  // compiled for size: its own loops are O(n) per column, the kernels it calls are not.
-  struct Range {
-    int64_t from, to;
-    int parts;
-  } range{0, 0, max_parts};
-  const auto body = [&](int part) { panels(range.from, range.to, part, range.parts); };
-  const tp::detail::PartFn run = [](const void* c, int part) __attribute__((noinline)) TP_FOR_SIZE {
-    (*static_cast<const decltype(body)*>(c))(part);
-  };
-  if (TP_HAS_THREADS && range.parts > 1 && n - kPanel - kSplitFrom >= 0) {
-    range.to = ((n - kPanel - kSplitFrom) / kPanel + 1) * kPanel;
-    if (!tp::detail::run_team(range.parts, run, &body)) range.to = 0;
-  }
-  range = {range.to, n, 1};
-  run(&body, 0);
+  run_panels(n, kPanel, max_parts, panels);
 }
 
 }  // namespace tp::linalg::detail

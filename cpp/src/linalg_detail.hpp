@@ -9,6 +9,7 @@
 #include <new>
 #include <vector>
 
+#include "for_size.hpp"
 #include "tensorpad/gemm.hpp"
 #include "work_pool.hpp"
 
@@ -81,6 +82,42 @@ void sum_over_chunks(double* partial, int64_t stride, int64_t lo, int64_t hi, do
     out[r] = sum;
   }
 }
+
+// A blocked reduction's panels as one thread team (tridiagonalize_blocked, bidiagonal_reduce_blocked):
+// panels(from, to, part, parts) reduces the panels of `panel` columns in [from, to) as part `part` of `parts`
+// threads, which meet at team_sync(). The panels whose columns all split (n - k - 1 >= kSplitFrom, and so
+// their trailing update) run as a team of `parts` threads when there are threads; the rest, or all when no
+// team can be had, on this thread. One call site of panels (run, not inlined) keeps one copy of its code in
+// the core, compiled for size: its own loops are O(n) per column, the kernels it calls are not (web-mt
+// gzipped 228,450 -> 227,732 bytes when the tridiagonalization's was made so).
+template <class Panels>
+void run_panels(int64_t n, int64_t panel, int parts, const Panels& panels) {
+  struct Range {
+    int64_t from, to;
+    int parts;
+  } range{0, 0, parts};
+  const auto body = [&](int part) { panels(range.from, range.to, part, range.parts); };
+  const tp::detail::PartFn run = [](const void* c, int part) __attribute__((noinline)) TP_FOR_SIZE {
+    (*static_cast<const decltype(body)*>(c))(part);
+  };
+  if (TP_HAS_THREADS && range.parts > 1 && n - panel - kSplitFrom >= 0) {
+    range.to = ((n - panel - kSplitFrom) / panel + 1) * panel;
+    if (!tp::detail::run_team(range.parts, run, &body)) range.to = 0;
+  }
+  range = {range.to, n, 1};
+  run(&body, 0);
+}
+
+// Whether a team's next panel goes to part 0 alone. A team whose meetings sleep (a partner without a core:
+// a loaded machine, more threads than cores) loses to one thread, each of a column's meetings waiting out a
+// scheduling delay. Part 0 calls next() as panel j0 begins (from: the team's first panel): solo when more
+// than a quarter of the previous panel's columns' meetings slept (pool_counters().team_sleeps); solo, every
+// 4th panel tries the team again.
+struct TeamSolo {
+  bool solo = false;
+  int64_t sleeps = 0;
+  void next(int64_t j0, int64_t from, int64_t panel);
+};
 
 // A (rows, cols) double matrix stored column by column: reflectors and rotations in the
 // decompositions act on columns, so a column is one contiguous run.

@@ -88,6 +88,11 @@ ColMat load_any(const T* A, int64_t m, int64_t n, bool transpose) {
 ColMat load(const float* A, int64_t m, int64_t n, bool transpose) { return load_any(A, m, n, transpose); }
 ColMat load(const double* A, int64_t m, int64_t n, bool transpose) { return load_any(A, m, n, transpose); }
 
+void TeamSolo::next(int64_t j0, int64_t from, int64_t panel) {
+  const int64_t now = tp::detail::pool_counters().team_sleeps;
+  solo = j0 > from && (solo ? (j0 / panel) % 4 != 0 : now - sleeps > panel / 4);
+  sleeps = now;
+}
 
 // dot and axpy stay plain loops: clang vectorizes them (with its own unrolling) better than the
 // explicit version did, measured in WASM.

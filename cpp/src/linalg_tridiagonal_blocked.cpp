@@ -12,7 +12,6 @@
 #include <cstring>
 #include <vector>
 
-#include "for_size.hpp"
 #include "linalg_detail.hpp"
 #include "out_of_line.hpp"
 #include "tensorpad/error.hpp"
@@ -281,12 +280,9 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
   // per column, each a spin on an atomic word while both threads run. Before, a run_parts per column's symv
   // (serial correction, dots and sums between them): in Chromium at n = 1024 on 2 threads its helper went
   // to sleep after 802 of its 858 parts (counters, load 3), a futex wake-up (10-70 us) per column.
-  // A team whose meetings sleep (a partner without a core: a loaded machine, more threads than cores) loses
-  // to one thread, 3 meetings per column each waiting out a scheduling delay: then part 0 reduces the next
-  // panels' columns alone (the same chunks, dots and rows: the same bits), the threads still sharing each
-  // panel's trailing update, and every 4th panel tries the team again.
-  bool solo = false;
-  int64_t sleeps = 0;
+  // A team whose meetings sleep (TeamSolo) has part 0 reduce the next panels' columns alone (the same chunks,
+  // dots and rows: the same bits), the threads still sharing each panel's trailing update.
+  TeamSolo team;
   auto panels = [&](int64_t from, int64_t to, int part, int parts) {
     const int team_parts = parts;
     const auto sync = [&] {
@@ -299,14 +295,10 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
         if (float_updates && j0 > 0)
           for (int64_t c = j0; c < j0 + b; ++c)
             for (int64_t r = c; r < n; ++r) W(r, c) = double(F[size_t(c * n + r)]);
-        if (team_parts > 1) {
-          const int64_t now = tp::detail::pool_counters().team_sleeps;
-          solo = j0 > from && (solo ? (j0 / kPanel) % 4 != 0 : now - sleeps > kPanel / 4);
-          sleeps = now;
-        }
+        if (team_parts > 1) team.next(j0, from, kPanel);
       }
       if (team_parts > 1) tp::detail::team_sync();  // solo is set
-      parts = solo ? 1 : team_parts;
+      parts = team.solo ? 1 : team_parts;
       for (int64_t i = 0; part < parts && i < b; ++i) {  // (no columns for a helper while part 0 is solo)
         const int64_t k = j0 + i, len = n - k - 1;
         double* ck = W.col(k);
@@ -392,25 +384,7 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
         for (int64_t i = 0; i < b && j0 + i + 1 < n; ++i) W(j0 + i + 1, j0 + i) = e[size_t(j0 + i)];
     }
   };
-  // The panels whose columns all split (len >= kSplitFrom, and so their trailing update) run as a team of
-  // threads when there are threads; the rest, or all when no team can be had, on this thread. One call
-  // site of panels (run, not inlined) keeps one copy of its code in the core, compiled for size: its own
-  // loops are O(n) per column, the kernels it calls (symv, correction, sgemm) are not (web-mt gzipped
-  // 228,450 -> 227,732 bytes).
-  struct Range {
-    int64_t from, to;
-    int parts;
-  } range{0, 0, int(std::min<int64_t>(kernels::sgemm_threads(), kChunks))};
-  const auto body = [&](int part) { panels(range.from, range.to, part, range.parts); };
-  const tp::detail::PartFn run = [](const void* c, int part) __attribute__((noinline)) TP_FOR_SIZE {
-    (*static_cast<const decltype(body)*>(c))(part);
-  };
-  if (range.parts > 1 && n - kPanel - kSplitFrom >= 0) {
-    range.to = ((n - kPanel - kSplitFrom) / kPanel + 1) * kPanel;
-    if (!tp::detail::run_team(range.parts, run, &body)) range.to = 0;
-  }
-  range = {range.to, n, 1};
-  run(&body, 0);
+  run_panels(n, kPanel, int(std::min<int64_t>(kernels::sgemm_threads(), kChunks)), panels);
 }
 
 }  // namespace tp::linalg::detail
