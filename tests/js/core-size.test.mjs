@@ -328,7 +328,14 @@ const GOAL = 200_000;
 //   529,601); the JS glue also shrinks (web 41,749 -> 39,057 bytes, web-mt 70,479 -> 67,020). Web meets the
 //   goal, 107 bytes under: the reordering swings +-0.5 KB with any code change, so the next change that
 //   crosses must be paid for in the same commit. Ceilings: web the goal itself, web-mt measured plus ~150.
-const BUDGET = { web: 199_999, 'web-mt': 210_060 };
+// - size6 (session 23): musl's __rem_pio2_large (sin/cos/tan's reduction of |x| >= 2^20 pi/2) linked with its
+//   table of 2/pi cut to the 66 entries a double reads (wasm/runtime_rem_pio2.cpp): Emscripten's musl keeps
+//   690 for wasm32's 128-bit long double (LDBL_MAX_EXP > 1024), 2.5 KB of 24-bit integers that deflate
+//   cannot shrink, which no long double function of the core reads. sin/cos/tan of 200,000 float64 and
+//   float32 values over every exponent (1e22, DBL_MAX, the hardest known reduction) hashed identical to
+//   main's Node core. web 199,893 -> 198,006 (-1,887; raw 506,147 -> 503,864, the data section 29,222 ->
+//   26,726), web-mt 209,912 -> 207,514 (-2,398; raw 529,601 -> 527,324); web-mt's ceiling that plus ~150.
+const BUDGET = { web: 199_999, 'web-mt': 207_664 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
