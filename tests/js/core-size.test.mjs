@@ -335,7 +335,10 @@ const GOAL = 200_000;
 //   float32 values over every exponent (1e22, DBL_MAX, the hardest known reduction) hashed identical to
 //   main's Node core. web 199,893 -> 198,006 (-1,887; raw 506,147 -> 503,864, the data section 29,222 ->
 //   26,726), web-mt 209,912 -> 207,514 (-2,398; raw 529,601 -> 527,324); web-mt's ceiling that plus ~150.
-const BUDGET = { web: 199_999, 'web-mt': 207_664 };
+// - size6: the reoptimizing wasm-opt also drops the target_features custom section (--strip-target-features;
+//   59 bytes raw in web, 95 in web-mt; no engine reads it), measured on the previous entry's cores with the
+//   section removed: web 198,006 -> 197,963 (-43; raw -61), web-mt 207,514 -> 207,443 (-71; raw -97).
+const BUDGET = { web: 199_999, 'web-mt': 207_593 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
