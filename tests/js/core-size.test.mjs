@@ -341,7 +341,10 @@ const GOAL = 200_000;
 // - size6: the reoptimizing wasm-opt also drops the target_features custom section (--strip-target-features;
 //   59 bytes raw in web, 95 in web-mt; no engine reads it), measured on the previous entry's cores with the
 //   section removed: web 198,006 -> 197,963 (-43; raw -61), web-mt 207,514 -> 207,443 (-71; raw -97).
-const BUDGET = { web: 199_999, 'web-mt': 207_593 };  // re-measured after the merge below
+// - main after both (session 23, lead; 904cefc): web 198,778 (raw 505,427), web-mt 208,278 (raw 529,007):
+//   the two savings do not add up (-1,115 web, -1,634 web-mt against the session's start, not -2,194 and
+//   -2,476): the reordering's swing. Ceilings: web the goal, web-mt measured plus ~150.
+const BUDGET = { web: 199_999, 'web-mt': 208_430 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
