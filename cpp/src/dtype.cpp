@@ -6,6 +6,7 @@
 #include <string>
 #include <type_traits>
 
+#include "for_size.hpp"
 #include "tensorpad/error.hpp"
 #include "tensorpad/half.hpp"
 #include "tensorpad/io.hpp"
@@ -37,13 +38,8 @@ int64_t trunc_i64(double v) {
 float f16_to_f(uint16_t b) { return io::half_to_float(b); }
 float bf16_to_f(uint16_t b) { return io::bf16_to_float(b); }
 
-// The loops below are many (dtype x compute type) and stay scalar: vectorised copies of each would add
-// tens of KB to the WebAssembly core, and the float32 paths that matter for speed never come here.
-#if defined(__clang__)
-#define TP_SCALAR_LOOP _Pragma("clang loop vectorize(disable) interleave(disable) unroll(disable)")
-#else
-#define TP_SCALAR_LOOP
-#endif
+// The loops below are many (dtype x compute type) and stay scalar (TP_SCALAR_LOOP): vectorised copies of
+// each would add tens of KB to the WebAssembly core, and the float32 paths that matter for speed never come here.
 
 template <class S, class C, class F>
 void load_loop(const void* src, int64_t stride, int64_t n, C* out, F f) {

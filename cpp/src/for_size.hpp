@@ -23,3 +23,11 @@
 #else
 #define TP_COLD_FAIL __attribute__((noinline, cold, noreturn))
 #endif
+
+// TP_SCALAR_LOOP keeps the loop after it scalar (no vectorizing, interleaving or unrolling): for loops of
+// an -O3 source that are many, or strided, where vectorized copies cost more bytes than they save time.
+#if defined(__clang__)
+#define TP_SCALAR_LOOP _Pragma("clang loop vectorize(disable) interleave(disable) unroll(disable)")
+#else
+#define TP_SCALAR_LOOP
+#endif

@@ -115,9 +115,11 @@ void pack_a(int64_t mc, int64_t kc, const float* A, int64_t rsa, int64_t csa, fl
         }
       }
     }
-    // Row by row, reading along p (contiguous when A is row-major); rows past mc are zero.
+    // Row by row, reading along p (contiguous when A is row-major); rows past mc are zero. Scalar, as
+    // pack_b_f32's strided loops.
     for (int r = 0; r < MR; ++r) {
       const float* ar = a + r * rsa;
+TP_SCALAR_LOOP
       for (int64_t p = p0; p < kc; ++p) out[p * MR + r] = r < rows ? ar[p * csa] : 0.0f;
     }
   }
@@ -177,6 +179,9 @@ void pack_b_f32(int64_t kc, int64_t nc, const float* B, int64_t rsb, int64_t csb
           simd::store(o + (p + 3) * NR + c, v3);
         }
       }
+      // The strided loops here and below stay scalar: vectorized, their lanes' loads and stores went one
+      // extract_lane at a time (no faster), and they were most of the function's 9.5 KB.
+TP_SCALAR_LOOP
       for (; p < kc; ++p)
         for (int c = 0; c < NR; ++c) o[p * NR + c] = b[c * csb + p];
     }
@@ -187,12 +192,14 @@ void pack_b_f32(int64_t kc, int64_t nc, const float* B, int64_t rsb, int64_t csb
     const float* b = B + s * NR * csb;
     float* o = out + s * NR * kc;
     if (csb == 1 || rsb > csb) {
+TP_SCALAR_LOOP
       for (int64_t p = 0; p < kc; ++p)
         for (int c = 0; c < NR; ++c) o[p * NR + c] = c < cols ? b[p * rsb + c * csb] : 0.0f;
     } else {
       // Column-major B (e.g. a transposed weight): read each column along p.
       for (int c = 0; c < NR; ++c) {
         const float* bc = b + c * csb;
+TP_SCALAR_LOOP
         for (int64_t p = 0; p < kc; ++p) o[p * NR + c] = c < cols ? bc[p * rsb] : 0.0f;
       }
     }
@@ -318,6 +325,8 @@ void pack_b_half(int64_t kc, int64_t nc, const uint16_t* B, int64_t rsb, int64_t
 #endif
         }
       }
+      // Scalar, as pack_b_f32's strided loops.
+TP_SCALAR_LOOP
       for (; p < kc; ++p)
         for (int c = 0; c < NR; ++c) o[p * NR + c] = half::to_f32(kind, b[c * csb + p]);
     }
@@ -328,6 +337,7 @@ void pack_b_half(int64_t kc, int64_t nc, const uint16_t* B, int64_t rsb, int64_t
     const int cols = int(std::min<int64_t>(NR, nc - s * NR));
     const uint16_t* b = B + s * NR * csb;
     float* o = out + s * NR * kc;
+TP_SCALAR_LOOP
     for (int64_t p = 0; p < kc; ++p)
       for (int c = 0; c < NR; ++c) o[p * NR + c] = c < cols ? half::to_f32(kind, b[p * rsb + c * csb]) : 0.0f;
   }

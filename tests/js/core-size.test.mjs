@@ -344,6 +344,15 @@ const GOAL = 200_000;
 // - main after both (session 23, lead; 904cefc): web 198,778 (raw 505,427), web-mt 208,278 (raw 529,007):
 //   the two savings do not add up (-1,115 web, -1,634 web-mt against the session's start, not -2,194 and
 //   -2,476): the reordering's swing. Ceilings: web the goal, web-mt measured plus ~150.
+// - size6: gemm.cpp's strided packing loops kept scalar (TP_SCALAR_LOOP, now in for_size.hpp): pack_a's rows
+//   along p (the edge rows, the last kc % 4 steps), pack_b_f32's transposed remainder and last strip,
+//   pack_b_half's likewise. -O3 had vectorized them into one extract_lane per element (pack_b_f32<8> 9.5 KB,
+//   160 lane extracts; pack_a in every BroadcastTile::pack and gemm_any); the contiguous SIMD paths are
+//   unchanged. Node A/B against main's core (tp.matmul float32, min of 15-41 alternated rounds, load
+//   2.7): 257x1023 @ 1023x1001 0.997, A @ B^T 1001x1023 0.995, 3x2048 @ 2048x2048 0.997, 64x61 @ 61x61
+//   0.986, A^T @ 515x13 0.982, 512^3 1.006, 33^3 1.003, 128x127 @ 127x127 0.997; products bit-identical.
+//   On its branch (ebc423d, before the merge above): web 197,963 -> 196,630 (-1,333; raw 503,803 -> 496,455), web-mt 207,443 -> 206,065 (-1,378; raw
+//   527,227 -> 519,916); web-mt's ceiling that plus ~150.
 const BUDGET = { web: 199_999, 'web-mt': 208_430 };
 
 for (const flavor of ['web', 'web-mt']) {
