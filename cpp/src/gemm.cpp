@@ -808,7 +808,7 @@ float dot_half(int64_t k, const uint16_t* u, Half kind, const float* v, const fl
 const float* contiguous(int64_t k, const float* x, int64_t incx, Scratch& scratch) {
   if (incx == 1) return x;
   float* out = scratch.get(size_t(k));
-  for (int64_t p = 0; p < k; ++p) out[p] = x[p * incx];
+  TP_SCALAR_LOOP for (int64_t p = 0; p < k; ++p) out[p] = x[p * incx];
   return out;
 }
 
@@ -908,7 +908,7 @@ bool try_gemv(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int6
     case Gemv::ColumnsOfA: {
       // x = B's only column, gathered (and widened) into contiguous scratch.
       float* x = scratch_h.get(size_t(k));
-      for (int64_t p = 0; p < k; ++p) x[p] = B.half ? half::to_f32(B.kind, B.u16()[p * rsb]) : B.f32()[p * rsb];
+      TP_SCALAR_LOOP for (int64_t p = 0; p < k; ++p) x[p] = B.half ? half::to_f32(B.kind, B.u16()[p * rsb]) : B.f32()[p * rsb];
       if (csa == 1) {
         for (int64_t i = 0; i < m; ++i) {
           const float s = dot(k, A + i * rsa, x);

@@ -38,7 +38,9 @@ Tensor arange(double start, double end, double step, DType dtype) {
   Tensor t = Tensor::empty({n}, dtype, "arange");
   if (dtype == DType::Float32) {
     float* p = t.data();
-    for (int64_t i = 0; i < n; ++i) p[i] = float(start + double(i) * step);
+    // Scalar here and below: WebAssembly SIMD has no int64 -> double lanes, so vectorized, each lane's
+    // double(i) went out and back one at a time.
+    TP_SCALAR_LOOP for (int64_t i = 0; i < n; ++i) p[i] = float(start + double(i) * step);
     return t;
   }
   // Other dtypes: each value computed in double, then converted (exact for integers within 2^53).
@@ -46,7 +48,7 @@ Tensor arange(double start, double end, double step, DType dtype) {
   uint8_t* out = static_cast<uint8_t*>(t.raw());
   for (int64_t i0 = 0; i0 < n; i0 += 256) {
     const int64_t m = std::min<int64_t>(256, n - i0);
-    for (int64_t i = 0; i < m; ++i) buf[i] = start + double(i0 + i) * step;
+    TP_SCALAR_LOOP for (int64_t i = 0; i < m; ++i) buf[i] = start + double(i0 + i) * step;
     store_block(dtype, buf, m, out + i0 * itemsize(dtype), 1);
   }
   return t;

@@ -351,8 +351,16 @@ const GOAL = 200_000;
 //   unchanged. Node A/B against main's core (tp.matmul float32, min of 15-41 alternated rounds, load
 //   2.7): 257x1023 @ 1023x1001 0.997, A @ B^T 1001x1023 0.995, 3x2048 @ 2048x2048 0.997, 64x61 @ 61x61
 //   0.986, A^T @ 515x13 0.982, 512^3 1.006, 33^3 1.003, 128x127 @ 127x127 0.997; products bit-identical.
-//   On its branch (ebc423d, before the merge above): web 197,963 -> 196,630 (-1,333; raw 503,803 -> 496,455), web-mt 207,443 -> 206,065 (-1,378; raw
-//   527,227 -> 519,916); web-mt's ceiling that plus ~150.
+//   On its branch (ebc423d, before the merge above): web 197,963 -> 196,630 (-1,333; raw 503,803 ->
+//   496,455), web-mt 207,443 -> 206,065 (-1,378; raw 527,227 -> 519,916).
+// - size6: two more loops kept scalar where WebAssembly SIMD has no int64 lanes to convert or gather with:
+//   arange's values (float32, and the other dtypes' double blocks; 1M float32 0.73x the time, int64 and
+//   float64 1.01 / 0.96) and sgemm's matrix-vector paths gathering a strided x (0.98-1.00). Same bits (A/B
+//   outputs compared, min of 21 alternated rounds, load 4.7). On its branch: web 196,630 -> 195,767 (-863;
+//   raw 496,455 -> 494,717), web-mt 206,065 -> 205,384 (-681; raw 519,916 -> 518,145).
+//   Measured and not landed: hadamard_f32's popcount loop scalar (-58 web more, but linalg.hadamard(1024)
+//   1.18x slower); gemm's Scratch without a destructor, so that its thread_locals need no guard and
+//   __cxa_thread_atexit at each of 24 uses (web +454, raw +1,128: not kept).
 const BUDGET = { web: 199_999, 'web-mt': 208_430 };
 
 for (const flavor of ['web', 'web-mt']) {
