@@ -361,7 +361,10 @@ const GOAL = 200_000;
 //   Measured and not landed: hadamard_f32's popcount loop scalar (-58 web more, but linalg.hadamard(1024)
 //   1.18x slower); gemm's Scratch without a destructor, so that its thread_locals need no guard and
 //   __cxa_thread_atexit at each of 24 uses (web +454, raw +1,128: not kept).
-const BUDGET = { web: 199_999, 'web-mt': 208_430 };
+// - size6's two entries above rebased on main (9392d80: web 198,778, web-mt 208,278 as measured there), this
+//   test's zlib -9: web 195,712 (-3,066; raw 505,427 -> 494,670), web-mt 205,671 (-2,607; raw 529,007 ->
+//   518,217). Ceilings: web the goal, web-mt measured plus ~150. Left to the goal: web-mt 5,671.
+const BUDGET = { web: 199_999, 'web-mt': 205_821 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
