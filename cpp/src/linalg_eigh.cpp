@@ -238,44 +238,66 @@ bool tridiagonal_values_root_free(std::vector<double>& d, const std::vector<doub
   return true;
 }
 
-// The eigenvalues w (ascending) and eigenvectors Zt (n, n) of the symmetric tridiagonal (d, e): the
-// matrix splits where an e_i is negligible (the test of tridiagonal_ql); each unreduced block gets its
-// eigenvalues from implicit QL without vectors (O(size^2)) and its vectors by inverse iteration, rows
-// outside the block zero. False when inverse iteration did not converge for some vector.
-static bool tridiagonal_eig_by_inverse_iteration(const std::vector<double>& d, const std::vector<double>& e,
-                                                 std::vector<double>& w, ColMat& Zt, int max_iterations) {
+// The unreduced blocks [b0, b1) of the symmetric tridiagonal (d, e): it splits where an e_i is negligible (the
+// test of tridiagonal_ql), as ends: block i is [ends[i-1] (or 0), ends[i]).
+static std::vector<int64_t> tridiagonal_blocks(const std::vector<double>& d, const std::vector<double>& e) {
   const int64_t n = int64_t(d.size());
   double tnorm = 0.0;
   for (int64_t i = 0; i < n; ++i)
     tnorm = std::max(tnorm, std::fabs(d[size_t(i)]) + (i + 1 < n ? std::fabs(e[size_t(i)]) : 0.0));
   const double tiny = DBL_EPSILON * tnorm;
-  zeros(w, n);
-  Zt = ColMat(n, n);
-  bool converged = true;
+  std::vector<int64_t> ends;
+  for (int64_t b1 = 1; b1 <= n; ++b1) {
+    const double ee = b1 < n ? std::fabs(e[size_t(b1 - 1)]) : 0.0;
+    if (b1 == n || ee <= DBL_EPSILON * (std::fabs(d[size_t(b1 - 1)]) + std::fabs(d[size_t(b1)])) || ee <= tiny)
+      ends.push_back(b1);
+  }
+  return ends;
+}
+
+// The eigenvalues w (n) of each unreduced block by the root-free QL, ascending within the block; false
+// for a block whose QL did not converge in max_iterations per value (its values are then not set: the caller
+// runs tridiagonal_ql, which throws if it fails too). Beside the back-transformation's preparation.
+static bool tridiagonal_block_values(const std::vector<double>& d, const std::vector<double>& e,
+                                     const std::vector<int64_t>& ends, std::vector<double>& w, int max_iterations,
+                                     bool ql) {
   std::vector<double> db, eb;
-  for (int64_t b0 = 0; b0 < n;) {
-    int64_t b1 = b0 + 1;  // the block is [b0, b1)
-    for (; b1 < n; ++b1) {
-      const double ee = std::fabs(e[size_t(b1 - 1)]);
-      if (ee <= DBL_EPSILON * (std::fabs(d[size_t(b1 - 1)]) + std::fabs(d[size_t(b1)])) || ee <= tiny) break;
-    }
-    const int64_t size = b1 - b0;
+  bool converged = true;
+  for (size_t i = 0, b0 = 0; i < ends.size(); b0 = size_t(ends[i++])) {
+    const size_t b1 = size_t(ends[i]);
     // Ranges as const double* (not iterators): the module's one vector<double>::assign instance for a
     // range is the one on const double*; the iterator instances were ~0.9 KB more.
     db.assign(d.data() + b0, d.data() + b1);
     eb.assign(e.data() + b0, e.data() + b1 - 1);
-    if (!tridiagonal_values_root_free(db, eb, max_iterations)) {  // then QL, which throws if it fails too
-      db.assign(d.data() + b0, d.data() + b1);
+    if (ql) {
+      if (w[b0] == w[b0]) continue;  // root-free QL gave it
       tridiagonal_ql(db, eb, nullptr, max_iterations);
+    } else if (!tridiagonal_values_root_free(db, eb, max_iterations)) {
+      converged = false;
+      std::fill(w.data() + b0, w.data() + b1, NAN);
+      continue;
     }
     const std::vector<int64_t> ascending = sorted_order(db, false);
-    for (int64_t j = 0; j < size; ++j) w[size_t(b0 + j)] = db[size_t(ascending[size_t(j)])];
-    db.assign(static_cast<const double*>(w.data()) + b0, static_cast<const double*>(w.data()) + b1);
+    for (size_t j = 0; j < b1 - b0; ++j) w[b0 + j] = db[size_t(ascending[j])];
+  }
+  return converged;
+}
+
+// The eigenvectors Zt (n, n) of the symmetric tridiagonal (d, e) for its values w (tridiagonal_block_values'),
+// each unreduced block's by inverse iteration, rows outside the block zero. False when inverse iteration did
+// not converge for some vector.
+static bool tridiagonal_eig_by_inverse_iteration(const std::vector<double>& d, const std::vector<double>& e,
+                                                 const std::vector<int64_t>& ends, const std::vector<double>& w,
+                                                 ColMat& Zt) {
+  const int64_t n = int64_t(d.size());
+  Zt = ColMat(n, n);
+  bool converged = true;
+  for (size_t i = 0, b0 = 0; i < ends.size(); b0 = size_t(ends[i++])) {
+    const int64_t size = ends[i] - int64_t(b0);
     // One solve past convergence, not dstein's two: each multiplies the error by ~eps ||T|| / gap, and one
     // leaves ~1e-13 outside clusters, far under the float32 vectors' rounding (svd's TGK vectors do the same).
-    converged &= tridiagonal_block_vectors(d.data() + b0, e.data() + b0, size, db.data(), size, Zt.col(b0) + b0, n,
-                                           uint64_t(b0), 1);
-    b0 = b1;
+    converged &= tridiagonal_block_vectors(d.data() + b0, e.data() + b0, size, w.data() + b0, size,
+                                           Zt.col(int64_t(b0)) + b0, n, uint64_t(b0), 1);
   }
   return converged;
 }
@@ -299,17 +321,23 @@ void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterati
   if (n >= kBlockedQrFrom) tridiagonalize_blocked(W, w, e, tau, Z != nullptr && float32_steps);
   else tridiagonalize_unblocked(W, w, e, tau);
   if (Z && float32_steps && n >= kInverseIterationFrom) {
-    std::vector<double> lambda;
+    // The back-transformation's blocks are prepared while one thread finds the values (O(n^2), serial).
+    BackJob job;
+    job.src = W.a.data(), job.cs = job.m = n, job.shift = 1, job.tau = &tau, job.cols = n;
+    const std::vector<int64_t> ends = tridiagonal_blocks(w, e);
+    std::vector<double> lambda(static_cast<size_t>(n));
+    bool root_free = true;
+    prepare_back(&job, 1, [&] { root_free = tridiagonal_block_values(w, e, ends, lambda, max_iterations, false); });
+    if (!root_free) tridiagonal_block_values(w, e, ends, lambda, max_iterations, true);
     ColMat Zt;
-    if (tridiagonal_eig_by_inverse_iteration(w, e, lambda, Zt, max_iterations)) {
-      // Ascending across blocks (each block is sorted already), vectors following, then Z = Q Zt.
+    if (tridiagonal_eig_by_inverse_iteration(w, e, ends, lambda, Zt)) {
+      // Ascending across blocks (each block is sorted already), vectors following (the back-transformation
+      // reads Zt's columns in this order), then Z = Q Zt.
       const std::vector<int64_t> order = sorted_order(lambda, false);
-      ColMat S(n, n);
-      for (int64_t j = 0; j < n; ++j) {
-        w[size_t(j)] = lambda[size_t(order[size_t(j)])];
-        std::copy(Zt.col(order[size_t(j)]), Zt.col(order[size_t(j)]) + n, S.col(j));
-      }
-      *Z = apply_q_blocked(W, tau, 1, S);
+      for (int64_t j = 0; j < n; ++j) w[size_t(j)] = lambda[size_t(order[size_t(j)])];
+      job.c = Zt.a.data(), job.crows = job.ldc = n, job.order = order.data();
+      apply_back(&job, 1);
+      *Z = std::move(job.out);
       return;
     }
     // Inverse iteration gave up on some vector: divide and conquer next (ascending, vectors following;
@@ -317,12 +345,12 @@ void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterati
     // 1.1-1.3 on four tight clusters), the QL rotations below if a secular equation did not converge.
     if (tridiagonal_divide_conquer(w, e, lambda, Zt, max_iterations)) {
       w = lambda;
-      *Z = apply_q_blocked(W, tau, 1, Zt);
-      return;
+      job.c = Zt.a.data(), job.crows = job.ldc = n;
     }
-  }
-  if (Z && float32_steps && n >= kBlockedQrFrom) {
-    *Z = form_q_blocked(W, tau, 1, n);  // reflector k: unit at row k+1, vector below it in column k
+    apply_back(&job, 1);  // Q Zt, else Q itself (reflector k: unit at row k+1, vector below it in column k)
+    *Z = std::move(job.out);
+    if (job.c) return;
+  } else if (Z && float32_steps && n >= kBlockedQrFrom) {
   } else if (Z) {
     *Z = ColMat::identity(n, n);
     std::vector<double> v;

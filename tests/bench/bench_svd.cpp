@@ -45,19 +45,13 @@ double svd_stage(int stage) {
     d::bidiagonal_reduce_blocked(s.W, s.dg, s.e, s.tauq, s.taup, true);
     return s.dg[0];
   }
-  if (stage == 1) {  // as bidiagonal_vectors_by_inverse_iteration finds them
-    double bmax = 0.0;
-    for (double x : s.dg) bmax = std::max(bmax, std::fabs(x));
-    for (double x : s.e) bmax = std::max(bmax, std::fabs(x));
-    if (d::bidiagonal_values_root_free(s.dg, s.e, bmax, s.s)) return s.s[0];
-    s.s = s.dg;
-    std::vector<double> f = s.e;
-    d::bidiagonal_svd(s.s, f, nullptr, nullptr);
+  if (stage == 1) {  // as svd's route finds them
+    d::bidiagonal_values(s.dg, s.e, d::bidiagonal_unreduced_max(s.dg, s.e), s.s);
     return s.s[0];
   }
   if (stage == 2) {
     s.s = s.dg;
-    return d::bidiagonal_vectors_by_inverse_iteration(s.s, s.e, s.Ub, s.Vb) ? s.Ub.a[0] : -1.0;
+    return d::bidiagonal_vectors_by_inverse_iteration(s.s, s.e, nullptr, s.Ub, s.Vb) ? s.Ub.a[0] : -1.0;
   }
   if (stage == 4) {
     std::vector<float> A(static_cast<size_t>(n * n)), U(A.size()), S(static_cast<size_t>(n)), Vh(A.size());
