@@ -133,6 +133,20 @@ struct ColMat {
   static ColMat identity(int64_t r, int64_t c);
 };
 
+// Runs tile(i0) for i0 = 0, kTile, 2 kTile, .. < n, the tiles dealt over the threads in turn (copies between
+// the row-major inputs and outputs and ColMat, kTile x kTile at a time: each element is written by one tile,
+// so the bits do not depend on the thread count; dealt in turn, a triangle's tiles share out evenly).
+constexpr int64_t kTile = 32;
+template <class F>
+void over_tiles(int64_t n, const F& tile) {
+  const int64_t tiles = (n + kTile - 1) / kTile;
+  const int parts = int(std::min<int64_t>(kernels::sgemm_threads(), tiles));
+  if (parts > 0)
+    tp::detail::run_parts(parts, [&](int p) {
+      for (int64_t t = p; t < tiles; t += parts) tile(t * kTile);
+    });
+}
+
 // Throws tp::Error "op: input contains NaN or Inf" when any of the count values is not finite.
 void check_finite(const char* op, const float* A, int64_t count);
 void check_finite(const char* op, const double* A, int64_t count);

@@ -125,33 +125,34 @@ void release_back_scratch() {
 
 void prepare_back(BackJob* jobs, int njobs, int64_t block, void (*beside)(const void*), const void* context) {
   if (block <= 0) block = kBackBlock;
-  size_t floats = 0;
-  std::vector<std::pair<BackJob*, int64_t>> all;  // (job, its block), the longest of each job first
+  size_t floats = 0, count = 0;
   for (BackJob* job = jobs; job < jobs + njobs; ++job) {
-    const int64_t K = int64_t(job->tau->size()), nblocks = (K + block - 1) / block;
-    job->blocks.assign(size_t(nblocks), BackBlock{});
-    for (int64_t q = 0; q < nblocks; ++q) {
-      BackBlock& blk = job->blocks[size_t(q)];
-      blk.r0 = q * block + job->shift, blk.len = job->m - blk.r0, blk.b = std::min(block, K - q * block);
+    const int64_t K = int64_t(job->tau->size());
+    job->blocks = std::vector<BackBlock>(size_t((K + block - 1) / block));
+    for (size_t q = 0; q < job->blocks.size(); ++q) {
+      BackBlock& blk = job->blocks[q];
+      blk.r0 = int64_t(q) * block + job->shift, blk.len = job->m - blk.r0, blk.b = std::min(block, K - int64_t(q) * block);
       floats += size_t(2 * blk.len * blk.b);
-      all.emplace_back(job, q);
     }
+    count += job->blocks.size();
   }
   float* vy = scratch_floats(g_back.vy, floats);
-  for (auto& [job, q] : all) {
-    BackBlock& blk = job->blocks[size_t(q)];
-    blk.V = vy, blk.Y = vy + blk.len * blk.b;
-    vy += 2 * blk.len * blk.b;
-  }
-  // Blocks go to whichever thread is free: their costs differ, and beside's may be more than all of theirs.
+  for (BackJob* job = jobs; job < jobs + njobs; ++job)
+    for (BackBlock& blk : job->blocks) {
+      blk.V = vy, blk.Y = vy + blk.len * blk.b;
+      vy += 2 * blk.len * blk.b;
+    }
+  // Blocks go to whichever thread is free (each job's longest first): their costs differ, and beside's may
+  // be more than all of theirs.
   std::atomic<size_t> next{0};
-  const int parts = int(std::min<size_t>(size_t(kernels::sgemm_threads()), all.size() + (beside != nullptr)));
+  const int parts = int(std::min<size_t>(size_t(kernels::sgemm_threads()), count + (beside != nullptr)));
   if (parts == 0) return;
   tp::detail::run_parts(parts, [&](int part) {
     if (part == 0 && beside) beside(context);
-    for (size_t t; (t = next.fetch_add(1)) < all.size();) {
-      const auto [job, q] = all[t];
-      back_block(*job, q * block, job->blocks[size_t(q)]);
+    for (size_t t; (t = next.fetch_add(1)) < count;) {
+      BackJob* job = jobs;
+      for (; t >= job->blocks.size(); ++job) t -= job->blocks.size();
+      back_block(*job, int64_t(t) * block, job->blocks[t]);
     }
   });
 }
@@ -166,32 +167,29 @@ void prepare_back(BackJob* jobs, int njobs, int64_t block, void (*beside)(const 
 void apply_back(BackJob* jobs, int njobs, int64_t slab) {
   if (slab <= 0) slab = kBackSlab;
   const int threads = kernels::sgemm_threads();
-  struct Slab {
-    BackJob* job;
-    int64_t s0, s1;
-  };
-  std::vector<Slab> slabs;
-  int64_t most = 0;  // floats of the largest slab
-  for (BackJob* job = jobs; job < jobs + njobs; ++job) {
-    const int64_t cols = job->cols;
-    job->out = ColMat(job->m, cols);
-    int64_t nslabs = (cols + slab - 1) / slab;
-    if (threads > 1 && nslabs % threads != 0)
-      nslabs = std::min((nslabs + threads - 1) / threads * threads, std::max(nslabs, cols / 2));
-    for (int64_t s = 0; s < nslabs; ++s) {
-      slabs.push_back({job, cols * s / nslabs, cols * (s + 1) / nslabs});
-      most = std::max(most, job->m * (slabs.back().s1 - slabs.back().s0));
-    }
+  std::vector<int64_t> nslabs(static_cast<size_t>(njobs));
+  int64_t count = 0, most = 0;  // slabs, floats of the largest
+  for (int i = 0; i < njobs; ++i) {
+    BackJob& job = jobs[i];
+    const int64_t cols = job.cols;
+    job.out = ColMat(job.m, cols);
+    int64_t& ns = nslabs[size_t(i)];
+    ns = (cols + slab - 1) / slab;
+    if (threads > 1 && ns % threads != 0) ns = std::min((ns + threads - 1) / threads * threads, std::max(ns, cols / 2));
+    count += ns;
+    if (ns > 0) most = std::max(most, job.m * ((cols + ns - 1) / ns));
   }
-  const int parts = int(std::min<size_t>(size_t(threads), slabs.size()));
+  const int parts = int(std::min<int64_t>(threads, count));
   if (parts == 0) return;
   float* q = scratch_floats(g_back.q, size_t(parts * most));
   tp::detail::run_parts(parts, [&](int part) {
     std::vector<float> W;
     float* Qv = q + part * most;
-    for (size_t t = size_t(part); t < slabs.size(); t += size_t(parts)) {
-      BackJob& job = *slabs[t].job;
-      const int64_t m = job.m, s0 = slabs[t].s0, s1 = slabs[t].s1;
+    for (int64_t t = part; t < count; t += parts) {
+      int64_t s = t, i = 0;
+      for (; s >= nslabs[size_t(i)]; ++i) s -= nslabs[size_t(i)];
+      BackJob& job = jobs[i];
+      const int64_t m = job.m, s0 = job.cols * s / nslabs[size_t(i)], s1 = job.cols * (s + 1) / nslabs[size_t(i)];
       for (int64_t c = s0; c < s1; ++c) {
         float* qc = Qv + (c - s0) * m;
         std::fill(qc, qc + m, 0.0f);
@@ -199,7 +197,7 @@ void apply_back(BackJob* jobs, int njobs, int64_t slab) {
           if (c < m) qc[c] = 1.0f;
         } else {
           const double* cc = job.c + (job.order ? job.order[c] : c) * job.ldc;
-          for (int64_t i = 0; i < job.crows; ++i) qc[i] = float(cc[i]);
+          for (int64_t r = 0; r < job.crows; ++r) qc[r] = float(cc[r]);
         }
       }
       for (auto blk = job.blocks.rbegin(); blk != job.blocks.rend(); ++blk) {

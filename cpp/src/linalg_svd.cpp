@@ -300,9 +300,8 @@ static void bidiagonal_route(ColMat& W, std::vector<double>& S, ColMat* Q, ColMa
     std::vector<double> s;
     bool root_free = false;
     prepare_back(jobs, 2, [&] { root_free = bmax > 0.0 && bidiagonal_values_root_free(S, e, bmax, s); });
-    if (bmax > 0.0 && !root_free) bidiagonal_values(S, e, bmax, s);
-    ColMat Ub, Vb;
-    if (bmax > 0.0 && bidiagonal_vectors_by_inverse_iteration(S, e, &s, Ub, Vb)) {
+    ColMat Ub, Vb;  // (the values again, then the QR sweeps, when the root-free ones failed)
+    if (bmax > 0.0 && bidiagonal_vectors_by_inverse_iteration(S, e, root_free ? &s : nullptr, Ub, Vb)) {
       jobs[0].c = Ub.a.data(), jobs[0].crows = jobs[0].ldc = n;  // Ub below m - n rows of zeros
       jobs[1].c = Vb.a.data(), jobs[1].crows = jobs[1].ldc = n;
     }
@@ -434,10 +433,17 @@ void svd(const float* A, int64_t m, int64_t n, float* U, float* S, float* Vh) {
   ColMat Uc, Vc;
   svd_double(A, m, n, s, &Uc, &Vc);
   for (int64_t j = 0; j < k; ++j) S[j] = float(s[size_t(j)]);
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < k; ++j) U[i * k + j] = float(Uc(i, j));
-  for (int64_t j = 0; j < k; ++j)
-    for (int64_t i = 0; i < n; ++i) Vh[j * n + i] = float(Vc(i, j));
+  // U (row-major) from the column-major Uc in tiles (walking Uc across its rows touches a new page per
+  // element), row tiles over the threads; Vh's rows are Vc's columns, tiles of them over the threads.
+  over_tiles(m, [&](int64_t i0) {
+    for (int64_t j0 = 0; j0 < k; j0 += kTile)
+      for (int64_t i = i0; i < std::min(i0 + kTile, m); ++i)
+        for (int64_t j = j0; j < std::min(j0 + kTile, k); ++j) U[i * k + j] = float(Uc(i, j));
+  });
+  over_tiles(k, [&](int64_t j0) {
+    for (int64_t j = j0; j < std::min(j0 + kTile, k); ++j)
+      for (int64_t i = 0; i < n; ++i) Vh[j * n + i] = float(Vc(i, j));
+  });
 }
 
 }  // namespace tp::linalg
