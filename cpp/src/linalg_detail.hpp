@@ -135,16 +135,22 @@ struct ColMat {
 
 // Runs tile(i0) for i0 = 0, kTile, 2 kTile, .. < n, the tiles dealt over the threads in turn (copies between
 // the row-major inputs and outputs and ColMat, kTile x kTile at a time: each element is written by one tile,
-// so the bits do not depend on the thread count; dealt in turn, a triangle's tiles share out evenly).
+// so the bits do not depend on the thread count; dealt in turn, a triangle's tiles share out evenly). In
+// order on the calling thread without threads or when not kSplit (float64's routes): a split's code is
+// ~0.4 KB per call site.
 constexpr int64_t kTile = 32;
-template <class F>
+template <bool kSplit = true, class F>
 void over_tiles(int64_t n, const F& tile) {
   const int64_t tiles = (n + kTile - 1) / kTile;
-  const int parts = int(std::min<int64_t>(kernels::sgemm_threads(), tiles));
-  if (parts > 0)
-    tp::detail::run_parts(parts, [&](int p) {
-      for (int64_t t = p; t < tiles; t += parts) tile(t * kTile);
-    });
+  if constexpr (kSplit && TP_HAS_THREADS) {
+    const int parts = int(std::min<int64_t>(kernels::sgemm_threads(), tiles));
+    if (parts > 0)
+      tp::detail::run_parts(parts, [&](int p) {
+        for (int64_t t = p; t < tiles; t += parts) tile(t * kTile);
+      });
+  } else {
+    for (int64_t t = 0; t < tiles; ++t) tile(t * kTile);
+  }
 }
 
 // Throws tp::Error "op: input contains NaN or Inf" when any of the count values is not finite.

@@ -369,9 +369,9 @@ static void eigh_any(const T* A, int64_t n, T* w, T* V) {
   // Only the lower triangle is read (like numpy's UPLO='L'), but NaN or Inf anywhere is refused.
   check_finite("linalg.eigh", A, n * n);
   // Both copies between the row-major A, V and the column-major W, Z go in kTile x kTile tiles (walking
-  // one side across its rows touches a new page per element at n = 1024), row tiles over the threads.
+  // one side across its rows touches a new page per element at n = 1024), row tiles over the threads (float32's).
   ColMat W(n, n);
-  over_tiles(n, [&](int64_t i0) {
+  over_tiles<std::is_same_v<T, float>>(n, [&](int64_t i0) {
     for (int64_t j0 = 0; j0 <= i0; j0 += kTile)
       for (int64_t j = j0; j < std::min(j0 + kTile, n); ++j)
         for (int64_t i = std::max(i0, j); i < std::min(i0 + kTile, n); ++i) W(i, j) = A[i * n + j];
@@ -381,7 +381,7 @@ static void eigh_any(const T* A, int64_t n, T* w, T* V) {
   symmetric_eig(W, lambda, V ? &Z : nullptr, kMaxQlIterationsPerValue, std::is_same_v<T, float>);
   for (int64_t i = 0; i < n; ++i) w[i] = T(lambda[size_t(i)]);
   if (V)
-    over_tiles(n, [&](int64_t i0) {
+    over_tiles<std::is_same_v<T, float>>(n, [&](int64_t i0) {
       for (int64_t j0 = 0; j0 < n; j0 += kTile)
         for (int64_t i = i0; i < std::min(i0 + kTile, n); ++i)
           for (int64_t j = j0; j < std::min(j0 + kTile, n); ++j) V[i * n + j] = T(Z(i, j));

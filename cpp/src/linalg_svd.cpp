@@ -434,16 +434,14 @@ void svd(const float* A, int64_t m, int64_t n, float* U, float* S, float* Vh) {
   svd_double(A, m, n, s, &Uc, &Vc);
   for (int64_t j = 0; j < k; ++j) S[j] = float(s[size_t(j)]);
   // U (row-major) from the column-major Uc in tiles (walking Uc across its rows touches a new page per
-  // element), row tiles over the threads; Vh's rows are Vc's columns, tiles of them over the threads.
+  // element), row tiles over the threads; Vh's rows are Vc's columns.
   over_tiles(m, [&](int64_t i0) {
     for (int64_t j0 = 0; j0 < k; j0 += kTile)
       for (int64_t i = i0; i < std::min(i0 + kTile, m); ++i)
         for (int64_t j = j0; j < std::min(j0 + kTile, k); ++j) U[i * k + j] = float(Uc(i, j));
   });
-  over_tiles(k, [&](int64_t j0) {
-    for (int64_t j = j0; j < std::min(j0 + kTile, k); ++j)
-      for (int64_t i = 0; i < n; ++i) Vh[j * n + i] = float(Vc(i, j));
-  });
+  for (int64_t j = 0; j < k; ++j)
+    for (int64_t i = 0; i < n; ++i) Vh[j * n + i] = float(Vc(i, j));
 }
 
 }  // namespace tp::linalg

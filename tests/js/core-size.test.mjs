@@ -344,6 +344,13 @@ const GOAL = 200_000;
 // - main after both (session 23, lead; 904cefc): web 198,778 (raw 505,427), web-mt 208,278 (raw 529,007):
 //   the two savings do not add up (-1,115 web, -1,634 web-mt against the session's start, not -2,194 and
 //   -2,476): the reordering's swing. Ceilings: web the goal, web-mt measured plus ~150.
+// - overlap (session 23): eigh's and svd's O(n^2) values run beside the back-transformation's block
+//   preparation (prepare_back / apply_back in linalg_qr.cpp, in place of apply_reflectors), svd's Q and P
+//   back-transformations in one split reading P's reflectors from W's rows, C converted in and out per slab,
+//   float32 eigh's and svd's row-major <-> ColMat copies dealt over the threads (over_tiles, threaded cores
+//   only): web 201,236 (+1,343; raw 508,566, +2,419), web-mt 211,116 (+1,204; raw 532,922, +3,321). Ceilings
+//   not moved: the lead pays the growth at merge. Measured on the way: the copies split with over_tiles in
+//   the single-thread core too cost web ~+1.8 KB more (raw +9.8 KB: each split site's vectorized copy).
 const BUDGET = { web: 199_999, 'web-mt': 208_430 };
 
 for (const flavor of ['web', 'web-mt']) {
