@@ -1,6 +1,7 @@
 // Singular value decomposition: Householder bidiagonalization, then implicit-shift Golub–Kahan QR
 // on the bidiagonal (Golub & Reinsch 1970); singular values alone from the double Gram matrix.
 #include <algorithm>
+#include <atomic>
 #include <cfloat>
 #include <cmath>
 #include <numeric>
@@ -255,25 +256,29 @@ bool bidiagonal_vectors_by_inverse_iteration(std::vector<double>& d, const std::
   if (!tridiagonal_block_vectors(zero.data(), off.data(), 2 * n, w.data(), n, Z.a.data(), 2 * n, 0, 1)) return false;
   Ub = ColMat(n, n);
   Vb = ColMat(n, n);
-  for (int64_t j = 0; j < n; ++j) {
-    const double* z = Z.col(j);
-    const int64_t c = n - 1 - j;  // descending
-    double su = 0.0, sv = 0.0, ubv = 0.0;
-    for (int64_t i = 0; i < n; ++i) {
-      sv += z[2 * i] * z[2 * i];
-      su += z[2 * i + 1] * z[2 * i + 1];
-      ubv += z[2 * i + 1] * (d[size_t(i)] * z[2 * i] + (i + 1 < n ? e[size_t(i)] * z[2 * i + 2] : 0.0));
+  std::atomic<bool> nonzero{true};
+  over_tiles(n, [&](int64_t j0) {  // columns apart, tiles of them over the threads
+    for (int64_t j = j0; j < std::min(j0 + kTile, n); ++j) {
+      const double* z = Z.col(j);
+      const int64_t c = n - 1 - j;  // descending
+      double su = 0.0, sv = 0.0, ubv = 0.0;
+      for (int64_t i = 0; i < n; ++i) {
+        sv += z[2 * i] * z[2 * i];
+        su += z[2 * i + 1] * z[2 * i + 1];
+        ubv += z[2 * i + 1] * (d[size_t(i)] * z[2 * i] + (i + 1 < n ? e[size_t(i)] * z[2 * i + 2] : 0.0));
+      }
+      if (!(su > 0.0) || !(sv > 0.0)) nonzero = false;
+      const double ku = 1.0 / std::sqrt(su), kv = 1.0 / std::sqrt(sv);
+      // The value from its vectors, u^T B v (Rayleigh quotient): within ~eps sigma_1 of B's whatever the shift's
+      // error (that of the root-free values is up to tol), as the QR sweeps' values are.
+      s[size_t(c)] = ubv * ku * kv;
+      for (int64_t i = 0; i < n; ++i) {
+        Vb(i, c) = z[2 * i] * kv;
+        Ub(i, c) = z[2 * i + 1] * ku;
+      }
     }
-    if (!(su > 0.0) || !(sv > 0.0)) return false;
-    const double ku = 1.0 / std::sqrt(su), kv = 1.0 / std::sqrt(sv);
-    // The value from its vectors, u^T B v (Rayleigh quotient): within ~eps sigma_1 of B's whatever the shift's
-    // error (that of the root-free values is up to tol), as the QR sweeps' values are.
-    s[size_t(c)] = ubv * ku * kv;
-    for (int64_t i = 0; i < n; ++i) {
-      Vb(i, c) = z[2 * i] * kv;
-      Ub(i, c) = z[2 * i + 1] * ku;
-    }
-  }
+  });
+  if (!nonzero) return false;
   // Within a cluster the quotients' rounding may break the order by ~eps sigma_1: descending again.
   clamp_descending(s);
   d = s;
