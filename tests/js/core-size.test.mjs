@@ -348,9 +348,10 @@ const GOAL = 200_000;
 //   preparation (prepare_back / apply_back in linalg_qr.cpp, in place of apply_reflectors), svd's Q and P
 //   back-transformations in one split reading P's reflectors from W's rows, C converted in and out per slab,
 //   float32 eigh's and svd's row-major <-> ColMat copies and the TGK vectors' normalization dealt over the
-//   threads (over_tiles, threaded cores only): web 201,196 (+1,303; raw 508,957, +2,810), web-mt 211,447
-//   (+1,535; raw 533,474, +3,873; the normalization's split alone +331). Ceilings not moved: the lead pays the
-//   growth at merge. Measured on the way: the copies split with over_tiles in the single-thread core too
+//   threads (over_tiles, threaded cores only). On 904cefc's main (rebased): web 199,757 (+979; raw 508,243,
+//   +2,816), web-mt 210,372 (+2,094; raw 532,926, +3,919), over web-mt's ceiling. On 4ce7087 the same code
+//   measured web +1,303 (raw +2,810), web-mt +1,535 (raw +3,873; the normalization's split alone +331): the
+//   reordering's swing. Measured on the way: the copies split with over_tiles in the single-thread core too
 //   cost web ~+1.8 KB more (raw +9.8 KB: each split site's vectorized copy).
 const BUDGET = { web: 199_999, 'web-mt': 208_430 };
 
