@@ -133,6 +133,26 @@ struct ColMat {
   static ColMat identity(int64_t r, int64_t c);
 };
 
+// Runs tile(i0) for i0 = 0, kTile, 2 kTile, .. < n, the tiles dealt over the threads in turn (copies between
+// the row-major inputs and outputs and ColMat, kTile x kTile at a time: each element is written by one tile,
+// so the bits do not depend on the thread count; dealt in turn, a triangle's tiles share out evenly). In
+// order on the calling thread without threads or when not kSplit (float64's routes): a split's code is
+// ~0.4 KB per call site.
+constexpr int64_t kTile = 32;
+template <bool kSplit = true, class F>
+void over_tiles(int64_t n, const F& tile) {
+  const int64_t tiles = (n + kTile - 1) / kTile;
+  if constexpr (kSplit && TP_HAS_THREADS) {
+    const int parts = int(std::min<int64_t>(kernels::sgemm_threads(), tiles));
+    if (parts > 0)
+      tp::detail::run_parts(parts, [&](int p) {
+        for (int64_t t = p; t < tiles; t += parts) tile(t * kTile);
+      });
+  } else {
+    for (int64_t t = 0; t < tiles; ++t) tile(t * kTile);
+  }
+}
+
 // Throws tp::Error "op: input contains NaN or Inf" when any of the count values is not finite.
 void check_finite(const char* op, const float* A, int64_t count);
 void check_finite(const char* op, const double* A, int64_t count);
@@ -238,6 +258,37 @@ ColMat form_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t s
 // The same reflectors applied to every column of C (m, c): Q C, in float32 GEMMs (2 m^2 c flops).
 ColMat apply_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t shift, const ColMat& C,
                        int64_t block = 0, int64_t slab = 0);
+
+// The same work in two steps, so that the blocks' preparation can run beside other work (eigh's and svd's
+// values). A job: reflector j's entries src[i * rs + j * cs] below its unit at row j + shift (rs 1, cs ld:
+// V's columns, as above; rs ld, cs 1: svd's right reflectors, read from W's rows), m rows, tau[j].
+struct BackBlock {
+  int64_t r0 = 0, len = 0, b = 0;
+  float *V = nullptr, *Y = nullptr;
+};
+struct BackJob {
+  const double* src = nullptr;
+  int64_t rs = 1, cs = 0, m = 0, shift = 0;
+  const std::vector<double>* tau = nullptr;
+  std::vector<BackBlock> blocks;  // prepare_back's, in the kept scratch
+  // apply_back's C: crows rows (zero below, to m), column c at c + (order ? order[c] : c) * ldc; the first
+  // cols columns of I when c is null. Its result Q C (m, cols) goes to out.
+  const double* c = nullptr;
+  int64_t crows = 0, ldc = 0, cols = 0;
+  const int64_t* order = nullptr;
+  ColMat out;
+};
+// Lays out the jobs' blocks of block reflectors (0: the default) in the kept scratch and prepares them on the
+// threads while beside(context) runs first on the calling thread, which then takes blocks too: a block's
+// bits depend on neither its thread nor the thread count, and on one thread the same work runs in order.
+void prepare_back(BackJob* jobs, int njobs, int64_t block = 0, void (*beside)(const void*) = nullptr,
+                  const void* context = nullptr);
+template <class F>
+void prepare_back(BackJob* jobs, int njobs, const F& beside) {
+  prepare_back(jobs, njobs, 0, [](const void* c) { (*static_cast<const F*>(c))(); }, &beside);
+}
+// Applies the prepared jobs to their C, into their out: the slabs of all of them in one split.
+void apply_back(BackJob* jobs, int njobs, int64_t slab = 0);
 
 // The float scratch form_q_blocked and apply_q_blocked keep between calls (up to 16 MB; linalg_qr.cpp): its
 // bytes now, and its release (the next call allocates it again).
@@ -350,10 +401,16 @@ void bidiagonal_svd(std::vector<double>& d, std::vector<double>& e, ColMat* U, C
 // bidiagonal_svd). bmax: max |d_i|, |e_i| (the caller has it).
 bool bidiagonal_values_root_free(const std::vector<double>& d, const std::vector<double>& e, double bmax,
                                  std::vector<double>& s);
+// max |d_i|, |e_i| of the bidiagonal (d, e), or 0 when B is reduced (some |d_i| or |e_i| <= eps of it).
+double bidiagonal_unreduced_max(const std::vector<double>& d, const std::vector<double>& e);
+// The values inverse iteration takes (descending): bidiagonal_values_root_free, else bidiagonal_svd's sweeps.
+void bidiagonal_values(const std::vector<double>& d, const std::vector<double>& e, double bmax, std::vector<double>& s);
 // The vectors of the (square, n) bidiagonal B (d, e) by inverse iteration on its Golub-Kahan form
-// (linalg_svd.cpp): d gets the values, descending, Ub and Vb (n, n) the vectors. False when B is reduced,
-// near singular or too clustered for it (the caller then runs bidiagonal_svd's rotations).
-bool bidiagonal_vectors_by_inverse_iteration(std::vector<double>& d, const std::vector<double>& e, ColMat& Ub, ColMat& Vb);
+// (linalg_svd.cpp), from the values s of bidiagonal_values (found here when null): d gets the values,
+// descending, Ub and Vb (n, n) the vectors. False when B is reduced, near singular or too clustered for it
+// (the caller then runs bidiagonal_svd's rotations).
+bool bidiagonal_vectors_by_inverse_iteration(std::vector<double>& d, const std::vector<double>& e,
+                                             const std::vector<double>* s, ColMat& Ub, ColMat& Vb);
 
 // The permutation that sorts keys ascending (or descending), ties in index order as stable_sort; eigh and
 // the SVD share it (linalg_eigh.cpp, over sort_order.hpp's one std::sort instantiation).

@@ -238,19 +238,21 @@ bool tridiagonal_values_root_free(std::vector<double>& d, const std::vector<doub
   return true;
 }
 
-// The eigenvalues w (ascending) and eigenvectors Zt (n, n) of the symmetric tridiagonal (d, e): the
-// matrix splits where an e_i is negligible (the test of tridiagonal_ql); each unreduced block gets its
-// eigenvalues from implicit QL without vectors (O(size^2)) and its vectors by inverse iteration, rows
-// outside the block zero. False when inverse iteration did not converge for some vector.
-static bool tridiagonal_eig_by_inverse_iteration(const std::vector<double>& d, const std::vector<double>& e,
-                                                 std::vector<double>& w, ColMat& Zt, int max_iterations) {
+// One step over the unreduced blocks of the symmetric tridiagonal (d, e) (it splits where an e_i is negligible,
+// the test of tridiagonal_ql): kValues, each block's eigenvalues into w (n) by the root-free QL, ascending within
+// the block (beside the back-transformation's preparation; a block whose QL did not converge in max_iterations
+// per value gets NaNs, and the step returns false); kQlValues, those blocks' by tridiagonal_ql (which throws if
+// it fails too); kVectors, the eigenvectors Zt (n, n, zero) for w by inverse iteration, rows outside the block
+// zero (false when some vector did not converge). One loop for the three: the blocks' code once, for size.
+enum TridiagonalStep { kValues, kQlValues, kVectors };
+__attribute__((noinline)) static bool tridiagonal_blocks_step(const std::vector<double>& d, const std::vector<double>& e,
+                                                              std::vector<double>& w, ColMat& Zt, int max_iterations,
+                                                              TridiagonalStep step) {
   const int64_t n = int64_t(d.size());
   double tnorm = 0.0;
   for (int64_t i = 0; i < n; ++i)
     tnorm = std::max(tnorm, std::fabs(d[size_t(i)]) + (i + 1 < n ? std::fabs(e[size_t(i)]) : 0.0));
   const double tiny = DBL_EPSILON * tnorm;
-  zeros(w, n);
-  Zt = ColMat(n, n);
   bool converged = true;
   std::vector<double> db, eb;
   for (int64_t b0 = 0; b0 < n;) {
@@ -260,21 +262,25 @@ static bool tridiagonal_eig_by_inverse_iteration(const std::vector<double>& d, c
       if (ee <= DBL_EPSILON * (std::fabs(d[size_t(b1 - 1)]) + std::fabs(d[size_t(b1)])) || ee <= tiny) break;
     }
     const int64_t size = b1 - b0;
-    // Ranges as const double* (not iterators): the module's one vector<double>::assign instance for a
-    // range is the one on const double*; the iterator instances were ~0.9 KB more.
-    db.assign(d.data() + b0, d.data() + b1);
-    eb.assign(e.data() + b0, e.data() + b1 - 1);
-    if (!tridiagonal_values_root_free(db, eb, max_iterations)) {  // then QL, which throws if it fails too
+    if (step == kVectors) {
+      // One solve past convergence, not dstein's two: each multiplies the error by ~eps ||T|| / gap, and one
+      // leaves ~1e-13 outside clusters, far under the float32 vectors' rounding (svd's TGK vectors do the same).
+      converged &= tridiagonal_block_vectors(d.data() + b0, e.data() + b0, size, w.data() + b0, size,
+                                             Zt.col(b0) + b0, n, uint64_t(b0), 1);
+    } else if (step == kValues || w[size_t(b0)] != w[size_t(b0)]) {
+      // Ranges as const double* (not iterators): the module's one vector<double>::assign instance for a
+      // range is the one on const double*; the iterator instances were ~0.9 KB more.
       db.assign(d.data() + b0, d.data() + b1);
-      tridiagonal_ql(db, eb, nullptr, max_iterations);
+      eb.assign(e.data() + b0, e.data() + b1 - 1);
+      if (step == kQlValues) {
+        tridiagonal_ql(db, eb, nullptr, max_iterations);
+      } else if (!tridiagonal_values_root_free(db, eb, max_iterations)) {
+        converged = false;
+        std::fill(db.begin(), db.end(), NAN);
+      }
+      const std::vector<int64_t> ascending = sorted_order(db, false);
+      for (int64_t j = 0; j < size; ++j) w[size_t(b0 + j)] = db[size_t(ascending[size_t(j)])];
     }
-    const std::vector<int64_t> ascending = sorted_order(db, false);
-    for (int64_t j = 0; j < size; ++j) w[size_t(b0 + j)] = db[size_t(ascending[size_t(j)])];
-    db.assign(static_cast<const double*>(w.data()) + b0, static_cast<const double*>(w.data()) + b1);
-    // One solve past convergence, not dstein's two: each multiplies the error by ~eps ||T|| / gap, and one
-    // leaves ~1e-13 outside clusters, far under the float32 vectors' rounding (svd's TGK vectors do the same).
-    converged &= tridiagonal_block_vectors(d.data() + b0, e.data() + b0, size, db.data(), size, Zt.col(b0) + b0, n,
-                                           uint64_t(b0), 1);
     b0 = b1;
   }
   return converged;
@@ -299,17 +305,23 @@ void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterati
   if (n >= kBlockedQrFrom) tridiagonalize_blocked(W, w, e, tau, Z != nullptr && float32_steps);
   else tridiagonalize_unblocked(W, w, e, tau);
   if (Z && float32_steps && n >= kInverseIterationFrom) {
-    std::vector<double> lambda;
+    // The back-transformation's blocks are prepared while one thread finds the values (O(n^2), serial).
+    BackJob job;
+    job.src = W.a.data(), job.cs = job.m = n, job.shift = 1, job.tau = &tau, job.cols = n;
+    std::vector<double> lambda(static_cast<size_t>(n));
     ColMat Zt;
-    if (tridiagonal_eig_by_inverse_iteration(w, e, lambda, Zt, max_iterations)) {
-      // Ascending across blocks (each block is sorted already), vectors following, then Z = Q Zt.
+    bool root_free = true;
+    prepare_back(&job, 1, [&] { root_free = tridiagonal_blocks_step(w, e, lambda, Zt, max_iterations, kValues); });
+    if (!root_free) tridiagonal_blocks_step(w, e, lambda, Zt, max_iterations, kQlValues);
+    Zt = ColMat(n, n);
+    if (tridiagonal_blocks_step(w, e, lambda, Zt, max_iterations, kVectors)) {
+      // Ascending across blocks (each block is sorted already), vectors following (the back-transformation
+      // reads Zt's columns in this order), then Z = Q Zt.
       const std::vector<int64_t> order = sorted_order(lambda, false);
-      ColMat S(n, n);
-      for (int64_t j = 0; j < n; ++j) {
-        w[size_t(j)] = lambda[size_t(order[size_t(j)])];
-        std::copy(Zt.col(order[size_t(j)]), Zt.col(order[size_t(j)]) + n, S.col(j));
-      }
-      *Z = apply_q_blocked(W, tau, 1, S);
+      for (int64_t j = 0; j < n; ++j) w[size_t(j)] = lambda[size_t(order[size_t(j)])];
+      job.c = Zt.a.data(), job.crows = job.ldc = n, job.order = order.data();
+      apply_back(&job, 1);
+      *Z = std::move(job.out);
       return;
     }
     // Inverse iteration gave up on some vector: divide and conquer next (ascending, vectors following;
@@ -317,12 +329,11 @@ void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterati
     // 1.1-1.3 on four tight clusters), the QL rotations below if a secular equation did not converge.
     if (tridiagonal_divide_conquer(w, e, lambda, Zt, max_iterations)) {
       w = lambda;
-      *Z = apply_q_blocked(W, tau, 1, Zt);
-      return;
+      job.c = Zt.a.data(), job.crows = job.ldc = n;
     }
-  }
-  if (Z && float32_steps && n >= kBlockedQrFrom) {
-    *Z = form_q_blocked(W, tau, 1, n);  // reflector k: unit at row k+1, vector below it in column k
+    apply_back(&job, 1);  // Q Zt, else Q itself (reflector k: unit at row k+1, vector below it in column k)
+    *Z = std::move(job.out);
+    if (job.c) return;
   } else if (Z) {
     *Z = ColMat::identity(n, n);
     std::vector<double> v;
@@ -357,23 +368,24 @@ static void eigh_any(const T* A, int64_t n, T* w, T* V) {
   if (n < 0) fail("linalg.eigh", "negative matrix size ", n);
   // Only the lower triangle is read (like numpy's UPLO='L'), but NaN or Inf anywhere is refused.
   check_finite("linalg.eigh", A, n * n);
-  // Both copies between the row-major A, V and the column-major W, Z go in kTile x kTile tiles: walking
-  // one side across its rows touches a new page per element at n = 1024.
-  constexpr int64_t kTile = 32;
+  // Both copies between the row-major A, V and the column-major W, Z go in kTile x kTile tiles (walking
+  // one side across its rows touches a new page per element at n = 1024), row tiles over the threads (float32's).
   ColMat W(n, n);
-  for (int64_t i0 = 0; i0 < n; i0 += kTile)
+  over_tiles<std::is_same_v<T, float>>(n, [&](int64_t i0) {
     for (int64_t j0 = 0; j0 <= i0; j0 += kTile)
       for (int64_t j = j0; j < std::min(j0 + kTile, n); ++j)
         for (int64_t i = std::max(i0, j); i < std::min(i0 + kTile, n); ++i) W(i, j) = A[i * n + j];
+  });
   std::vector<double> lambda;
   ColMat Z;
   symmetric_eig(W, lambda, V ? &Z : nullptr, kMaxQlIterationsPerValue, std::is_same_v<T, float>);
   for (int64_t i = 0; i < n; ++i) w[i] = T(lambda[size_t(i)]);
   if (V)
-    for (int64_t i0 = 0; i0 < n; i0 += kTile)
+    over_tiles<std::is_same_v<T, float>>(n, [&](int64_t i0) {
       for (int64_t j0 = 0; j0 < n; j0 += kTile)
         for (int64_t i = i0; i < std::min(i0 + kTile, n); ++i)
           for (int64_t j = j0; j < std::min(j0 + kTile, n); ++j) V[i * n + j] = T(Z(i, j));
+    });
 }
 
 void eigh(const float* A, int64_t n, float* w, float* V) { eigh_any(A, n, w, V); }

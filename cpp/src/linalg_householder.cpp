@@ -2,6 +2,7 @@
 // All work matrices are column-major double (see linalg_detail.hpp).
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 #include <cstring>
 
 #include "for_size.hpp"
@@ -78,10 +79,11 @@ ColMat load_any(const T* A, int64_t m, int64_t n, bool transpose) {
     return W;
   }
   ColMat W(m, n);
-  for (int64_t i0 = 0; i0 < m; i0 += 32)  // transpose in 32x32 tiles so reads and writes stay in cache
-    for (int64_t j0 = 0; j0 < n; j0 += 32)
-      for (int64_t j = j0; j < std::min(j0 + 32, n); ++j)
-        for (int64_t i = i0; i < std::min(i0 + 32, m); ++i) W(i, j) = A[i * n + j];
+  over_tiles<std::is_same_v<T, float>>(m, [&](int64_t i0) {  // transpose in 32x32 tiles so reads and writes stay in cache
+    for (int64_t j0 = 0; j0 < n; j0 += kTile)
+      for (int64_t j = j0; j < std::min(j0 + kTile, n); ++j)
+        for (int64_t i = i0; i < std::min(i0 + kTile, m); ++i) W(i, j) = A[i * n + j];
+  });
   return W;
 }
 }  // namespace

@@ -5,6 +5,7 @@
 // conditioning, so the float updates cost about float32 rounding in QR - A and Q^T Q - I (~1e-7 and
 // ~1e-6 at 3072x1024), the accuracy of LAPACK's own float32 sgeqrf, at 5-6x the speed.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <type_traits>
 #include <vector>
@@ -72,39 +73,30 @@ std::vector<float> sub_nt(const std::vector<double>& NT, int64_t sb, int64_t o, 
 // before (blocks of 128, T applied to W, all columns at once).
 constexpr int64_t kBackBlock = 48, kBackSlab = 256;
 
-// One block of reflectors for the back-transformation: rows from r0, V (len, b) column-major with its
-// unit diagonal and zeros above, Y = V (-T) (len, b) column-major, both in the scratch.
-struct BackBlock {
-  int64_t r0 = 0, len = 0, b = 0;
-  float *V = nullptr, *Y = nullptr;
-};
-
-// Block j0 .. j0+b-1 of the reflectors stored in V (see form_q_blocked), their first row at r0 = j0 + shift,
-// into blk (its r0, len, b set, V and Y pointing at len * b floats each). -T from the Gram matrix V^T V (one
-// float GEMM, b^2 len flops, what slarft spends in float too) and LAPACK larft's recurrence in double.
-static void back_block(const ColMat& V, const double* tau, int64_t shift, int64_t j0, const BackBlock& blk) {
+// Block j0 .. j0+b-1 of the job's reflectors, their first row at r0 = j0 + shift, into blk (its r0, len, b set,
+// V and Y pointing at len * b floats each; V column-major with its unit diagonal and zeros above, Y = V (-T)).
+// -T from the Gram matrix V^T V (one float GEMM, b^2 len flops, what slarft spends in float too) and LAPACK
+// larft's recurrence in double.
+static void back_block(const BackJob& job, int64_t j0, const BackBlock& blk) {
   const int64_t len = blk.len, b = blk.b, r0 = blk.r0;
-  TP_ASSERT(len >= b && r0 == j0 + shift);
-  for (int64_t j = 0; j < b; ++j) {
-    float* v = blk.V + j * len;
-    const double* src = V.col(j0 + j) + r0;
-    for (int64_t i = 0; i < j; ++i) v[i] = 0.0f;
-    v[j] = 1.0f;
-    for (int64_t i = j + 1; i < len; ++i) v[i] = float(src[i]);
-  }
+  TP_ASSERT(len >= b && r0 == j0 + job.shift);
+  // Row by row: b neighbours of one row (svd's right reflectors, read from W's rows) are one line.
+  const double* src = job.src + r0 * job.rs + j0 * job.cs;
+  for (int64_t i = 0; i < len; ++i)
+    for (int64_t j = 0; j < b; ++j) blk.V[j * len + i] = i > j ? float(src[i * job.rs + j * job.cs]) : i == j;
   std::vector<float> G(size_t(b * b));
   std::vector<double> NT(size_t(b * b), 0.0);
   kernels::sgemm(b, b, len, blk.V, len, 1, blk.V, 1, len, G.data(), b, false);
-  wy_recurrence(NT.data(), b, G.data(), 0, b, tau + j0);
+  wy_recurrence(NT.data(), b, G.data(), 0, b, job.tau->data() + j0);
   const std::vector<float> nt = sub_nt(NT, b, 0, b);
   // Y^T (b, len) row-major = NT^T V^T: NT^T has row stride 1, V^T row stride len.
   kernels::sgemm(b, len, b, nt.data(), 1, b, blk.V, len, 1, blk.Y, len, false);
 }
 
 // The back-transformation's float work, kept between calls (one caller at a time, as sgemm's thread count
-// is set from one thread): Qv (m, cols) and the blocks' V and Y, 8 MB at n = 1024, freshly allocated for
-// every call before. Natively a buffer that size is mapped and unmapped by each call, and every page
-// faulted in again; in WebAssembly it is the heap's, reused, but cleared and copied each time. Kept up to
+// is set from one thread): the blocks' V and Y (8 MB at n = 1024) and each thread's slab of Qv, freshly
+// allocated for every call before. Natively a buffer that size is mapped and unmapped by each call, and every
+// page faulted in again; in WebAssembly it is the heap's, reused, but cleared and copied each time. Kept up to
 // kKeepBackScratch floats (16 MB: eigh and svd to n ~ 1400); a larger one is freed when its call ends, so
 // one big decomposition leaves nothing behind. Not tensors': tp.memory() shows it apart, as its scratch.
 namespace {
@@ -131,82 +123,123 @@ void release_back_scratch() {
   std::vector<float>().swap(g_back.vy);
 }
 
-// Qv (m, cols) column-major float <- H_0 H_1 ... H_{K-1} Qv for the reflectors of V (see form_q_blocked),
-// last block first. Block p changes rows from its first row r0 on, and, when Qv starts as the first columns
-// of I (identity_start), only columns from r0 on: the columns left of it are still those of I there.
-static void apply_reflectors(const ColMat& V, const std::vector<double>& tau, int64_t shift, float* Qv, int64_t cols,
-                             bool identity_start, int64_t block, int64_t slab) {
-  const int64_t m = V.rows, K = int64_t(tau.size());
-  if (K == 0 || cols == 0) return;
+void prepare_back(BackJob* jobs, int njobs, int64_t block, void (*beside)(const void*), const void* context) {
   if (block <= 0) block = kBackBlock;
-  if (slab <= 0) slab = kBackSlab;
-  const int64_t nblocks = (K + block - 1) / block;
-  std::vector<BackBlock> blocks(static_cast<size_t>(nblocks));
-  size_t floats = 0;
-  for (int64_t q = 0; q < nblocks; ++q) {
-    BackBlock& blk = blocks[size_t(q)];
-    blk.r0 = q * block + shift, blk.len = m - blk.r0, blk.b = std::min(block, K - q * block);
-    floats += size_t(2 * blk.len * blk.b);
+  size_t floats = 0, count = 0;
+  for (BackJob* job = jobs; job < jobs + njobs; ++job) {
+    const int64_t K = int64_t(job->tau->size());
+    job->blocks = std::vector<BackBlock>(size_t((K + block - 1) / block));
+    for (size_t q = 0; q < job->blocks.size(); ++q) {
+      BackBlock& blk = job->blocks[q];
+      blk.r0 = int64_t(q) * block + job->shift, blk.len = job->m - blk.r0, blk.b = std::min(block, K - int64_t(q) * block);
+      floats += size_t(2 * blk.len * blk.b);
+    }
+    count += job->blocks.size();
   }
   float* vy = scratch_floats(g_back.vy, floats);
-  for (BackBlock& blk : blocks) {
-    blk.V = vy, blk.Y = vy + blk.len * blk.b;
-    vy += 2 * blk.len * blk.b;
-  }
-  // Threads split the blocks' preparation, then the slabs (as many as a multiple of the thread count, of
-  // equal widths): with a single slab its GEMMs split instead. A column's bits do not depend on its slab
-  // unless the slab is one column wide (the GEMM's vector path), which rounding up never makes.
-  const int threads = kernels::sgemm_threads();
-  int64_t nslabs = (cols + slab - 1) / slab;
-  if (threads > 1 && nslabs % threads != 0)
-    nslabs = std::min((nslabs + threads - 1) / threads * threads, std::max(nslabs, cols / 2));
-  const int block_parts = int(std::min<int64_t>(threads, nblocks)), slab_parts = int(std::min<int64_t>(threads, nslabs));
-  tp::detail::run_parts(block_parts, [&](int part) {
-    for (int64_t q = part; q < nblocks; q += block_parts)
-      back_block(V, tau.data(), shift, q * block, blocks[size_t(q)]);
-  });
-  tp::detail::run_parts(slab_parts, [&](int part) {
-    std::vector<float> W;
-    for (int64_t s = part; s < nslabs; s += slab_parts) {
-      const int64_t s0 = cols * s / nslabs, s1 = cols * (s + 1) / nslabs;
-      W.resize(size_t(block * (s1 - s0)));
-      for (int64_t q = nblocks - 1; q >= 0; --q) {
-        const BackBlock& blk = blocks[size_t(q)];
-        const int64_t c0 = identity_start ? std::max(s0, blk.r0) : s0, w = s1 - c0;
-        if (w <= 0) continue;
-        float* C = Qv + blk.r0 + c0 * m;  // rows r0.., columns c0..s1 of the column-major Qv
-        // W (b, w) row-major = V^T C (V^T has row stride len; C column stride m).
-        kernels::sgemm(blk.b, w, blk.len, blk.V, blk.len, 1, C, 1, m, W.data(), w, false);
-        // C += Y W, written as C^T += W^T Y^T: C^T is row-major with row stride m.
-        kernels::sgemm(w, blk.len, blk.b, W.data(), 1, w, blk.Y, blk.len, 1, C, m, true);
-      }
+  for (BackJob* job = jobs; job < jobs + njobs; ++job)
+    for (BackBlock& blk : job->blocks) {
+      blk.V = vy, blk.Y = vy + blk.len * blk.b;
+      vy += 2 * blk.len * blk.b;
+    }
+  // Blocks go to whichever thread is free (each job's longest first): their costs differ, and beside's may
+  // be more than all of theirs.
+  std::atomic<size_t> next{0};
+  const int parts = int(std::min<size_t>(size_t(kernels::sgemm_threads()), count + (beside != nullptr)));
+  if (parts == 0) return;
+  tp::detail::run_parts(parts, [&](int part) {
+    if (part == 0 && beside) beside(context);
+    for (size_t t; (t = next.fetch_add(1)) < count;) {
+      BackJob* job = jobs;
+      for (; t >= job->blocks.size(); ++job) t -= job->blocks.size();
+      back_block(*job, int64_t(t) * block, job->blocks[t]);
     }
   });
 }
 
+// Qv (m, cols) float <- H_0 H_1 ... H_{K-1} C for each job, last block first, by column slabs (as many per
+// job as a multiple of the thread count, of equal widths; with a single slab its GEMMs split instead): each
+// slab comes in from C as float, takes every block while it stays in cache and goes out as double, on
+// whichever thread runs it. A column's bits depend on neither its slab nor the thread count unless the slab
+// is one column wide (the GEMM's vector path), which rounding up never makes. Block p changes rows from its
+// first row r0 on, and, when Qv starts as the first columns of I, only columns from r0 on: the columns
+// left of it are still those of I there.
+void apply_back(BackJob* jobs, int njobs, int64_t slab) {
+  if (slab <= 0) slab = kBackSlab;
+  const int threads = kernels::sgemm_threads();
+  std::vector<int64_t> nslabs(static_cast<size_t>(njobs));
+  int64_t count = 0, most = 0;  // slabs, floats of the largest
+  for (int i = 0; i < njobs; ++i) {
+    BackJob& job = jobs[i];
+    const int64_t cols = job.cols;
+    job.out = ColMat(job.m, cols);
+    int64_t& ns = nslabs[size_t(i)];
+    ns = (cols + slab - 1) / slab;
+    if (threads > 1 && ns % threads != 0) ns = std::min((ns + threads - 1) / threads * threads, std::max(ns, cols / 2));
+    count += ns;
+    if (ns > 0) most = std::max(most, job.m * ((cols + ns - 1) / ns));
+  }
+  const int parts = int(std::min<int64_t>(threads, count));
+  if (parts == 0) return;
+  float* q = scratch_floats(g_back.q, size_t(parts * most));
+  tp::detail::run_parts(parts, [&](int part) {
+    std::vector<float> W;
+    float* Qv = q + part * most;
+    for (int64_t t = part; t < count; t += parts) {
+      int64_t s = t, i = 0;
+      for (; s >= nslabs[size_t(i)]; ++i) s -= nslabs[size_t(i)];
+      BackJob& job = jobs[i];
+      const int64_t m = job.m, s0 = job.cols * s / nslabs[size_t(i)], s1 = job.cols * (s + 1) / nslabs[size_t(i)];
+      for (int64_t c = s0; c < s1; ++c) {
+        float* qc = Qv + (c - s0) * m;
+        std::fill(qc, qc + m, 0.0f);
+        if (!job.c) {
+          if (c < m) qc[c] = 1.0f;
+        } else {
+          const double* cc = job.c + (job.order ? job.order[c] : c) * job.ldc;
+          for (int64_t r = 0; r < job.crows; ++r) qc[r] = float(cc[r]);
+        }
+      }
+      for (auto blk = job.blocks.rbegin(); blk != job.blocks.rend(); ++blk) {
+        const int64_t c0 = job.c ? s0 : std::max(s0, blk->r0), w = s1 - c0;
+        if (w <= 0) continue;
+        W.resize(size_t(blk->b * w));
+        float* C = Qv + blk->r0 + (c0 - s0) * m;  // rows r0.., columns c0..s1 of the slab, column-major
+        // W (b, w) row-major = V^T C (V^T has row stride len; C column stride m).
+        kernels::sgemm(blk->b, w, blk->len, blk->V, blk->len, 1, C, 1, m, W.data(), w, false);
+        // C += Y W, written as C^T += W^T Y^T: C^T is row-major with row stride m.
+        kernels::sgemm(w, blk->len, blk->b, W.data(), 1, w, blk->Y, blk->len, 1, C, m, true);
+      }
+      std::copy(Qv, Qv + (s1 - s0) * m, job.out.col(s0));
+    }
+  });
+  trim_back_scratch();
+}
+
+// The reflectors stored in V's columns (see form_q_blocked) as a job.
+static BackJob column_job(const ColMat& V, const std::vector<double>& tau, int64_t shift) {
+  BackJob job;
+  job.src = V.a.data(), job.rs = 1, job.cs = V.rows, job.m = V.rows, job.shift = shift, job.tau = &tau;
+  return job;
+}
+
 ColMat form_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t shift, int64_t k, int64_t block,
                       int64_t slab) {
-  const int64_t m = V.rows;
-  float* Qv = scratch_floats(g_back.q, size_t(m * k));  // column-major (m, k), as ColMat
-  std::fill(Qv, Qv + m * k, 0.0f);
-  for (int64_t i = 0; i < std::min(m, k); ++i) Qv[i * m + i] = 1.0f;
-  apply_reflectors(V, tau, shift, Qv, k, true, block, slab);
-  ColMat Q(m, k);
-  std::copy(Qv, Qv + m * k, Q.a.begin());
-  trim_back_scratch();
-  return Q;
+  BackJob job = column_job(V, tau, shift);
+  job.cols = k;
+  prepare_back(&job, 1, block);
+  apply_back(&job, 1, slab);
+  return std::move(job.out);
 }
 
 ColMat apply_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t shift, const ColMat& C, int64_t block,
                        int64_t slab) {
   TP_ASSERT(C.rows == V.rows);
-  float* Qv = scratch_floats(g_back.q, C.a.size());
-  std::copy(C.a.begin(), C.a.end(), Qv);
-  apply_reflectors(V, tau, shift, Qv, C.cols, false, block, slab);
-  ColMat Q(C.rows, C.cols);
-  std::copy(Qv, Qv + C.a.size(), Q.a.begin());
-  trim_back_scratch();
-  return Q;
+  BackJob job = column_job(V, tau, shift);
+  job.c = C.a.data(), job.crows = job.ldc = C.rows, job.cols = C.cols;
+  prepare_back(&job, 1, block);
+  apply_back(&job, 1, slab);
+  return std::move(job.out);
 }
 
 namespace {

@@ -1,6 +1,7 @@
 // Singular value decomposition: Householder bidiagonalization, then implicit-shift Golub–Kahan QR
 // on the bidiagonal (Golub & Reinsch 1970); singular values alone from the double Gram matrix.
 #include <algorithm>
+#include <atomic>
 #include <cfloat>
 #include <cmath>
 #include <numeric>
@@ -200,6 +201,23 @@ bool bidiagonal_values_root_free(const std::vector<double>& d, const std::vector
   return true;
 }
 
+double bidiagonal_unreduced_max(const std::vector<double>& d, const std::vector<double>& e) {
+  double bmax = 0.0, bmin = DBL_MAX;
+  for (const std::vector<double>* v : {&d, &e})
+    for (double x : *v) {
+      bmax = std::max(bmax, std::fabs(x));
+      bmin = std::min(bmin, std::fabs(x));
+    }
+  return bmin <= DBL_EPSILON * bmax ? 0.0 : bmax;
+}
+
+void bidiagonal_values(const std::vector<double>& d, const std::vector<double>& e, double bmax, std::vector<double>& s) {
+  if (bidiagonal_values_root_free(d, e, bmax, s)) return;  // the values alone, O(n^2): root-free, else the QR sweeps
+  s = d;
+  std::vector<double> f = e;
+  bidiagonal_svd(s, f, nullptr, nullptr);
+}
+
 // The singular vectors of the bidiagonal B (d, e; n) from inverse iteration on its Golub-Kahan form
 // TGK, the (2n, 2n) symmetric tridiagonal with zero diagonal and off-diagonal d_0, e_0, d_1, ..., d_{n-1}:
 // its eigenvalues are +-sigma_i and the eigenvector of +sigma_i interleaves v_i and u_i (B v = sigma u,
@@ -208,24 +226,14 @@ bool bidiagonal_values_root_free(const std::vector<double>& d, const std::vector
 // when B is unreduced and sigma_min > 1e-9 sigma_1 (double eps over that gap is ~1e-7); otherwise false
 // and the caller runs the QR rotations. On success d holds the singular values, descending, and Ub (n, n)
 // and Vb (n, n) the vectors of B in matching columns.
-bool bidiagonal_vectors_by_inverse_iteration(std::vector<double>& d, const std::vector<double>& e, ColMat& Ub, ColMat& Vb) {
+bool bidiagonal_vectors_by_inverse_iteration(std::vector<double>& d, const std::vector<double>& e,
+                                             const std::vector<double>* values, ColMat& Ub, ColMat& Vb) {
   const int64_t n = int64_t(d.size());
-  double bmax = 0.0, bmin = DBL_MAX;  // false when some |d_i| or |e_i| <= eps bmax (B reduced)
-  for (double x : d) {
-    bmax = std::max(bmax, std::fabs(x));
-    bmin = std::min(bmin, std::fabs(x));
-  }
-  for (double x : e) {
-    bmax = std::max(bmax, std::fabs(x));
-    bmin = std::min(bmin, std::fabs(x));
-  }
-  if (bmin <= DBL_EPSILON * bmax) return false;
+  const double bmax = bidiagonal_unreduced_max(d, e);
+  if (bmax == 0.0) return false;
   std::vector<double> s;
-  if (!bidiagonal_values_root_free(d, e, bmax, s)) {  // the values alone, O(n^2): root-free, else the QR sweeps
-    s = d;
-    std::vector<double> f = e;
-    bidiagonal_svd(s, f, nullptr, nullptr);
-  }
+  if (values) s = *values;
+  else bidiagonal_values(d, e, bmax, s);
   if (!(s[0] > 0.0) || s[size_t(n - 1)] <= 1e-9 * s[0]) return false;
   std::vector<double> zero(size_t(2 * n), 0.0), off(size_t(2 * n - 1)), w(static_cast<size_t>(n));
   // Inverse iteration orthogonalizes each vector against its cluster's earlier ones (values chained by
@@ -248,25 +256,29 @@ bool bidiagonal_vectors_by_inverse_iteration(std::vector<double>& d, const std::
   if (!tridiagonal_block_vectors(zero.data(), off.data(), 2 * n, w.data(), n, Z.a.data(), 2 * n, 0, 1)) return false;
   Ub = ColMat(n, n);
   Vb = ColMat(n, n);
-  for (int64_t j = 0; j < n; ++j) {
-    const double* z = Z.col(j);
-    const int64_t c = n - 1 - j;  // descending
-    double su = 0.0, sv = 0.0, ubv = 0.0;
-    for (int64_t i = 0; i < n; ++i) {
-      sv += z[2 * i] * z[2 * i];
-      su += z[2 * i + 1] * z[2 * i + 1];
-      ubv += z[2 * i + 1] * (d[size_t(i)] * z[2 * i] + (i + 1 < n ? e[size_t(i)] * z[2 * i + 2] : 0.0));
+  std::atomic<bool> nonzero{true};
+  over_tiles(n, [&](int64_t j0) {  // columns apart, tiles of them over the threads
+    for (int64_t j = j0; j < std::min(j0 + kTile, n); ++j) {
+      const double* z = Z.col(j);
+      const int64_t c = n - 1 - j;  // descending
+      double su = 0.0, sv = 0.0, ubv = 0.0;
+      for (int64_t i = 0; i < n; ++i) {
+        sv += z[2 * i] * z[2 * i];
+        su += z[2 * i + 1] * z[2 * i + 1];
+        ubv += z[2 * i + 1] * (d[size_t(i)] * z[2 * i] + (i + 1 < n ? e[size_t(i)] * z[2 * i + 2] : 0.0));
+      }
+      if (!(su > 0.0) || !(sv > 0.0)) nonzero = false;
+      const double ku = 1.0 / std::sqrt(su), kv = 1.0 / std::sqrt(sv);
+      // The value from its vectors, u^T B v (Rayleigh quotient): within ~eps sigma_1 of B's whatever the shift's
+      // error (that of the root-free values is up to tol), as the QR sweeps' values are.
+      s[size_t(c)] = ubv * ku * kv;
+      for (int64_t i = 0; i < n; ++i) {
+        Vb(i, c) = z[2 * i] * kv;
+        Ub(i, c) = z[2 * i + 1] * ku;
+      }
     }
-    if (!(su > 0.0) || !(sv > 0.0)) return false;
-    const double ku = 1.0 / std::sqrt(su), kv = 1.0 / std::sqrt(sv);
-    // The value from its vectors, u^T B v (Rayleigh quotient): within ~eps sigma_1 of B's whatever the shift's
-    // error (that of the root-free values is up to tol), as the QR sweeps' values are.
-    s[size_t(c)] = ubv * ku * kv;
-    for (int64_t i = 0; i < n; ++i) {
-      Vb(i, c) = z[2 * i] * kv;
-      Ub(i, c) = z[2 * i + 1] * ku;
-    }
-  }
+  });
+  if (!nonzero) return false;
   // Within a cluster the quotients' rounding may break the order by ~eps sigma_1: descending again.
   clamp_descending(s);
   d = s;
@@ -283,16 +295,25 @@ static void bidiagonal_route(ColMat& W, std::vector<double>& S, ColMat* Q, ColMa
   if (Q && n >= kBlockedQrFrom) {
     std::vector<double> tauq, taup;
     bidiagonal_reduce_blocked(W, S, e, tauq, taup, true);  // float32 output: float updates from 256 columns
-    ColMat Ub, Vb;
-    if (bidiagonal_vectors_by_inverse_iteration(S, e, Ub, Vb)) {
-      ColMat Um(m, n);  // Ub below n rows of zeros
-      for (int64_t j = 0; j < n; ++j) std::copy(Ub.col(j), Ub.col(j) + n, Um.col(j));
-      *Q = apply_q_blocked(W, tauq, 0, Um);
-      *P = apply_q_blocked(right_reflectors(W), taup, 1, Vb);
-      return;
+    // Both back-transformations' blocks are prepared while one thread finds the values (O(n^2), serial):
+    // Q's from W's columns, P's from its rows (the right reflectors).
+    BackJob jobs[2];
+    jobs[0].src = W.a.data(), jobs[0].cs = m, jobs[0].m = m, jobs[0].tau = &tauq, jobs[0].cols = n;
+    jobs[1].src = W.a.data(), jobs[1].rs = m, jobs[1].cs = 1, jobs[1].m = n, jobs[1].shift = 1, jobs[1].tau = &taup;
+    jobs[1].cols = n;
+    const double bmax = bidiagonal_unreduced_max(S, e);
+    std::vector<double> s;
+    bool root_free = false;
+    prepare_back(jobs, 2, [&] { root_free = bmax > 0.0 && bidiagonal_values_root_free(S, e, bmax, s); });
+    ColMat Ub, Vb;  // (the values again, then the QR sweeps, when the root-free ones failed)
+    if (bmax > 0.0 && bidiagonal_vectors_by_inverse_iteration(S, e, root_free ? &s : nullptr, Ub, Vb)) {
+      jobs[0].c = Ub.a.data(), jobs[0].crows = jobs[0].ldc = n;  // Ub below m - n rows of zeros
+      jobs[1].c = Vb.a.data(), jobs[1].crows = jobs[1].ldc = n;
     }
-    *Q = form_q_blocked(W, tauq, 0, n);
-    *P = form_q_blocked(right_reflectors(W), taup, 1, n);
+    apply_back(jobs, 2);  // Q Ub and P Vb in one split, else Q and P themselves
+    *Q = std::move(jobs[0].out);
+    *P = std::move(jobs[1].out);
+    if (jobs[0].c) return;
     bidiagonal_svd(S, e, Q, P);
     return;
   }
@@ -417,8 +438,13 @@ void svd(const float* A, int64_t m, int64_t n, float* U, float* S, float* Vh) {
   ColMat Uc, Vc;
   svd_double(A, m, n, s, &Uc, &Vc);
   for (int64_t j = 0; j < k; ++j) S[j] = float(s[size_t(j)]);
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < k; ++j) U[i * k + j] = float(Uc(i, j));
+  // U (row-major) from the column-major Uc in tiles (walking Uc across its rows touches a new page per
+  // element), row tiles over the threads; Vh's rows are Vc's columns.
+  over_tiles(m, [&](int64_t i0) {
+    for (int64_t j0 = 0; j0 < k; j0 += kTile)
+      for (int64_t i = i0; i < std::min(i0 + kTile, m); ++i)
+        for (int64_t j = j0; j < std::min(j0 + kTile, k); ++j) U[i * k + j] = float(Uc(i, j));
+  });
   for (int64_t j = 0; j < k; ++j)
     for (int64_t i = 0; i < n; ++i) Vh[j * n + i] = float(Vc(i, j));
 }

@@ -76,7 +76,7 @@ cases.forEach((c, i) => {
 const tApply = times[1];
 
 if (args.parts) {
-  // The GEMMs of Q C one shape at a time, as apply_reflectors makes them: per block of b reflectors (rows
+  // The GEMMs of Q C one shape at a time, as apply_back makes them: per block of b reflectors (rows
   // from r0 = j0 + 1, len = n - r0), V^T V and Y = V (-T) once, then per slab of w columns W = V^T C and
   // C += Y W. Operands stay hot in cache here, unlike in Q C.
   const b = Number(args.b), w = Number(args.slab), slabs = Math.ceil(n / w);

@@ -45,19 +45,13 @@ double svd_stage(int stage) {
     d::bidiagonal_reduce_blocked(s.W, s.dg, s.e, s.tauq, s.taup, true);
     return s.dg[0];
   }
-  if (stage == 1) {  // as bidiagonal_vectors_by_inverse_iteration finds them
-    double bmax = 0.0;
-    for (double x : s.dg) bmax = std::max(bmax, std::fabs(x));
-    for (double x : s.e) bmax = std::max(bmax, std::fabs(x));
-    if (d::bidiagonal_values_root_free(s.dg, s.e, bmax, s.s)) return s.s[0];
-    s.s = s.dg;
-    std::vector<double> f = s.e;
-    d::bidiagonal_svd(s.s, f, nullptr, nullptr);
+  if (stage == 1) {  // as svd's route finds them
+    d::bidiagonal_values(s.dg, s.e, d::bidiagonal_unreduced_max(s.dg, s.e), s.s);
     return s.s[0];
   }
   if (stage == 2) {
     s.s = s.dg;
-    return d::bidiagonal_vectors_by_inverse_iteration(s.s, s.e, s.Ub, s.Vb) ? s.Ub.a[0] : -1.0;
+    return d::bidiagonal_vectors_by_inverse_iteration(s.s, s.e, nullptr, s.Ub, s.Vb) ? s.Ub.a[0] : -1.0;
   }
   if (stage == 4) {
     std::vector<float> A(static_cast<size_t>(n * n)), U(A.size()), S(static_cast<size_t>(n)), Vh(A.size());
@@ -66,9 +60,16 @@ double svd_stage(int stage) {
     tp::linalg::svd(A.data(), n, n, U.data(), S.data(), Vh.data());
     return double(S[0]);
   }
-  const d::ColMat Q = d::apply_q_blocked(s.W, s.tauq, 0, s.Ub);
-  const d::ColMat P = d::apply_q_blocked(d::right_reflectors(s.W), s.taup, 1, s.Vb);
-  return Q.a[0] + P.a[size_t(n - 1)];
+  // Both factors' back-transformations as the route runs them: the blocks of Q (W's columns) and P (W's
+  // rows) prepared, then Q Ub and P Vb in one split.
+  d::BackJob jobs[2];
+  jobs[0].src = s.W.a.data(), jobs[0].cs = n, jobs[0].m = n, jobs[0].tau = &s.tauq, jobs[0].cols = n;
+  jobs[1].src = s.W.a.data(), jobs[1].rs = n, jobs[1].cs = 1, jobs[1].m = n, jobs[1].shift = 1, jobs[1].tau = &s.taup;
+  jobs[0].c = s.Ub.a.data(), jobs[1].c = s.Vb.a.data(), jobs[1].cols = n;
+  for (d::BackJob& job : jobs) job.crows = job.ldc = n;
+  d::prepare_back(jobs, 2);
+  d::apply_back(jobs, 2);
+  return jobs[0].out.a[0] + jobs[1].out.a[size_t(n - 1)];
 }
 
 }  // namespace

@@ -844,6 +844,53 @@ TEST_CASE("float32 svd and eigh through the public entries give the same bits on
   }
 }
 
+TEST_CASE("float32 svd and eigh give the same bits on 1, 2 and 3 threads on their other routes: a split tridiagonal, the rotations") {
+  // eigh of diag(S1, S2) (two symmetric 150 x 150 blocks): the tridiagonal splits in two, each block's values
+  // found beside the back-transformation's preparation, its vectors by inverse iteration. svd of an orthogonal
+  // Q (200 x 200, from qr): one cluster of 200 values, too many pairs for inverse iteration, so the prepared
+  // blocks form Q and P themselves and the QR rotations follow. Oracles: A V = V diag(w) and U S Vh = A.
+  const int64_t h = 150, n = 2 * h, k = 200;
+  const auto G = splitmix_gaussian(91, n * n);
+  std::vector<float> Sym(size_t(n * n), 0.0f);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      if ((i < h) == (j < h)) Sym[size_t(i * n + j)] = G[size_t(i * n + j)] + G[size_t(j * n + i)];
+  const auto Gk = splitmix_gaussian(92, k * k);
+  std::vector<float> Q(size_t(k * k)), R(size_t(k * k));
+  la::qr(Gk.data(), k, k, Q.data(), R.data());
+  auto run = [&](int threads) {
+    std::vector<float> w(static_cast<size_t>(n)), V(static_cast<size_t>(n * n)), U(static_cast<size_t>(k * k)),
+        S(static_cast<size_t>(k)), Vh(static_cast<size_t>(k * k));
+    tp::kernels::set_sgemm_threads(threads, 0);
+    la::eigh(Sym.data(), n, w.data(), V.data());
+    la::svd(Q.data(), k, k, U.data(), S.data(), Vh.data());
+    tp::kernels::set_sgemm_threads(1);
+    return std::vector<std::vector<float>>{w, V, U, S, Vh};
+  };
+  const auto one = run(1);
+  const std::vector<float>&w = one[0], &V = one[1], &U = one[2], &S = one[3], &Vh = one[4];
+  double resid = 0.0, err = 0.0;
+  for (int64_t i = 0; i < n; i += 7)
+    for (int64_t j = 0; j < n; j += 5) {
+      double av = 0.0;
+      for (int64_t p = 0; p < n; ++p) av += double(Sym[size_t(i * n + p)]) * double(V[size_t(p * n + j)]);
+      resid = std::max(resid, std::fabs(av - double(w[size_t(j)]) * double(V[size_t(i * n + j)])));
+    }
+  CHECK(resid <= 1e-4 * std::fabs(double(w[size_t(n - 1)])));
+  for (int64_t i = 0; i < k; i += 3)
+    for (int64_t j = 0; j < k; j += 7) {
+      double a = 0.0;
+      for (int64_t p = 0; p < k; ++p) a += double(U[size_t(i * k + p)]) * double(S[size_t(p)]) * double(Vh[size_t(p * k + j)]);
+      err = std::max(err, std::fabs(a - double(Q[size_t(i * k + j)])));
+    }
+  CHECK(err <= 1e-5);
+  CHECK(S[0] - S[size_t(k - 1)] < 1e-5f);  // one cluster: the route inverse iteration declines
+  for (int threads : {2, 3}) {
+    CAPTURE(threads);
+    CHECK(run(threads) == one);
+  }
+}
+
 TEST_CASE("svd and eigh split over threads (bidiagonalization, tridiagonalization, rotations) give the same bits as one thread") {
   // 400x300: the bidiagonalization's first ~110 steps split (from 192 trailing columns), and the
   // rotations of U and V split by row blocks; eigh of a 300x300 symmetric matrix splits its reduction.
