@@ -267,11 +267,15 @@ void sum_triangle_chunks(const double* partial, int64_t stride, const int64_t* b
 // (column j at F + j*n), by float32 GEMMs that accumulate into F itself: with Af = [A1 A2] (rows, 2b)
 // column-major and Bf = -[B1 B2] (cols, 2b) row-major (pack_rank2k_float), the update's transpose,
 // (cols, rows) row-major, is F's own column-major layout. Column blocks of kBlock start at their diagonal;
-// a block's entries above the diagonal are updated too, and never read. Every entry is one sgemm sum in
-// the same order (k2 <= kc) whatever the range: split over threads, the bits do not change.
+// a block's entries above the diagonal are updated too, and never read: kBlock^2/2 wasted per block. At
+// 256 that was a third of the flops of the later, shorter columns, so the thread taking them did ~25% more
+// than the other (native profile, n = 1024); 64 wastes little and costs one more pack of Af's rows per
+// block (tridiagonalization native 1 thread 126 -> 111 ms, 2 threads' critical path 76 -> 66 ms). Every
+// entry is one sgemm sum in the same order (k2 <= kc) whatever the range: split over threads, the bits do
+// not change.
 void rank2k_stored_float_columns(float* F, int64_t n, int64_t t0, int64_t c0, int64_t c1, const float* Af,
                                  const float* Bf, int64_t k2) {
-  constexpr int64_t kBlock = 256;
+  constexpr int64_t kBlock = 64;
   const int64_t rows = n - t0;
   for (int64_t jb = c0 - t0; jb < c1 - t0; jb += kBlock) {
     const int64_t bc = std::min(kBlock, c1 - t0 - jb);
