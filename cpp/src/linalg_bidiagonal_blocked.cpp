@@ -263,9 +263,12 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
     double *const t2 = t1 + kT, *const av = t2 + kT, *const xk = av + kT;
     for (int64_t j0 = from; j0 < to; j0 += kPanel) {
       const int64_t b = std::min(kPanel, n - j0);
+      // X and Y cleared from row j0 (no step reads the rows above its panel), each part its share of the columns.
+      for (int64_t p = kPanel * part / team_parts; p < kPanel * (part + 1) / team_parts; ++p) {
+        std::fill(Xv.begin() + p * m + j0, Xv.begin() + (p + 1) * m, 0.0);
+        std::fill(Yv.begin() + p * n + j0, Yv.begin() + (p + 1) * n, 0.0);
+      }
       if (part == 0) {
-        std::fill(Xv.begin(), Xv.end(), 0.0);
-        std::fill(Yv.begin(), Yv.end(), 0.0);
         if (float_updates && j0 == 0)  // later panels' F is refreshed by the previous panel's update
           for (int64_t c = 0; c < n; ++c) call_out_of_line<&to_float>(W.col(c), F.data() + c * m, m);
         if (team_parts > 1) team.next(j0, from, kPanel);
