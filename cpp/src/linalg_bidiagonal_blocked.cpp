@@ -132,11 +132,8 @@ void column_axpys_float(const float* F, int64_t m, int64_t r0, int64_t j0, int64
 // panel loop runs once per call (V8 would run its loops in baseline code) and is compiled for size. Each
 // writes a range of rows (or columns) from that range alone, entry by entry in the order of one pass per
 // reflector: any split of the range over threads gives the same bits.
-// y = x in float, n entries: u and v for the float products, and F's columns from W (about n^3 / 100
-// entries per call at n = 1024: vectorized here, not in the panel loop compiled for size).
-void to_float(const double* x, float* y, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) y[i] = float(x[i]);
-}
+// to_float (linalg_householder.cpp): u and v for the float products, and F's columns from W (about n^3 / 100
+// entries per call at n = 1024: vectorized there, not in the panel loop compiled for size).
 
 // Column k1 gets the panel's reflectors p < i1 over rows [r0, r1): A(r, k1) -= V(r, p) Y(k1, p) + X(r, p) U(p, k1),
 // with V(:, p) = W(:, j0 + p), U(p, k1) = W(j0 + p, k1) (rows above r0), Y(k1, p) at Yk[p*n].

@@ -191,33 +191,6 @@ void panel_column_update(double* ck, int64_t k, int64_t r0, int64_t r1, const do
   }
 }
 
-// Rows [r0, r1) of w = y + alpha v (axpy's sum, entry by entry). to_float: y = x in float, n entries.
-void w_rows(double* w, const double* y, double alpha, const double* v, int64_t r0, int64_t r1) {
-  for (int64_t r = r0; r < r1; ++r) w[r] = y[r] + alpha * v[r];
-}
-
-void to_float(const double* x, float* y, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) y[i] = float(x[i]);
-}
-
-// Rows [i0, i1) of Af and columns [j0, j1) of Bf as pack_rank2k_float(o, t0, rows, t0, rows, -1, Af, Bf) packs
-// them (Af (rows, 2b) column-major, Bf (rows, 2b) row-major, both already sized): the same values, so the
-// pack splits over threads.
-void pack_rank2k_float_part(const Rank2kOperands& o, int64_t t0, int64_t rows, int64_t i0, int64_t i1, int64_t j0,
-                            int64_t j1, float* Af, float* Bf) {
-  const int64_t b = o.b, k2 = 2 * b;
-  for (int64_t p = 0; p < b; ++p)
-    for (int64_t i = i0; i < i1; ++i) {
-      Af[p * rows + i] = float(o.a1[p * o.lda1 + t0 + i]);
-      Af[(b + p) * rows + i] = float(o.a2[p * o.lda2 + t0 + i]);
-    }
-  for (int64_t j = j0; j < j1; ++j)
-    for (int64_t p = 0; p < b; ++p) {
-      Bf[j * k2 + p] = -1.0f * float(o.b1[(t0 + j) * o.b1j + p * o.b1p]);
-      Bf[j * k2 + b + p] = -1.0f * float(o.b2[(t0 + j) * o.b2j + p * o.b2p]);
-    }
-}
-
 // The correction of y = A v for the panel's earlier reflectors p < i: y -= V (Y^T v) + Y (V^T v), given the
 // 2i dot products t1 = Y^T v, t2 = V^T v, over rows [r0, r1): by blocks of kRows rows, each subtracting every
 // column in order, as axpy() per column would (the same bits; y streamed once, not 2i times). Each row's
@@ -302,7 +275,7 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
   // With float updates the trailing matrix lives in F, a float lower triangle (n, n column-major) that
   // y = A v reads (with v in float) and the panel updates accumulate into, as LAPACK's float32 ssytrd
   // keeps it; each panel's columns come back to W in double when the panel begins. Af, Bf: a panel's
-  // update's operands (pack_rank2k_float's layout).
+  // update's operands (pack_rank2k_float's layout, packed by pack_rank2k_float_part).
   std::vector<float> F(float_updates ? size_t(n * n) : 0), vfb(float_updates ? size_t(max_parts * n) : 0), Af, Bf;
   if (float_updates)
     for (int64_t c = 0; c < n; ++c)
@@ -324,7 +297,8 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
   // dots and rows: the same bits), the threads still sharing each panel's trailing update.
   TeamSolo team;
   auto panels = [&](int64_t from, int64_t to, int part, int parts) {
-    const int team_parts = parts;
+    const int team_parts = TP_HAS_THREADS ? parts : 1;  // (without threads the team's code compiles away)
+    parts = team_parts;
     const auto sync = [&] {
       if (parts > 1) tp::detail::team_sync();
     };
@@ -394,7 +368,8 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
         // A(k+1:, k+1) -= V(k+1:, 0:i+1) Y(k+1, 0:i+1)^T + Y(k+1:, 0:i+1) V(k+1, 0:i+1)^T, on the same rows.
         const double alpha = -0.5 * t * dot(y + k + 1, v + k + 1, len);
         double* w = Yv.data() + i * n;
-        call_out_of_line<&w_rows>(w, y, alpha, v, r0, r1);
+        std::copy(y + r0, y + r1, w + r0);
+        call_out_of_line<&axpy>(w + r0, alpha, v + r0, r1 - r0);
         if (i + 1 < b) {
           call_out_of_line<&panel_column_update>(W.col(k + 1), k + 1, r0, r1, W.col(j0), Yv.data(), n, i + 1,
                                                  y[k + 1] + alpha * v[k + 1]);
@@ -422,8 +397,8 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
         sync();  // Y is ready (and Af, Bf sized)
         const int64_t c0 = bounds[kChunks * part / parts], c1 = bounds[kChunks * (part + 1) / parts];
         if (float_updates) {
-          call_out_of_line<&pack_rank2k_float_part>(ops, t0, rows, share(0, rows, part), share(0, rows, part + 1),
-                                                    c0 - t0, c1 - t0, Af.data(), Bf.data());
+          pack_rank2k_float_part(ops, t0, rows, share(0, rows, part), share(0, rows, part + 1), t0, c0 - t0, c1 - t0,
+                                 -1.0f, Af.data(), Bf.data());
           sync();  // Af is ready (a thread's Bf columns are its own)
           rank2k_stored_float_columns(F.data(), n, t0, c0, c1, Af.data(), Bf.data(), 2 * b);
         } else {

@@ -344,6 +344,12 @@ const GOAL = 200_000;
 // - main after both (session 23, lead; 904cefc): web 198,778 (raw 505,427), web-mt 208,278 (raw 529,007):
 //   the two savings do not add up (-1,115 web, -1,634 web-mt against the session's start, not -2,194 and
 //   -2,476): the reordering's swing. Ceilings: web the goal, web-mt measured plus ~150.
+// - Reductions' teams (session 23, reduce2t): in the tridiagonalization every part takes v on its own copy
+//   and shares the next column's update, w and the pack (pack_rank2k_float_part, also behind
+//   pack_rank2k_float); its update's blocks 64 wide; the bidiagonalization's X, Y cleared by every part;
+//   to_float shared; the team's code compiled away without threads in both. web 200,040 (+411 on the
+//   entry above, raw 506,606, +510), web-mt 210,468 (+563, raw 530,695, +1,026): over both ceilings (41
+//   and 408), left for the merge to pay. A first cut (own to_float, own pack, w_rows) measured web 200,758.
 const BUDGET = { web: 199_999, 'web-mt': 208_430 };
 
 for (const flavor of ['web', 'web-mt']) {
