@@ -347,9 +347,10 @@ const GOAL = 200_000;
 // - Reductions' teams (session 23, reduce2t): in the tridiagonalization every part takes v on its own copy
 //   and shares the next column's update, w and the pack (pack_rank2k_float_part, also behind
 //   pack_rank2k_float); its update's blocks 64 wide; the bidiagonalization's X, Y cleared by every part;
-//   to_float shared; the team's code compiled away without threads in both. web 200,040 (+411 on the
-//   entry above, raw 506,606, +510), web-mt 210,468 (+563, raw 530,695, +1,026): over both ceilings (41
-//   and 408), left for the merge to pay. A first cut (own to_float, own pack, w_rows) measured web 200,758.
+//   to_float shared; the team's code compiled away without threads in both. On main (904cefc): web
+//   198,897 (+119 on main's 198,778; raw 505,933, +506), web-mt 208,555 (+277; raw 530,029, +1,022): over
+//   web-mt's ceiling by 125, left to the lead. On the session's start the same change measured web +411,
+//   web-mt +563; a first cut (its own to_float, pack and w loop) web +1,129.
 const BUDGET = { web: 199_999, 'web-mt': 208_430 };
 
 for (const flavor of ['web', 'web-mt']) {
