@@ -132,11 +132,8 @@ void column_axpys_float(const float* F, int64_t m, int64_t r0, int64_t j0, int64
 // panel loop runs once per call (V8 would run its loops in baseline code) and is compiled for size. Each
 // writes a range of rows (or columns) from that range alone, entry by entry in the order of one pass per
 // reflector: any split of the range over threads gives the same bits.
-// y = x in float, n entries: u and v for the float products, and F's columns from W (about n^3 / 100
-// entries per call at n = 1024: vectorized here, not in the panel loop compiled for size).
-void to_float(const double* x, float* y, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) y[i] = float(x[i]);
-}
+// to_float (linalg_householder.cpp): u and v for the float products, and F's columns from W (about n^3 / 100
+// entries per call at n = 1024: vectorized there, not in the panel loop compiled for size).
 
 // Column k1 gets the panel's reflectors p < i1 over rows [r0, r1): A(r, k1) -= V(r, p) Y(k1, p) + X(r, p) U(p, k1),
 // with V(:, p) = W(:, j0 + p), U(p, k1) = W(j0 + p, k1) (rows above r0), Y(k1, p) at Yk[p*n].
@@ -263,9 +260,12 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
     double *const t2 = t1 + kT, *const av = t2 + kT, *const xk = av + kT;
     for (int64_t j0 = from; j0 < to; j0 += kPanel) {
       const int64_t b = std::min(kPanel, n - j0);
+      // X and Y cleared from row j0 (no step reads the rows above its panel), each part its share of the columns.
+      for (int64_t p = kPanel * part / team_parts; p < kPanel * (part + 1) / team_parts; ++p) {
+        std::fill(Xv.begin() + p * m + j0, Xv.begin() + (p + 1) * m, 0.0);
+        std::fill(Yv.begin() + p * n + j0, Yv.begin() + (p + 1) * n, 0.0);
+      }
       if (part == 0) {
-        std::fill(Xv.begin(), Xv.end(), 0.0);
-        std::fill(Yv.begin(), Yv.end(), 0.0);
         if (float_updates && j0 == 0)  // later panels' F is refreshed by the previous panel's update
           for (int64_t c = 0; c < n; ++c) call_out_of_line<&to_float>(W.col(c), F.data() + c * m, m);
         if (team_parts > 1) team.next(j0, from, kPanel);

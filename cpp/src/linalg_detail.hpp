@@ -321,6 +321,12 @@ void rank2k_update_float(ColMat& W, int64_t r0, int64_t c0, bool lower, const Ra
 // row-major sign * [B1 B2] from column c0 (sign +1 or -1: exact).
 void pack_rank2k_float(const Rank2kOperands& o, int64_t r0, int64_t rows, int64_t c0, int64_t cols, float sign,
                        std::vector<float>& Af, std::vector<float>& Bf);
+// Rows [i0, i1) of Af and columns [j0, j1) of Bf of that pack (Af, Bf already sized): the same values, so a
+// pack splits over threads.
+void pack_rank2k_float_part(const Rank2kOperands& o, int64_t r0, int64_t rows, int64_t i0, int64_t i1, int64_t c0,
+                            int64_t j0, int64_t j1, float sign, float* Af, float* Bf);
+// y = x in float, n entries (the reductions' float copies of their vectors and columns).
+void to_float(const double* x, float* y, int64_t n);
 // The reductions take their trailing updates in float from this many columns, when the caller wants only
 // float32 accuracy (eigh's vectors; not the Gram matrix of svdvals, whose small eigenvalues need double), and
 // when float_updates_fit(W).

@@ -96,6 +96,10 @@ void TeamSolo::next(int64_t j0, int64_t from, int64_t panel) {
   sleeps = now;
 }
 
+void to_float(const double* x, float* y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) y[i] = float(x[i]);
+}
+
 // dot and axpy stay plain loops: clang vectorizes them (with its own unrolling) better than the
 // explicit version did, measured in WASM.
 double dot(const double* x, const double* y, int64_t n) {

@@ -107,18 +107,23 @@ bool float_updates_fit(const ColMat& W) {
 
 void pack_rank2k_float(const Rank2kOperands& o, int64_t r0, int64_t rows, int64_t c0, int64_t cols, float sign,
                        std::vector<float>& Af, std::vector<float>& Bf) {
+  Af.resize(size_t(rows * 2 * o.b));
+  Bf.resize(size_t(cols * 2 * o.b));
+  pack_rank2k_float_part(o, r0, rows, 0, rows, c0, 0, cols, sign, Af.data(), Bf.data());
+}
+
+void pack_rank2k_float_part(const Rank2kOperands& o, int64_t r0, int64_t rows, int64_t i0, int64_t i1, int64_t c0,
+                            int64_t j0, int64_t j1, float sign, float* Af, float* Bf) {
   const int64_t b = o.b, k2 = 2 * b;
-  Af.resize(size_t(rows * k2));
-  Bf.resize(size_t(cols * k2));
   for (int64_t p = 0; p < b; ++p)
-    for (int64_t i = 0; i < rows; ++i) {
-      Af[size_t(p * rows + i)] = float(o.a1[p * o.lda1 + r0 + i]);
-      Af[size_t((b + p) * rows + i)] = float(o.a2[p * o.lda2 + r0 + i]);
+    for (int64_t i = i0; i < i1; ++i) {
+      Af[p * rows + i] = float(o.a1[p * o.lda1 + r0 + i]);
+      Af[(b + p) * rows + i] = float(o.a2[p * o.lda2 + r0 + i]);
     }
-  for (int64_t j = 0; j < cols; ++j)
+  for (int64_t j = j0; j < j1; ++j)
     for (int64_t p = 0; p < b; ++p) {
-      Bf[size_t(j * k2 + p)] = sign * float(o.b1[(c0 + j) * o.b1j + p * o.b1p]);
-      Bf[size_t(j * k2 + b + p)] = sign * float(o.b2[(c0 + j) * o.b2j + p * o.b2p]);
+      Bf[j * k2 + p] = sign * float(o.b1[(c0 + j) * o.b1j + p * o.b1p]);
+      Bf[j * k2 + b + p] = sign * float(o.b2[(c0 + j) * o.b2j + p * o.b2p]);
     }
 }
 

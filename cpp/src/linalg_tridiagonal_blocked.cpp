@@ -171,20 +171,22 @@ void triangle_chunks(int64_t lo, int64_t n, int64_t* bounds) {
   bounds[kChunks] = n;
 }
 
-// Column k of the panel gets the panel's earlier reflectors p < i: A(k:, k) -= V(k:, p) Y(k, p) + Y(k:, p) V(k, p)
-// (V_p at V0 + p*ld, Y_p at Y0 + p*ld). By blocks of kRows rows, each taking every reflector in order while
-// it sits in L1: the bits of one pass per reflector, without streaming the column through memory i times.
-// (All reflectors per row at once was slower: at ld = 1024 the 2i columns' rows share one L1 set.)
+// Rows [r0, r1) of column k of the panel get the panel's earlier reflectors p < i: A(r, k) -= V(r, p) Y(k, p) +
+// Y(r, p) V(k, p) (V_p at V0 + p*ld, Y_p at Y0 + p*ld; Y(k, i - 1) is y_last, which its column's owner of row
+// k may still be writing). By blocks of kRows rows, each taking every reflector in order while it sits in L1:
+// the bits of one pass per reflector, without streaming the column through memory i times, and the same
+// bits however the rows split. (All reflectors per row at once was slower: at ld = 1024 the 2i columns'
+// rows share one L1 set.)
 constexpr int64_t kRows = 64;
 
-void panel_column_update(double* ck, int64_t k, int64_t n, const double* V0, const double* Y0, int64_t ld,
-                         int64_t i) {
-  for (int64_t r0 = k; r0 < n; r0 += kRows) {
-    const int64_t r1 = std::min(r0 + kRows, n);
+void panel_column_update(double* ck, int64_t k, int64_t r0, int64_t r1, const double* V0, const double* Y0,
+                         int64_t ld, int64_t i, double y_last) {
+  for (int64_t b0 = r0; b0 < r1; b0 += kRows) {
+    const int64_t b1 = std::min(b0 + kRows, r1);
     for (int64_t p = 0; p < i; ++p) {
       const double *vp = V0 + p * ld, *yp = Y0 + p * ld;
-      const double a = yp[k], c = vp[k];
-      for (int64_t r = r0; r < r1; ++r) ck[r] -= vp[r] * a + yp[r] * c;
+      const double a = p + 1 == i ? y_last : yp[k], c = vp[k];
+      for (int64_t r = b0; r < b1; ++r) ck[r] -= vp[r] * a + yp[r] * c;
     }
   }
 }
@@ -238,11 +240,15 @@ void sum_triangle_chunks(const double* partial, int64_t stride, const int64_t* b
 // (column j at F + j*n), by float32 GEMMs that accumulate into F itself: with Af = [A1 A2] (rows, 2b)
 // column-major and Bf = -[B1 B2] (cols, 2b) row-major (pack_rank2k_float), the update's transpose,
 // (cols, rows) row-major, is F's own column-major layout. Column blocks of kBlock start at their diagonal;
-// a block's entries above the diagonal are updated too, and never read. Every entry is one sgemm sum in
-// the same order (k2 <= kc) whatever the range: split over threads, the bits do not change.
+// a block's entries above the diagonal are updated too, and never read: kBlock^2/2 wasted per block. At
+// 256 that was a third of the flops of the later, shorter columns, so the thread taking them did ~25% more
+// than the other (native profile, n = 1024); 64 wastes little and costs one more pack of Af's rows per
+// block (tridiagonalization native 1 thread 126 -> 111 ms, 2 threads' critical path 76 -> 66 ms). Every
+// entry is one sgemm sum in the same order (k2 <= kc) whatever the range: split over threads, the bits do
+// not change.
 void rank2k_stored_float_columns(float* F, int64_t n, int64_t t0, int64_t c0, int64_t c1, const float* Af,
                                  const float* Bf, int64_t k2) {
-  constexpr int64_t kBlock = 256;
+  constexpr int64_t kBlock = 64;
   const int64_t rows = n - t0;
   for (int64_t jb = c0 - t0; jb < c1 - t0; jb += kBlock) {
     const int64_t bc = std::min(kBlock, c1 - t0 - jb);
@@ -261,34 +267,43 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
   zeros(tau, std::max<int64_t>(n - 1, 0));
   // Y (n, kPanel) column-major, indexed by global row: column p is the w of the panel's reflector p.
   const int64_t stride = n + 8;  // of the symv chunks' partial sums (sum_triangle_chunks)
-  LineVector Yv(size_t(n * kPanel), 0.0), partial(size_t(kChunks * stride), 0.0), t1(static_cast<size_t>(kPanel)), t2(static_cast<size_t>(kPanel));
-  int64_t bounds[kChunks + 1];
+  // Per part of a team (below): its own copy of v (vb) and its float copy (vfb). ys: y = A v before the
+  // last step of its column (w = y + alpha v is written to Y while every part still reads y for alpha).
+  const int max_parts = int(std::min<int64_t>(kernels::sgemm_threads(), kChunks));
+  LineVector Yv(size_t(n * kPanel), 0.0), partial(size_t(kChunks * stride), 0.0), t1(static_cast<size_t>(kPanel)),
+      t2(static_cast<size_t>(kPanel)), ys(static_cast<size_t>(n)), vb(size_t(max_parts * n));
   // With float updates the trailing matrix lives in F, a float lower triangle (n, n column-major) that
   // y = A v reads (with v in float) and the panel updates accumulate into, as LAPACK's float32 ssytrd
   // keeps it; each panel's columns come back to W in double when the panel begins. Af, Bf: a panel's
-  // update's operands (pack_rank2k_float).
-  std::vector<float> F(float_updates ? size_t(n * n) : 0), vf(float_updates ? size_t(n) : 0), Af, Bf;
+  // update's operands (pack_rank2k_float's layout, packed by pack_rank2k_float_part).
+  std::vector<float> F(float_updates ? size_t(n * n) : 0), vfb(float_updates ? size_t(max_parts * n) : 0), Af, Bf;
   if (float_updates)
     for (int64_t c = 0; c < n; ++c)
       for (int64_t r = c; r < n; ++r) F[size_t(c * n + r)] = float(W(r, c));
-  // Panels [from, to) reduced by part `part` of `parts` threads, which meet at team_sync(). Part 0 takes the
-  // steps that are O(n) per column or need a whole column (the Householder vector, the panel's update of the
-  // next column, y.v); the threads share the symv's chunks (triangle_chunks: the same chunks and sums
-  // whatever the count), the correction's dot products (whole, one thread each), y's rows in the sum of the
-  // chunks and the correction (row by row: the same bits however the rows split), and the trailing update's
-  // columns (each thread those its symv chunks read next, which stay in its core's cache). Three meetings
-  // per column, each a spin on an atomic word while both threads run. Before, a run_parts per column's symv
-  // (serial correction, dots and sums between them): in Chromium at n = 1024 on 2 threads its helper went
-  // to sleep after 802 of its 858 parts (counters, load 3), a futex wake-up (10-70 us) per column.
+  // Panels [from, to) reduced by part `part` of `parts` threads, which meet at team_sync() three times per
+  // column. Each part takes the Householder vector v on its own copy of the column (the same function of
+  // the same column: the same bits) and its float copy, so no meeting waits for one thread's serial step;
+  // the threads share the symv's chunks (triangle_chunks: the same chunks and sums whatever the count), the
+  // correction's dot products (whole, one thread each), y's rows in the sum of the chunks and the correction,
+  // w's rows and the panel's update of the next column's rows (row by row: the same bits however the rows
+  // split), the pack of the panel's update and its columns (each thread those its symv chunks read next,
+  // which stay in its core's cache). Per column:
+  //  1. v on the part's copy; its symv chunks; its share of the dots Y^T v, V^T v.      meet: partials
+  //  2. its rows of v stored; its rows of y (chunk sum, correction, scaling).          meet: y is ready
+  //  3. alpha = -(t/2) y.v (each part the whole dot); its rows of w = y + alpha v and of the next column's
+  //     update by the panel's reflectors.                                              meet: column ready
+  // Before (session 21-22), part 0 alone took v, the next column's update and w, between 3 meetings.
   // A team whose meetings sleep (TeamSolo) has part 0 reduce the next panels' columns alone (the same chunks,
   // dots and rows: the same bits), the threads still sharing each panel's trailing update.
   TeamSolo team;
   auto panels = [&](int64_t from, int64_t to, int part, int parts) {
-    const int team_parts = parts;
+    const int team_parts = TP_HAS_THREADS ? parts : 1;  // (without threads the team's code compiles away)
+    parts = team_parts;
     const auto sync = [&] {
       if (parts > 1) tp::detail::team_sync();
     };
     const auto share = [&](int64_t lo, int64_t hi, int q) { return lo + (hi - lo) * q / parts; };
+    int64_t bounds[kChunks + 1];  // each part's own copy: the same chunks
     for (int64_t j0 = from; j0 < to; j0 += kPanel) {
       const int64_t b = std::min(kPanel, n - j0);
       if (part == 0) {
@@ -300,30 +315,30 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
       if (team_parts > 1) tp::detail::team_sync();  // solo is set
       parts = team.solo ? 1 : team_parts;
       for (int64_t i = 0; part < parts && i < b; ++i) {  // (no columns for a helper while part 0 is solo)
+        // (Column k got the panel's earlier reflectors at the end of the previous step.)
         const int64_t k = j0 + i, len = n - k - 1;
         double* ck = W.col(k);
-        if (part == 0) {
-          // Column k gets the panel's earlier reflectors: A(k:, k) -= V(k:, 0:i) Y(k, 0:i)^T + Y(k:, 0:i) V(k, 0:i)^T.
-          if (i > 0) call_out_of_line<&panel_column_update>(ck, k, n, W.col(j0), Yv.data(), n, i);
-          d[size_t(k)] = ck[k];
-          if (k + 1 < n) {
-            tau[size_t(k)] = make_householder(ck[k + 1], ck + k + 2, n - k - 2);
-            e[size_t(k)] = ck[k + 1];
-            ck[k + 1] = 1.0;  // v = A(k+1:, k) with its unit entry, for the products below and the panel update
-            if (float_updates)
-              for (int64_t r = k + 1; r < n; ++r) vf[size_t(r)] = float(ck[r]);
-            triangle_chunks(k + 1, n, bounds);
-          }
-        }
+        if (part == 0) d[size_t(k)] = ck[k];
         if (k + 1 >= n) break;
-        sync();  // v is ready
-        const double* v = ck;
-        double* y = Yv.data() + i * n;
+        // v = A(k+1:, k) with its unit entry: in place alone; in a team on the part's copy, which the parts
+        // store once all have read the column.
+        double* v = parts == 1 ? ck : vb.data() + part * n;
+        if (parts > 1) std::copy(ck + k + 1, ck + n, v + k + 1);
+        const double t = make_householder(v[k + 1], v + k + 2, n - k - 2);
+        if (part == 0) {
+          tau[size_t(k)] = t;
+          e[size_t(k)] = v[k + 1];
+        }
+        v[k + 1] = 1.0;
+        float* vf = float_updates ? vfb.data() + part * n : nullptr;
+        if (float_updates) call_out_of_line<&to_float>(v + k + 1, vf + k + 1, len);
+        triangle_chunks(k + 1, n, bounds);
+        double* y = ys.data();
         // y = A v over the trailing matrix as it was when the panel began (columns k+1..): writes out's
         // rows [c0, n) (symv_columns adds to them: they are cleared first).
         auto symv = [&](int64_t c0, int64_t c1, double* out) {
           if (float_updates) {
-            call_out_of_line<&symv_columns_float>(F.data(), n, c0, c1, vf.data(), out);
+            call_out_of_line<&symv_columns_float>(F.data(), n, c0, c1, vf, out);
           } else {
             std::fill(out + c0, out + n, 0.0);
             call_out_of_line<&symv_columns>(W, c0, c1, v, out);
@@ -341,38 +356,50 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
           t1[size_t(p)] = dot(Yv.data() + p * n + k + 1, v + k + 1, len);
           t2[size_t(p)] = dot(W.col(j0 + p) + k + 1, v + k + 1, len);
         }
-        sync();  // the chunks' partial sums and t1, t2 are ready
+        sync();  // the chunks' partial sums and t1, t2 are ready; every part has read column k
         // y's rows: the chunks' sum, minus what the panel's earlier reflectors changed, y -= V t1 + Y t2, times t.
         const int64_t r0 = share(k + 1, n, part), r1 = share(k + 1, n, part + 1);
+        if (parts > 1) std::copy(v + r0, v + r1, ck + r0);
         if (split) sum_triangle_chunks(partial.data(), stride, bounds, y, r0, r1);
         if (i > 0) call_out_of_line<&panel_correction>(y, r0, r1, W.col(j0), Yv.data(), n, i, t1.data(), t2.data());
-        const double t = tau[size_t(k)];
         for (int64_t r = r0; r < r1; ++r) y[r] *= t;
         sync();  // y is ready
-        if (part == 0) {  // w = t y - (t^2/2)(y.v) v: A - v w^T - w v^T is H A H.
-          const double alpha = -0.5 * t * dot(y + k + 1, v + k + 1, len);
-          axpy(y + k + 1, alpha, v + k + 1, len);
+        // w = t y - (t^2/2)(y.v) v: A - v w^T - w v^T is H A H. Column k + 1 gets the panel's reflectors 0..i:
+        // A(k+1:, k+1) -= V(k+1:, 0:i+1) Y(k+1, 0:i+1)^T + Y(k+1:, 0:i+1) V(k+1, 0:i+1)^T, on the same rows.
+        const double alpha = -0.5 * t * dot(y + k + 1, v + k + 1, len);
+        double* w = Yv.data() + i * n;
+        std::copy(y + r0, y + r1, w + r0);
+        call_out_of_line<&axpy>(w + r0, alpha, v + r0, r1 - r0);
+        if (i + 1 < b) {
+          call_out_of_line<&panel_column_update>(W.col(k + 1), k + 1, r0, r1, W.col(j0), Yv.data(), n, i + 1,
+                                                 y[k + 1] + alpha * v[k + 1]);
+          sync();  // column k + 1 is ready
         }
       }
       // The trailing matrix (columns and rows from j0 + b) gets the whole panel at once, each thread the
-      // columns of its symv chunks.
+      // columns of its symv chunks and its share of the pack's rows.
       parts = team_parts;
       const int64_t t0 = j0 + b;
       if (t0 < n) {
         // A -= V Y^T + Y V^T: V(i, p) = W(i, j0 + p), Y(j, p) = Yv[p*n + j].
         const Rank2kOperands ops{W.col(j0), n, Yv.data(), 1, n, Yv.data(), n, W.col(j0), 1, n, b};
-        if (part == 0) {
-          if (float_updates) pack_rank2k_float(ops, t0, n - t0, t0, n - t0, -1.0f, Af, Bf);
-          triangle_chunks(t0, n, bounds);
-          // The double update's chunk bounds rounded up to whole 4-column blocks from t0: rank2k_update's last
-          // block of 1-3 columns pads its tile with zero columns, and 12 chunks per panel had 12 of them
-          // (svdvals 3072x1024 updates ~0.005 s). Each entry's sum is the same whatever the split: the same bits.
-          if (!float_updates)
-            for (int64_t c = 1; c < kChunks; ++c) bounds[c] = std::min(n, t0 + (bounds[c] - t0 + 3) / 4 * 4);
+        const int64_t rows = n - t0;
+        if (part == 0 && float_updates) {
+          Af.resize(size_t(rows * 2 * b));
+          Bf.resize(size_t(rows * 2 * b));
         }
-        sync();
+        triangle_chunks(t0, n, bounds);
+        // The double update's chunk bounds rounded up to whole 4-column blocks from t0: rank2k_update's last
+        // block of 1-3 columns pads its tile with zero columns, and 12 chunks per panel had 12 of them
+        // (svdvals 3072x1024 updates ~0.005 s). Each entry's sum is the same whatever the split: the same bits.
+        if (!float_updates)
+          for (int64_t c = 1; c < kChunks; ++c) bounds[c] = std::min(n, t0 + (bounds[c] - t0 + 3) / 4 * 4);
+        sync();  // Y is ready (and Af, Bf sized)
         const int64_t c0 = bounds[kChunks * part / parts], c1 = bounds[kChunks * (part + 1) / parts];
         if (float_updates) {
+          pack_rank2k_float_part(ops, t0, rows, share(0, rows, part), share(0, rows, part + 1), t0, c0 - t0, c1 - t0,
+                                 -1.0f, Af.data(), Bf.data());
+          sync();  // Af is ready (a thread's Bf columns are its own)
           rank2k_stored_float_columns(F.data(), n, t0, c0, c1, Af.data(), Bf.data(), 2 * b);
         } else {
           for (int64_t c = kChunks * part / parts; c < kChunks * (part + 1) / parts; ++c)
@@ -384,7 +411,7 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
         for (int64_t i = 0; i < b && j0 + i + 1 < n; ++i) W(j0 + i + 1, j0 + i) = e[size_t(j0 + i)];
     }
   };
-  run_panels(n, kPanel, int(std::min<int64_t>(kernels::sgemm_threads(), kChunks)), panels);
+  run_panels(n, kPanel, max_parts, panels);
 }
 
 }  // namespace tp::linalg::detail

@@ -373,6 +373,13 @@ const GOAL = 200_000;
 //   measured web +1,303 (raw +2,810), web-mt +1,535 (raw +3,873; the normalization's split alone +331): the
 //   reordering's swing. Measured on the way: the copies split with over_tiles in the single-thread core too
 //   cost web ~+1.8 KB more (raw +9.8 KB: each split site's vectorized copy).
+// - Reductions' teams (session 23, reduce2t): in the tridiagonalization every part takes v on its own copy
+//   and shares the next column's update, w and the pack (pack_rank2k_float_part, also behind
+//   pack_rank2k_float); its update's blocks 64 wide; the bidiagonalization's X, Y cleared by every part;
+//   to_float shared; the team's code compiled away without threads in both. On main (904cefc): web
+//   198,897 (+119 on main's 198,778; raw 505,933, +506), web-mt 208,555 (+277; raw 530,029, +1,022): over
+//   web-mt's ceiling by 125, left to the lead. On the session's start the same change measured web +411,
+//   web-mt +563; a first cut (its own to_float, pack and w loop) web +1,129.
 const BUDGET = { web: 199_999, 'web-mt': 205_821 };  // MERGE: to re-measure
 
 for (const flavor of ['web', 'web-mt']) {
