@@ -380,7 +380,10 @@ const GOAL = 200_000;
 //   198,897 (+119 on main's 198,778; raw 505,933, +506), web-mt 208,555 (+277; raw 530,029, +1,022): over
 //   web-mt's ceiling by 125, left to the lead. On the session's start the same change measured web +411,
 //   web-mt +563; a first cut (its own to_float, pack and w loop) web +1,129.
-const BUDGET = { web: 199_999, 'web-mt': 205_821 };  // MERGE: to re-measure
+// - main with all of session 23 (overlap, reduce2t and size6 merged; lead, ae25970): web 197,339 (raw
+//   497,993), web-mt 207,740 (raw 523,158), against 199,893 / 209,912 at the session's start. Web meets the
+//   goal with 2,661 to spare; web-mt 7,740 over. Ceilings: web the goal, web-mt measured plus ~150.
+const BUDGET = { web: 199_999, 'web-mt': 207_890 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
