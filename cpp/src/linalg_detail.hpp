@@ -289,6 +289,12 @@ void prepare_back(BackJob* jobs, int njobs, const F& beside) {
 }
 // Applies the prepared jobs to their C, into their out: the slabs of all of them in one split.
 void apply_back(BackJob* jobs, int njobs, int64_t slab = 0);
+// The reflectors stored in V's columns (see form_q_blocked) as a job of cols columns (C not set).
+BackJob column_back_job(const ColMat& V, const std::vector<double>& tau, int64_t shift, int64_t cols);
+// svd's two jobs for the reduced (m, n) W of bidiagonal_reduce_blocked (linalg_svd.cpp): Q's reflectors from
+// W's columns, P's from its rows (the right reflectors), n columns each (C not set).
+void bidiagonal_back_jobs(const ColMat& W, const std::vector<double>& tauq, const std::vector<double>& taup,
+                          BackJob* jobs);
 
 // The float scratch form_q_blocked and apply_q_blocked keep between calls (up to 16 MB; linalg_qr.cpp): its
 // bytes now, and its release (the next call allocates it again).

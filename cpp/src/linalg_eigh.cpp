@@ -306,8 +306,7 @@ void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterati
   else tridiagonalize_unblocked(W, w, e, tau);
   if (Z && float32_steps && n >= kInverseIterationFrom) {
     // The back-transformation's blocks are prepared while one thread finds the values (O(n^2), serial).
-    BackJob job;
-    job.src = W.a.data(), job.cs = job.m = n, job.shift = 1, job.tau = &tau, job.cols = n;
+    BackJob job = column_back_job(W, tau, 1, n);  // reflector k: unit at row k+1, vector below it in column k
     std::vector<double> lambda(static_cast<size_t>(n));
     ColMat Zt;
     bool root_free = true;

@@ -2,8 +2,8 @@
 // All work matrices are column-major double (see linalg_detail.hpp).
 #include <algorithm>
 #include <cmath>
-#include <type_traits>
 #include <cstring>
+#include <type_traits>
 
 #include "for_size.hpp"
 #include "linalg_detail.hpp"

@@ -216,17 +216,16 @@ void apply_back(BackJob* jobs, int njobs, int64_t slab) {
   trim_back_scratch();
 }
 
-// The reflectors stored in V's columns (see form_q_blocked) as a job.
-static BackJob column_job(const ColMat& V, const std::vector<double>& tau, int64_t shift) {
+BackJob column_back_job(const ColMat& V, const std::vector<double>& tau, int64_t shift, int64_t cols) {
   BackJob job;
   job.src = V.a.data(), job.rs = 1, job.cs = V.rows, job.m = V.rows, job.shift = shift, job.tau = &tau;
+  job.cols = cols;
   return job;
 }
 
 ColMat form_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t shift, int64_t k, int64_t block,
                       int64_t slab) {
-  BackJob job = column_job(V, tau, shift);
-  job.cols = k;
+  BackJob job = column_back_job(V, tau, shift, k);
   prepare_back(&job, 1, block);
   apply_back(&job, 1, slab);
   return std::move(job.out);
@@ -235,8 +234,8 @@ ColMat form_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t s
 ColMat apply_q_blocked(const ColMat& V, const std::vector<double>& tau, int64_t shift, const ColMat& C, int64_t block,
                        int64_t slab) {
   TP_ASSERT(C.rows == V.rows);
-  BackJob job = column_job(V, tau, shift);
-  job.c = C.a.data(), job.crows = job.ldc = C.rows, job.cols = C.cols;
+  BackJob job = column_back_job(V, tau, shift, C.cols);
+  job.c = C.a.data(), job.crows = job.ldc = C.rows;
   prepare_back(&job, 1, block);
   apply_back(&job, 1, slab);
   return std::move(job.out);

@@ -285,6 +285,13 @@ bool bidiagonal_vectors_by_inverse_iteration(std::vector<double>& d, const std::
   return true;
 }
 
+void bidiagonal_back_jobs(const ColMat& W, const std::vector<double>& tauq, const std::vector<double>& taup,
+                          BackJob* jobs) {
+  jobs[0] = column_back_job(W, tauq, 0, W.cols);
+  BackJob& p = jobs[1];
+  p.src = W.a.data(), p.rs = W.rows, p.cs = 1, p.m = W.cols, p.shift = 1, p.tau = &taup, p.cols = W.cols;
+}
+
 // The SVD of the (m, n) W, m >= n, through its bidiagonal form: S descending, and when Q and P are not
 // null the left (m, n) and right (n, n) vectors. From kBlockedQrFrom columns the bidiagonal's vectors come
 // from inverse iteration (O(n^2)) and reach Q and P through the blocked reflectors (float32 GEMMs), with
@@ -298,9 +305,7 @@ static void bidiagonal_route(ColMat& W, std::vector<double>& S, ColMat* Q, ColMa
     // Both back-transformations' blocks are prepared while one thread finds the values (O(n^2), serial):
     // Q's from W's columns, P's from its rows (the right reflectors).
     BackJob jobs[2];
-    jobs[0].src = W.a.data(), jobs[0].cs = m, jobs[0].m = m, jobs[0].tau = &tauq, jobs[0].cols = n;
-    jobs[1].src = W.a.data(), jobs[1].rs = m, jobs[1].cs = 1, jobs[1].m = n, jobs[1].shift = 1, jobs[1].tau = &taup;
-    jobs[1].cols = n;
+    bidiagonal_back_jobs(W, tauq, taup, jobs);
     const double bmax = bidiagonal_unreduced_max(S, e);
     std::vector<double> s;
     bool root_free = false;

@@ -63,9 +63,8 @@ double svd_stage(int stage) {
   // Both factors' back-transformations as the route runs them: the blocks of Q (W's columns) and P (W's
   // rows) prepared, then Q Ub and P Vb in one split.
   d::BackJob jobs[2];
-  jobs[0].src = s.W.a.data(), jobs[0].cs = n, jobs[0].m = n, jobs[0].tau = &s.tauq, jobs[0].cols = n;
-  jobs[1].src = s.W.a.data(), jobs[1].rs = n, jobs[1].cs = 1, jobs[1].m = n, jobs[1].shift = 1, jobs[1].tau = &s.taup;
-  jobs[0].c = s.Ub.a.data(), jobs[1].c = s.Vb.a.data(), jobs[1].cols = n;
+  d::bidiagonal_back_jobs(s.W, s.tauq, s.taup, jobs);
+  jobs[0].c = s.Ub.a.data(), jobs[1].c = s.Vb.a.data();
   for (d::BackJob& job : jobs) job.crows = job.ldc = n;
   d::prepare_back(jobs, 2);
   d::apply_back(jobs, 2);
