@@ -122,21 +122,26 @@ void bidiagonal_svd(std::vector<double>& d, std::vector<double>& e_in, ColMat* U
   sort_descending(d, U, V);
 }
 
-// The Golub-Kahan form TGK of B (d (n), e (n-1)): its eigenvalues below x, the negative pivots of
-// TGK - x I = L D L^T, a Sturm count (LAPACK dstebz) over TGK's off-diagonals d_0, e_0, d_1, ... A pivot
-// under pivmin in magnitude is taken as -pivmin (dstebz's, DBL_MIN max(1, max b^2)): the count is then that
-// of a matrix within pivmin of TGK, and no quotient overflows. Not inlined: three calls share one copy.
-__attribute__((noinline)) static int64_t tgk_count_below(const std::vector<double>& d, const std::vector<double>& e,
-                                                          double x, double pivmin) {
+// The Golub-Kahan form TGK of B (d (n), e (n-1)): its eigenvalues below each of x[0..kGroup), the negative
+// pivots of TGK - x I = L D L^T, a Sturm count (LAPACK dstebz) over TGK's off-diagonals d_0, e_0, d_1, ... A
+// pivot under pivmin in magnitude is taken as -pivmin (dstebz's, DBL_MIN max(1, max b^2)): the count is then
+// that of a matrix within pivmin of TGK, and no quotient overflows. A count is a chain of divisions, each
+// waiting on the last: kGroup counts in one pass are kGroup independent chains, which a core overlaps (at
+// about the time of one). Not inlined: its two calls share one copy.
+constexpr int kGroup = 4;
+__attribute__((noinline)) static void tgk_counts_below(const std::vector<double>& d, const std::vector<double>& e,
+                                                       const double* x, double pivmin, int64_t* count) {
   const int64_t n = int64_t(d.size());
-  int64_t count = 0;
-  double q = -x;
+  double q[kGroup];
+  for (int g = 0; g < kGroup; ++g) q[g] = -x[g], count[g] = 0;
   for (int64_t k = 0;; ++k) {  // row k of TGK; its off-diagonal above is d_{k/2} or e_{k/2 - 1}
-    if (std::fabs(q) < pivmin) q = -pivmin;
-    count += q < 0.0;
-    if (k + 1 == 2 * n) return count;
+    for (int g = 0; g < kGroup; ++g) {
+      if (std::fabs(q[g]) < pivmin) q[g] = -pivmin;
+      count[g] += q[g] < 0.0;
+    }
+    if (k + 1 == 2 * n) return;
     const double b = k % 2 == 0 ? d[size_t(k / 2)] : e[size_t(k / 2)];
-    q = -x - b * b / q;
+    for (int g = 0; g < kGroup; ++g) q[g] = -x[g] - b * b / q[g];
   }
 }
 
@@ -177,18 +182,27 @@ bool bidiagonal_values_root_free(const std::vector<double>& d, const std::vector
   for (int pass = 0; pass < 2; ++pass) {
     int64_t bisected = 0;
     for (int64_t j = 0; j < n; ++j) {  // the j-th smallest: TGK has n + j eigenvalues below it
-      const double x = t[size_t(ascending[size_t(j)])];
-      double lo = std::sqrt(std::max(x - dl, 0.0)), hi = std::sqrt(x + dl), sigma = std::sqrt(std::max(x, 0.0));
+      const double v = t[size_t(ascending[size_t(j)])];
+      double lo = std::sqrt(std::max(v - dl, 0.0)), hi = std::sqrt(v + dl), sigma = std::sqrt(std::max(v, 0.0));
       if (hi - lo > 2.0 * tol) {
         ++bisected;
         if (pass == 0) continue;
-        if (!(tgk_count_below(d, e, lo, pivmin) <= n + j && tgk_count_below(d, e, hi, pivmin) > n + j)) {
+        double x[kGroup] = {lo, hi, lo, hi};
+        int64_t below[kGroup];
+        tgk_counts_below(d, e, x, pivmin, below);
+        if (!(below[0] <= n + j && below[1] > n + j)) {
           lo = 0.0;
           hi = 2.0 * bmax;  // ||TGK|| <= 2 max |b|
         }
-        for (int it = 0; it < 64 && hi - lo > tol; ++it) {  // 64 halvings take 2 ||TGK|| below any tol
-          const double mid = 0.5 * (lo + hi);
-          (tgk_count_below(d, e, mid, pivmin) > n + j ? hi : lo) = mid;
+        // Each step counts at kGroup points splitting the bracket in kGroup + 1 equal parts and keeps the
+        // part where the count passes n + j: 28 steps take 2 ||TGK|| below any tol (5^28 > 2^64).
+        for (int it = 0; it < 28 && hi - lo > tol; ++it) {
+          for (int g = 0; g < kGroup; ++g) x[g] = lo + (hi - lo) * double(g + 1) / double(kGroup + 1);
+          tgk_counts_below(d, e, x, pivmin, below);
+          int g = 0;
+          while (g < kGroup && below[g] <= n + j) ++g;  // the value is at or above x[0..g)
+          if (g > 0) lo = x[g - 1];
+          if (g < kGroup) hi = x[g];
         }
         sigma = 0.5 * (lo + hi);
       }
@@ -297,7 +311,7 @@ void bidiagonal_back_jobs(const ColMat& W, const std::vector<double>& tauq, cons
 // from inverse iteration (O(n^2)) and reach Q and P through the blocked reflectors (float32 GEMMs), with
 // the QR rotations as the fallback; below, the rotations act on the formed Q and P.
 static void bidiagonal_route(ColMat& W, std::vector<double>& S, ColMat* Q, ColMat* P) {
-  const int64_t m = W.rows, n = W.cols;
+  const int64_t n = W.cols;
   std::vector<double> e;
   if (Q && n >= kBlockedQrFrom) {
     std::vector<double> tauq, taup;

@@ -387,7 +387,12 @@ const GOAL = 200_000;
 //   bidiagonal_back_jobs (svd's route and its stage bench) instead of field by field at each site: web
 //   197,382 (+43; raw 497,969, -24), web-mt 207,512 (-228; raw 523,137, -21). Ceilings: web the goal, web-mt
 //   measured plus ~150.
-const BUDGET = { web: 199_999, 'web-mt': 207_662 };
+// - values (session 24, lead): the root-free QL's step with its two divisions side by side (r / p for
+//   gamma^2 / c) and svd's near-0 values narrowed by four Sturm counts per pass (one count function, four
+//   division chains): web 197,529 (+147 on 197,382; raw 498,426, +457), web-mt 207,783 (+271; raw 523,594,
+//   +457). The QL step alone measured web 197,361 (-21). web-mt's ceiling raised by that growth (207,933),
+//   to be paid by this session's web-mt savings.
+const BUDGET = { web: 199_999, 'web-mt': 207_933 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
