@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "for_size.hpp"
+
 #if TP_HAS_THREADS
 #include <pthread.h>
 #include <time.h>
@@ -46,6 +48,7 @@ template <class Ready>
 bool spin_until(const Ready& ready) {
   const int64_t until = now_ns() + kSpinNs;
   for (;;) {
+    TP_SCALAR_LOOP  // not unrolled: 64 copies of the look were ~0.8 KB in each of the three waits
     for (int i = 0; i < 64; ++i)
       if (ready()) return true;
     if (now_ns() > until) return false;
