@@ -105,8 +105,8 @@ class WorkPool {
 #endif
 
   // False (nothing run) when another thread is using the pool, or when `team` and fewer than parts - 1
-  // helpers could be started.
-  bool try_run(int parts, PartFn fn, const void* context, bool team) {
+  // helpers could be started. Not inlined: run_parts and run_team share one copy.
+  __attribute__((noinline)) bool try_run(int parts, PartFn fn, const void* context, bool team) {
     if (caller_busy_.exchange(true, std::memory_order_acquire)) return false;  // one caller at a time
     const int helpers = grow(parts - 1);
     if (team && helpers < parts - 1) {
@@ -249,7 +249,9 @@ __attribute__((noinline)) void run_parts(int parts, PartFn fn, const void* conte
   for (int p = 0; p < parts; ++p) fn(context, p);
 }
 
-bool run_team(int parts, PartFn fn, const void* context) {
+// Not inlined (nor team_sync): the LTO had copied them, the pool's wait and pthread_create included, into
+// both reductions (tridiagonalize_blocked, bidiagonal_route); a call per meeting costs nothing beside it.
+__attribute__((noinline)) bool run_team(int parts, PartFn fn, const void* context) {
   if (parts <= 1 || t_in_part) return false;
   t_in_part = true;
   const bool ran = pool().try_run(parts, fn, context, true);
@@ -257,7 +259,7 @@ bool run_team(int parts, PartFn fn, const void* context) {
   return ran;
 }
 
-void team_sync() { pool().sync(); }
+__attribute__((noinline)) void team_sync() { pool().sync(); }
 
 PoolCounters pool_counters() { return pool().counters(); }
 

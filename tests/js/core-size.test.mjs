@@ -410,7 +410,12 @@ const GOAL = 200_000;
 //   fallback allocator's calloc): web-mt 205,606 -> 205,192 (-414; raw 515,337 -> 513,972). web unchanged
 //   (not linked there). Checked: the browser suites on the pthreads core (threads: a C++ error reaches JS
 //   as a TensorpadError and the core stays usable; interrupt, model-threads, model-interrupt) pass.
-const BUDGET = { web: 199_999, 'web-mt': 205_342 };
+// - mtsize: the pool's try_run, run_team and team_sync not inlined (noinline): the LTO had copied try_run
+//   (the fork, the wait, pthread_create) into run_parts and both reductions' run_team, and team_sync's
+//   meeting into tridiagonalize_blocked and bidiagonal_route: web-mt 205,192 -> 204,414 (-778; raw
+//   513,972 -> 512,658). web unchanged (its threadless branch is the same). Left to the goal: web-mt 4,414.
+//   Ceilings: web the goal, web-mt measured plus ~150.
+const BUDGET = { web: 199_999, 'web-mt': 204_564 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
