@@ -16,9 +16,14 @@ bool g_has_error = false;
 
 // The arguments of the op being called, and its list result (calls.js reads both through a view).
 std::vector<double> g_args(256);
-std::vector<OpRow>& op_rows() {  // every binding file's rows, in static-initialisation order
-  static std::vector<OpRow> rows;
-  return rows;
+// Every binding file's rows, in static-initialisation order. Made at the first registration (a static
+// initializer, on the main thread) through a pointer that is zero before any initializer runs: a
+// function-local static would need a guard (__cxa_guard_acquire, with a mutex and condition variable in
+// the pthreads core).
+std::vector<OpRow>* g_op_rows = nullptr;
+std::vector<OpRow>& op_rows() {
+  if (!g_op_rows) g_op_rows = new std::vector<OpRow>;
+  return *g_op_rows;
 }
 
 // A list element that is a dimension: an integer that JS holds exactly. Converting a double outside

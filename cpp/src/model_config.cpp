@@ -67,10 +67,10 @@ void read_rope(const Obj& j, Config& c) {
 
 }  // namespace
 
-const std::vector<std::string>& supported_architectures() {
-  static const std::vector<std::string> names = {"Qwen3ForCausalLM", "Qwen2ForCausalLM", "LlamaForCausalLM",
-                                                 "MistralForCausalLM"};
-  return names;
+// Built at each call (a config's check, not a hot path), not kept in a function-local static, whose first
+// use needed a guard (__cxa_guard_acquire, with a mutex and condition variable in the pthreads core).
+std::vector<std::string> supported_architectures() {
+  return {"Qwen3ForCausalLM", "Qwen2ForCausalLM", "LlamaForCausalLM", "MistralForCausalLM"};
 }
 
 Config parse_config(const ConfigObject& j) {
@@ -78,10 +78,11 @@ Config parse_config(const ConfigObject& j) {
   const std::vector<std::string> arch = j.kind("architectures") == Obj::kArray ? j.strings("architectures") : std::vector<std::string>();
   if (arch.empty() || arch[0].empty()) fail(kOp, "config.json has no \"architectures\" list naming the model class");
   c.architecture = arch[0];
+  const std::vector<std::string> supported = supported_architectures();
   std::string all;
-  for (const auto& a : supported_architectures()) all += (all.empty() ? "" : ", ") + a;
+  for (const auto& a : supported) all += (all.empty() ? "" : ", ") + a;
   bool known = false;
-  for (const auto& a : supported_architectures()) known = known || a == c.architecture;
+  for (const auto& a : supported) known = known || a == c.architecture;
   if (!known) fail(kOp, "architecture '", c.architecture, "' is not supported (supported: ", all, ")");
 
   c.vocab = int_field(j, "vocab_size");

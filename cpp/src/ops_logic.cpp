@@ -32,10 +32,9 @@ Tensor number_tensor(double v, DType dtype) { return Tensor::full({}, v, dtype, 
 Tensor as_tensor(const Operand& o, DType dtype) {
   return o.tensor ? o.tensor->to(dtype) : number_tensor(o.number, dtype);
 }
-const Shape& shape_of(const Operand& o) {
-  static const Shape scalar;
-  return o.tensor ? o.tensor->shape() : scalar;
-}
+// By value, not a reference to a function-local static empty shape: its first use needed a guard
+// (__cxa_guard_acquire, with a mutex and condition variable in the pthreads core).
+Shape shape_of(const Operand& o) { return o.tensor ? o.tensor->shape() : Shape(); }
 
 constexpr int64_t kBlock = 256;
 

@@ -47,7 +47,7 @@ struct Config {
   std::vector<int64_t> eos;    // eos_token_id, one or several (may be empty)
 };
 
-const std::vector<std::string>& supported_architectures();
+std::vector<std::string> supported_architectures();
 
 // A read-only view of one JSON object: config.json, or an object inside it. parse_config reads the
 // fields through it, so the WebAssembly build reads the object JS has already parsed (wasm/bind_model.cpp)

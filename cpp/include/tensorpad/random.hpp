@@ -11,7 +11,7 @@ namespace tp {
 // difference between glibc and Emscripten's musl can change a bit.
 class Rng {
  public:
-  explicit Rng(uint64_t seed = 0) : seed_(seed) {}
+  constexpr explicit Rng(uint64_t seed = 0) : seed_(seed) {}
   uint64_t seed() const { return seed_; }
   uint64_t counter() const { return counter_; }
 
