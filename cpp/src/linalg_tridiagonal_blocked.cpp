@@ -187,12 +187,11 @@ void panel_column_update(double* ck, int64_t k, int64_t r0, int64_t r1, const do
                          int64_t ld, int64_t i, const double* y) {
   for (int64_t b0 = r0; b0 < r1; b0 += kRows) {
     const int64_t b1 = std::min(b0 + kRows, r1);
-    for (int64_t p = 0; p < i; ++p) {
-      const double *vp = V0 + p * ld, *yp = Y0 + p * ld;
-      const double a = yp[k], c = vp[k];
+    for (int64_t p = 0; p <= i; ++p) {  // p = i: V's 0 times any column of V, plus y times 1, in the same loop
+      const double *vp = V0 + (p < i ? p * ld : 0), *yp = p < i ? Y0 + p * ld : y;
+      const double a = p < i ? yp[k] : 0.0, c = p < i ? vp[k] : 1.0;
       for (int64_t r = b0; r < b1; ++r) ck[r] -= vp[r] * a + yp[r] * c;
     }
-    for (int64_t r = b0; r < b1; ++r) ck[r] -= y[r];
   }
 }
 
@@ -266,7 +265,7 @@ void rank2k_stored_float_columns(float* F, int64_t n, int64_t t0, int64_t c0, in
 // where make_householder scales by the largest entry, dividing, in one chain (~5 us per column of 1024
 // natively, against ~1.5); make_householder's where the squares could underflow or overflow.
 double column_householder(double& alpha, double* x, int64_t len) {
-  const double ss = dot(x, x, len);
+  const double ss = call_out_of_line<&dot>(x, x, len);
   if (!(ss > 1e-250 && ss < 1e250)) return make_householder(alpha, x, len);
   const double beta = -std::copysign(std::hypot(alpha, std::sqrt(ss)), alpha);
   const double inv = 1.0 / (alpha - beta), tau = (beta - alpha) / beta;
@@ -364,9 +363,10 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
         // The correction's dot products, t1 = Y^T v and t2 = V^T v (they do not need this y; before the symv,
         // which writes y when it does not split).
         for (int64_t p = share(0, i, part); p < share(0, i, part + 1); ++p) {
-          t2[size_t(p)] = dot(W.col(j0 + p) + k + 1, v + k + 1, len);
-          t1[size_t(p)] = p + 1 < i ? dot(Yv.data() + p * n + k + 1, v + k + 1, len)
-                                    : dot(y + k + 1, v + k + 1, len) + alpha * t2[size_t(p)];
+          t2[size_t(p)] = call_out_of_line<&dot>(W.col(j0 + p) + k + 1, v + k + 1, len);
+          const double* yp = p + 1 < i ? Yv.data() + p * n : y;
+          t1[size_t(p)] = call_out_of_line<&dot>(yp + k + 1, v + k + 1, len);
+          if (p + 1 == i) t1[size_t(p)] += alpha * t2[size_t(p)];
         }
         float* vf = float_updates ? vfb.data() + part * n : nullptr;
         if (float_updates) call_out_of_line<&to_float>(v + k + 1, vf + k + 1, len);
@@ -399,7 +399,7 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
         if (i > 0) call_out_of_line<&panel_correction>(y, r0, r1, W.col(j0), Yv.data(), n, i, t1.data(), t2.data());
         for (int64_t r = r0; r < r1; ++r) y[r] *= t;
         for (int64_t r = r0; r < r1; r += kDotRows)
-          ydots[size_t((r - k - 1) / kDotRows)] = dot(y + r, v + r, std::min(kDotRows, n - r));
+          ydots[size_t((r - k - 1) / kDotRows)] = call_out_of_line<&dot>(y + r, v + r, std::min(kDotRows, n - r));
         if (i + 1 < b)
           call_out_of_line<&panel_column_update>(W.col(k + 1), k + 1, r0, r1, W.col(j0), Yv.data(), n, i, y);
         sync();  // y, y.v's blocks and column k + 1 (but for g v) are ready
