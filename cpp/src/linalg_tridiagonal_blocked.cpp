@@ -25,6 +25,9 @@ using tp::detail::call_out_of_line;
 namespace {
 
 constexpr int64_t kPanel = 32;
+// y.v in a team: a sum of dots over fixed blocks of rows from k + 1, each part's rows whole blocks, summed
+// in block order by every part: the same bits on any thread count.
+constexpr int64_t kDotRows = 32;
 
 // Column j of y += A v, A symmetric with its lower triangle in W, rows from j: A(j:, j) v_j below and
 // on the diagonal, and its mirror as a dot product into y_j.
@@ -172,20 +175,21 @@ void triangle_chunks(int64_t lo, int64_t n, int64_t* bounds) {
 }
 
 // Rows [r0, r1) of column k of the panel get the panel's earlier reflectors p < i: A(r, k) -= V(r, p) Y(k, p) +
-// Y(r, p) V(k, p) (V_p at V0 + p*ld, Y_p at Y0 + p*ld; Y(k, i - 1) is y_last, which its column's owner of row
-// k may still be writing). By blocks of kRows rows, each taking every reflector in order while it sits in L1:
-// the bits of one pass per reflector, without streaming the column through memory i times, and the same
-// bits however the rows split. (All reflectors per row at once was slower: at ld = 1024 the 2i columns'
+// Y(r, p) V(k, p) (V_p at V0 + p*ld, Y_p at Y0 + p*ld), then reflector i's term without alpha: -= y(r) (its
+// w = y + alpha v and v(k) = 1 give y(r) + (y(k) + 2 alpha) v(r); the rest, which needs alpha, the caller
+// subtracts once alpha is known). By blocks of kRows rows, each taking every reflector in order while it sits
+// in L1: the bits of one pass per reflector, without streaming the column through memory i times, and the
+// same bits however the rows split. (All reflectors per row at once was slower: at ld = 1024 the 2i columns'
 // rows share one L1 set.)
 constexpr int64_t kRows = 64;
 
 void panel_column_update(double* ck, int64_t k, int64_t r0, int64_t r1, const double* V0, const double* Y0,
-                         int64_t ld, int64_t i, double y_last) {
+                         int64_t ld, int64_t i, const double* y) {
   for (int64_t b0 = r0; b0 < r1; b0 += kRows) {
     const int64_t b1 = std::min(b0 + kRows, r1);
-    for (int64_t p = 0; p < i; ++p) {
-      const double *vp = V0 + p * ld, *yp = Y0 + p * ld;
-      const double a = p + 1 == i ? y_last : yp[k], c = vp[k];
+    for (int64_t p = 0; p <= i; ++p) {  // p = i: V's 0 times any column of V, plus y times 1, in the same loop
+      const double *vp = V0 + (p < i ? p * ld : 0), *yp = p < i ? Y0 + p * ld : y;
+      const double a = p < i ? yp[k] : 0.0, c = p < i ? vp[k] : 1.0;
       for (int64_t r = b0; r < b1; ++r) ck[r] -= vp[r] * a + yp[r] * c;
     }
   }
@@ -256,6 +260,20 @@ void rank2k_stored_float_columns(float* F, int64_t n, int64_t t0, int64_t c0, in
   }
 }
 
+// make_householder's reflector (see it) of v's column, which every part of a team takes on its own copy: a
+// serial step on each. Its norm from plain squares summed by dot (four partial sums: a vectorized pass),
+// where make_householder scales by the largest entry, dividing, in one chain (~5 us per column of 1024
+// natively, against ~1.5); make_householder's where the squares could underflow or overflow.
+double column_householder(double& alpha, double* x, int64_t len) {
+  const double ss = call_out_of_line<&dot>(x, x, len);
+  if (!(ss > 1e-250 && ss < 1e250)) return make_householder(alpha, x, len);
+  const double beta = -std::copysign(std::hypot(alpha, std::sqrt(ss)), alpha);
+  const double inv = 1.0 / (alpha - beta), tau = (beta - alpha) / beta;
+  for (int64_t i = 0; i < len; ++i) x[i] *= inv;
+  alpha = beta;
+  return tau;
+}
+
 }  // namespace
 
 void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<double>& e, std::vector<double>& tau,
@@ -267,11 +285,13 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
   zeros(tau, std::max<int64_t>(n - 1, 0));
   // Y (n, kPanel) column-major, indexed by global row: column p is the w of the panel's reflector p.
   const int64_t stride = n + 8;  // of the symv chunks' partial sums (sum_triangle_chunks)
-  // Per part of a team (below): its own copy of v (vb) and its float copy (vfb). ys: y = A v before the
-  // last step of its column (w = y + alpha v is written to Y while every part still reads y for alpha).
+  // Per part of a team (below): its own copy of v (vb) and its float copy (vfb). ys: y = A v of the
+  // column, kept for the next column's t1 (w = y + alpha v is written to Y while other parts read that dot);
+  // ydots: y.v's blocks.
   const int max_parts = int(std::min<int64_t>(kernels::sgemm_threads(), kChunks));
   LineVector Yv(size_t(n * kPanel), 0.0), partial(size_t(kChunks * stride), 0.0), t1(static_cast<size_t>(kPanel)),
-      t2(static_cast<size_t>(kPanel)), ys(static_cast<size_t>(n)), vb(size_t(max_parts * n));
+      t2(static_cast<size_t>(kPanel)), ys(static_cast<size_t>(n)), vb(size_t(max_parts * n)),
+      ydots(size_t(n / kDotRows + 1));
   // With float updates the trailing matrix lives in F, a float lower triangle (n, n column-major) that
   // y = A v reads (with v in float) and the panel updates accumulate into, as LAPACK's float32 ssytrd
   // keeps it; each panel's columns come back to W in double when the panel begins. Af, Bf: a panel's
@@ -280,19 +300,24 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
   if (float_updates)
     for (int64_t c = 0; c < n; ++c)
       for (int64_t r = c; r < n; ++r) F[size_t(c * n + r)] = float(W(r, c));
-  // Panels [from, to) reduced by part `part` of `parts` threads, which meet at team_sync() three times per
+  // Panels [from, to) reduced by part `part` of `parts` threads, which meet at team_sync() twice per
   // column. Each part takes the Householder vector v on its own copy of the column (the same function of
   // the same column: the same bits) and its float copy, so no meeting waits for one thread's serial step;
   // the threads share the symv's chunks (triangle_chunks: the same chunks and sums whatever the count), the
   // correction's dot products (whole, one thread each), y's rows in the sum of the chunks and the correction,
-  // w's rows and the panel's update of the next column's rows (row by row: the same bits however the rows
-  // split), the pack of the panel's update and its columns (each thread those its symv chunks read next,
-  // which stay in its core's cache). Per column:
-  //  1. v on the part's copy; its symv chunks; its share of the dots Y^T v, V^T v.      meet: partials
-  //  2. its rows of v stored; its rows of y (chunk sum, correction, scaling).          meet: y is ready
-  //  3. alpha = -(t/2) y.v (each part the whole dot); its rows of w = y + alpha v and of the next column's
-  //     update by the panel's reflectors.                                              meet: column ready
-  // Before (session 21-22), part 0 alone took v, the next column's update and w, between 3 meetings.
+  // y.v by fixed blocks of kDotRows rows, w's rows and the panel's update of the next column's rows (row by
+  // row: the same bits however the rows split), the pack of the panel's update and its columns (each thread
+  // those its symv chunks read next, which stay in its core's cache). Per column k (panel column i):
+  //  1. column k less its last reflector's alpha term (below) into the part's copy; v; its symv chunks; its
+  //     share of the dots Y^T v, V^T v (t1[i-1] = y_{k-1}.v + alpha t2[i-1]: w_{i-1}'s rows are being
+  //     fixed).                                                                       meet: partials
+  //  2. its blocks of rows: v stored; y (chunk sum, correction, scaling); y.v's block dots; column k + 1's
+  //     rows updated by the reflectors 0..i less alpha's term.                         meet: y, y.v ready
+  //  3. alpha = -(t/2) y.v (every part the same sum of the blocks); its rows of w = y + alpha v.
+  // Column k + 1's rows for reflector i would be v(r) w(k+1) + w(r) v(k+1) = y(r) + (y(k+1) + 2 alpha) v(r),
+  // which needs alpha, and alpha all of y: 2 writes y(r), 1 of the next column subtracts g v(r) with
+  // g = y(k+1) + 2 alpha (so its diagonal too, by part 0). Before (session 23), a third meeting per column
+  // waited for y before alpha.
   // A team whose meetings sleep (TeamSolo) has part 0 reduce the next panels' columns alone (the same chunks,
   // dots and rows: the same bits), the threads still sharing each panel's trailing update.
   TeamSolo team;
@@ -306,34 +331,46 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
     int64_t bounds[kChunks + 1];  // each part's own copy: the same chunks
     for (int64_t j0 = from; j0 < to; j0 += kPanel) {
       const int64_t b = std::min(kPanel, n - j0);
-      if (part == 0) {
-        if (float_updates && j0 > 0)
-          for (int64_t c = j0; c < j0 + b; ++c)
-            for (int64_t r = c; r < n; ++r) W(r, c) = double(F[size_t(c * n + r)]);
-        if (team_parts > 1) team.next(j0, from, kPanel);
-      }
-      if (team_parts > 1) tp::detail::team_sync();  // solo is set
+      if (float_updates && j0 > 0)  // the panel's columns back in double, each part a share (parts is the team's)
+        for (int64_t c = share(j0, j0 + b, part); c < share(j0, j0 + b, part + 1); ++c)
+          for (int64_t r = c; r < n; ++r) W(r, c) = double(F[size_t(c * n + r)]);
+      if (part == 0 && team_parts > 1) team.next(j0, from, kPanel);
+      if (team_parts > 1) tp::detail::team_sync();  // solo is set, the panel's columns are in W
       parts = team.solo ? 1 : team_parts;
+      double alpha = 0.0, g = 0.0;  // the previous column's
       for (int64_t i = 0; part < parts && i < b; ++i) {  // (no columns for a helper while part 0 is solo)
-        // (Column k got the panel's earlier reflectors at the end of the previous step.)
+        // Column k got the panel's earlier reflectors at the previous step, less g v_{k-1}.
         const int64_t k = j0 + i, len = n - k - 1;
         double* ck = W.col(k);
-        if (part == 0) d[size_t(k)] = ck[k];
+        const double* vp = i > 0 ? W.col(k - 1) : nullptr;
+        if (part == 0) {
+          if (i > 0) ck[k] -= g * vp[k];
+          d[size_t(k)] = ck[k];
+        }
         if (k + 1 >= n) break;
         // v = A(k+1:, k) with its unit entry: in place alone; in a team on the part's copy, which the parts
         // store once all have read the column.
         double* v = parts == 1 ? ck : vb.data() + part * n;
         if (parts > 1) std::copy(ck + k + 1, ck + n, v + k + 1);
-        const double t = make_householder(v[k + 1], v + k + 2, n - k - 2);
+        if (i > 0) call_out_of_line<&axpy>(v + k + 1, -g, vp + k + 1, len);
+        const double t = call_out_of_line<&column_householder>(v[k + 1], v + k + 2, n - k - 2);
         if (part == 0) {
           tau[size_t(k)] = t;
           e[size_t(k)] = v[k + 1];
         }
         v[k + 1] = 1.0;
+        double* y = ys.data();
+        // The correction's dot products, t1 = Y^T v and t2 = V^T v (they do not need this y; before the symv,
+        // which writes y when it does not split).
+        for (int64_t p = share(0, i, part); p < share(0, i, part + 1); ++p) {
+          t2[size_t(p)] = call_out_of_line<&dot>(W.col(j0 + p) + k + 1, v + k + 1, len);
+          const double* yp = p + 1 < i ? Yv.data() + p * n : y;
+          t1[size_t(p)] = call_out_of_line<&dot>(yp + k + 1, v + k + 1, len);
+          if (p + 1 == i) t1[size_t(p)] += alpha * t2[size_t(p)];
+        }
         float* vf = float_updates ? vfb.data() + part * n : nullptr;
         if (float_updates) call_out_of_line<&to_float>(v + k + 1, vf + k + 1, len);
         triangle_chunks(k + 1, n, bounds);
-        double* y = ys.data();
         // y = A v over the trailing matrix as it was when the panel began (columns k+1..): writes out's
         // rows [c0, n) (symv_columns adds to them: they are cleared first).
         auto symv = [&](int64_t c0, int64_t c1, double* out) {
@@ -351,30 +388,30 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
           for (int64_t c = kChunks * part / parts; c < kChunks * (part + 1) / parts; ++c)
             symv(bounds[c], bounds[c + 1], partial.data() + c * stride);
         }
-        // The correction's dot products, t1 = Y^T v and t2 = V^T v (they do not need y).
-        for (int64_t p = share(0, i, part); p < share(0, i, part + 1); ++p) {
-          t1[size_t(p)] = dot(Yv.data() + p * n + k + 1, v + k + 1, len);
-          t2[size_t(p)] = dot(W.col(j0 + p) + k + 1, v + k + 1, len);
-        }
         sync();  // the chunks' partial sums and t1, t2 are ready; every part has read column k
-        // y's rows: the chunks' sum, minus what the panel's earlier reflectors changed, y -= V t1 + Y t2, times t.
-        const int64_t r0 = share(k + 1, n, part), r1 = share(k + 1, n, part + 1);
+        // The part's blocks of y's rows: the chunks' sum, minus what the panel's earlier reflectors changed,
+        // y -= V t1 + Y t2, times t; then y.v's block dots, and column k + 1's rows.
+        const int64_t blocks = (len + kDotRows - 1) / kDotRows;
+        const auto row = [&](int q) { return std::min(n, k + 1 + kDotRows * (blocks * q / parts)); };
+        const int64_t r0 = row(part), r1 = row(part + 1);
         if (parts > 1) std::copy(v + r0, v + r1, ck + r0);
         if (split) sum_triangle_chunks(partial.data(), stride, bounds, y, r0, r1);
         if (i > 0) call_out_of_line<&panel_correction>(y, r0, r1, W.col(j0), Yv.data(), n, i, t1.data(), t2.data());
         for (int64_t r = r0; r < r1; ++r) y[r] *= t;
-        sync();  // y is ready
-        // w = t y - (t^2/2)(y.v) v: A - v w^T - w v^T is H A H. Column k + 1 gets the panel's reflectors 0..i:
-        // A(k+1:, k+1) -= V(k+1:, 0:i+1) Y(k+1, 0:i+1)^T + Y(k+1:, 0:i+1) V(k+1, 0:i+1)^T, on the same rows.
-        const double alpha = -0.5 * t * dot(y + k + 1, v + k + 1, len);
+        for (int64_t r = r0; r < r1; r += kDotRows)
+          ydots[size_t((r - k - 1) / kDotRows)] = call_out_of_line<&dot>(y + r, v + r, std::min(kDotRows, n - r));
+        if (i + 1 < b)
+          call_out_of_line<&panel_column_update>(W.col(k + 1), k + 1, r0, r1, W.col(j0), Yv.data(), n, i, y);
+        sync();  // y, y.v's blocks and column k + 1 (but for g v) are ready
+        // w = t y - (t^2/2)(y.v) v: A - v w^T - w v^T is H A H.
+        double yv = 0.0;
+        for (int64_t c = 0; c < blocks; ++c) yv += ydots[size_t(c)];
+        alpha = -0.5 * t * yv;
+        g = y[k + 1] + 2.0 * alpha;
         double* w = Yv.data() + i * n;
-        std::copy(y + r0, y + r1, w + r0);
-        call_out_of_line<&axpy>(w + r0, alpha, v + r0, r1 - r0);
-        if (i + 1 < b) {
-          call_out_of_line<&panel_column_update>(W.col(k + 1), k + 1, r0, r1, W.col(j0), Yv.data(), n, i + 1,
-                                                 y[k + 1] + alpha * v[k + 1]);
-          sync();  // column k + 1 is ready
-        }
+        const int64_t w0 = share(k + 1, n, part), w1 = share(k + 1, n, part + 1);
+        std::copy(y + w0, y + w1, w + w0);
+        call_out_of_line<&axpy>(w + w0, alpha, ck + w0, w1 - w0);
       }
       // The trailing matrix (columns and rows from j0 + b) gets the whole panel at once, each thread the
       // columns of its symv chunks and its share of the pack's rows.

@@ -1057,7 +1057,7 @@ TEST_CASE("the blocked tridiagonalization gives the unblocked one's tridiagonal 
 
 TEST_CASE("the blocked tridiagonalization's thread team gives one thread's bits, double and float updates, and the unblocked tridiagonal") {
   // n = 300: its first 3 panels (len >= kSplitFrom in every column) run as a team of 2 or 3 threads that
-  // meet 3 times per column (run_team, team_sync), the rest on the caller; 3 threads share the 12 symv
+  // meet twice per column (run_team, team_sync), the rest on the caller; 3 threads share the 12 symv
   // chunks and the rows unevenly. Oracle: with double updates, the unblocked reduction's d and e; with float
   // updates, the trace and Frobenius norm it keeps.
   namespace d = tp::linalg::detail;
