@@ -202,10 +202,13 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
   // read U across columns, which in W are m doubles apart (a cache line and, past 512 columns, a page per
   // entry); the copy makes those three passes per step contiguous.
   // Per part of a team (below): its own copies of u and v (ub, vb), their float copies (ufb, vfb) and its
-  // corrections' dot products and coefficients (tb: t1, t2, a, xk, tY, tU, each kPanel + 1).
+  // corrections' dot products and coefficients (tb: t1, t2, a, xk, tY, tU, each kPanel + 1); pd: the column
+  // chunks' parts of Y^T v and U v (kPanel + 1 each), shared; pu: the row chunks' parts of the next step's
+  // V^T u and X^T u, shared.
   constexpr int64_t kT = kPanel + 1;
   LineVector Xv(size_t(m * kPanel)), Yv(size_t(n * kPanel)), vrow(static_cast<size_t>(n)), Ur(size_t(kPanel * n)),
-      ub(size_t(max_parts * m)), vb(size_t(max_parts * n)), tb(size_t(max_parts * 6 * kT));
+      ub(size_t(max_parts * m)), vb(size_t(max_parts * n)), tb(size_t(max_parts * 6 * kT)), pd(size_t(kChunks * 2 * kT)),
+      pu(size_t(kChunks * 2 * kT));
   // With float updates, the products with the trailing matrix read F, its float copy taken as each panel
   // begins (m, n column-major, rows and columns from the panel's first), and u, v in float.
   std::vector<float> F(float_updates ? size_t(m * n) : 0), ufb(float_updates ? size_t(max_parts * m) : 0),
@@ -255,7 +258,7 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
         // in place alone; in a team on the part's copy, which the parts store once all have read the column.
         double* u = parts == 1 ? ck : ub.data() + part * m;
         if (parts > 1) std::copy(ck + k, ck + m, u + k);
-        const double tq = make_householder(u[k], u + k + 1, m - k - 1, drop);
+        const double alpha_q = u[k], tq = make_householder(u[k], u + k + 1, m - k - 1, drop);
         const double beta = u[k];
         if (part == 0) {
           tauq[size_t(k)] = tq;
@@ -282,21 +285,40 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
         // X(k, 0:i) U(0:i, k+1:), taken in v (indexed by global column) so that every loop runs along contiguous
         // memory: a column of Y or a row of Ur. A row of W is m doubles apart, a cache line per entry. V(k, i)
         // is u's unit entry (part 0 may not have stored it yet).
-        call_out_of_line<&column_dots>(W.col(j0), m, k, m, 0, i, u, t1);  // t1 = V^T u, t2 = X^T u
-        call_out_of_line<&column_dots>(Xv.data(), m, k, m, 0, i, u, t2);
-        for (int64_t p = 0; p < i; ++p) av[p] = W(k, j0 + p), xk[p] = Xv[size_t(p * m + k)];
+        // t1 = V^T u, t2 = X^T u: row k's entries plus the previous step's row chunks' dots (each part all of
+        // them, in chunk order), times u's scaling as make_householder applied it (0 when it zeroed u).
+        const double scale_q = tq != 0.0 ? 1.0 / (alpha_q - beta) : 0.0;
+        for (int64_t p = 0; p < i; ++p) {
+          av[p] = W(k, j0 + p), xk[p] = Xv[size_t(p * m + k)];
+          double s1 = 0.0, s2 = 0.0;
+          for (int64_t c = 0; c < kChunks; ++c) s1 += pu[size_t(c * 2 * kT + p)], s2 += pu[size_t(c * 2 * kT + kT + p)];
+          t1[p] = av[p] + scale_q * s1;
+          t2[p] = xk[p] + scale_q * s2;
+        }
         av[i] = 1.0;
         call_out_of_line<&panel_y_and_row>(y, vrow.data(), cc0, cc1, Yv.data(), Ur.data(), n, i, t1, t2, tq, W.a.data() + k,
                                            m, av, xk);
-        sync();  // Y(:, i) and row k in v are ready
-        // The part's rows of this step: [r0, r1) of k+1..m-1 (part 0 also row k, u's unit entry).
-        const int64_t r0 = k + 1 + (m - k - 1) * part / parts, r1 = k + 1 + (m - k - 1) * (part + 1) / parts;
+        // X's correction's dots Y^T v and U v, each chunk of the part's columns from k + 2 with the row as it is
+        // (v's unit entry and scaling come after the meeting), for every part to sum in chunk order.
+        for (int64_t c = ch0; c < ch1; ++c) {
+          const int64_t c0 = std::max(k + 2, k + 1 + cols * c / chunks), c1 = k + 1 + cols * (c + 1) / chunks;
+          call_out_of_line<&column_dots>(Yv.data(), n, c0, c1, 0, i + 1, vrow.data(), pd.data() + c * 2 * kT);
+          call_out_of_line<&column_dots>(Ur.data(), n, c0, c1, 0, i, vrow.data(), pd.data() + c * 2 * kT + kT);
+        }
+        sync();  // Y(:, i), row k in v and the dots' chunks are ready
+        // The part's rows of this step: its share of kChunks fixed chunks of k+1..m-1 (part 0 also row k, u's unit
+        // entry).
+        const int64_t rch0 = kChunks * part / parts, rch1 = kChunks * (part + 1) / parts;
+        const auto row_at = [&](int64_t c) { return k + 1 + (m - k - 1) * c / kChunks; };
+        const int64_t r0 = row_at(rch0), r1 = row_at(rch1);
         if (parts > 1)  // u stored, each part its rows (the rows it reads below): every part has read column k
           std::copy(u + (part == 0 ? k : r0), u + r1, ck + (part == 0 ? k : r0));
         // G_k from row k: v = A(k, k+1:) with its unit entry (in a team, each part on its own copy).
         double* v = parts == 1 ? vrow.data() : vb.data() + part * n;
         if (parts > 1) std::copy(vrow.data() + k + 1, vrow.data() + n, v + k + 1);
-        const double tp_ = make_householder(v[k + 1], v + k + 2, cols - 1, drop);
+        const double alpha = v[k + 1], tp_ = make_householder(v[k + 1], v + k + 2, cols - 1, drop);
+        // make_householder's scaling of v past its unit entry, or 0 when it kept (zeros) or zeroed them.
+        const double scale = tp_ != 0.0 ? 1.0 / (alpha - v[k + 1]) : 0.0;
         if (part == 0) {
           taup[size_t(k)] = tp_;
           e[size_t(k)] = v[k + 1];
@@ -315,16 +337,27 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
         } else {
           call_out_of_line<&column_axpys>(W, r0, r1, k + 1, n, v, x);
         }
-        // ... minus the panel's earlier updates: X(k+1:, i) -= V(k+1:, 0:i+1) (Y^T v) + X(k+1:, 0:i) (U v), each part
-        // all the dot products (as V^T u, X^T u above: 2i + 1 dots of n - k - 1, not a meeting more).
-        call_out_of_line<&column_dots>(Yv.data(), n, k + 1, n, 0, i + 1, v, tY);  // tY = Y^T v, tU = U v
-        call_out_of_line<&column_dots>(Ur.data(), n, k + 1, n, 0, i, v, tU);
+        // ... minus the panel's earlier updates: X(k+1:, i) -= V(k+1:, 0:i+1) (Y^T v) + X(k+1:, 0:i) (U v), the dots
+        // from the chunks' sums (each part all of them: 12 (2i + 1) additions).
+        for (int64_t p = 0; p <= i; ++p) {
+          double sy = 0.0, su = 0.0;
+          for (int64_t c = 0; c < chunks; ++c) sy += pd[size_t(c * 2 * kT + p)], su += pd[size_t(c * 2 * kT + kT + p)];
+          tY[p] = Yv[size_t(p * n + k + 1)] + scale * sy;
+          tU[p] = p < i ? Ur[size_t(p * n + k + 1)] + scale * su : 0.0;
+        }
         call_out_of_line<&panel_x_rows>(x, r0, r1, W.col(j0), Xv.data(), m, i, tY, tU, tp_);
         // Column k + 1 gets the panel's reflectors 0..i on the same rows: A(k+1:, k+1) -= V Y(k+1, :)^T + X U(:, k+1),
         // U(i, k+1) = v[k+1] from the part's own v.
-        if (i + 1 < b)
+        if (i + 1 < b) {
           call_out_of_line<&panel_column_rows>(W.col(k + 1), r0, r1, W.col(j0), Xv.data(), m, Yv.data() + k + 1, n, j0,
                                                i + 1, v[k + 1]);
+          // The next step's dots V^T u, X^T u by the row chunks of column k + 1 from row k + 2, unscaled.
+          for (int64_t c = rch0; c < rch1; ++c) {
+            const int64_t a = std::max(k + 2, row_at(c)), z = row_at(c + 1);
+            call_out_of_line<&column_dots>(W.col(j0), m, a, z, 0, i + 1, W.col(k + 1), pu.data() + c * 2 * kT);
+            call_out_of_line<&column_dots>(Xv.data(), m, a, z, 0, i + 1, W.col(k + 1), pu.data() + c * 2 * kT + kT);
+          }
+        }
         sync();  // X(:, i) and column k + 1 are ready
       }
       parts = team_parts;
