@@ -218,13 +218,17 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
   // of a column's two products, a helper's futex wake-up most columns. Each part takes the Householder
   // vectors u and v on its own copy (the same function of the same column: the same bits), so no meeting
   // waits for one thread's serial step; each stores its share of them. Per column:
-  //  1. u; the correction's dots V^T u, X^T u (each part all of them, not a meeting more: 2i dots of
-  //     m - k, ~3% of its share at i = 16); the part's column chunks of A^T u into Y(:, i) (each y_j one
-  //     sum, whatever thread), their correction, and row k's columns in v.              meet: v is ready
+  //  1. u; the correction's dots V^T u, X^T u (each part all of them, from the 12 row chunks' parts of the
+  //     previous step's 3.); the part's column chunks of A^T u into Y(:, i) (each y_j one sum, whatever
+  //     thread), their correction, row k's columns in v and their chunks' parts of Y^T v, U v. meet: v is ready
   //  2. v (each part stores its columns of row k and Ur's row, and its rows of u); the part's rows of A v over
-  //     all the columns (each row one sum in column order, whatever thread) into X(:, i); all the dots Y^T v,
-  //     U v (as in 1); its rows of X(:, i)'s correction and scaling and of the next column's panel update.
+  //     all the columns (each row one sum in column order, whatever thread) into X(:, i); the dots Y^T v, U v
+  //     from the chunks' parts (each part all of them); its rows of X(:, i)'s correction and scaling and of the
+  //     next column's panel update (3.), and their row chunks' parts of the next V^T u, X^T u.
   //                                                                                      meet: column ready
+  //  (Session 23 met 3 times: A v by column chunks into partials, summed by rows after a meeting.) Every dot
+  //  is a sum over fixed chunks in chunk order, every row of A v one sum over the columns: the same bits on
+  //  any number of threads.
   // The trailing update is shared by column chunks as before. A team whose meetings sleep (TeamSolo) has
   // part 0 reduce the next panels' columns alone (same chunks, dots and rows: the same bits), the threads
   // still sharing each panel's trailing update (as the tridiagonalization).
