@@ -208,7 +208,7 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
   constexpr int64_t kT = kPanel + 1;
   LineVector Xv(size_t(m * kPanel)), Yv(size_t(n * kPanel)), vrow(static_cast<size_t>(n)), Ur(size_t(kPanel * n)),
       ub(size_t(max_parts * m)), vb(size_t(max_parts * n)), tb(size_t(max_parts * 6 * kT)), pd(size_t(kChunks * 2 * kT)),
-      pu(size_t(kChunks * 2 * kT));
+      pu(size_t(kChunks * 2 * kT)), partial(size_t(kChunks * m));
   // With float updates, the products with the trailing matrix read F, its float copy taken as each panel
   // begins (m, n column-major, rows and columns from the panel's first), and u, v in float.
   std::vector<float> F(float_updates ? size_t(m * n) : 0), ufb(float_updates ? size_t(max_parts * m) : 0),
@@ -334,12 +334,20 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
         // over all the columns (every part has all of v): each row summed over the columns in order, the same
         // bits whatever the split, into X(:, i) as cleared.
         double* x = Xv.data() + i * m;
-        if (float_updates) {
-          float* vf = vfb.data() + part * n;
-          call_out_of_line<&to_float>(v + k + 1, vf + k + 1, cols);
-          call_out_of_line<&column_axpys_float>(F.data(), m, r0, r1, k + 1, n, vf, x);
-        } else {
-          call_out_of_line<&column_axpys>(W, r0, r1, k + 1, n, v, x);
+        float* vf = vfb.data() + part * n;
+        if (float_updates) call_out_of_line<&to_float>(v + cc0, vf + cc0, cc1 - cc0);
+        for (int64_t c = ch0; c < ch1; ++c) {
+          double* xc = partial.data() + c * m;
+          std::fill(xc + k + 1, xc + m, 0.0);
+          const int64_t c0 = k + 1 + cols * c / chunks, c1 = k + 1 + cols * (c + 1) / chunks;
+          if (float_updates) call_out_of_line<&column_axpys_float>(F.data(), m, k + 1, m, c0, c1, vf, xc);
+          else call_out_of_line<&column_axpys>(W, k + 1, m, c0, c1, v, xc);
+        }
+        sync();  // the chunks' partials are ready
+        for (int64_t r = r0; r < r1; ++r) {
+          double sum = 0.0;
+          for (int64_t c = 0; c < chunks; ++c) sum += partial[size_t(c * m + r)];
+          x[r] = sum;
         }
         // ... minus the panel's earlier updates: X(k+1:, i) -= V(k+1:, 0:i+1) (Y^T v) + X(k+1:, 0:i) (U v), the dots
         // from the chunks' sums (each part all of them: 12 (2i + 1) additions).
