@@ -20,14 +20,13 @@ namespace {
 
 constexpr int64_t kPanel = 32;
 
-// y_j = column j of A (rows r0..m-1, column j at A + j*ld) . u, for columns [j0, j1): the product A^T u
-// (and the panel's corrections' dots with the columns of V, X, Y and the rows of U), four columns per sweep
-// so u is read once per four.
-void column_dots(const double* A, int64_t ld, int64_t r0, int64_t m, int64_t j0, int64_t j1, const double* u,
-                 double* y) {
+// y_j = column j of W (rows r0..m-1) . u, for columns [j0, j1): the product A^T u, reading W only, four
+// columns per sweep so u is read once per four.
+void column_dots(const ColMat& W, int64_t r0, int64_t j0, int64_t j1, const double* u, double* y) {
+  const int64_t m = W.rows;
   int64_t j = j0;
   for (; j + 4 <= j1; j += 4) {
-    const double *c0 = A + j * ld, *c1 = c0 + ld, *c2 = c1 + ld, *c3 = c2 + ld;
+    const double *c0 = W.col(j), *c1 = W.col(j + 1), *c2 = W.col(j + 2), *c3 = W.col(j + 3);
     d2 s0 = {0.0, 0.0}, s1 = s0, s2 = s0, s3 = s0;
     int64_t r = r0;
     for (; r + 2 <= m; r += 2) {
@@ -46,14 +45,13 @@ void column_dots(const double* A, int64_t ld, int64_t r0, int64_t m, int64_t j0,
     }
     y[j] = t0, y[j + 1] = t1, y[j + 2] = t2, y[j + 3] = t3;
   }
-  for (; j < j1; ++j) y[j] = dot(A + j * ld + r0, u + r0, m - r0);
+  for (; j < j1; ++j) y[j] = dot(W.col(j) + r0, u + r0, m - r0);
 }
 
-// x (rows [r0, r1)) += columns [j0, j1) of W times v_j: the product A v, reading W only, four columns per
-// sweep so x is read and written once per four. Each row's sum runs over the columns in order, whatever
-// the rows: any split of the rows gives the same bits.
-void column_axpys(const ColMat& W, int64_t r0, int64_t r1, int64_t j0, int64_t j1, const double* v, double* x) {
-  const int64_t m = r1;
+// x (rows r0..m-1) += columns [j0, j1) of W times v_j: the product A v, reading W only, four columns per
+// sweep so x is read and written once per four.
+void column_axpys(const ColMat& W, int64_t r0, int64_t j0, int64_t j1, const double* v, double* x) {
+  const int64_t m = W.rows;
   int64_t j = j0;
   for (; j + 4 <= j1; j += 4) {
     const double *c0 = W.col(j), *c1 = W.col(j + 1), *c2 = W.col(j + 2), *c3 = W.col(j + 3);
@@ -112,11 +110,10 @@ void column_dots_float(const float* F, int64_t m, int64_t r0, int64_t j0, int64_
   }
 }
 
-void column_axpys_float(const float* F, int64_t ld, int64_t r0, int64_t m, int64_t j0, int64_t j1, const float* v,
-                        double* x) {  // rows [r0, m) (ld: F's column stride)
+void column_axpys_float(const float* F, int64_t m, int64_t r0, int64_t j0, int64_t j1, const float* v, double* x) {
   int64_t j = j0;
   for (; j + 4 <= j1; j += 4) {
-    const float *c0 = F + j * ld, *c1 = c0 + ld, *c2 = c1 + ld, *c3 = c2 + ld;
+    const float *c0 = F + j * m, *c1 = c0 + m, *c2 = c1 + m, *c3 = c2 + m;
     const f4 v0 = {v[j], v[j], v[j], v[j]}, v1 = {v[j + 1], v[j + 1], v[j + 1], v[j + 1]},
              v2 = {v[j + 2], v[j + 2], v[j + 2], v[j + 2]}, v3 = {v[j + 3], v[j + 3], v[j + 3], v[j + 3]};
     int64_t r = r0;
@@ -128,7 +125,7 @@ void column_axpys_float(const float* F, int64_t ld, int64_t r0, int64_t m, int64
     for (; r < m; ++r) x[r] += double((c0[r] * v[j] + c1[r] * v[j + 1]) + (c2[r] * v[j + 2] + c3[r] * v[j + 3]));
   }
   for (; j < j1; ++j)  // the scalar reference
-    for (int64_t r = r0; r < m; ++r) x[r] += double(F[j * ld + r] * v[j]);
+    for (int64_t r = r0; r < m; ++r) x[r] += double(F[j * m + r] * v[j]);
 }
 
 // The panel's per-column steps that are O(n) per reflector, out of line (call_out_of_line) and at -O3: the
@@ -139,14 +136,20 @@ void column_axpys_float(const float* F, int64_t ld, int64_t r0, int64_t m, int64
 // entries per call at n = 1024: vectorized there, not in the panel loop compiled for size).
 
 // Column k1 gets the panel's reflectors p < i1 over rows [r0, r1): A(r, k1) -= V(r, p) Y(k1, p) + X(r, p) U(p, k1),
-// with V(:, p) = W(:, j0 + p), U(p, k1) = W(j0 + p, k1) (rows above r0) for p < i1 - 1 and ulast for the last
-// (the current reflector's entry, which another part may be storing), Y(k1, p) at Yk[p*n].
+// with V(:, p) = W(:, j0 + p), U(p, k1) = W(j0 + p, k1) (rows above r0), Y(k1, p) at Yk[p*n].
 void panel_column_rows(double* ck, int64_t r0, int64_t r1, const double* V0, const double* X0, int64_t m,
-                       const double* Yk, int64_t n, int64_t j0, int64_t i1, double ulast) {
+                       const double* Yk, int64_t n, int64_t j0, int64_t i1) {
   for (int64_t p = 0; p < i1; ++p) {
-    const double *vp = V0 + p * m, *xp = X0 + p * m, a = Yk[p * n], c = p + 1 < i1 ? ck[j0 + p] : ulast;
+    const double *vp = V0 + p * m, *xp = X0 + p * m, a = Yk[p * n], c = ck[j0 + p];
     for (int64_t r = r0; r < r1; ++r) ck[r] -= vp[r] * a + xp[r] * c;
   }
+}
+
+// t1 = V^T u and t2 = X^T u over rows [k, m), for the panel's i earlier reflectors.
+void panel_u_dots(const double* V0, const double* X0, int64_t m, int64_t k, const double* u, int64_t i, double* t1,
+                  double* t2) {
+  for (int64_t p = 0; p < i; ++p) t1[p] = call_out_of_line<&dot>(V0 + p * m + k, u + k, m - k);
+  for (int64_t p = 0; p < i; ++p) t2[p] = call_out_of_line<&dot>(X0 + p * m + k, u + k, m - k);
 }
 
 // Columns [c0, c1) of y = Y(:, i): y -= Y(:, 0:i) t1 + U(0:i, :)^T t2, times tq; then of row k, v = A(k, :)
@@ -167,10 +170,29 @@ void panel_y_and_row(double* y, double* v, int64_t c0, int64_t c1, const double*
   for (int64_t p = 0; p < i; ++p) call_out_of_line<&axpy>(v + c0, -xk[p], Ur + p * n + c0, len);
 }
 
-// Rows [r0, r1) of x = X(:, i) (holding A v): minus V(:, 0:i+1) tY + X(:, 0:i) tU, times tp.
-void panel_x_rows(double* x, int64_t r0, int64_t r1, const double* V0, const double* X0, int64_t m, int64_t i,
-                  const double* tY, const double* tU, double tp) {
+// tY[p] = Y(c0:n, p)^T v (summed in column order) for p in [p0, p1) and tU[p] = U(p, c0:n) v for p in
+// [p0, min(p1, i)).
+void panel_v_dots(const double* Yv, const double* Ur, int64_t n, int64_t c0, const double* v, int64_t p0, int64_t p1,
+                  int64_t i, double* tY, double* tU) {
+  for (int64_t p = p0; p < p1; ++p) {
+    double s = 0.0;
+    for (int64_t c = c0; c < n; ++c) s += Yv[p * n + c] * v[c];
+    tY[p] = s;
+  }
+  for (int64_t p = p0; p < std::min(p1, i); ++p) tU[p] = call_out_of_line<&dot>(Ur + p * n + c0, v + c0, n - c0);
+}
+
+// Rows [r0, r1) of x = X(:, i): the chunks' partial sums in chunk order (sum_over_chunks' sum) when split,
+// minus V(:, 0:i+1) tY + X(:, 0:i) tU, times tp.
+void panel_x_rows(double* x, int64_t r0, int64_t r1, const double* partial, bool split, const double* V0,
+                  const double* X0, int64_t m, int64_t i, const double* tY, const double* tU, double tp) {
   const int64_t len = r1 - r0;
+  if (split)
+    for (int64_t r = r0; r < r1; ++r) {
+      double sum = 0.0;
+      for (int64_t c = 0; c < kChunks; ++c) sum += partial[c * m + r];
+      x[r] = sum;
+    }
   for (int64_t p = 0; p <= i; ++p) call_out_of_line<&axpy>(x + r0, -tY[p], V0 + p * m + r0, len);
   for (int64_t p = 0; p < i; ++p) call_out_of_line<&axpy>(x + r0, -tU[p], X0 + p * m + r0, len);
   for (int64_t r = r0; r < r1; ++r) x[r] *= tp;
@@ -202,33 +224,28 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
   // read U across columns, which in W are m doubles apart (a cache line and, past 512 columns, a page per
   // entry); the copy makes those three passes per step contiguous.
   // Per part of a team (below): its own copies of u and v (ub, vb), their float copies (ufb, vfb) and its
-  // corrections' dot products and coefficients (tb: t1, t2, a, xk, tY, tU, each kPanel + 1); pd: the column
-  // chunks' parts of Y^T v and U v (kPanel + 1 each), shared; pu: the row chunks' parts of the next step's
-  // V^T u and X^T u, shared.
+  // correction's dot products and coefficients (tb: t1, t2, a, xk, each kPanel + 1); tv: X's correction's
+  // dot products Y^T v and U v, shared.
   constexpr int64_t kT = kPanel + 1;
-  LineVector Xv(size_t(m * kPanel)), Yv(size_t(n * kPanel)), vrow(static_cast<size_t>(n)), Ur(size_t(kPanel * n)),
-      ub(size_t(max_parts * m)), vb(size_t(max_parts * n)), tb(size_t(max_parts * 6 * kT)), pd(size_t(kChunks * 2 * kT)),
-      pu(size_t(kChunks * 2 * kT)), partial(size_t(kChunks * m));
+  LineVector Xv(size_t(m * kPanel)), Yv(size_t(n * kPanel)), partial(size_t(kChunks * m)), vrow(static_cast<size_t>(n)),
+      Ur(size_t(kPanel * n)), ub(size_t(max_parts * m)), vb(size_t(max_parts * n)), tb(size_t(max_parts * 4 * kT)),
+      tv(size_t(2 * kT));
   // With float updates, the products with the trailing matrix read F, its float copy taken as each panel
   // begins (m, n column-major, rows and columns from the panel's first), and u, v in float.
   std::vector<float> F(float_updates ? size_t(m * n) : 0), ufb(float_updates ? size_t(max_parts * m) : 0),
       vfb(float_updates ? size_t(max_parts * n) : 0);
-  // Panels [from, to) reduced by part `part` of `parts` threads, which meet at team_sync() twice per
+  // Panels [from, to) reduced by part `part` of `parts` threads, which meet at team_sync() three times per
   // column (eigh's tridiagonalization does the same with its symv): before, a run_parts fork/join for each
   // of a column's two products, a helper's futex wake-up most columns. Each part takes the Householder
   // vectors u and v on its own copy (the same function of the same column: the same bits), so no meeting
   // waits for one thread's serial step; each stores its share of them. Per column:
-  //  1. u; the correction's dots V^T u, X^T u (each part all of them, from the 12 row chunks' parts of the
-  //     previous step's 3.); the part's column chunks of A^T u into Y(:, i) (each y_j one sum, whatever
-  //     thread), their correction, row k's columns in v and their chunks' parts of Y^T v, U v. meet: v is ready
-  //  2. v (each part stores its columns of row k and Ur's row, and its rows of u); the part's rows of A v over
-  //     all the columns (each row one sum in column order, whatever thread) into X(:, i); the dots Y^T v, U v
-  //     from the chunks' parts (each part all of them); its rows of X(:, i)'s correction and scaling and of the
-  //     next column's panel update (3.), and their row chunks' parts of the next V^T u, X^T u.
+  //  1. u; the correction's dots V^T u, X^T u (each part all of them, not a meeting more: 2i dots of
+  //     m - k, ~3% of its share at i = 16); the part's column chunks of A^T u into Y(:, i) (each y_j one
+  //     sum, whatever thread), their correction, and row k's columns in v.              meet: v is ready
+  //  2. v (each part stores its columns of row k and Ur's row); the part's chunks of A v into their partials; its share of
+  //     the dots Y^T v, U v.                                                             meet: partials
+  //  3. the part's rows of X(:, i) (chunk sum, correction, scaling) and of the next column's panel update.
   //                                                                                      meet: column ready
-  //  (Session 23 met 3 times: A v by column chunks into partials, summed by rows after a meeting.) Every dot
-  //  is a sum over fixed chunks in chunk order, every row of A v one sum over the columns: the same bits on
-  //  any number of threads.
   // The trailing update is shared by column chunks as before. A team whose meetings sleep (TeamSolo) has
   // part 0 reduce the next panels' columns alone (same chunks, dots and rows: the same bits), the threads
   // still sharing each panel's trailing update (as the tridiagonalization).
@@ -239,8 +256,8 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
     const auto sync = [&] {
       if (parts > 1) tp::detail::team_sync();
     };
-    double* const t1 = tb.data() + part * 6 * kT;
-    double *const t2 = t1 + kT, *const av = t2 + kT, *const xk = av + kT, *const tY = xk + kT, *const tU = tY + kT;
+    double* const t1 = tb.data() + part * 4 * kT;
+    double *const t2 = t1 + kT, *const av = t2 + kT, *const xk = av + kT;
     for (int64_t j0 = from; j0 < to; j0 += kPanel) {
       const int64_t b = std::min(kPanel, n - j0);
       // X and Y cleared from row j0 (no step reads the rows above its panel), each part its share of the columns.
@@ -262,7 +279,7 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
         // in place alone; in a team on the part's copy, which the parts store once all have read the column.
         double* u = parts == 1 ? ck : ub.data() + part * m;
         if (parts > 1) std::copy(ck + k, ck + m, u + k);
-        const double alpha_q = u[k], tq = make_householder(u[k], u + k + 1, m - k - 1, drop);
+        const double tq = make_householder(u[k], u + k + 1, m - k - 1, drop);
         const double beta = u[k];
         if (part == 0) {
           tauq[size_t(k)] = tq;
@@ -282,47 +299,25 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
         for (int64_t c = ch0; c < ch1; ++c) {
           const int64_t c0 = k + 1 + cols * c / chunks, c1 = k + 1 + cols * (c + 1) / chunks;
           if (float_updates) call_out_of_line<&column_dots_float>(F.data(), m, k, c0, c1, uf, y);
-          else call_out_of_line<&column_dots>(W.a.data(), m, k, m, c0, c1, u, y);
+          else call_out_of_line<&column_dots>(W, k, c0, c1, u, y);
         }
         // ... minus the panel's earlier updates: Y(k+1:, i) -= Y(k+1:, 0:i) (V^T u) + U(0:i, k+1:)^T (X^T u), times
         // tq. Row k gets H_k and the panel's earlier updates: A(k, k+1:) -= Y(k+1:, 0:i+1) V(k, 0:i+1)^T +
         // X(k, 0:i) U(0:i, k+1:), taken in v (indexed by global column) so that every loop runs along contiguous
         // memory: a column of Y or a row of Ur. A row of W is m doubles apart, a cache line per entry. V(k, i)
         // is u's unit entry (part 0 may not have stored it yet).
-        // t1 = V^T u, t2 = X^T u: row k's entries plus the previous step's row chunks' dots (each part all of
-        // them, in chunk order), times u's scaling as make_householder applied it (0 when it zeroed u).
-        const double scale_q = tq != 0.0 ? 1.0 / (alpha_q - beta) : 0.0;
-        for (int64_t p = 0; p < i; ++p) {
-          av[p] = W(k, j0 + p), xk[p] = Xv[size_t(p * m + k)];
-          double s1 = 0.0, s2 = 0.0;
-          for (int64_t c = 0; c < kChunks; ++c) s1 += pu[size_t(c * 2 * kT + p)], s2 += pu[size_t(c * 2 * kT + kT + p)];
-          t1[p] = av[p] + scale_q * s1;
-          t2[p] = xk[p] + scale_q * s2;
-        }
+        call_out_of_line<&panel_u_dots>(W.col(j0), Xv.data(), m, k, u, i, t1, t2);
+        for (int64_t p = 0; p < i; ++p) av[p] = W(k, j0 + p), xk[p] = Xv[size_t(p * m + k)];
         av[i] = 1.0;
         call_out_of_line<&panel_y_and_row>(y, vrow.data(), cc0, cc1, Yv.data(), Ur.data(), n, i, t1, t2, tq, W.a.data() + k,
                                            m, av, xk);
-        // X's correction's dots Y^T v and U v, each chunk of the part's columns from k + 2 with the row as it is
-        // (v's unit entry and scaling come after the meeting), for every part to sum in chunk order.
-        for (int64_t c = ch0; c < ch1; ++c) {
-          const int64_t c0 = std::max(k + 2, k + 1 + cols * c / chunks), c1 = k + 1 + cols * (c + 1) / chunks;
-          call_out_of_line<&column_dots>(Yv.data(), n, c0, c1, 0, i + 1, vrow.data(), pd.data() + c * 2 * kT);
-          call_out_of_line<&column_dots>(Ur.data(), n, c0, c1, 0, i, vrow.data(), pd.data() + c * 2 * kT + kT);
-        }
-        sync();  // Y(:, i), row k in v and the dots' chunks are ready
-        // The part's rows of this step: its share of kChunks fixed chunks of k+1..m-1 (part 0 also row k, u's unit
-        // entry).
-        const int64_t rch0 = kChunks * part / parts, rch1 = kChunks * (part + 1) / parts;
-        const auto row_at = [&](int64_t c) { return k + 1 + (m - k - 1) * c / kChunks; };
-        const int64_t r0 = row_at(rch0), r1 = row_at(rch1);
-        if (parts > 1)  // u stored, each part its rows (the rows it reads below): every part has read column k
-          std::copy(u + (part == 0 ? k : r0), u + r1, ck + (part == 0 ? k : r0));
+        sync();  // Y(:, i) and row k in v are ready
+        if (parts > 1)  // u stored, each part its share of the rows: every part has read column k
+          std::copy(u + k + (m - k) * part / parts, u + k + (m - k) * (part + 1) / parts, ck + k + (m - k) * part / parts);
         // G_k from row k: v = A(k, k+1:) with its unit entry (in a team, each part on its own copy).
         double* v = parts == 1 ? vrow.data() : vb.data() + part * n;
         if (parts > 1) std::copy(vrow.data() + k + 1, vrow.data() + n, v + k + 1);
-        const double alpha = v[k + 1], tp_ = make_householder(v[k + 1], v + k + 2, cols - 1, drop);
-        // make_householder's scaling of v past its unit entry, or 0 when it kept (zeros) or zeroed them.
-        const double scale = tp_ != 0.0 ? 1.0 / (alpha - v[k + 1]) : 0.0;
+        const double tp_ = make_householder(v[k + 1], v + k + 2, cols - 1, drop);
         if (part == 0) {
           taup[size_t(k)] = tp_;
           e[size_t(k)] = v[k + 1];
@@ -330,46 +325,37 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
         v[k + 1] = 1.0;
         for (int64_t c = cc0; c < cc1; ++c) W(k, c) = v[c];  // each part its columns (a cache line per entry)
         std::copy(v + cc0, v + cc1, Ur.data() + i * n + cc0);
-        // X(k+1:, i) = A(k+1:, k+1:) v on the trailing matrix as it was when the panel began, each part its rows
-        // over all the columns (every part has all of v): each row summed over the columns in order, the same
-        // bits whatever the split, into X(:, i) as cleared.
+        // X(k+1:, i) = A(k+1:, k+1:) v on the trailing matrix as it was when the panel began, in the fixed
+        // chunks of sum_over_chunks (the bits do not depend on the thread count): each part its own chunks'
+        // partial sums, then their sum by rows below.
         double* x = Xv.data() + i * m;
-        float* vf = vfb.data() + part * n;
+        float* vf = float_updates ? vfb.data() + part * n : nullptr;
         if (float_updates) call_out_of_line<&to_float>(v + cc0, vf + cc0, cc1 - cc0);
-        for (int64_t c = ch0; c < ch1; ++c) {
-          double* xc = partial.data() + c * m;
-          std::fill(xc + k + 1, xc + m, 0.0);
-          const int64_t c0 = k + 1 + cols * c / chunks, c1 = k + 1 + cols * (c + 1) / chunks;
-          if (float_updates) call_out_of_line<&column_axpys_float>(F.data(), m, k + 1, m, c0, c1, vf, xc);
-          else call_out_of_line<&column_axpys>(W, k + 1, m, c0, c1, v, xc);
-        }
-        sync();  // the chunks' partials are ready
-        for (int64_t r = r0; r < r1; ++r) {
-          double sum = 0.0;
-          for (int64_t c = 0; c < chunks; ++c) sum += partial[size_t(c * m + r)];
-          x[r] = sum;
-        }
-        // ... minus the panel's earlier updates: X(k+1:, i) -= V(k+1:, 0:i+1) (Y^T v) + X(k+1:, 0:i) (U v), the dots
-        // from the chunks' sums (each part all of them: 12 (2i + 1) additions).
-        for (int64_t p = 0; p <= i; ++p) {
-          double sy = 0.0, su = 0.0;
-          for (int64_t c = 0; c < chunks; ++c) sy += pd[size_t(c * 2 * kT + p)], su += pd[size_t(c * 2 * kT + kT + p)];
-          tY[p] = Yv[size_t(p * n + k + 1)] + scale * sy;
-          tU[p] = p < i ? Ur[size_t(p * n + k + 1)] + scale * su : 0.0;
-        }
-        call_out_of_line<&panel_x_rows>(x, r0, r1, W.col(j0), Xv.data(), m, i, tY, tU, tp_);
-        // Column k + 1 gets the panel's reflectors 0..i on the same rows: A(k+1:, k+1) -= V Y(k+1, :)^T + X U(:, k+1),
-        // U(i, k+1) = v[k+1] from the part's own v.
-        if (i + 1 < b) {
-          call_out_of_line<&panel_column_rows>(W.col(k + 1), r0, r1, W.col(j0), Xv.data(), m, Yv.data() + k + 1, n, j0,
-                                               i + 1, v[k + 1]);
-          // The next step's dots V^T u, X^T u by the row chunks of column k + 1 from row k + 2, unscaled.
-          for (int64_t c = rch0; c < rch1; ++c) {
-            const int64_t a = std::max(k + 2, row_at(c)), z = row_at(c + 1);
-            call_out_of_line<&column_dots>(W.col(j0), m, a, z, 0, i + 1, W.col(k + 1), pu.data() + c * 2 * kT);
-            call_out_of_line<&column_dots>(Xv.data(), m, a, z, 0, i + 1, W.col(k + 1), pu.data() + c * 2 * kT + kT);
+        auto axpys = [&](int64_t c0, int64_t c1, double* out) {
+          if (float_updates) call_out_of_line<&column_axpys_float>(F.data(), m, k + 1, c0, c1, vf, out);
+          else call_out_of_line<&column_axpys>(W, k + 1, c0, c1, v, out);
+        };
+        if (!split) {
+          axpys(k + 1, n, x);
+        } else {
+          for (int64_t c = ch0; c < ch1; ++c) {
+            double* xc = partial.data() + c * m;
+            std::fill(xc + k + 1, xc + m, 0.0);
+            axpys(k + 1 + cols * c / kChunks, k + 1 + cols * (c + 1) / kChunks, xc);
           }
         }
+        // ... minus the panel's earlier updates: X(k+1:, i) -= V(k+1:, 0:i+1) (Y^T v) + X(k+1:, 0:i) (U v), the
+        // dot products shared (tv: each whole, by one part).
+        call_out_of_line<&panel_v_dots>(Yv.data(), Ur.data(), n, k + 1, v, (i + 1) * part / parts,
+                                        (i + 1) * (part + 1) / parts, i, tv.data(), tv.data() + kT);
+        sync();  // the chunks' partials, the dots (and W's row k) are ready
+        const int64_t r0 = k + 1 + (m - k - 1) * part / parts, r1 = k + 1 + (m - k - 1) * (part + 1) / parts;
+        call_out_of_line<&panel_x_rows>(x, r0, r1, partial.data(), split, W.col(j0), Xv.data(), m, i, tv.data(),
+                                        tv.data() + kT, tp_);
+        // Column k + 1 gets the panel's reflectors 0..i on the same rows: A(k+1:, k+1) -= V Y(k+1, :)^T + X U(:, k+1).
+        if (i + 1 < b)
+          call_out_of_line<&panel_column_rows>(W.col(k + 1), r0, r1, W.col(j0), Xv.data(), m, Yv.data() + k + 1, n, j0,
+                                               i + 1);
         sync();  // X(:, i) and column k + 1 are ready
       }
       parts = team_parts;

@@ -1117,10 +1117,9 @@ TEST_CASE("the blocked tridiagonalization's thread team gives one thread's bits,
 
 TEST_CASE("the blocked bidiagonalization's thread team gives one thread's bits, double and float updates, square and tall") {
   // n = 300: the first 3 panels (n - k - 1 >= kSplitFrom in every column) run as a team of 2 or 3 threads
-  // that meet twice per column (run_team, team_sync), each taking u and v on its own copy, its column
-  // chunks of A^T u and of the dots Y^T v, U v, its rows of A v, X and the next column and their row chunks'
-  // dots V^T u, X^T u; 3 threads share the 12 chunks of columns and of rows (m - k - 1, odd m) unevenly.
-  // Oracle: the reduction is orthogonal, so d and e keep ||A||_F.
+  // that meet 3 times per column (run_team, team_sync), each taking u and v on its own copy, its column
+  // chunks of A^T u and A v, and its rows of X and of the next column; 3 threads share the 12 chunks and the
+  // rows (m - k - 1, odd m) unevenly. Oracle: the reduction is orthogonal, so d and e keep ||A||_F.
   namespace d = tp::linalg::detail;
   for (int64_t m : {int64_t(300), int64_t(433)}) {
     CAPTURE(m);

@@ -392,12 +392,6 @@ const GOAL = 200_000;
 //   division chains): web 197,529 (+147 on 197,382; raw 498,426, +457), web-mt 207,783 (+271; raw 523,594,
 //   +457). The QL step alone measured web 197,361 (-21). web-mt's ceiling raised by that growth (207,933),
 //   to be paid by this session's web-mt savings.
-// - bid2m (session 24): the bidiagonalization team meets twice per column, not 3 times: A v split by rows
-//   over all the columns (column_axpys(_float) take a row range), the chunk partials and their sum gone; the
-//   corrections' dots (V^T u, X^T u, Y^T v, U v) summed from fixed column / row chunks' parts, 4 columns per
-//   sweep (column_dots on a pointer and stride; panel_u_dots and panel_v_dots gone). On 93b900b: web 197,296
-//   (-86; raw 497,365, -604), web-mt 207,589 (+77; raw 522,486, -651). Rebased on a3acdf5 (values): web
-//   197,379 (-150 on 197,529; raw 497,822, -604), web-mt 207,732 (-51 on 207,783; raw 522,943, -651).
 const BUDGET = { web: 199_999, 'web-mt': 207_933 };
 
 for (const flavor of ['web', 'web-mt']) {
