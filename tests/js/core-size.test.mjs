@@ -427,8 +427,10 @@ const GOAL = 200_000;
 //   +1,137), web-mt 208,418 (+635; raw 524,727, +1,133); on 93b900b +492 / +601. web-mt's ceiling raised to
 //   measured plus ~150, for the lead to settle at merge. A first cut (the new loops inline, reflector i's y term a loop of its own in
 //   panel_column_update, which doubled it) measured web +852, web-mt +1,034.
-// - main with mtsize and tri2m merged on the values commit (lead): measured at the end of the session's merges.
-const BUDGET = { web: 199_999, 'web-mt': 205_600 };
+// - main with session 24 merged (values, mtsize, tri2m; lead, 753f629): web 198,015 (raw 499,253), web-mt
+//   205,155 (raw 514,232), against 197,382 / 207,512 at the session's start. web meets the goal with 1,984
+//   to spare; web-mt 5,155 over. Ceilings: web the goal, web-mt measured plus ~150.
+const BUDGET = { web: 199_999, 'web-mt': 205_305 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
