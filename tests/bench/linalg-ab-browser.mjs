@@ -7,7 +7,8 @@
 // B 2T, then the reverse, trial after trial: on a shared host whose load swings within seconds, runs of
 // A and then of B see different loads, these see the same. Times eigh's tridiagonalization (eighStage 0)
 // and the whole float32 eigh (5), or svd's bidiagonalization (svdStage 0) and the whole svd (4): wall ms
-// per call (median, min, max, every trial) and each build's 1T / 2T ratio per trial. Not a test: no
+// per call (median, min, max, every trial) and each build's 1T / 2T ratio per trial. Before and after, what two
+// processes deliver over one on this host (vcpus.mjs's hostPairs: a taken vCPU or memory bus shows). Not a test: no
 // thresholds.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,6 +16,7 @@ import path from 'node:path';
 import { BENCH_INDEX_HTML, browserBenchArgs, pageJs, withServedSite } from './gemm-browser.mjs';
 import { stageWorkerJs } from './linalg-stage-worker.mjs';
 import { median } from './stats.mjs';
+import { hostPairs } from './vcpus.mjs';
 
 const { buildDir, ...opt } = browserBenchArgs(
   'node tests/bench/linalg-ab-browser.mjs --a DIR [--build-dir build/wasm] [--what eigh|svd] [--n 1024] [--trials 9]',
@@ -42,6 +44,7 @@ function writeSite(dir) {
 }
 
 async function main() {
+  console.log(`before: ${await hostPairs()}`);
   await withServedSite('tp-linalg-ab-', writeSite, async ({ browser, url }) => {
     const page = await browser.newPage();
     await page.goto(url);
@@ -75,6 +78,7 @@ async function main() {
     }
     console.log(`\nload average after: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   });
+  console.log(`after: ${await hostPairs()}`);
 }
 
 main().catch((e) => {

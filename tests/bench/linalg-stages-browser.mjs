@@ -9,13 +9,16 @@
 // (which finds the values again: its row is the difference), back-transformation of both factors; and
 // each whole decomposition (tp::linalg's entry, with its copies). Wall milliseconds per stage, median of
 // the trials, 1 and 2 threads interleaved (order alternating), speed-up and share of the 1-thread total,
-// and the busiest thread's CPU time ("crit", below). Not a test: no thresholds.
+// and the busiest thread's CPU time ("crit", below). Before and after, what two processes deliver over one on
+// this host (vcpus.mjs's hostPairs): a 2-thread figure means little when a neighbour takes a vCPU or the
+// memory bus. Not a test: no thresholds.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BENCH_INDEX_HTML, browserBenchArgs, pageJs, threadCpu, withServedSite, workerRenderer } from './gemm-browser.mjs';
 import { stageWorkerJs } from './linalg-stage-worker.mjs';
 import { median } from './stats.mjs';
+import { hostPairs } from './vcpus.mjs';
 
 const { buildDir, ...opt } = browserBenchArgs(
   'node tests/bench/linalg-stages-browser.mjs [--n 1024] [--trials 5] [--build-dir build/wasm]',
@@ -39,6 +42,7 @@ async function main() {
     fs.writeFileSync(path.join(dir, 'page.js'), pageJs('worker.js'));
     fs.writeFileSync(path.join(dir, 'worker.js'), stageWorkerJs('bench'));
   };
+  console.log(`before: ${await hostPairs()}`);
   await withServedSite('tp-linalg-stages-', writeSite, async ({ browser, url }) => {
     const page = await browser.newPage();
     await page.goto(url);
@@ -94,6 +98,7 @@ async function main() {
     }
     console.log(`\nload average after: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   });
+  console.log(`after: ${await hostPairs()}`);
 }
 
 main().catch((e) => {
