@@ -224,7 +224,8 @@ bool tridiagonal_values_root_free(std::vector<double>& d, const std::vector<doub
       // - s oldgam and p = gamma^2 / c put two divisions in a row on that path (~41 cycles a step). The same
       // quantities as gamma = (p (alpha - sigma) - bb oldgam) / r and p = gamma^2 (r / p) need 1 / r and r / p,
       // which start together: 1.5x faster natively, as accurate against a long double run (5.4e-15 of the
-      // largest value at n = 1024, dsterf's form 6.2e-15). A c = p / r below DBL_MIN takes dsterf's form (r / p overflows).
+      // largest value at n = 1024, dsterf's form 6.2e-15). A c = p / r below DBL_MIN takes dsterf's form
+      // (r / p overflows).
       for (int64_t i = m - 1; i >= l; --i) {
         const double bb = e2[size_t(i)], r = p + bb;
         if (i != m - 1) e2[size_t(i + 1)] = s * r;

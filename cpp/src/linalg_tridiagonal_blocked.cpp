@@ -260,20 +260,6 @@ void rank2k_stored_float_columns(float* F, int64_t n, int64_t t0, int64_t c0, in
   }
 }
 
-// make_householder's reflector (see it) of v's column, which every part of a team takes on its own copy: a
-// serial step on each. Its norm from plain squares summed by dot (four partial sums: a vectorized pass),
-// where make_householder scales by the largest entry, dividing, in one chain (~5 us per column of 1024
-// natively, against ~1.5); make_householder's where the squares could underflow or overflow.
-double column_householder(double& alpha, double* x, int64_t len) {
-  const double ss = call_out_of_line<&dot>(x, x, len);
-  if (!(ss > 1e-250 && ss < 1e250)) return make_householder(alpha, x, len);
-  const double beta = -std::copysign(std::hypot(alpha, std::sqrt(ss)), alpha);
-  const double inv = 1.0 / (alpha - beta), tau = (beta - alpha) / beta;
-  for (int64_t i = 0; i < len; ++i) x[i] *= inv;
-  alpha = beta;
-  return tau;
-}
-
 }  // namespace
 
 void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<double>& e, std::vector<double>& tau,
@@ -353,7 +339,7 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
         double* v = parts == 1 ? ck : vb.data() + part * n;
         if (parts > 1) std::copy(ck + k + 1, ck + n, v + k + 1);
         if (i > 0) call_out_of_line<&axpy>(v + k + 1, -g, vp + k + 1, len);
-        const double t = call_out_of_line<&column_householder>(v[k + 1], v + k + 2, n - k - 2);
+        const double t = make_householder(v[k + 1], v + k + 2, n - k - 2);
         if (part == 0) {
           tau[size_t(k)] = t;
           e[size_t(k)] = v[k + 1];

@@ -430,7 +430,11 @@ const GOAL = 200_000;
 // - main with session 24 merged (values, mtsize, tri2m; lead, 753f629): web 198,015 (raw 499,253), web-mt
 //   205,155 (raw 514,232), against 197,382 / 207,512 at the session's start. web meets the goal with 1,984
 //   to spare; web-mt 5,155 over. Ceilings: web the goal, web-mt measured plus ~150.
-const BUDGET = { web: 199_999, 'web-mt': 205_305 };
+// - review (session 24, lead): make_householder takes the fast norm (dot's squares while they cannot under-
+//   or overflow) that tri2m's column_householder had beside it, so every reduction gets it and the copy goes:
+//   web 197,812 (-203; raw 499,264), web-mt 205,126 (-29; raw 514,247). Ceilings: web the goal, web-mt
+//   measured plus ~150.
+const BUDGET = { web: 199_999, 'web-mt': 205_276 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
