@@ -381,18 +381,13 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
         // The part's blocks of y's rows: the chunks' sum, minus what the panel's earlier reflectors changed,
         // y -= V t1 + Y t2, times t; then y.v's block dots, and column k + 1's rows.
         const int64_t blocks = (len + kDotRows - 1) / kDotRows;
-        // Split by cost, in whole blocks: a row takes the correction's 2i columns and the next column's i + 1
-        // (~3i + 4), and one addition per chunk that reaches it in the chunks' sum (1 at the top, kChunks at the
-        // bottom: halving the blocks gave the lower part ~13% more, in Chromium's profile).
+        // Split by cost, in whole blocks: a row takes the correction's 2i columns and the next column's i + 1,
+        // and one addition per chunk that reaches it in the chunks' sum (1 at the top, kChunks at the bottom).
+        // Halved, the lower part had ~13% more (Chromium's per-part profile); the upper one takes 1/(8 + i/2) of
+        // the blocks more (2 parts), what the mean chunk count per row gives at i = 0 and i = 31 within ~2%.
         const auto row = [&](int q) {
-          int64_t total = 0, acc = 0, r = n;
-          for (int64_t c = 0; c < kChunks; ++c) total += (bounds[c + 1] - bounds[c]) * (3 * i + 5 + c);
-          for (int64_t c = 0; c < kChunks && r == n; ++c) {
-            const int64_t cost = (bounds[c + 1] - bounds[c]) * (3 * i + 5 + c);
-            if (acc + cost > total * q / parts) r = bounds[c] + (total * q / parts - acc) / (3 * i + 5 + c);
-            acc += cost;
-          }
-          return r == n ? n : std::min(n, k + 1 + kDotRows * ((r - k - 1 + kDotRows / 2) / kDotRows));
+          const int64_t den = parts * parts * (16 + i);
+          return std::min(n, k + 1 + kDotRows * (blocks * q * (parts * (16 + i) + 8 * (parts - q)) / den));
         };
         const int64_t r0 = row(part), r1 = row(part + 1);
         if (parts > 1) std::copy(v + r0, v + r1, ck + r0);
@@ -435,21 +430,10 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
         sync();  // Y is ready (and Af, Bf sized)
         const int64_t c0 = bounds[kChunks * part / parts], c1 = bounds[kChunks * (part + 1) / parts];
         if (float_updates) {
-          // Af's rows by what the parts' Bf columns leave: a Bf entry, gathered across Y's and V's columns,
-          // costs ~3 of Af's (Chromium profile: halving Af's rows, the part with 71% of the columns packed
-          // 1.33 ms against 0.73). Of the 4 rows units in all, part q takes 4 rows / parts: 3 per Bf column
-          // and the rest in Af rows (none below 0, scaled to rows). 2 parts: part 0 packs all of Af.
-          const auto arow = [&](int q) {
-            int64_t before = 0, total = 0;
-            for (int p = 0; p < parts; ++p) {
-              const int64_t cols = bounds[kChunks * (p + 1) / parts] - bounds[kChunks * p / parts];
-              const int64_t units = std::max<int64_t>(0, 4 * rows - 3 * parts * cols);
-              before += p < q ? units : 0;
-              total += units;
-            }
-            return rows * before / total;
-          };
-          pack_rank2k_float_part(ops, t0, rows, arow(part), arow(part + 1), t0, c0 - t0, c1 - t0, -1.0f, Af.data(),
+          // Part 0 packs all of Af's rows, the other parts their Bf columns alone: a Bf entry, gathered across Y's
+          // and V's columns, costs ~3 of Af's, and the later parts take the most columns (with Af halved, part 1
+          // of 2, with 71% of them, packed 1.33 ms against 0.73 in Chromium's profile).
+          pack_rank2k_float_part(ops, t0, rows, 0, part == 0 ? rows : 0, t0, c0 - t0, c1 - t0, -1.0f, Af.data(),
                                  Bf.data());
           sync();  // Af is ready (a thread's Bf columns are its own)
           rank2k_stored_float_columns(F.data(), n, t0, c0, c1, Af.data(), Bf.data(), 2 * b);
