@@ -405,9 +405,9 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
         alpha = -0.5 * t * yv;
         g = y[k + 1] + 2.0 * alpha;
         double* w = Yv.data() + i * n;
-        const int64_t w0 = share(k + 1, n, part), w1 = share(k + 1, n, part + 1);
-        std::copy(y + w0, y + w1, w + w0);
-        call_out_of_line<&axpy>(w + w0, alpha, ck + w0, w1 - w0);
+        // The part's own rows of y and v (r0, r1): w's rows read nothing the other cores wrote.
+        std::copy(y + r0, y + r1, w + r0);
+        call_out_of_line<&axpy>(w + r0, alpha, ck + r0, r1 - r0);
       }
       // The trailing matrix (columns and rows from j0 + b) gets the whole panel at once, each thread the
       // columns of its symv chunks and its share of the pack's rows.
