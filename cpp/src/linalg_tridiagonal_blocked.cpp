@@ -410,7 +410,7 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
         call_out_of_line<&axpy>(w + r0, alpha, ck + r0, r1 - r0);
       }
       // The trailing matrix (columns and rows from j0 + b) gets the whole panel at once, each thread the
-      // columns of its symv chunks and its share of the pack's rows.
+      // columns of its symv chunks and their rows of Bf (part 0 all of Af's rows).
       parts = team_parts;
       const int64_t t0 = j0 + b;
       if (t0 < n) {
