@@ -347,16 +347,19 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
         v[k + 1] = 1.0;
         double* y = ys.data();
         // The correction's dot products, t1 = Y^T v and t2 = V^T v (they do not need this y; before the symv,
-        // which writes y when it does not split).
-        for (int64_t p = share(0, i, part); p < share(0, i, part + 1); ++p) {
+        // which writes y when it does not split). Shared from the last: an odd one goes to part 0, whose float
+        // copy of v below is the longest.
+        for (int64_t p = i - share(0, i, parts - part); p < i - share(0, i, parts - part - 1); ++p) {
           t2[size_t(p)] = call_out_of_line<&dot>(W.col(j0 + p) + k + 1, v + k + 1, len);
           const double* yp = p + 1 < i ? Yv.data() + p * n : y;
           t1[size_t(p)] = call_out_of_line<&dot>(yp + k + 1, v + k + 1, len);
           if (p + 1 == i) t1[size_t(p)] += alpha * t2[size_t(p)];
         }
         float* vf = float_updates ? vfb.data() + part * n : nullptr;
-        if (float_updates) call_out_of_line<&to_float>(v + k + 1, vf + k + 1, len);
         triangle_chunks(k + 1, n, bounds);
+        // v in float from the part's first symv column: its chunks read no row above it.
+        const int64_t f0 = bounds[kChunks * part / parts];
+        if (float_updates) call_out_of_line<&to_float>(v + f0, vf + f0, n - f0);
         // y = A v over the trailing matrix as it was when the panel began (columns k+1..): writes out's
         // rows [c0, n) (symv_columns adds to them: they are cleared first).
         auto symv = [&](int64_t c0, int64_t c1, double* out) {
@@ -378,7 +381,14 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
         // The part's blocks of y's rows: the chunks' sum, minus what the panel's earlier reflectors changed,
         // y -= V t1 + Y t2, times t; then y.v's block dots, and column k + 1's rows.
         const int64_t blocks = (len + kDotRows - 1) / kDotRows;
-        const auto row = [&](int q) { return std::min(n, k + 1 + kDotRows * (blocks * q / parts)); };
+        // Split by cost, in whole blocks: a row takes the correction's 2i columns and the next column's i + 1,
+        // and one addition per chunk that reaches it in the chunks' sum (1 at the top, kChunks at the bottom).
+        // Halved, the lower part had ~13% more (Chromium's per-part profile); the upper one takes 1/(8 + i/2) of
+        // the blocks more (2 parts), what the mean chunk count per row gives at i = 0 and i = 31 within ~2%.
+        const auto row = [&](int q) {
+          const int64_t den = parts * parts * (16 + i);
+          return std::min(n, k + 1 + kDotRows * (blocks * q * (parts * (16 + i) + 8 * (parts - q)) / den));
+        };
         const int64_t r0 = row(part), r1 = row(part + 1);
         if (parts > 1) std::copy(v + r0, v + r1, ck + r0);
         if (split) sum_triangle_chunks(partial.data(), stride, bounds, y, r0, r1);
@@ -395,12 +405,12 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
         alpha = -0.5 * t * yv;
         g = y[k + 1] + 2.0 * alpha;
         double* w = Yv.data() + i * n;
-        const int64_t w0 = share(k + 1, n, part), w1 = share(k + 1, n, part + 1);
-        std::copy(y + w0, y + w1, w + w0);
-        call_out_of_line<&axpy>(w + w0, alpha, ck + w0, w1 - w0);
+        // The part's own rows of y and v (r0, r1): w's rows read nothing the other cores wrote.
+        std::copy(y + r0, y + r1, w + r0);
+        call_out_of_line<&axpy>(w + r0, alpha, ck + r0, r1 - r0);
       }
       // The trailing matrix (columns and rows from j0 + b) gets the whole panel at once, each thread the
-      // columns of its symv chunks and its share of the pack's rows.
+      // columns of its symv chunks and their rows of Bf (part 0 all of Af's rows).
       parts = team_parts;
       const int64_t t0 = j0 + b;
       if (t0 < n) {
@@ -420,8 +430,11 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
         sync();  // Y is ready (and Af, Bf sized)
         const int64_t c0 = bounds[kChunks * part / parts], c1 = bounds[kChunks * (part + 1) / parts];
         if (float_updates) {
-          pack_rank2k_float_part(ops, t0, rows, share(0, rows, part), share(0, rows, part + 1), t0, c0 - t0, c1 - t0,
-                                 -1.0f, Af.data(), Bf.data());
+          // Part 0 packs all of Af's rows, the other parts their Bf columns alone: a Bf entry, gathered across Y's
+          // and V's columns, costs ~3 of Af's, and the later parts take the most columns (with Af halved, part 1
+          // of 2, with 71% of them, packed 1.33 ms against 0.73 in Chromium's profile).
+          pack_rank2k_float_part(ops, t0, rows, 0, part == 0 ? rows : 0, t0, c0 - t0, c1 - t0, -1.0f, Af.data(),
+                                 Bf.data());
           sync();  // Af is ready (a thread's Bf columns are its own)
           rank2k_stored_float_columns(F.data(), n, t0, c0, c1, Af.data(), Bf.data(), 2 * b);
         } else {

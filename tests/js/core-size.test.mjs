@@ -434,6 +434,11 @@ const GOAL = 200_000;
 //   or overflow) that tri2m's column_householder had beside it, so every reduction gets it and the copy goes:
 //   web 197,812 (-203; raw 499,264), web-mt 205,126 (-29; raw 514,247). Ceilings: web the goal, web-mt
 //   measured plus ~150.
+// - triprof (session 25, #24): the tridiagonalization team's parts balanced by Chromium's per-part profile
+//   (y's rows split by a closed form, part 0 packs all of Af, an odd dot pair to part 0, v in float from the
+//   part's first symv column, w's rows on the part's own rows of y): web 197,905 (+93; raw 499,293, +29),
+//   web-mt 205,249 (+123; raw 514,300, +53). A first cut (the rows' and Af's splits by loops over the
+//   chunks' costs) measured web +327, web-mt +577. Ceilings unchanged.
 const BUDGET = { web: 199_999, 'web-mt': 205_276 };
 
 for (const flavor of ['web', 'web-mt']) {
