@@ -1,7 +1,8 @@
 // Blocked Householder bidiagonalization, m >= n (LAPACK dgebrd with dlabrd), in double: each panel of
 // kPanel rows and columns is reduced with products by the trailing matrix that only read it, and the
-// trailing matrix is updated once per panel, A -= V Y^T + X U^T (rank2k_update). The unblocked reduction
-// (bidiagonal_reduce) reads and writes the trailing matrix twice per column.
+// trailing matrix is updated once per panel, A -= V Y^T + X U^T (rank2k_update; with float updates in
+// float32 on a float copy, below). The unblocked reduction (bidiagonal_reduce) reads and writes the
+// trailing matrix twice per column.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -230,10 +231,14 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
   LineVector Xv(size_t(m * kPanel)), Yv(size_t(n * kPanel)), partial(size_t(kChunks * m)), vrow(static_cast<size_t>(n)),
       Ur(size_t(kPanel * n)), ub(size_t(max_parts * m)), vb(size_t(max_parts * n)), tb(size_t(max_parts * 4 * kT)),
       tv(size_t(2 * kT));
-  // With float updates, the products with the trailing matrix read F, its float copy taken as each panel
-  // begins (m, n column-major, rows and columns from the panel's first), and u, v in float.
+  // With float updates the trailing matrix lives in F (m, n column-major), as LAPACK's float32 sgebrd keeps
+  // it: the products read it with u, v in float, and the panel updates accumulate into it by float32 GEMMs
+  // (Af, Bf: pack_rank2k_float_part's operands); the panel's columns and rows come back to W in double as
+  // the panel begins. Before, W took each update in double and F was copied from it: per trailing entry and
+  // panel a float product written and read, W read and written, F written, against F read and written.
   std::vector<float> F(float_updates ? size_t(m * n) : 0), ufb(float_updates ? size_t(max_parts * m) : 0),
-      vfb(float_updates ? size_t(max_parts * n) : 0);
+      vfb(float_updates ? size_t(max_parts * n) : 0), Af(float_updates ? size_t(m * 2 * kPanel) : 0),
+      Bf(float_updates ? size_t(n * 2 * kPanel) : 0);
   // Panels [from, to) reduced by part `part` of `parts` threads, which meet at team_sync() three times per
   // column (eigh's tridiagonalization does the same with its symv): before, a run_parts fork/join for each
   // of a column's two products, a helper's futex wake-up most columns. Each part takes the Householder
@@ -258,6 +263,7 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
     };
     double* const t1 = tb.data() + part * 4 * kT;
     double *const t2 = t1 + kT, *const av = t2 + kT, *const xk = av + kT;
+    const auto share = [&](int64_t lo, int64_t hi, int q) { return lo + (hi - lo) * q / team_parts; };
     for (int64_t j0 = from; j0 < to; j0 += kPanel) {
       const int64_t b = std::min(kPanel, n - j0);
       // X and Y cleared from row j0 (no step reads the rows above its panel), each part its share of the columns.
@@ -265,11 +271,16 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
         std::fill(Xv.begin() + p * m + j0, Xv.begin() + (p + 1) * m, 0.0);
         std::fill(Yv.begin() + p * n + j0, Yv.begin() + (p + 1) * n, 0.0);
       }
-      if (part == 0) {
-        if (float_updates && j0 == 0)  // later panels' F is refreshed by the previous panel's update
-          for (int64_t c = 0; c < n; ++c) call_out_of_line<&to_float>(W.col(c), F.data() + c * m, m);
-        if (team_parts > 1) team.next(j0, from, kPanel);
+      if (float_updates && j0 > 0) {  // the panel's columns and rows back in double, each part a share of both
+        for (int64_t c = share(j0, j0 + b, part); c < share(j0, j0 + b, part + 1); ++c)
+          for (int64_t r = j0; r < m; ++r) W(r, c) = double(F[size_t(c * m + r)]);
+        for (int64_t c = share(j0 + b, n, part); c < share(j0 + b, n, part + 1); ++c)
+          for (int64_t r = j0; r < j0 + b; ++r) W(r, c) = double(F[size_t(c * m + r)]);
       }
+      if (float_updates && j0 == 0)  // F from A, each part a share of the columns
+        for (int64_t c = share(0, n, part); c < share(0, n, part + 1); ++c)
+          call_out_of_line<&to_float>(W.col(c), F.data() + c * m, m);
+      if (part == 0 && team_parts > 1) team.next(j0, from, kPanel);
       if (team_parts > 1) tp::detail::team_sync();  // solo is set, X and Y cleared
       parts = team.solo ? 1 : team_parts;
       for (int64_t i = 0; part < parts && i < b; ++i) {  // (no columns for a helper while part 0 is solo)
@@ -368,14 +379,17 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
         const int q = part, qs = cols >= kSplitFrom ? parts : 1;
         if (q < qs) {
           if (float_updates) {
-            // Split over threads by the column chunks the next panel's products read (not inside sgemm), each
-            // thread also taking the float copy F of its columns for the next panel: the part of W and F a
-            // thread writes is the part it reads next, in its own core's cache, and the subtraction and the
-            // copy are split too. Each entry is the same sgemm sum and the same subtraction: the same bits.
+            // F(t0:, t0:) -= [V X] [Y U]^T, F's columns split over threads by the column chunks the next panel's
+            // products read (not inside sgemm): what a thread writes is what it reads next, in its own core's
+            // cache. Each part packs its share of Af's rows and its own columns of Bf, and once Af is whole
+            // accumulates into its columns: each entry one sgemm sum (2b <= kc) whatever the split, the same bits.
             const int64_t a = t0 + cols * (kChunks * q / qs) / kChunks;
-            const int64_t z = t0 + cols * (kChunks * (q + 1) / qs) / kChunks;
-            rank2k_update_float(W, t0, a, false, ops, z);
-            for (int64_t c = a; c < z; ++c) call_out_of_line<&to_float>(W.col(c) + t0, F.data() + c * m + t0, m - t0);
+            const int64_t z = t0 + cols * (kChunks * (q + 1) / qs) / kChunks, rows = m - t0;
+            pack_rank2k_float_part(ops, t0, rows, rows * q / qs, rows * (q + 1) / qs, t0, a - t0, z - t0, -1.0f,
+                                   Af.data(), Bf.data());
+            if (qs > 1) tp::detail::team_sync();  // Af is ready (a part's Bf columns are its own)
+            kernels::sgemm(z - a, rows, 2 * b, Bf.data() + (a - t0) * 2 * b, 2 * b, 1, Af.data(), rows, 1,
+                           F.data() + a * m + t0, m, true);
           } else {
             for (int64_t c = kChunks * q / qs; c < kChunks * (q + 1) / qs; ++c)
               rank2k_update(W, t0, t0 + cols * c / kChunks, t0 + cols * (c + 1) / kChunks, false, ops);
