@@ -283,9 +283,6 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
   // keeps it; each panel's columns come back to W in double when the panel begins. Af, Bf: a panel's
   // update's operands (pack_rank2k_float's layout, packed by pack_rank2k_float_part).
   std::vector<float> F(float_updates ? size_t(n * n) : 0), vfb(float_updates ? size_t(max_parts * n) : 0), Af, Bf;
-  if (float_updates)
-    for (int64_t c = 0; c < n; ++c)
-      for (int64_t r = c; r < n; ++r) F[size_t(c * n + r)] = float(W(r, c));
   // Panels [from, to) reduced by part `part` of `parts` threads, which meet at team_sync() twice per
   // column. Each part takes the Householder vector v on its own copy of the column (the same function of
   // the same column: the same bits) and its float copy, so no meeting waits for one thread's serial step;
@@ -320,6 +317,10 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
       if (float_updates && j0 > 0)  // the panel's columns back in double, each part a share (parts is the team's)
         for (int64_t c = share(j0, j0 + b, part); c < share(j0, j0 + b, part + 1); ++c)
           for (int64_t r = c; r < n; ++r) W(r, c) = double(F[size_t(c * n + r)]);
+      if (float_updates && j0 == 0) {  // F from A's lower triangle, each part an equal share of its area
+        const auto area = [&](int q) { return n - int64_t(std::llround(double(n) * std::sqrt(1.0 - double(q) / parts))); };
+        for (int64_t c = area(part); c < area(part + 1); ++c) call_out_of_line<&to_float>(W.col(c) + c, F.data() + c * n + c, n - c);
+      }
       if (part == 0 && team_parts > 1) team.next(j0, from, kPanel);
       if (team_parts > 1) tp::detail::team_sync();  // solo is set, the panel's columns are in W
       parts = team.solo ? 1 : team_parts;
