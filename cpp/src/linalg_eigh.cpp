@@ -390,7 +390,7 @@ static void eigh_any(const T* A, int64_t n, T* w, T* V) {
   if constexpr (std::is_same_v<T, float>) Vf = V;
   symmetric_eig(W, lambda, V ? &Z : nullptr, kMaxQlIterationsPerValue, std::is_same_v<T, float>, Vf);
   for (int64_t i = 0; i < n; ++i) w[i] = T(lambda[size_t(i)]);
-  if (V && Z.rows == n)
+  if (V && Z.rows == n)  // (else the back-transformation wrote V)
     over_tiles<std::is_same_v<T, float>>(n, [&](int64_t i0) {
       for (int64_t j0 = 0; j0 < n; j0 += kTile)
         for (int64_t i = i0; i < std::min(i0 + kTile, n); ++i)
