@@ -272,11 +272,14 @@ struct BackJob {
   const std::vector<double>* tau = nullptr;
   std::vector<BackBlock> blocks;  // prepare_back's, in the kept scratch
   // apply_back's C: crows rows (zero below, to m), column c at c + (order ? order[c] : c) * ldc; the first
-  // cols columns of I when c is null. Its result Q C (m, cols) goes to out.
+  // cols columns of I when c is null. Its result Q C (m, cols) goes to out, or, when dst is set, in float to
+  // dst[i * drs + j * dcs] (eigh's and svd's float32 outputs, row-major or transposed: out stays empty).
   const double* c = nullptr;
   int64_t crows = 0, ldc = 0, cols = 0;
   const int64_t* order = nullptr;
   ColMat out;
+  float* dst = nullptr;
+  int64_t drs = 0, dcs = 0;
 };
 // Lays out the jobs' blocks of block reflectors (0: the default) in the kept scratch and prepares them on the
 // threads while beside(context) runs first on the calling thread, which then takes blocks too: a block's
@@ -434,8 +437,10 @@ std::vector<int64_t> sorted_order(const std::vector<double>& keys, bool descendi
 constexpr int kMaxQlIterationsPerValue = 60;
 // float32_steps: from kBlockedQrFrom the vectors may take float32 GEMM steps (float32 results); false keeps
 // every step in double (float64 results), the trailing updates in double and Z from the QL rotations.
+// V (with Z and float32_steps): where those steps' vectors may go instead, row-major float (n, n); Z is then
+// left empty (the bits are Z's: float products converted to double and back).
 void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterations = kMaxQlIterationsPerValue,
-                   bool float32_steps = true);
+                   bool float32_steps = true, float* V = nullptr);
 
 // The eigenvalues w (n, ascending) and eigenvectors Z (n, n) of the symmetric tridiagonal (d (n), e (n-1))
 // by divide and conquer (LAPACK dstedc; linalg_divide_conquer.cpp): blocks of up to leaf_size by implicit QL
@@ -448,8 +453,11 @@ bool tridiagonal_divide_conquer(const std::vector<double>& d, const std::vector<
                                 int64_t leaf_size = kDivideConquerLeaf);
 
 // SVD of A (m,n) in double: S (k) descending, and when want_vectors the factors U (m,k) and V (n,k)
-// column-major with A = U diag(S) V^T.
-void svd_double(const float* A, int64_t m, int64_t n, std::vector<double>& S, ColMat* U, ColMat* V);
+// column-major with A = U diag(S) V^T. Uf, Vhf (with U and V): where the factors may go instead, as
+// row-major float U (m, k) and Vh (k, n), when the route back-transforms the inverse-iteration vectors
+// (from kBlockedQrFrom, not much taller than wide); U and V are then left empty (the bits are theirs).
+void svd_double(const float* A, int64_t m, int64_t n, std::vector<double>& S, ColMat* U, ColMat* V,
+                float* Uf = nullptr, float* Vhf = nullptr);
 // The same for a float64 A, through the unblocked double route at every size (the blocked one updates in
 // float32 GEMMs); U and V null: the values only, still from the bidiagonal (not the Gram matrix).
 void svd_f64(const double* A, int64_t m, int64_t n, std::vector<double>& S, ColMat* U, ColMat* V);

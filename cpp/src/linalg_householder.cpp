@@ -79,10 +79,12 @@ ColMat load_any(const T* A, int64_t m, int64_t n, bool transpose) {
     return W;
   }
   ColMat W(m, n);
-  over_tiles<std::is_same_v<T, float>>(m, [&](int64_t i0) {  // transpose in 32x32 tiles so reads and writes stay in cache
-    for (int64_t j0 = 0; j0 < n; j0 += kTile)
-      for (int64_t j = j0; j < std::min(j0 + kTile, n); ++j)
-        for (int64_t i = i0; i < std::min(i0 + kTile, m); ++i) W(i, j) = A[i * n + j];
+  // Row tiles over the threads, each 8 rows at a time across the columns: W's runs of 8 fill whole lines, and
+  // 8 row streams of A stay in L1 even at a row stride of 4 KB (32x32 tiles: 2.7 ms at 1024 in Chromium).
+  over_tiles<std::is_same_v<T, float>>(m, [&](int64_t i0) {
+    for (int64_t r = i0; r < std::min(i0 + kTile, m); r += 8)
+      for (int64_t j = 0; j < n; ++j)
+        TP_SCALAR_LOOP for (int64_t i = r; i < std::min(r + 8, m); ++i) W(i, j) = A[i * n + j];
   });
   return W;
 }

@@ -309,8 +309,13 @@ void bidiagonal_back_jobs(const ColMat& W, const std::vector<double>& tauq, cons
 // The SVD of the (m, n) W, m >= n, through its bidiagonal form: S descending, and when Q and P are not
 // null the left (m, n) and right (n, n) vectors. From kBlockedQrFrom columns the bidiagonal's vectors come
 // from inverse iteration (O(n^2)) and reach Q and P through the blocked reflectors (float32 GEMMs), with
-// the QR rotations as the fallback; below, the rotations act on the formed Q and P.
-static void bidiagonal_route(ColMat& W, std::vector<double>& S, ColMat* Q, ColMat* P) {
+// the QR rotations as the fallback; below, the rotations act on the formed Q and P. dst (optional): where
+// Q and P go instead on the inverse-iteration path, in float (BackJob's dst, drs, dcs; Q and P left empty).
+struct FloatDst {
+  float* p;
+  int64_t rs, cs;
+};
+static void bidiagonal_route(ColMat& W, std::vector<double>& S, ColMat* Q, ColMat* P, const FloatDst* dst = nullptr) {
   const int64_t n = W.cols;
   std::vector<double> e;
   if (Q && n >= kBlockedQrFrom) {
@@ -328,6 +333,7 @@ static void bidiagonal_route(ColMat& W, std::vector<double>& S, ColMat* Q, ColMa
     if (bmax > 0.0 && bidiagonal_vectors_by_inverse_iteration(S, e, root_free ? &s : nullptr, Ub, Vb)) {
       jobs[0].c = Ub.a.data(), jobs[0].crows = jobs[0].ldc = n;  // Ub below m - n rows of zeros
       jobs[1].c = Vb.a.data(), jobs[1].crows = jobs[1].ldc = n;
+      for (int q = 0; dst && q < 2; ++q) jobs[q].dst = dst[q].p, jobs[q].drs = dst[q].rs, jobs[q].dcs = dst[q].cs;
     }
     apply_back(jobs, 2);  // Q Ub and P Vb in one split, else Q and P themselves
     *Q = std::move(jobs[0].out);
@@ -340,7 +346,8 @@ static void bidiagonal_route(ColMat& W, std::vector<double>& S, ColMat* Q, ColMa
   bidiagonal_svd(S, e, Q, P);
 }
 
-void svd_double(const float* A, int64_t m, int64_t n, std::vector<double>& S, ColMat* U, ColMat* V) {
+void svd_double(const float* A, int64_t m, int64_t n, std::vector<double>& S, ColMat* U, ColMat* V, float* Uf,
+                float* Vhf) {
   // Work on the tall one of A and A^T; A^T = V S U^T swaps the factors back at the end.
   const bool transposed = m < n;
   const int64_t M = std::max(m, n), N = std::min(m, n);
@@ -393,7 +400,9 @@ void svd_double(const float* A, int64_t m, int64_t n, std::vector<double>& S, Co
     }
   } else {
     ColMat W = load(A, m, n, transposed);
-    bidiagonal_route(W, S, want ? &Qb : nullptr, want ? &P : nullptr);
+    // U (m, N) row-major at rows of N, Vh (N, n) with V's columns as its rows; Q is A^T's V when transposed.
+    const FloatDst u{Uf, N, 1}, vh{Vhf, 1, n}, dst[2] = {transposed ? vh : u, transposed ? u : vh};
+    bidiagonal_route(W, S, want ? &Qb : nullptr, want ? &P : nullptr, Uf && Vhf ? dst : nullptr);
   }
   if (!want) return;
   if (transposed) {
@@ -455,8 +464,9 @@ void svd(const float* A, int64_t m, int64_t n, float* U, float* S, float* Vh) {
   const int64_t k = std::min(m, n);
   std::vector<double> s;
   ColMat Uc, Vc;
-  svd_double(A, m, n, s, &Uc, &Vc);
+  svd_double(A, m, n, s, &Uc, &Vc, U, Vh);
   for (int64_t j = 0; j < k; ++j) S[j] = float(s[size_t(j)]);
+  if (Uc.rows != m) return;  // U and Vh written by the back-transformation
   // U (row-major) from the column-major Uc in tiles (walking Uc across its rows touches a new page per
   // element), row tiles over the threads; Vh's rows are Vc's columns.
   over_tiles(m, [&](int64_t i0) {

@@ -830,6 +830,16 @@ TEST_CASE("float32 svd and eigh through the public entries give the same bits on
       err = std::max(err, std::fabs(a - double(A[size_t(i * k + j)])));
     }
   CHECK(err <= 1e-4 * double(one.S[0]));
+  // And the wide one's Ut St Vht = A read as (k, m): its back-transformation writes Ut and Vht directly, the
+  // factors' roles swapped (A^T's Q is Vht's rows).
+  double errt = 0.0;
+  for (int64_t i = 0; i < k; i += 7)
+    for (int64_t j = 0; j < m; j += 5) {
+      double a = 0.0;
+      for (int64_t p = 0; p < k; ++p) a += double(one.Ut[size_t(i * k + p)]) * double(one.St[size_t(p)]) * double(one.Vht[size_t(p * m + j)]);
+      errt = std::max(errt, std::fabs(a - double(A[size_t(i * m + j)])));
+    }
+  CHECK(errt <= 1e-4 * double(one.St[0]));
   for (int threads : {2, 3}) {
     CAPTURE(threads);
     const Out o = run(threads);
