@@ -455,9 +455,19 @@ const GOAL = 200_000;
 // - mtsize2: the Gram matrix's panels (svdvals, svdLowrank's double Gram) by one gram_streamed, its fill
 //   through a pointer, instead of a template per fill: the column split, the triangle's tile loop and its
 //   run_parts lambdas were in the core twice (the pthreads core's two instances of each lambda outlined).
-//   web 197,812 -> 197,970 (+158, the reordering's swing: raw 499,264 -> 498,803, -461), web-mt 202,895 ->
-//   202,581 (-314; raw 509,116 -> 507,483, -1,633). svdvals (float32 and float64, 11 shapes from 7x5 to
-//   3072x1024 and 1024x3072) and svdLowrank hash identical to the previous Node core.
+//   web 197,812 -> 197,970 (+158: deflate's swing, raw 499,264 -> 498,803, -461; the module before the
+//   reordering also grew, 207,874 -> 208,121), web-mt 202,895 -> 202,581 (-314; raw 509,116 -> 507,483,
+//   -1,633). svdvals (float32 and float64, 11 shapes from 7x5 to 3072x1024 and 1024x3072) and svdLowrank
+//   hash identical to the previous Node core; native doctests 282/282 (the split's 1/2/3-thread bits).
+//   Measured and not landed (mtsize2): the pool waiting with memory.atomic.wait32 itself instead of
+//   emscripten_futex_wait (web-mt +8, raw -28: the wake stays for _emscripten_thread_exit); svdvals'
+//   triangle_shares at minsize (web-mt +319); gemm_any with one tile call for every split (sgemm_packed
+//   inlined once: web-mt -138, web +579); float32's four tile copies (eigh W and V, load, svd's U) as two
+//   shared functions (web -169 but raw +126, web-mt +57). What web-mt has beyond web after these (named
+//   links, raw; deflate's marginal bytes in the reordered module): run_parts' outlined lambdas 8.7 KB
+//   (~4.4 KB, against ~5 KB their callers shed), the reductions' run_panels 8.7 KB (~4.0 KB; their callers
+//   -3.6 KB), the pool 3.0 KB (~1.6 KB: try_run with __pthread_create inlined 1.4 KB), sgemm_packed out
+//   of line 1.3 KB, the rest of the pthreads runtime ~1 KB.
 const BUDGET = { web: 199_999, 'web-mt': 202_731 };
 
 for (const flavor of ['web', 'web-mt']) {
