@@ -468,7 +468,10 @@ const GOAL = 200_000;
 //   (~4.4 KB, against ~5 KB their callers shed), the reductions' run_panels 8.7 KB (~4.0 KB; their callers
 //   -3.6 KB), the pool 3.0 KB (~1.6 KB: try_run with __pthread_create inlined 1.4 KB), sgemm_packed out
 //   of line 1.3 KB, the rest of the pthreads runtime ~1 KB.
-const BUDGET = { web: 199_999, 'web-mt': 202_731 };
+// - mtsize2 rebased on main c2707ee (triprof, bidf merged; measured there: web 197,358, raw 498,822; web-mt
+//   205,466, raw 514,026): web 197,533 (+175; raw 498,361, -461), web-mt 202,502 (-2,964; raw 507,262,
+//   -6,764). Left to the goal: web-mt 2,502. Ceilings: web the goal, web-mt measured plus ~150.
+const BUDGET = { web: 199_999, 'web-mt': 202_652 };
 
 for (const flavor of ['web', 'web-mt']) {
   test(`the ${flavor} core is at most ${BUDGET[flavor] / 1000} KB gzipped`, (t) => {
