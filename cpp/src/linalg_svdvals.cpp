@@ -65,13 +65,14 @@ static void gram_tile(const double* P, int64_t rows, int64_t i0, int64_t j0, Col
 }
 
 // The lower triangle of X^T X for an (r, c) matrix X delivered in panels of kRows rows:
-// fill(r0, rl, j0, j1, P) writes rows [r0, r0+rl) of columns [j0, j1), X(r0 + i, j) to P[panel_at(i, j)].
-// Only one panel of doubles exists at a time, so memory stays O(c^2 + kRows c) however tall X is. Within a
-// panel, 4x2 tiles (gram_tile): the four i columns stay in L1 while j sweeps. With several threads
-// (kernels::sgemm_threads()) the fill splits by columns and the tiles by equal shares of the triangle;
-// every element is still summed by one thread in the same order, so G does not depend on the count.
-template <class Fill>
-static ColMat gram_streamed(int64_t r, int64_t c, Fill fill) {
+// fill(context, r0, rl, j0, j1, P) writes rows [r0, r0+rl) of columns [j0, j1), X(r0 + i, j) to
+// P[panel_at(i, j)]. Only one panel of doubles exists at a time, so memory stays O(c^2 + kRows c) however tall
+// X is. Within a panel, 4x2 tiles (gram_tile): the four i columns stay in L1 while j sweeps. With several
+// threads (kernels::sgemm_threads()) the fill splits by columns and the tiles by equal shares of the
+// triangle; every element is still summed by one thread in the same order, so G does not depend on the count.
+// Not a template on the fill (a call per panel and part): one copy of the split and the tiles for both fills.
+using GramFill = void (*)(const void* context, int64_t r0, int64_t rl, int64_t c0, int64_t c1, double* P);
+static ColMat gram_streamed(int64_t r, int64_t c, GramFill fill, const void* context) {
   const int64_t cp = mult4(c), tiles = cp / 4;
   // A split is worth it from ~0.2 ms of work per panel (a wake-up of the pool costs microseconds).
   const bool split = kernels::sgemm_threads() > 1 && kRows * cp * cp / 2 >= (int64_t(1) << 18);
@@ -83,7 +84,7 @@ static ColMat gram_streamed(int64_t r, int64_t c, Fill fill) {
     const int64_t rl = std::min(kRows, r - r0), rle = even(rl);
     tp::detail::run_parts(parts, [&](int part) {
       const int64_t j0 = c * part / parts, j1 = c * (part + 1) / parts;
-      fill(r0, rl, j0, j1, P.data());
+      fill(context, r0, rl, j0, j1, P.data());
       if (rle != rl)
         for (int64_t j = j0; j < j1; ++j) P[size_t(panel_at(rl, j))] = 0.0;
     });
@@ -100,14 +101,21 @@ static ColMat gram_streamed(int64_t r, int64_t c, Fill fill) {
   return out;
 }
 
+struct GramInput {
+  const float* A;
+  int64_t m, n;
+};
+
 ColMat gram_lower_rows(const float* A, int64_t m, int64_t n) {
-  return gram_streamed(m, n, [&](int64_t r0, int64_t rl, int64_t c0, int64_t c1, double* P) {
+  const GramInput in{A, m, n};
+  return gram_streamed(m, n, [](const void* context, int64_t r0, int64_t rl, int64_t c0, int64_t c1, double* P) {
+    const GramInput& g = *static_cast<const GramInput*>(context);
     // A row of A lands in one cache line per sliver, which the next row fills further.
     for (int64_t i = 0; i < rl; ++i) {
-      const float* a = A + (r0 + i) * n;
+      const float* a = g.A + (r0 + i) * g.n;
       for (int64_t j = c0; j < c1; ++j) P[panel_at(i, j)] = a[j];
     }
-  });
+  }, &in);
 }
 
 void svdvals_double(const float* A, int64_t m, int64_t n, std::vector<double>& S) {
@@ -115,10 +123,12 @@ void svdvals_double(const float* A, int64_t m, int64_t n, std::vector<double>& S
   // smaller, converted to double one panel at a time.
   ColMat G;
   if (m < n) {
-    G = gram_streamed(n, m, [&](int64_t r0, int64_t rl, int64_t c0, int64_t c1, double* P) {
+    const GramInput in{A, m, n};
+    G = gram_streamed(n, m, [](const void* context, int64_t r0, int64_t rl, int64_t c0, int64_t c1, double* P) {
+      const GramInput& g = *static_cast<const GramInput*>(context);
       for (int64_t j = c0; j < c1; ++j)
-        for (int64_t i = 0; i < rl; ++i) P[panel_at(i, j)] = A[j * n + r0 + i];
-    });
+        for (int64_t i = 0; i < rl; ++i) P[panel_at(i, j)] = g.A[j * g.n + r0 + i];
+    }, &in);
   } else {
     G = gram_lower_rows(A, m, n);
   }
