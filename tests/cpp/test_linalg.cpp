@@ -821,25 +821,22 @@ TEST_CASE("float32 svd and eigh through the public entries give the same bits on
       resid = std::max(resid, std::fabs(av - double(one.w[size_t(j)]) * double(one.V[size_t(i * n + j)])));
     }
   CHECK(resid <= 1e-4 * std::fabs(double(one.w[size_t(n - 1)])));
-  // svd's U S Vh = A, sampled.
-  double err = 0.0;
-  for (int64_t i = 0; i < m; i += 11)
-    for (int64_t j = 0; j < k; j += 3) {
-      double a = 0.0;
-      for (int64_t p = 0; p < k; ++p) a += double(one.U[size_t(i * k + p)]) * double(one.S[size_t(p)]) * double(one.Vh[size_t(p * k + j)]);
-      err = std::max(err, std::fabs(a - double(A[size_t(i * k + j)])));
-    }
-  CHECK(err <= 1e-4 * double(one.S[0]));
-  // And the wide one's Ut St Vht = A read as (k, m): its back-transformation writes Ut and Vht directly, the
-  // factors' roles swapped (A^T's Q is Vht's rows).
-  double errt = 0.0;
-  for (int64_t i = 0; i < k; i += 7)
-    for (int64_t j = 0; j < m; j += 5) {
-      double a = 0.0;
-      for (int64_t p = 0; p < k; ++p) a += double(one.Ut[size_t(i * k + p)]) * double(one.St[size_t(p)]) * double(one.Vht[size_t(p * m + j)]);
-      errt = std::max(errt, std::fabs(a - double(A[size_t(i * m + j)])));
-    }
-  CHECK(errt <= 1e-4 * double(one.St[0]));
+  // svd's U S Vh = A (rows, cols) with k values, every di-th row and dj-th column: the largest error.
+  const auto recon_error = [&](const std::vector<float>& U, const std::vector<float>& S, const std::vector<float>& Vh,
+                               int64_t rows, int64_t cols, int64_t di, int64_t dj) {
+    double err = 0.0;
+    for (int64_t i = 0; i < rows; i += di)
+      for (int64_t j = 0; j < cols; j += dj) {
+        double a = 0.0;
+        for (int64_t p = 0; p < k; ++p) a += double(U[size_t(i * k + p)]) * double(S[size_t(p)]) * double(Vh[size_t(p * cols + j)]);
+        err = std::max(err, std::fabs(a - double(A[size_t(i * cols + j)])));
+      }
+    return err;
+  };
+  CHECK(recon_error(one.U, one.S, one.Vh, m, k, 11, 3) <= 1e-4 * double(one.S[0]));
+  // And the wide one's, A read as (k, m): its back-transformation writes Ut and Vht directly, the factors'
+  // roles swapped (A^T's Q is Vht's rows).
+  CHECK(recon_error(one.Ut, one.St, one.Vht, k, m, 7, 5) <= 1e-4 * double(one.St[0]));
   for (int threads : {2, 3}) {
     CAPTURE(threads);
     const Out o = run(threads);
