@@ -320,18 +320,11 @@ struct Rank2kOperands {
   int64_t b;
 };
 void rank2k_update(ColMat& W, int64_t r0, int64_t j0, int64_t j1, bool lower, const Rank2kOperands& o);
-// The same update for all columns from c0, rows from r0 (lower: from the diagonal, r0 == c0), with the
-// product in float32 GEMMs (the operands rounded to float, the sums subtracted from the double W): 3-4x
-// the speed of the f64x2 kernel, at the cost of float rounding (~6e-8 relative) in each panel's update,
-// the accuracy of LAPACK's own float32 reductions. Splits over threads inside the GEMM (not when called from
-// a run_parts part). c1 >= 0: only the columns [c0, c1).
-void rank2k_update_float(ColMat& W, int64_t r0, int64_t c0, bool lower, const Rank2kOperands& o, int64_t c1 = -1);
-// The operands in float for those GEMMs: Af (rows, 2b) column-major holds [A1 A2] from row r0, Bf (cols, 2b)
-// row-major sign * [B1 B2] from column c0 (sign +1 or -1: exact).
-void pack_rank2k_float(const Rank2kOperands& o, int64_t r0, int64_t rows, int64_t c0, int64_t cols, float sign,
-                       std::vector<float>& Af, std::vector<float>& Bf);
-// Rows [i0, i1) of Af and columns [j0, j1) of Bf of that pack (Af, Bf already sized): the same values, so a
-// pack splits over threads.
+// The operands of that update in float, for the float32 reductions' GEMMs that accumulate into their float
+// trailing matrix: Af (rows, 2b) column-major holds [A1 A2] from row r0, Bf (cols, 2b) row-major sign * [B1 B2]
+// from column c0 (sign +1 or -1: exact), the update's transpose Bf Af^T being the float matrix's own
+// column-major layout. Rows [i0, i1) of Af and columns [j0, j1) of Bf (Af, Bf already sized), so that a pack
+// splits over threads.
 void pack_rank2k_float_part(const Rank2kOperands& o, int64_t r0, int64_t rows, int64_t i0, int64_t i1, int64_t c0,
                             int64_t j0, int64_t j1, float sign, float* Af, float* Bf);
 // y = x in float, n entries (the reductions' float copies of their vectors and columns).
@@ -355,7 +348,7 @@ void bidiagonal_reduce_blocked(ColMat& W, std::vector<double>& d, std::vector<do
 // subdiagonal e (n-1), blocked (LAPACK dsytrd/dlatrd, linalg_tridiagonal_blocked.cpp): reflector k has its
 // unit at row k+1, its vector below it in column k of W, factor tau[k]. Used from kBlockedQrFrom; the
 // bits do not depend on the thread count.
-// float_updates: the trailing updates in float32 GEMMs from kFloatUpdatesFrom (rank2k_update_float).
+// float_updates: the trailing matrix in float, updated by float32 GEMMs from kFloatUpdatesFrom.
 void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<double>& e, std::vector<double>& tau,
                             bool float_updates = false);
 // The same, unblocked (one fused pass over the trailing triangle per column; linalg_eigh.cpp): below

@@ -105,13 +105,6 @@ bool float_updates_fit(const ColMat& W) {
   return amax >= 0x1p-32 && amax <= 0x1p32;
 }
 
-void pack_rank2k_float(const Rank2kOperands& o, int64_t r0, int64_t rows, int64_t c0, int64_t cols, float sign,
-                       std::vector<float>& Af, std::vector<float>& Bf) {
-  Af.resize(size_t(rows * 2 * o.b));
-  Bf.resize(size_t(cols * 2 * o.b));
-  pack_rank2k_float_part(o, r0, rows, 0, rows, c0, 0, cols, sign, Af.data(), Bf.data());
-}
-
 void pack_rank2k_float_part(const Rank2kOperands& o, int64_t r0, int64_t rows, int64_t i0, int64_t i1, int64_t c0,
                             int64_t j0, int64_t j1, float sign, float* Af, float* Bf) {
   const int64_t b = o.b, k2 = 2 * b;
@@ -125,33 +118,6 @@ void pack_rank2k_float_part(const Rank2kOperands& o, int64_t r0, int64_t rows, i
       Bf[j * k2 + p] = sign * float(o.b1[(c0 + j) * o.b1j + p * o.b1p]);
       Bf[j * k2 + b + p] = sign * float(o.b2[(c0 + j) * o.b2j + p * o.b2p]);
     }
-}
-
-void rank2k_update_float(ColMat& W, int64_t r0, int64_t c0, bool lower, const Rank2kOperands& o, int64_t c1) {
-  // W (m, n) double, column-major; the update of rows [r0, m) and columns [c0, c1) (c1 < 0: n) (lower: rows from each
-  // column's diagonal, r0 == c0). In float: Af (rows, 2b) column-major holds [A1 A2] and Bf (cols, 2b)
-  // row-major [B1 B2], so that the update's transpose, (cols, rows) row-major, is the GEMM Bf Af^T and is
-  // W's own column-major layout. Column blocks of kBlock keep the float buffer small and, for the lower
-  // triangle, skip the blocks above the diagonal.
-  constexpr int64_t kBlock = 256;
-  const int64_t m = W.rows, n = W.cols, b = o.b, k2 = 2 * b;
-  const int64_t rows = m - r0, cols = (c1 < 0 ? n : c1) - c0;
-  if (rows <= 0 || cols <= 0 || b == 0) return;
-  TP_ASSERT(!lower || r0 == c0);
-  std::vector<float> Af, Bf, Cf(size_t(std::min(kBlock, cols) * rows));
-  pack_rank2k_float(o, r0, rows, c0, cols, 1.0f, Af, Bf);
-  for (int64_t jb = 0; jb < cols; jb += kBlock) {
-    const int64_t bc = std::min(kBlock, cols - jb);
-    const int64_t ib = lower ? jb : 0;  // first row (relative to r0) this block needs
-    const int64_t br = rows - ib;
-    // Cf (bc, br) row-major: Cf(j, i) = sum_q Bf(jb + j, q) Af(ib + i, q).
-    kernels::sgemm(bc, br, k2, Bf.data() + jb * k2, k2, 1, Af.data() + ib, rows, 1, Cf.data(), br, false);
-    for (int64_t j = 0; j < bc; ++j) {
-      double* w = W.col(c0 + jb + j) + r0 + ib;
-      const float* c = Cf.data() + j * br;
-      for (int64_t i = lower ? j : 0; i < br; ++i) w[i] -= double(c[i]);
-    }
-  }
 }
 
 }  // namespace tp::linalg::detail

@@ -5,7 +5,7 @@
 // writes the whole trailing triangle at every column; here half the flops are that product.
 // With float updates (eigh's float32 vectors) the trailing matrix is kept in float, as LAPACK's ssytrd
 // keeps it: the symv reads it at 4 bytes an entry and the panel update accumulates into it by float32
-// GEMMs (rank2k_update_stored_float, not rank2k_update_float's double subtraction); only each panel's
+// GEMMs (rank2k_stored_float_columns, not a double subtraction of their product); only each panel's
 // own columns come back to double while the panel is reduced.
 #include <algorithm>
 #include <cmath>
@@ -242,7 +242,7 @@ void sum_triangle_chunks(const double* partial, int64_t stride, const int64_t* b
 
 // Columns [c0, c1) of F(t0:, t0:) -= V Y^T + Y V^T on the lower triangle of F, the float trailing matrix
 // (column j at F + j*n), by float32 GEMMs that accumulate into F itself: with Af = [A1 A2] (rows, 2b)
-// column-major and Bf = -[B1 B2] (cols, 2b) row-major (pack_rank2k_float), the update's transpose,
+// column-major and Bf = -[B1 B2] (cols, 2b) row-major (pack_rank2k_float_part), the update's transpose,
 // (cols, rows) row-major, is F's own column-major layout. Column blocks of kBlock start at their diagonal;
 // a block's entries above the diagonal are updated too, and never read: kBlock^2/2 wasted per block. At
 // 256 that was a third of the flops of the later, shorter columns, so the thread taking them did ~25% more
@@ -281,7 +281,7 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
   // With float updates the trailing matrix lives in F, a float lower triangle (n, n column-major) that
   // y = A v reads (with v in float) and the panel updates accumulate into, as LAPACK's float32 ssytrd
   // keeps it; each panel's columns come back to W in double when the panel begins. Af, Bf: a panel's
-  // update's operands (pack_rank2k_float's layout, packed by pack_rank2k_float_part).
+  // update's operands (pack_rank2k_float_part's layout).
   std::vector<float> F(float_updates ? size_t(n * n) : 0), vfb(float_updates ? size_t(max_parts * n) : 0), Af, Bf;
   // Panels [from, to) reduced by part `part` of `parts` threads, which meet at team_sync() twice per
   // column. Each part takes the Householder vector v on its own copy of the column (the same function of

@@ -1686,35 +1686,42 @@ TEST_CASE("inverse iteration takes a shift with an exactly zero pivot, and pivot
   CHECK(worst_orth <= 1e-12);
 }
 
-TEST_CASE("the float32 GEMM trailing update matches the double rank-2b kernel to float rounding, lower and general") {
+TEST_CASE("the float32 trailing update (pack split over parts, GEMM accumulating into the float matrix) matches the double rank-2b kernel to float rounding") {
+  // As the reductions take it with float updates: F, the float trailing matrix (rows, n) column-major, gets
+  // F(r0:, c:) -= [A1 A2] [B1 B2]^T for its columns from r0, the operands packed in two row halves of Af and two
+  // column halves of Bf, each column half then one sgemm accumulating into F's columns.
   namespace d = tp::linalg::detail;
-  const int64_t m = 300, n = 290, b = 32, r0 = 37;  // 290 - 37 columns: a partial 256-column block
-  const auto g = splitmix_gaussian(77, m * n + 4 * m * b);
-  for (bool lower : {true, false}) {
-    CAPTURE(lower);
-    const int64_t rows = lower ? n : m;
-    d::ColMat W1(rows, n), W2(rows, n);
-    for (int64_t i = 0; i < rows * n; ++i) W1.a[size_t(i)] = W2.a[size_t(i)] = g[size_t(i)];
-    std::vector<double> A1(size_t(rows * b)), A2(size_t(rows * b)), B1(size_t(n * b)), B2(size_t(n * b));
-    for (int64_t i = 0; i < rows * b; ++i) A1[size_t(i)] = g[size_t(m * n + i)], A2[size_t(i)] = g[size_t(m * n + rows * b + i)];
-    for (int64_t i = 0; i < n * b; ++i) B1[size_t(i)] = g[size_t(m * n + 2 * m * b + i)], B2[size_t(i)] = g[size_t(m * n + 3 * m * b + i)];
-    // A(i, p) at p*rows + i; B1(j, p) at j*b + p (row-major), B2(j, p) at p*n + j (column-major).
-    const d::Rank2kOperands ops{A1.data(), rows, B1.data(), b, 1, A2.data(), rows, B2.data(), 1, n, b};
-    d::rank2k_update(W1, r0, r0, n, lower, ops);
-    d::rank2k_update_float(W2, r0, r0, lower, ops);
-    double worst = 0, untouched = 0;
-    for (int64_t j = 0; j < n; ++j)
-      for (int64_t i = 0; i < rows; ++i) {
-        const bool updated = j >= r0 && i >= (lower ? j : r0);
-        const double diff = std::fabs(W1(i, j) - W2(i, j));
-        (updated ? worst : untouched) = std::max(updated ? worst : untouched, diff);
-        if (!updated) REQUIRE(W2(i, j) == double(g[size_t(j * rows + i)]));
-      }
-    // Each entry sums 64 products of N(0,1) entries (~8 in size): float rounding leaves ~1e-5.
-    CHECK(worst <= 1e-4);
-    CHECK(worst > 0);  // the float path did run
-    CHECK(untouched == 0);
+  const int64_t rows = 300, n = 290, b = 32, r0 = 37;
+  const auto g = splitmix_gaussian(77, rows * n + 4 * rows * b);
+  d::ColMat W(rows, n);
+  std::vector<float> F(size_t(rows * n));
+  for (int64_t i = 0; i < rows * n; ++i) W.a[size_t(i)] = g[size_t(i)], F[size_t(i)] = g[size_t(i)];
+  std::vector<double> A1(size_t(rows * b)), A2(size_t(rows * b)), B1(size_t(n * b)), B2(size_t(n * b));
+  for (int64_t i = 0; i < rows * b; ++i) A1[size_t(i)] = g[size_t(rows * n + i)], A2[size_t(i)] = g[size_t(rows * n + rows * b + i)];
+  for (int64_t i = 0; i < n * b; ++i) B1[size_t(i)] = g[size_t(rows * n + 2 * rows * b + i)], B2[size_t(i)] = g[size_t(rows * n + 3 * rows * b + i)];
+  // A(i, p) at p*rows + i; B1(j, p) at j*b + p (row-major), B2(j, p) at p*n + j (column-major).
+  const d::Rank2kOperands ops{A1.data(), rows, B1.data(), b, 1, A2.data(), rows, B2.data(), 1, n, b};
+  d::rank2k_update(W, r0, r0, n, false, ops);
+  const int64_t rl = rows - r0, cols = n - r0, k2 = 2 * b;
+  std::vector<float> Af(size_t(rl * k2)), Bf(size_t(cols * k2));
+  for (int q = 0; q < 2; ++q)
+    d::pack_rank2k_float_part(ops, r0, rl, rl * q / 2, rl * (q + 1) / 2, r0, cols * q / 2, cols * (q + 1) / 2, -1.0f,
+                              Af.data(), Bf.data());
+  for (int q = 0; q < 2; ++q) {
+    const int64_t c0 = cols * q / 2, c1 = cols * (q + 1) / 2;
+    tp::kernels::sgemm(c1 - c0, rl, k2, Bf.data() + c0 * k2, k2, 1, Af.data(), rl, 1, F.data() + (r0 + c0) * rows + r0,
+                       rows, true);
   }
+  double worst = 0;
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < rows; ++i) {
+      const float f = F[size_t(j * rows + i)];
+      if (j >= r0 && i >= r0) worst = std::max(worst, std::fabs(W(i, j) - double(f)));
+      else REQUIRE(f == g[size_t(j * rows + i)]);
+    }
+  // Each entry sums 64 products of N(0,1) entries (~8 in size): float rounding leaves ~1e-5.
+  CHECK(worst <= 1e-4);
+  CHECK(worst > 0);  // the float path did run
 }
 
 TEST_CASE("eigh from 256 rows (float32 trailing updates of the tridiagonalization) meets the bar on random, clustered, graded and rank-1 matrices") {
