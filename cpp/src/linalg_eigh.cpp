@@ -394,7 +394,7 @@ static void eigh_any(const T* A, int64_t n, T* w, T* V) {
     over_tiles<std::is_same_v<T, float>>(n, [&](int64_t i0) {
       for (int64_t j0 = 0; j0 < n; j0 += kTile)
         for (int64_t i = i0; i < std::min(i0 + kTile, n); ++i)
-          for (int64_t j = j0; j < std::min(j0 + kTile, n); ++j) V[i * n + j] = T(Z(i, j));
+          TP_SCALAR_LOOP for (int64_t j = j0; j < std::min(j0 + kTile, n); ++j) V[i * n + j] = T(Z(i, j));
     });
 }
 

@@ -19,7 +19,7 @@ using tp::detail::call_out_of_line;
 
 ColMat ColMat::identity(int64_t r, int64_t c) {
   ColMat I(r, c);
-  for (int64_t i = 0; i < std::min(r, c); ++i) I(i, i) = 1.0;
+  TP_SCALAR_LOOP for (int64_t i = 0; i < std::min(r, c); ++i) I(i, i) = 1.0;
   return I;
 }
 
@@ -232,7 +232,7 @@ void gather_columns(const float* F, int64_t ld, ColMat& P) {
     const int64_t i1 = std::min(rows, i0 + 8);
     for (int64_t j = 0; j < cols; ++j) {
       double* p = P.col(j);
-      for (int64_t i = i0; i < i1; ++i) p[i] = F[i * ld + j];
+      TP_SCALAR_LOOP for (int64_t i = i0; i < i1; ++i) p[i] = F[i * ld + j];
     }
   }
 }
@@ -388,12 +388,12 @@ void bidiagonal_reduce(ColMat& W, std::vector<double>& d, std::vector<double>& e
     if (i + 1 >= n) break;
     // Row i after H_i (its entry j is W(i,j) - tauq y_j, u_i being 1), and G_i from it.
     const int64_t len = n - i - 1;
-    for (int64_t j = i + 1; j < n; ++j) v[size_t(j)] = W(i, j) - tq * y[size_t(j)];
+    TP_SCALAR_LOOP for (int64_t j = i + 1; j < n; ++j) v[size_t(j)] = W(i, j) - tq * y[size_t(j)];
     const double tp = make_householder(v[size_t(i + 1)], v.data() + i + 2, len - 1);
     taup[size_t(i)] = tp;
     e[size_t(i)] = v[size_t(i + 1)];
     v[size_t(i + 1)] = 1.0;
-    for (int64_t j = i + 1; j < n; ++j) W(i, j) = v[size_t(j)];  // v kept in row i for forming P
+    TP_SCALAR_LOOP for (int64_t j = i + 1; j < n; ++j) W(i, j) = v[size_t(j)];  // v kept in row i for forming P
     W(i, i + 1) = e[size_t(i)];
     if (!split) {
       call_out_of_line<&left_update_and_product>(W, i, i + 1, n, tq, u.data(), y.data(), v.data(), z.data());
@@ -412,7 +412,7 @@ ColMat right_reflectors(const ColMat& W) {
   const int64_t n = W.cols;
   ColMat Vp(n, std::max<int64_t>(n - 1, 0));
   for (int64_t i = 0; i + 1 < n; ++i)
-    for (int64_t j = i + 2; j < n; ++j) Vp(j, i) = W(i, j);
+    TP_SCALAR_LOOP for (int64_t j = i + 2; j < n; ++j) Vp(j, i) = W(i, j);
   return Vp;
 }
 

@@ -86,7 +86,7 @@ static ColMat gram_streamed(int64_t r, int64_t c, GramFill fill, const void* con
       const int64_t j0 = c * part / parts, j1 = c * (part + 1) / parts;
       fill(context, r0, rl, j0, j1, P.data());
       if (rle != rl)
-        for (int64_t j = j0; j < j1; ++j) P[size_t(panel_at(rl, j))] = 0.0;
+        TP_SCALAR_LOOP for (int64_t j = j0; j < j1; ++j) P[size_t(panel_at(rl, j))] = 0.0;
     });
     tp::detail::run_parts(parts, [&](int part) {
       const int64_t lo = 4 * shares[size_t(part)], hi = 4 * shares[size_t(part + 1)];
