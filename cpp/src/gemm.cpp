@@ -895,7 +895,7 @@ bool try_gemv(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int6
       const float* x = contiguous(k, A, csa, scratch_a);
       const float* xs = B.half && B.kind == Half::F16 ? B.half->scaled(k, x) : nullptr;
       const int parts = parts_for(2.0 * double(n) * double(k), n / 64);
-      tp::detail::run_parts(parts, [&](int t) {
+      tp::detail::run_parts(parts, [=, &B](int t) {
         for (int64_t j = n * t / parts; j < n * (t + 1) / parts; ++j) {
           const float s = B.half ? B.half->dot(k, B.u16() + j * csb, B.kind, x, xs, B.half->finite)
                                  : dot(k, B.f32() + j * csb, x);
@@ -949,7 +949,7 @@ void gemm_any(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int6
     if (n >= 64 * threads) {
       const int64_t cols = (n + threads - 1) / threads;
       const int64_t chunk = (cols + kTileNR - 1) / kTileNR * kTileNR;  // whole tiles
-      tp::detail::run_parts(threads, [&](int t) {
+      tp::detail::run_parts(threads, [=, &B](int t) {
         const int64_t j0 = std::min(n, t * chunk), j1 = std::min(n, j0 + chunk);
         if (j0 < j1) tile(m, j1 - j0, k, A, rsa, csa, B.at(0, j0), C + j0, rsc, accumulate, 0, 0, 0);
       });
@@ -957,7 +957,7 @@ void gemm_any(int64_t m, int64_t n, int64_t k, const float* A, int64_t rsa, int6
     }
     if (m >= 16 * threads) {
       const int64_t rows = (m + threads - 1) / threads, chunk = (rows + kTileMR - 1) / kTileMR * kTileMR;
-      tp::detail::run_parts(threads, [&](int t) {
+      tp::detail::run_parts(threads, [=, &B](int t) {
         const int64_t i0 = std::min(m, t * chunk), i1 = std::min(m, i0 + chunk);
         if (i0 < i1) tile(i1 - i0, n, k, A + i0 * rsa, rsa, csa, B, C + i0 * rsc, rsc, accumulate, 0, 0, 0);
       });

@@ -73,7 +73,7 @@ constexpr int64_t kSplitFrom = 192, kChunks = 12;
 template <class Chunk>
 void sum_over_chunks(double* partial, int64_t stride, int64_t lo, int64_t hi, double* out, const Chunk& chunk) {
   const int threads = int(std::min<int64_t>(kernels::sgemm_threads(), kChunks));
-  tp::detail::run_parts(threads, [&](int part) {
+  tp::detail::run_parts(threads, [=, &chunk](int part) {
     for (int64_t c = kChunks * part / threads; c < kChunks * (part + 1) / threads; ++c) chunk(c, partial + c * stride);
   });
   for (int64_t r = lo; r < hi; ++r) {
@@ -145,7 +145,7 @@ void over_tiles(int64_t n, const F& tile) {
   if constexpr (kSplit && TP_HAS_THREADS) {
     const int parts = int(std::min<int64_t>(kernels::sgemm_threads(), tiles));
     if (parts > 0)
-      tp::detail::run_parts(parts, [&](int p) {
+      tp::detail::run_parts(parts, [=, &tile](int p) {
         for (int64_t t = p; t < tiles; t += parts) tile(t * kTile);
       });
   } else {

@@ -84,10 +84,11 @@ void tridiagonalize_unblocked(ColMat& W, std::vector<double>& d, std::vector<dou
       for (int64_t c = 1; c < kChunks; ++c)
         bounds[c] = n - int64_t(std::llround(double(len) * std::sqrt(1.0 - double(c) / kChunks)));
       bounds[kChunks] = n;
-      sum_over_chunks(partial.data(), n, k + 1, n, p.data(), [&](int64_t c, double* pc) {
-        std::fill(pc + k + 1, pc + n, 0.0);
-        tp::detail::call_out_of_line<&fused_columns>(W, bounds[c], bounds[c + 1], vp.data(), wp.data(), v.data(), pc);
-      });
+      sum_over_chunks(partial.data(), n, k + 1, n, p.data(),
+                      [&W, &bounds, k, n, vp = vp.data(), wp = wp.data(), v = v.data()](int64_t c, double* pc) {
+                        std::fill(pc + k + 1, pc + n, 0.0);
+                        tp::detail::call_out_of_line<&fused_columns>(W, bounds[c], bounds[c + 1], vp, wp, v, pc);
+                      });
     }
     // w = t p - (t^2/2)(p.v) v makes T - v w^T - w v^T equal to H T H; it is applied in the next pass.
     const double pv = dot(p.data() + k + 1, v.data() + k + 1, len);
@@ -379,7 +380,7 @@ static void eigh_any(const T* A, int64_t n, T* w, T* V) {
   // 8 row streams of A stay in L1 even at a row stride of 4 KB (32x32 tiles took 1.9 ms at n = 1024 in
   // Chromium: 32 rows 4 KB apart share one cache set).
   ColMat W(n, n);
-  over_tiles<std::is_same_v<T, float>>(n, [&](int64_t i0) {
+  over_tiles<std::is_same_v<T, float>>(n, [=, &W](int64_t i0) {
     for (int64_t r = i0; r < std::min(i0 + kTile, n); r += 8)
       for (int64_t j = 0; j < std::min(r + 8, n); ++j)
         TP_SCALAR_LOOP for (int64_t i = std::max(r, j); i < std::min(r + 8, n); ++i) W(i, j) = A[i * n + j];
@@ -391,7 +392,7 @@ static void eigh_any(const T* A, int64_t n, T* w, T* V) {
   symmetric_eig(W, lambda, V ? &Z : nullptr, kMaxQlIterationsPerValue, std::is_same_v<T, float>, Vf);
   for (int64_t i = 0; i < n; ++i) w[i] = T(lambda[size_t(i)]);
   if (V && Z.rows == n)  // (else the back-transformation wrote V)
-    over_tiles<std::is_same_v<T, float>>(n, [&](int64_t i0) {
+    over_tiles<std::is_same_v<T, float>>(n, [=, &Z](int64_t i0) {
       for (int64_t j0 = 0; j0 < n; j0 += kTile)
         for (int64_t i = i0; i < std::min(i0 + kTile, n); ++i)
           TP_SCALAR_LOOP for (int64_t j = j0; j < std::min(j0 + kTile, n); ++j) V[i * n + j] = T(Z(i, j));

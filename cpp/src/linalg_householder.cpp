@@ -81,7 +81,7 @@ ColMat load_any(const T* A, int64_t m, int64_t n, bool transpose) {
   ColMat W(m, n);
   // Row tiles over the threads, each 8 rows at a time across the columns: W's runs of 8 fill whole lines, and
   // 8 row streams of A stay in L1 even at a row stride of 4 KB (32x32 tiles: 2.7 ms at 1024 in Chromium).
-  over_tiles<std::is_same_v<T, float>>(m, [&](int64_t i0) {
+  over_tiles<std::is_same_v<T, float>>(m, [=, &W](int64_t i0) {
     for (int64_t r = i0; r < std::min(i0 + kTile, m); r += 8)
       for (int64_t j = 0; j < n; ++j)
         TP_SCALAR_LOOP for (int64_t i = r; i < std::min(r + 8, m); ++i) W(i, j) = A[i * n + j];
@@ -381,9 +381,10 @@ void bidiagonal_reduce(ColMat& W, std::vector<double>& d, std::vector<double>& e
     const int64_t cols = n - i - 1;
     const bool split = cols >= kSplitFrom;
     const int parts = split ? kernels::sgemm_threads() : 1;
-    tp::detail::run_parts(parts, [&](int part) {
+    tp::detail::run_parts(parts, [&W, i, cols, parts, pending, z = z.data(), v = v.data(), u = u.data(),
+                                  y = y.data()](int part) {
       call_out_of_line<&pending_update_and_dots>(W, i, i + 1 + cols * part / parts, i + 1 + cols * (part + 1) / parts,
-                                                 pending, z.data(), v.data(), u.data(), y.data());
+                                                 pending, z, v, u, y);
     });
     if (i + 1 >= n) break;
     // Row i after H_i (its entry j is W(i,j) - tauq y_j, u_i being 1), and G_i from it.
@@ -398,10 +399,11 @@ void bidiagonal_reduce(ColMat& W, std::vector<double>& d, std::vector<double>& e
     if (!split) {
       call_out_of_line<&left_update_and_product>(W, i, i + 1, n, tq, u.data(), y.data(), v.data(), z.data());
     } else {
-      sum_over_chunks(partial.data(), m, i + 1, m, z.data(), [&](int64_t c, double* zc) {
-        call_out_of_line<&left_update_and_product>(W, i, i + 1 + cols * c / kChunks, i + 1 + cols * (c + 1) / kChunks,
-                                                   tq, u.data(), y.data(), v.data(), zc);
-      });
+      sum_over_chunks(partial.data(), m, i + 1, m, z.data(),
+                      [&W, i, cols, tq, u = u.data(), y = y.data(), v = v.data()](int64_t c, double* zc) {
+                        call_out_of_line<&left_update_and_product>(W, i, i + 1 + cols * c / kChunks,
+                                                                   i + 1 + cols * (c + 1) / kChunks, tq, u, y, v, zc);
+                      });
     }
     pending = tp;
   }

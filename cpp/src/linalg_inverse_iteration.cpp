@@ -318,7 +318,7 @@ bool tridiagonal_block_vectors(const double* d, const double* e, int64_t n, cons
       count * n >= kThreadsFrom ? int(std::min<int64_t>(kernels::sgemm_threads(), nruns)) : 1;
   std::vector<uint8_t> ok(static_cast<size_t>(nruns), 1);
   std::atomic<int64_t> next{0};
-  tp::detail::run_parts(parts, [&](int) {
+  tp::detail::run_parts(parts, [&, n, nruns, Z, ldz](int) {
     Scratch2 S2(n);
     for (int64_t r; (r = next.fetch_add(1, std::memory_order_relaxed)) < nruns;) {
       const int64_t r0 = runs[size_t(r)], r1 = runs[size_t(r + 1)];

@@ -147,7 +147,7 @@ void prepare_back(BackJob* jobs, int njobs, int64_t block, void (*beside)(const 
   std::atomic<size_t> next{0};
   const int parts = int(std::min<size_t>(size_t(kernels::sgemm_threads()), count + (beside != nullptr)));
   if (parts == 0) return;
-  tp::detail::run_parts(parts, [&](int part) {
+  tp::detail::run_parts(parts, [&, count, block, jobs, beside, context](int part) {
     if (part == 0 && beside) beside(context);
     for (size_t t; (t = next.fetch_add(1)) < count;) {
       BackJob* job = jobs;
@@ -199,7 +199,7 @@ void apply_back(BackJob* jobs, int njobs, int64_t slab) {
   const int parts = int(std::min<int64_t>(threads, count));
   if (parts == 0) return;
   float* q = scratch_floats(g_back.q, size_t(parts * most));
-  tp::detail::run_parts(parts, [&](int part) {
+  tp::detail::run_parts(parts, [&, q, most, count, parts, jobs](int part) {
     std::vector<float> W;
     float* Qv = q + part * most;
     for (int64_t t = part; t < count; t += parts) {
@@ -395,7 +395,7 @@ void qr_form_q(const std::vector<Panel>& blocks, int64_t m, int64_t k, float* Q,
   if (threads > 1 && nslabs % threads != 0) nslabs = std::min((nslabs + threads - 1) / threads * threads, units);
   const auto edge = [&](int64_t s) { return s == nslabs ? k : kFormQBlock * (units * s / nslabs); };
   const int parts = int(std::min<int64_t>(threads, nslabs));
-  tp::detail::run_parts(parts, [&](int part) {
+  tp::detail::run_parts(parts, [&, nslabs, parts, m, k, Q, kFormQBlock](int part) {
     std::vector<float> S1, S2;
     for (int64_t s = part; s < nslabs; s += parts)
       form_q_slab(blocks, Q, m, k, edge(s), edge(s + 1), kFormQBlock, S1, S2);

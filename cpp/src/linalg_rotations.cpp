@@ -55,7 +55,7 @@ void RotationLog::flush() {
   // Row blocks are independent: they split over the GEMM's threads, each row getting the same
   // arithmetic whatever the split.
   const int parts = int(std::min<int64_t>(kernels::sgemm_threads(), blocks));
-  tp::detail::run_parts(parts, [&](int part) {
+  tp::detail::run_parts(parts, [&, cols, blocks, parts](int part) {
     LineVector storage(size_t(kBlockRows * cols));  // on a line: see LineAllocator
     double* const B = storage.data();
     for (int64_t blk = blocks * part / parts; blk < blocks * (part + 1) / parts; ++blk) {

@@ -271,7 +271,7 @@ bool bidiagonal_vectors_by_inverse_iteration(std::vector<double>& d, const std::
   Ub = ColMat(n, n);
   Vb = ColMat(n, n);
   std::atomic<bool> nonzero{true};
-  over_tiles(n, [&](int64_t j0) {  // columns apart, tiles of them over the threads
+  over_tiles(n, [&, n](int64_t j0) {  // columns apart, tiles of them over the threads
     for (int64_t j = j0; j < std::min(j0 + kTile, n); ++j) {
       const double* z = Z.col(j);
       const int64_t c = n - 1 - j;  // descending
@@ -469,7 +469,7 @@ void svd(const float* A, int64_t m, int64_t n, float* U, float* S, float* Vh) {
   if (Uc.rows != m) return;  // U and Vh written by the back-transformation
   // U (row-major) from the column-major Uc in tiles (walking Uc across its rows touches a new page per
   // element), row tiles over the threads; Vh's rows are Vc's columns.
-  over_tiles(m, [&](int64_t i0) {
+  over_tiles(m, [=, &Uc](int64_t i0) {
     for (int64_t j0 = 0; j0 < k; j0 += kTile)
       for (int64_t i = i0; i < std::min(i0 + kTile, m); ++i)
         TP_SCALAR_LOOP for (int64_t j = j0; j < std::min(j0 + kTile, k); ++j) U[i * k + j] = float(Uc(i, j));

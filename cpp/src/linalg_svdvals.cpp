@@ -82,13 +82,13 @@ static ColMat gram_streamed(int64_t r, int64_t c, GramFill fill, const void* con
   ColMat G(cp, cp);
   for (int64_t r0 = 0; r0 < r; r0 += kRows) {
     const int64_t rl = std::min(kRows, r - r0), rle = even(rl);
-    tp::detail::run_parts(parts, [&](int part) {
+    tp::detail::run_parts(parts, [=, &P](int part) {
       const int64_t j0 = c * part / parts, j1 = c * (part + 1) / parts;
       fill(context, r0, rl, j0, j1, P.data());
       if (rle != rl)
         TP_SCALAR_LOOP for (int64_t j = j0; j < j1; ++j) P[size_t(panel_at(rl, j))] = 0.0;
     });
-    tp::detail::run_parts(parts, [&](int part) {
+    tp::detail::run_parts(parts, [=, &shares, &P, &G](int part) {
       const int64_t lo = 4 * shares[size_t(part)], hi = 4 * shares[size_t(part + 1)];
       for (int64_t jb = 0; jb < hi; jb += kGramBlock)
         for (int64_t i0 = std::max(lo, jb); i0 < hi; i0 += 4)

@@ -304,7 +304,7 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
   // A team whose meetings sleep (TeamSolo) has part 0 reduce the next panels' columns alone (the same chunks,
   // dots and rows: the same bits), the threads still sharing each panel's trailing update.
   TeamSolo team;
-  auto panels = [&](int64_t from, int64_t to, int part, int parts) {
+  auto panels = [&, n, stride, float_updates](int64_t from, int64_t to, int part, int parts) {
     const int team_parts = TP_HAS_THREADS ? parts : 1;  // (without threads the team's code compiles away)
     parts = team_parts;
     const auto sync = [&] {

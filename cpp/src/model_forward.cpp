@@ -53,7 +53,7 @@ class Floats {
 template <class Fn>
 void over_rows(int64_t rows, double cost, const Fn& fn) {
   const int parts = kernels::parts_for(double(rows) * cost, rows);
-  tp::detail::run_parts(parts, [&](int t) { fn(rows * t / parts, rows * (t + 1) / parts); });
+  tp::detail::run_parts(parts, [=, &fn](int t) { fn(rows * t / parts, rows * (t + 1) / parts); });
 }
 
 // rms_norm_f32 over rows, split.
@@ -272,7 +272,7 @@ void ForwardRun::layer(int64_t i) {
     }
     return lo;
   };
-  tp::detail::run_parts(parts, [&](int t) {
+  tp::detail::run_parts(parts, [&, blocks, tile, T, H, D, group, KV, S, want_w](int t) {
     for (int64_t u = first_unit(t), end = first_unit(t + 1); u < end;) {
       // This part's blocks of one group, computed in one call (a call per run of blocks gives the same bits).
       const int64_t g = u / blocks, b0 = u % blocks, b1 = std::min(blocks, b0 + (end - u));
