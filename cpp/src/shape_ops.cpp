@@ -22,7 +22,7 @@ Tensor eye(int64_t n, int64_t m) {
   if (n < 0 || m < 0) fail("eye", "sizes must be non-negative, got ", n, " x ", m);
   checked_numel("eye", {n, m});
   Tensor t = Tensor::zeros({n, m});
-  for (int64_t i = 0; i < std::min(n, m); ++i) t.data()[i * m + i] = 1.f;
+  TP_SCALAR_LOOP for (int64_t i = 0; i < std::min(n, m); ++i) t.data()[i * m + i] = 1.f;
   return t;
 }
 
