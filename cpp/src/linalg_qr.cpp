@@ -54,7 +54,7 @@ void extend_block_t(const Panel& blk, int64_t o, int64_t b, const double* tau, s
 std::vector<float> sub_nt(const std::vector<double>& NT, int64_t sb, int64_t o, int64_t b) {
   std::vector<float> out(size_t(b * b));
   for (int64_t i = 0; i < b; ++i)
-    TP_SCALAR_LOOP for (int64_t j = 0; j < b; ++j) out[size_t(i * b + j)] = float(NT[size_t((o + j) * sb + o + i)]);
+    for (int64_t j = 0; j < b; ++j) out[size_t(i * b + j)] = float(NT[size_t((o + j) * sb + o + i)]);
   return out;
 }
 
@@ -359,7 +359,7 @@ std::vector<Panel> qr_factor(const float* A, int64_t m, int64_t n, float* R, boo
       householder_qr(P, tau, drop_below.data() + p0);
       std::copy(tau.begin(), tau.end(), blk_tau.begin() + o);
       for (int64_t i = 0; i < b; ++i)  // R's rows of the panel back into F (its V part is kept aside)
-        TP_SCALAR_LOOP for (int64_t j = i; j < b; ++j) F[(p0 + i) * n + p0 + j] = float(P(i, j));
+        for (int64_t j = i; j < b; ++j) F[(p0 + i) * n + p0 + j] = float(P(i, j));
       float* V = blk.V.data() + o * blk.len + o;  // the panel's V: the block's columns o.., rows from o
       unit_lower_to_float(P, V, blk.len);
       extend_block_t(blk, o, b, blk_tau.data(), G, NT);

@@ -472,7 +472,7 @@ void svd(const float* A, int64_t m, int64_t n, float* U, float* S, float* Vh) {
   over_tiles(m, [=, &Uc](int64_t i0) {
     for (int64_t j0 = 0; j0 < k; j0 += kTile)
       for (int64_t i = i0; i < std::min(i0 + kTile, m); ++i)
-        TP_SCALAR_LOOP for (int64_t j = j0; j < std::min(j0 + kTile, k); ++j) U[i * k + j] = float(Uc(i, j));
+        for (int64_t j = j0; j < std::min(j0 + kTile, k); ++j) U[i * k + j] = float(Uc(i, j));
   });
   for (int64_t j = 0; j < k; ++j)
     for (int64_t i = 0; i < n; ++i) Vh[j * n + i] = float(Vc(i, j));
