@@ -493,9 +493,9 @@ const GOAL = 200_000;
 //   the back-transformation, qr_form_q, inverse iteration, the rotations' flush, svdvals' Gram): by
 //   reference, each caller kept the captured locals in linear memory and the outlined lambda reached each
 //   through a pointer. And the strided copies kept scalar (TP_SCALAR_LOOP: the unblocked bidiagonalization's
-//   row loops and right_reflectors, ColMat::identity, gather_columns, qr_factor's R rows, sub_nt, eigh's and
-//   svd's tile copies into V / U): -O3 had vectorized each into lane inserts/extracts per element, ~3 KB raw
-//   in all. Together: web 197,616 -> 195,341 (-2,275; raw 497,931 -> 492,418), web-mt 202,007 -> 199,819
+//   row loops and right_reflectors, ColMat::identity, gather_columns, eigh's tile copy into V, svdvals' zeroed
+//   panel row): -O3 had vectorized each into lane inserts/extracts per element, ~3 KB raw in all (the -Os
+//   sources' like loops were not vectorized: pragmas there changed nothing). Together: web 197,616 -> 195,341 (-2,275; raw 497,931 -> 492,418), web-mt 202,007 -> 199,819
 //   (-2,188; raw 506,028 -> 500,111); the scalar copies alone web -1,529, web-mt -1,421, the captures
 //   ~-770 on web-mt. Node core results hash-identical to main (svd, svdvals, qr, eigh, eigvalsh, float32 and
 //   float64, 11 shapes; matmuls); Chromium eigh/svd 1024 A/B (SCHED_FIFO workers) within noise; browser suites
