@@ -314,14 +314,18 @@ void symmetric_eig(ColMat& W, std::vector<double>& w, ColMat* Z, int max_iterati
   if (n >= kBlockedQrFrom) tridiagonalize_blocked(W, w, e, tau, Z != nullptr && float32_steps);
   else tridiagonalize_unblocked(W, w, e, tau);
   if (Z && float32_steps && n >= kInverseIterationFrom) {
-    // The back-transformation's blocks are prepared while one thread finds the values (O(n^2), serial).
+    // The back-transformation's blocks are prepared while one thread finds the values (O(n^2), serial), and the
+    // vectors' zeros laid (8 MB at n = 1024) by the first thread done with the blocks: a thread the values leave
+    // idle half the time.
     BackJob job = column_back_job(W, tau, 1, n);  // reflector k: unit at row k+1, vector below it in column k
     std::vector<double> lambda(static_cast<size_t>(n));
     ColMat Zt;
     bool root_free = true;
-    prepare_back(&job, 1, [&] { root_free = tridiagonal_blocks_step(w, e, lambda, Zt, max_iterations, kValues); });
+    prepare_back(&job, 1, [&](bool after) {
+      if (after) Zt = ColMat(n, n);
+      else root_free = tridiagonal_blocks_step(w, e, lambda, Zt, max_iterations, kValues);
+    });
     if (!root_free) tridiagonal_blocks_step(w, e, lambda, Zt, max_iterations, kQlValues);
-    Zt = ColMat(n, n);
     if (tridiagonal_blocks_step(w, e, lambda, Zt, max_iterations, kVectors)) {
       // Ascending across blocks (each block is sorted already), vectors following (the back-transformation
       // reads Zt's columns in this order), then Z = Q Zt.
