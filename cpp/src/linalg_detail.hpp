@@ -282,13 +282,15 @@ struct BackJob {
   int64_t drs = 0, dcs = 0;
 };
 // Lays out the jobs' blocks of block reflectors (0: the default) in the kept scratch and prepares them on the
-// threads while beside(context) runs first on the calling thread, which then takes blocks too: a block's
-// bits depend on neither its thread nor the thread count, and on one thread the same work runs in order.
-void prepare_back(BackJob* jobs, int njobs, int64_t block = 0, void (*beside)(const void*) = nullptr,
+// threads while beside(context, false) runs first on the calling thread, which then takes blocks too, and
+// beside(context, true) runs on the first thread to find no block left (eigh's values outlast the blocks: on
+// 2 threads the helper): a block's bits depend on neither its thread nor the thread count, and on one thread
+// the same work runs in order.
+void prepare_back(BackJob* jobs, int njobs, int64_t block = 0, void (*beside)(const void*, bool) = nullptr,
                   const void* context = nullptr);
 template <class F>
 void prepare_back(BackJob* jobs, int njobs, const F& beside) {
-  prepare_back(jobs, njobs, 0, [](const void* c) { (*static_cast<const F*>(c))(); }, &beside);
+  prepare_back(jobs, njobs, 0, [](const void* c, bool after) { (*static_cast<const F*>(c))(after); }, &beside);
 }
 // Applies the prepared jobs to their C, into their out: the slabs of all of them in one split.
 void apply_back(BackJob* jobs, int njobs, int64_t slab = 0);

@@ -123,7 +123,7 @@ void release_back_scratch() {
   std::vector<float>().swap(g_back.vy);
 }
 
-void prepare_back(BackJob* jobs, int njobs, int64_t block, void (*beside)(const void*), const void* context) {
+void prepare_back(BackJob* jobs, int njobs, int64_t block, void (*beside)(const void*, bool), const void* context) {
   if (block <= 0) block = kBackBlock;
   size_t floats = 0, count = 0;
   for (BackJob* job = jobs; job < jobs + njobs; ++job) {
@@ -148,12 +148,14 @@ void prepare_back(BackJob* jobs, int njobs, int64_t block, void (*beside)(const 
   const int parts = int(std::min<size_t>(size_t(kernels::sgemm_threads()), count + (beside != nullptr)));
   if (parts == 0) return;
   tp::detail::run_parts(parts, [&, count, block, jobs, beside, context](int part) {
-    if (part == 0 && beside) beside(context);
-    for (size_t t; (t = next.fetch_add(1)) < count;) {
+    if (part == 0 && beside) beside(context, false);
+    size_t t;
+    for (; (t = next.fetch_add(1)) < count;) {
       BackJob* job = jobs;
       for (; t >= job->blocks.size(); ++job) t -= job->blocks.size();
       back_block(*job, int64_t(t) * block, job->blocks[t]);
     }
+    if (t == count && beside) beside(context, true);  // the first thread out of blocks (one takes count)
   });
 }
 

@@ -328,7 +328,9 @@ static void bidiagonal_route(ColMat& W, std::vector<double>& S, ColMat* Q, ColMa
     const double bmax = bidiagonal_unreduced_max(S, e);
     std::vector<double> s;
     bool root_free = false;
-    prepare_back(jobs, 2, [&] { root_free = bmax > 0.0 && bidiagonal_values_root_free(S, e, bmax, s); });
+    prepare_back(jobs, 2, [&](bool after) {
+      if (!after) root_free = bmax > 0.0 && bidiagonal_values_root_free(S, e, bmax, s);
+    });
     ColMat Ub, Vb;  // (the values again, then the QR sweeps, when the root-free ones failed)
     if (bmax > 0.0 && bidiagonal_vectors_by_inverse_iteration(S, e, root_free ? &s : nullptr, Ub, Vb)) {
       jobs[0].c = Ub.a.data(), jobs[0].crows = jobs[0].ldc = n;  // Ub below m - n rows of zeros
