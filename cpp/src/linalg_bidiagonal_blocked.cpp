@@ -5,6 +5,7 @@
 // trailing matrix twice per column.
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "linalg_detail.hpp"
@@ -146,11 +147,36 @@ void panel_column_rows(double* ck, int64_t r0, int64_t r1, const double* V0, con
   }
 }
 
-// t1 = V^T u and t2 = X^T u over rows [k, m), for the panel's i earlier reflectors.
+// out[q] = dot(c + q * stride, u, len) for q < 4 with dot's order (four partial sums by index mod 4, then
+// (s0 + s1) + (s2 + s3)): the same bits, u read once for the four columns.
+void dots4(const double* c, int64_t stride, const double* u, int64_t len, double* out) {
+  const double *c0 = c, *c1 = c0 + stride, *c2 = c1 + stride, *c3 = c2 + stride;
+  d2 a0 = {0.0, 0.0}, b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0;  // a: s0, s1; b: s2, s3
+  int64_t r = 0;
+  for (; r + 4 <= len; r += 4) {
+    const d2 ua = load2(u + r), ub = load2(u + r + 2);
+    a0 += load2(c0 + r) * ua, b0 += load2(c0 + r + 2) * ub;
+    a1 += load2(c1 + r) * ua, b1 += load2(c1 + r + 2) * ub;
+    a2 += load2(c2 + r) * ua, b2 += load2(c2 + r + 2) * ub;
+    a3 += load2(c3 + r) * ua, b3 += load2(c3 + r + 2) * ub;
+  }
+  double s0 = a0[0], s1 = a1[0], s2 = a2[0], s3 = a3[0];
+  for (; r < len; ++r) s0 += c0[r] * u[r], s1 += c1[r] * u[r], s2 += c2[r] * u[r], s3 += c3[r] * u[r];
+  out[0] = (s0 + a0[1]) + (b0[0] + b0[1]);
+  out[1] = (s1 + a1[1]) + (b1[0] + b1[1]);
+  out[2] = (s2 + a2[1]) + (b2[0] + b2[1]);
+  out[3] = (s3 + a3[1]) + (b3[0] + b3[1]);
+}
+
+// t1 = V^T u and t2 = X^T u over rows [k, m), for the panel's i earlier reflectors: every part of a team takes
+// all 2i (a meeting fewer), so four per sweep of u (u read from cache once, not once per dot).
 void panel_u_dots(const double* V0, const double* X0, int64_t m, int64_t k, const double* u, int64_t i, double* t1,
                   double* t2) {
-  for (int64_t p = 0; p < i; ++p) t1[p] = call_out_of_line<&dot>(V0 + p * m + k, u + k, m - k);
-  for (int64_t p = 0; p < i; ++p) t2[p] = call_out_of_line<&dot>(X0 + p * m + k, u + k, m - k);
+  for (const auto& [C, t] : {std::pair{V0, t1}, std::pair{X0, t2}}) {
+    int64_t p = 0;
+    for (; p + 4 <= i; p += 4) dots4(C + p * m + k, m, u + k, m - k, t + p);
+    for (; p < i; ++p) t[p] = call_out_of_line<&dot>(C + p * m + k, u + k, m - k);
+  }
 }
 
 // Columns [c0, c1) of y = Y(:, i): y -= Y(:, 0:i) t1 + U(0:i, :)^T t2, times tq; then of row k, v = A(k, :)
