@@ -137,11 +137,32 @@ void column_axpys_float(const float* F, int64_t m, int64_t r0, int64_t j0, int64
 // to_float (linalg_householder.cpp): u and v for the float products, and F's columns from W (about n^3 / 100
 // entries per call at n = 1024: vectorized there, not in the panel loop compiled for size).
 
+// y[r] += sign coef[p] x[p * stride + r] for p < count and r < len, p after p: the bits of count axpys, with y read
+// and written once per four of them (the corrections' loads and stores, not their flops, bound these steps).
+void axpys(double* y, int64_t len, double sign, const double* coef, const double* x, int64_t stride, int64_t count) {
+  int64_t p = 0;
+  for (; p + 4 <= count; p += 4) {
+    const double a0 = sign * coef[p], a1 = sign * coef[p + 1], a2 = sign * coef[p + 2], a3 = sign * coef[p + 3];
+    const double *x0 = x + p * stride, *x1 = x0 + stride, *x2 = x1 + stride, *x3 = x2 + stride;
+    for (int64_t r = 0; r < len; ++r) y[r] = (((y[r] + a0 * x0[r]) + a1 * x1[r]) + a2 * x2[r]) + a3 * x3[r];
+  }
+  for (; p < count; ++p) {
+    const double a = sign * coef[p], *xp = x + p * stride;
+    for (int64_t r = 0; r < len; ++r) y[r] += a * xp[r];
+  }
+}
+
 // Column k1 gets the panel's reflectors p < i1 over rows [r0, r1): A(r, k1) -= V(r, p) Y(k1, p) + X(r, p) U(p, k1),
 // with V(:, p) = W(:, j0 + p), U(p, k1) = W(j0 + p, k1) (rows above r0), Y(k1, p) at Yk[p*n].
 void panel_column_rows(double* ck, int64_t r0, int64_t r1, const double* V0, const double* X0, int64_t m,
                        const double* Yk, int64_t n, int64_t j0, int64_t i1) {
-  for (int64_t p = 0; p < i1; ++p) {
+  int64_t p = 0;
+  for (; p + 2 <= i1; p += 2) {  // two reflectors per pass over the rows, each term subtracted in turn
+    const double *v0 = V0 + p * m, *x0 = X0 + p * m, *v1 = v0 + m, *x1 = x0 + m;
+    const double a0 = Yk[p * n], c0 = ck[j0 + p], a1 = Yk[(p + 1) * n], c1 = ck[j0 + p + 1];
+    for (int64_t r = r0; r < r1; ++r) ck[r] = (ck[r] - (v0[r] * a0 + x0[r] * c0)) - (v1[r] * a1 + x1[r] * c1);
+  }
+  for (; p < i1; ++p) {
     const double *vp = V0 + p * m, *xp = X0 + p * m, a = Yk[p * n], c = ck[j0 + p];
     for (int64_t r = r0; r < r1; ++r) ck[r] -= vp[r] * a + xp[r] * c;
   }
@@ -185,16 +206,12 @@ void panel_y_and_row(double* y, double* v, int64_t c0, int64_t c1, const double*
                      int64_t i, const double* t1, const double* t2, double tq, const double* wk, int64_t m,
                      const double* a, const double* xk) {
   const int64_t len = c1 - c0;
-  for (int64_t p = 0; p < i; ++p) call_out_of_line<&axpy>(y + c0, -t1[p], Yv + p * n + c0, len);
-  for (int64_t p = 0; p < i; ++p) call_out_of_line<&axpy>(y + c0, -t2[p], Ur + p * n + c0, len);
+  axpys(y + c0, len, -1.0, t1, Yv + c0, n, i);
+  axpys(y + c0, len, -1.0, t2, Ur + c0, n, i);
   for (int64_t c = c0; c < c1; ++c) y[c] *= tq;
   for (int64_t c = c0; c < c1; ++c) v[c] = wk[c * m];
-  for (int64_t p = 0; p <= i; ++p) {
-    const double* yp = Yv + p * n;
-    const double ap = a[p];
-    for (int64_t c = c0; c < c1; ++c) v[c] -= yp[c] * ap;
-  }
-  for (int64_t p = 0; p < i; ++p) call_out_of_line<&axpy>(v + c0, -xk[p], Ur + p * n + c0, len);
+  axpys(v + c0, len, -1.0, a, Yv + c0, n, i + 1);  // (v - y a is v + (-a) y, bit for bit)
+  axpys(v + c0, len, -1.0, xk, Ur + c0, n, i);
 }
 
 // tY[p] = Y(c0:n, p)^T v (summed in column order) for p in [p0, p1) and tU[p] = U(p, c0:n) v for p in
@@ -220,8 +237,8 @@ void panel_x_rows(double* x, int64_t r0, int64_t r1, const double* partial, bool
       for (int64_t c = 0; c < kChunks; ++c) sum += partial[c * m + r];
       x[r] = sum;
     }
-  for (int64_t p = 0; p <= i; ++p) call_out_of_line<&axpy>(x + r0, -tY[p], V0 + p * m + r0, len);
-  for (int64_t p = 0; p < i; ++p) call_out_of_line<&axpy>(x + r0, -tU[p], X0 + p * m + r0, len);
+  axpys(x + r0, len, -1.0, tY, V0 + r0, m, i + 1);
+  axpys(x + r0, len, -1.0, tU, X0 + r0, m, i);
   for (int64_t r = r0; r < r1; ++r) x[r] *= tp;
 }
 
