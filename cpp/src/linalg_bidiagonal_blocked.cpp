@@ -5,9 +5,9 @@
 // trailing matrix twice per column.
 #include <algorithm>
 #include <cmath>
-#include <utility>
 #include <vector>
 
+#include "for_size.hpp"
 #include "linalg_detail.hpp"
 #include "out_of_line.hpp"
 #include "tensorpad/error.hpp"
@@ -139,16 +139,25 @@ void column_axpys_float(const float* F, int64_t m, int64_t r0, int64_t j0, int64
 
 // y[r] += sign coef[p] x[p * stride + r] for p < count and r < len, p after p: the bits of count axpys, with y read
 // and written once per four of them (the corrections' loads and stores, not their flops, bound these steps).
+// One function, called out of line from its six sites, in explicit lanes: the vectorizer's copies of each loop
+// (aliasing checks, scalar fallbacks) cost the web-mt core bytes (with them and inlined: +934 gzipped, now +146).
 void axpys(double* y, int64_t len, double sign, const double* coef, const double* x, int64_t stride, int64_t count) {
   int64_t p = 0;
   for (; p + 4 <= count; p += 4) {
     const double a0 = sign * coef[p], a1 = sign * coef[p + 1], a2 = sign * coef[p + 2], a3 = sign * coef[p + 3];
     const double *x0 = x + p * stride, *x1 = x0 + stride, *x2 = x1 + stride, *x3 = x2 + stride;
-    for (int64_t r = 0; r < len; ++r) y[r] = (((y[r] + a0 * x0[r]) + a1 * x1[r]) + a2 * x2[r]) + a3 * x3[r];
+    int64_t r = 0;
+    TP_SCALAR_LOOP
+    for (; r + 2 <= len; r += 2)
+      store2(y + r, (((load2(y + r) + load2(x0 + r) * a0) + load2(x1 + r) * a1) + load2(x2 + r) * a2) + load2(x3 + r) * a3);
+    if (r < len) y[r] = (((y[r] + a0 * x0[r]) + a1 * x1[r]) + a2 * x2[r]) + a3 * x3[r];
   }
   for (; p < count; ++p) {
     const double a = sign * coef[p], *xp = x + p * stride;
-    for (int64_t r = 0; r < len; ++r) y[r] += a * xp[r];
+    int64_t r = 0;
+    TP_SCALAR_LOOP
+    for (; r + 2 <= len; r += 2) store2(y + r, load2(y + r) + load2(xp + r) * a);
+    if (r < len) y[r] += a * xp[r];
   }
 }
 
@@ -156,48 +165,35 @@ void axpys(double* y, int64_t len, double sign, const double* coef, const double
 // with V(:, p) = W(:, j0 + p), U(p, k1) = W(j0 + p, k1) (rows above r0), Y(k1, p) at Yk[p*n].
 void panel_column_rows(double* ck, int64_t r0, int64_t r1, const double* V0, const double* X0, int64_t m,
                        const double* Yk, int64_t n, int64_t j0, int64_t i1) {
-  int64_t p = 0;
-  for (; p + 2 <= i1; p += 2) {  // two reflectors per pass over the rows, each term subtracted in turn
-    const double *v0 = V0 + p * m, *x0 = X0 + p * m, *v1 = v0 + m, *x1 = x0 + m;
-    const double a0 = Yk[p * n], c0 = ck[j0 + p], a1 = Yk[(p + 1) * n], c1 = ck[j0 + p + 1];
-    for (int64_t r = r0; r < r1; ++r) ck[r] = (ck[r] - (v0[r] * a0 + x0[r] * c0)) - (v1[r] * a1 + x1[r] * c1);
-  }
-  for (; p < i1; ++p) {
+  for (int64_t p = 0; p < i1; ++p) {
     const double *vp = V0 + p * m, *xp = X0 + p * m, a = Yk[p * n], c = ck[j0 + p];
     for (int64_t r = r0; r < r1; ++r) ck[r] -= vp[r] * a + xp[r] * c;
   }
 }
 
-// out[q] = dot(c + q * stride, u, len) for q < 4 with dot's order (four partial sums by index mod 4, then
-// (s0 + s1) + (s2 + s3)): the same bits, u read once for the four columns.
-void dots4(const double* c, int64_t stride, const double* u, int64_t len, double* out) {
-  const double *c0 = c, *c1 = c0 + stride, *c2 = c1 + stride, *c3 = c2 + stride;
-  d2 a0 = {0.0, 0.0}, b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0;  // a: s0, s1; b: s2, s3
+// *ta = dot(a, u, len) and *tb = dot(b, u, len) with dot's order (four partial sums by index mod 4, then
+// (s0 + s1) + (s2 + s3)): the same bits, u read once for both.
+void dots2(const double* a, const double* b, const double* u, int64_t len, double* ta, double* tb) {
+  d2 a01 = {0.0, 0.0}, a23 = a01, b01 = a01, b23 = a01;  // s0, s1 and s2, s3 of each dot
   int64_t r = 0;
+  TP_SCALAR_LOOP
   for (; r + 4 <= len; r += 4) {
-    const d2 ua = load2(u + r), ub = load2(u + r + 2);
-    a0 += load2(c0 + r) * ua, b0 += load2(c0 + r + 2) * ub;
-    a1 += load2(c1 + r) * ua, b1 += load2(c1 + r + 2) * ub;
-    a2 += load2(c2 + r) * ua, b2 += load2(c2 + r + 2) * ub;
-    a3 += load2(c3 + r) * ua, b3 += load2(c3 + r + 2) * ub;
+    const d2 u01 = load2(u + r), u23 = load2(u + r + 2);
+    a01 += load2(a + r) * u01, a23 += load2(a + r + 2) * u23;
+    b01 += load2(b + r) * u01, b23 += load2(b + r + 2) * u23;
   }
-  double s0 = a0[0], s1 = a1[0], s2 = a2[0], s3 = a3[0];
-  for (; r < len; ++r) s0 += c0[r] * u[r], s1 += c1[r] * u[r], s2 += c2[r] * u[r], s3 += c3[r] * u[r];
-  out[0] = (s0 + a0[1]) + (b0[0] + b0[1]);
-  out[1] = (s1 + a1[1]) + (b1[0] + b1[1]);
-  out[2] = (s2 + a2[1]) + (b2[0] + b2[1]);
-  out[3] = (s3 + a3[1]) + (b3[0] + b3[1]);
+  double sa = a01[0], sb = b01[0];
+  TP_SCALAR_LOOP
+  for (; r < len; ++r) sa += a[r] * u[r], sb += b[r] * u[r];
+  *ta = (sa + a01[1]) + (a23[0] + a23[1]);
+  *tb = (sb + b01[1]) + (b23[0] + b23[1]);
 }
 
 // t1 = V^T u and t2 = X^T u over rows [k, m), for the panel's i earlier reflectors: every part of a team takes
-// all 2i (a meeting fewer), so four per sweep of u (u read from cache once, not once per dot).
+// all 2i (a meeting fewer), V's and X's column p in one sweep of u (u read from cache once, not once per dot).
 void panel_u_dots(const double* V0, const double* X0, int64_t m, int64_t k, const double* u, int64_t i, double* t1,
                   double* t2) {
-  for (const auto& [C, t] : {std::pair{V0, t1}, std::pair{X0, t2}}) {
-    int64_t p = 0;
-    for (; p + 4 <= i; p += 4) dots4(C + p * m + k, m, u + k, m - k, t + p);
-    for (; p < i; ++p) t[p] = call_out_of_line<&dot>(C + p * m + k, u + k, m - k);
-  }
+  for (int64_t p = 0; p < i; ++p) call_out_of_line<&dots2>(V0 + p * m + k, X0 + p * m + k, u + k, m - k, t1 + p, t2 + p);
 }
 
 // Columns [c0, c1) of y = Y(:, i): y -= Y(:, 0:i) t1 + U(0:i, :)^T t2, times tq; then of row k, v = A(k, :)
@@ -206,12 +202,12 @@ void panel_y_and_row(double* y, double* v, int64_t c0, int64_t c1, const double*
                      int64_t i, const double* t1, const double* t2, double tq, const double* wk, int64_t m,
                      const double* a, const double* xk) {
   const int64_t len = c1 - c0;
-  axpys(y + c0, len, -1.0, t1, Yv + c0, n, i);
-  axpys(y + c0, len, -1.0, t2, Ur + c0, n, i);
+  call_out_of_line<&axpys>(y + c0, len, -1.0, t1, Yv + c0, n, i);
+  call_out_of_line<&axpys>(y + c0, len, -1.0, t2, Ur + c0, n, i);
   for (int64_t c = c0; c < c1; ++c) y[c] *= tq;
   for (int64_t c = c0; c < c1; ++c) v[c] = wk[c * m];
-  axpys(v + c0, len, -1.0, a, Yv + c0, n, i + 1);  // (v - y a is v + (-a) y, bit for bit)
-  axpys(v + c0, len, -1.0, xk, Ur + c0, n, i);
+  call_out_of_line<&axpys>(v + c0, len, -1.0, a, Yv + c0, n, i + 1);  // (v - y a is v + (-a) y, bit for bit)
+  call_out_of_line<&axpys>(v + c0, len, -1.0, xk, Ur + c0, n, i);
 }
 
 // tY[p] = Y(c0:n, p)^T v (summed in column order) for p in [p0, p1) and tU[p] = U(p, c0:n) v for p in
@@ -237,8 +233,8 @@ void panel_x_rows(double* x, int64_t r0, int64_t r1, const double* partial, bool
       for (int64_t c = 0; c < kChunks; ++c) sum += partial[c * m + r];
       x[r] = sum;
     }
-  axpys(x + r0, len, -1.0, tY, V0 + r0, m, i + 1);
-  axpys(x + r0, len, -1.0, tU, X0 + r0, m, i);
+  call_out_of_line<&axpys>(x + r0, len, -1.0, tY, V0 + r0, m, i + 1);
+  call_out_of_line<&axpys>(x + r0, len, -1.0, tU, X0 + r0, m, i);
   for (int64_t r = r0; r < r1; ++r) x[r] *= tp;
 }
 
