@@ -7,6 +7,7 @@
 #include <cmath>
 #include <vector>
 
+#include "for_size.hpp"
 #include "linalg_detail.hpp"
 #include "out_of_line.hpp"
 #include "tensorpad/error.hpp"
@@ -136,6 +137,30 @@ void column_axpys_float(const float* F, int64_t m, int64_t r0, int64_t j0, int64
 // to_float (linalg_householder.cpp): u and v for the float products, and F's columns from W (about n^3 / 100
 // entries per call at n = 1024: vectorized there, not in the panel loop compiled for size).
 
+// y[r] += sign coef[p] x[p * stride + r] for p < count and r < len, p after p: the bits of count axpys, with y read
+// and written once per four of them (the corrections' loads and stores, not their flops, bound these steps).
+// One function, called out of line from its six sites, in explicit lanes: the vectorizer's copies of each loop
+// (aliasing checks, scalar fallbacks) cost the web-mt core bytes (with them and inlined: +934 gzipped, now +146).
+void axpys(double* y, int64_t len, double sign, const double* coef, const double* x, int64_t stride, int64_t count) {
+  int64_t p = 0;
+  for (; p + 4 <= count; p += 4) {
+    const double a0 = sign * coef[p], a1 = sign * coef[p + 1], a2 = sign * coef[p + 2], a3 = sign * coef[p + 3];
+    const double *x0 = x + p * stride, *x1 = x0 + stride, *x2 = x1 + stride, *x3 = x2 + stride;
+    int64_t r = 0;
+    TP_SCALAR_LOOP
+    for (; r + 2 <= len; r += 2)
+      store2(y + r, (((load2(y + r) + load2(x0 + r) * a0) + load2(x1 + r) * a1) + load2(x2 + r) * a2) + load2(x3 + r) * a3);
+    if (r < len) y[r] = (((y[r] + a0 * x0[r]) + a1 * x1[r]) + a2 * x2[r]) + a3 * x3[r];
+  }
+  for (; p < count; ++p) {
+    const double a = sign * coef[p], *xp = x + p * stride;
+    int64_t r = 0;
+    TP_SCALAR_LOOP
+    for (; r + 2 <= len; r += 2) store2(y + r, load2(y + r) + load2(xp + r) * a);
+    if (r < len) y[r] += a * xp[r];
+  }
+}
+
 // Column k1 gets the panel's reflectors p < i1 over rows [r0, r1): A(r, k1) -= V(r, p) Y(k1, p) + X(r, p) U(p, k1),
 // with V(:, p) = W(:, j0 + p), U(p, k1) = W(j0 + p, k1) (rows above r0), Y(k1, p) at Yk[p*n].
 void panel_column_rows(double* ck, int64_t r0, int64_t r1, const double* V0, const double* X0, int64_t m,
@@ -146,11 +171,29 @@ void panel_column_rows(double* ck, int64_t r0, int64_t r1, const double* V0, con
   }
 }
 
-// t1 = V^T u and t2 = X^T u over rows [k, m), for the panel's i earlier reflectors.
+// *ta = dot(a, u, len) and *tb = dot(b, u, len) with dot's order (four partial sums by index mod 4, then
+// (s0 + s1) + (s2 + s3)): the same bits, u read once for both.
+void dots2(const double* a, const double* b, const double* u, int64_t len, double* ta, double* tb) {
+  d2 a01 = {0.0, 0.0}, a23 = a01, b01 = a01, b23 = a01;  // s0, s1 and s2, s3 of each dot
+  int64_t r = 0;
+  TP_SCALAR_LOOP
+  for (; r + 4 <= len; r += 4) {
+    const d2 u01 = load2(u + r), u23 = load2(u + r + 2);
+    a01 += load2(a + r) * u01, a23 += load2(a + r + 2) * u23;
+    b01 += load2(b + r) * u01, b23 += load2(b + r + 2) * u23;
+  }
+  double sa = a01[0], sb = b01[0];
+  TP_SCALAR_LOOP
+  for (; r < len; ++r) sa += a[r] * u[r], sb += b[r] * u[r];
+  *ta = (sa + a01[1]) + (a23[0] + a23[1]);
+  *tb = (sb + b01[1]) + (b23[0] + b23[1]);
+}
+
+// t1 = V^T u and t2 = X^T u over rows [k, m), for the panel's i earlier reflectors: every part of a team takes
+// all 2i (a meeting fewer), V's and X's column p in one sweep of u (u read from cache once, not once per dot).
 void panel_u_dots(const double* V0, const double* X0, int64_t m, int64_t k, const double* u, int64_t i, double* t1,
                   double* t2) {
-  for (int64_t p = 0; p < i; ++p) t1[p] = call_out_of_line<&dot>(V0 + p * m + k, u + k, m - k);
-  for (int64_t p = 0; p < i; ++p) t2[p] = call_out_of_line<&dot>(X0 + p * m + k, u + k, m - k);
+  for (int64_t p = 0; p < i; ++p) call_out_of_line<&dots2>(V0 + p * m + k, X0 + p * m + k, u + k, m - k, t1 + p, t2 + p);
 }
 
 // Columns [c0, c1) of y = Y(:, i): y -= Y(:, 0:i) t1 + U(0:i, :)^T t2, times tq; then of row k, v = A(k, :)
@@ -159,16 +202,12 @@ void panel_y_and_row(double* y, double* v, int64_t c0, int64_t c1, const double*
                      int64_t i, const double* t1, const double* t2, double tq, const double* wk, int64_t m,
                      const double* a, const double* xk) {
   const int64_t len = c1 - c0;
-  for (int64_t p = 0; p < i; ++p) call_out_of_line<&axpy>(y + c0, -t1[p], Yv + p * n + c0, len);
-  for (int64_t p = 0; p < i; ++p) call_out_of_line<&axpy>(y + c0, -t2[p], Ur + p * n + c0, len);
+  call_out_of_line<&axpys>(y + c0, len, -1.0, t1, Yv + c0, n, i);
+  call_out_of_line<&axpys>(y + c0, len, -1.0, t2, Ur + c0, n, i);
   for (int64_t c = c0; c < c1; ++c) y[c] *= tq;
   for (int64_t c = c0; c < c1; ++c) v[c] = wk[c * m];
-  for (int64_t p = 0; p <= i; ++p) {
-    const double* yp = Yv + p * n;
-    const double ap = a[p];
-    for (int64_t c = c0; c < c1; ++c) v[c] -= yp[c] * ap;
-  }
-  for (int64_t p = 0; p < i; ++p) call_out_of_line<&axpy>(v + c0, -xk[p], Ur + p * n + c0, len);
+  call_out_of_line<&axpys>(v + c0, len, -1.0, a, Yv + c0, n, i + 1);  // (v - y a is v + (-a) y, bit for bit)
+  call_out_of_line<&axpys>(v + c0, len, -1.0, xk, Ur + c0, n, i);
 }
 
 // tY[p] = Y(c0:n, p)^T v (summed in column order) for p in [p0, p1) and tU[p] = U(p, c0:n) v for p in
@@ -194,8 +233,8 @@ void panel_x_rows(double* x, int64_t r0, int64_t r1, const double* partial, bool
       for (int64_t c = 0; c < kChunks; ++c) sum += partial[c * m + r];
       x[r] = sum;
     }
-  for (int64_t p = 0; p <= i; ++p) call_out_of_line<&axpy>(x + r0, -tY[p], V0 + p * m + r0, len);
-  for (int64_t p = 0; p < i; ++p) call_out_of_line<&axpy>(x + r0, -tU[p], X0 + p * m + r0, len);
+  call_out_of_line<&axpys>(x + r0, len, -1.0, tY, V0 + r0, m, i + 1);
+  call_out_of_line<&axpys>(x + r0, len, -1.0, tU, X0 + r0, m, i);
   for (int64_t r = r0; r < r1; ++r) x[r] *= tp;
 }
 
