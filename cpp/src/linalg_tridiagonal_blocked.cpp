@@ -24,7 +24,10 @@ using tp::detail::call_out_of_line;
 
 namespace {
 
-constexpr int64_t kPanel = 32;
+// 16, not 32: the per-column corrections and dots grow with the panel, and at 32 they cost more than the
+// rank-2b update gains from its wider GEMMs (Chromium, 1024, against 32:
+// tridiagonalize 2 threads 1.08x, whole eigh 1.04x (1 and 2 threads)).
+constexpr int64_t kPanel = 16;
 // y.v in a team: a sum of dots over fixed blocks of rows from k + 1, each part's rows whole blocks, summed
 // in block order by every part: the same bits on any thread count.
 constexpr int64_t kDotRows = 32;
@@ -385,7 +388,8 @@ void tridiagonalize_blocked(ColMat& W, std::vector<double>& d, std::vector<doubl
         // Split by cost, in whole blocks: a row takes the correction's 2i columns and the next column's i + 1,
         // and one addition per chunk that reaches it in the chunks' sum (1 at the top, kChunks at the bottom).
         // Halved, the lower part had ~13% more (Chromium's per-part profile); the upper one takes 1/(8 + i/2) of
-        // the blocks more (2 parts), what the mean chunk count per row gives at i = 0 and i = 31 within ~2%.
+        // the blocks more (2 parts), what the mean chunk count per row gives at i = 0 and i = 31 within ~2%
+        // (measured with panels of 32).
         const auto row = [&](int q) {
           const int64_t den = parts * parts * (16 + i);
           return std::min(n, k + 1 + kDotRows * (blocks * q * (parts * (16 + i) + 8 * (parts - q)) / den));
