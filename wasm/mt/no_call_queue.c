@@ -1,4 +1,5 @@
 // Emscripten 3.1.6's library_pthread.c for the pthreads core, without its queue of proxied calls.
+// Derived from Emscripten's source (Copyright 2015 The Emscripten Authors; MIT or University of Illinois/NCSA license).
 // Why: library_pthread.o carries the queue through which a worker runs a C or JS function on another
 // thread (_do_call's switch over every signature, the dispatch, the sync and async runs, the queue's
 // pthread mutex), ~3 KB of code that emcc exports for worker.js and the JS glue whatever the program does.

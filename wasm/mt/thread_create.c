@@ -1,4 +1,5 @@
 // Emscripten 3.1.6's pthread_create.c for the pthreads core, without what this core never uses.
+// Derived from Emscripten's source (Copyright 2021 The Emscripten Authors; MIT or University of Illinois/NCSA license).
 // Why: its __pthread_create is inlined into the work pool's only call, and most of it is set-up for
 // programs unlike this one: at the first start, a lock over libc's list of open FILEs and the lock
 // fields of stdin, stdout and stderr (musl's __lock/__unlock with their futex waits; this core opens no
