@@ -140,14 +140,15 @@ void column_axpys_float(const float* F, int64_t m, int64_t r0, int64_t j0, int64
 // to_float (linalg_householder.cpp): u and v for the float products, and F's columns from W (about n^3 / 100
 // entries per call at n = 1024: vectorized there, not in the panel loop compiled for size).
 
-// y[r] += sign coef[p] x[p * stride + r] for p < count and r < len, p after p: the bits of count axpys, with y read
-// and written once per four of them (the corrections' loads and stores, not their flops, bound these steps).
+// y[r] -= coef[p] x[p * stride + r] for p < count and r < len, p after p: the bits of count axpys of -coef[p]
+// (y + (-c) x is y - c x, bit for bit), with y read and written once per four of them (the corrections' loads
+// and stores, not their flops, bound these steps).
 // One function, called out of line from its six sites, in explicit lanes: the vectorizer's copies of each loop
 // (aliasing checks, scalar fallbacks) cost the web-mt core bytes (with them and inlined: +934 gzipped, now +146).
-void axpys(double* y, int64_t len, double sign, const double* coef, const double* x, int64_t stride, int64_t count) {
+void subtract_columns(double* y, int64_t len, const double* coef, const double* x, int64_t stride, int64_t count) {
   int64_t p = 0;
   for (; p + 4 <= count; p += 4) {
-    const double a0 = sign * coef[p], a1 = sign * coef[p + 1], a2 = sign * coef[p + 2], a3 = sign * coef[p + 3];
+    const double a0 = -coef[p], a1 = -coef[p + 1], a2 = -coef[p + 2], a3 = -coef[p + 3];
     const double *x0 = x + p * stride, *x1 = x0 + stride, *x2 = x1 + stride, *x3 = x2 + stride;
     int64_t r = 0;
     TP_SCALAR_LOOP
@@ -156,7 +157,7 @@ void axpys(double* y, int64_t len, double sign, const double* coef, const double
     if (r < len) y[r] = (((y[r] + a0 * x0[r]) + a1 * x1[r]) + a2 * x2[r]) + a3 * x3[r];
   }
   for (; p < count; ++p) {
-    const double a = sign * coef[p], *xp = x + p * stride;
+    const double a = -coef[p], *xp = x + p * stride;
     int64_t r = 0;
     TP_SCALAR_LOOP
     for (; r + 2 <= len; r += 2) store2(y + r, load2(y + r) + load2(xp + r) * a);
@@ -205,12 +206,12 @@ void panel_y_and_row(double* y, double* v, int64_t c0, int64_t c1, const double*
                      int64_t i, const double* t1, const double* t2, double tq, const double* wk, int64_t m,
                      const double* a, const double* xk) {
   const int64_t len = c1 - c0;
-  call_out_of_line<&axpys>(y + c0, len, -1.0, t1, Yv + c0, n, i);
-  call_out_of_line<&axpys>(y + c0, len, -1.0, t2, Ur + c0, n, i);
+  call_out_of_line<&subtract_columns>(y + c0, len, t1, Yv + c0, n, i);
+  call_out_of_line<&subtract_columns>(y + c0, len, t2, Ur + c0, n, i);
   for (int64_t c = c0; c < c1; ++c) y[c] *= tq;
   for (int64_t c = c0; c < c1; ++c) v[c] = wk[c * m];
-  call_out_of_line<&axpys>(v + c0, len, -1.0, a, Yv + c0, n, i + 1);  // (v - y a is v + (-a) y, bit for bit)
-  call_out_of_line<&axpys>(v + c0, len, -1.0, xk, Ur + c0, n, i);
+  call_out_of_line<&subtract_columns>(v + c0, len, a, Yv + c0, n, i + 1);
+  call_out_of_line<&subtract_columns>(v + c0, len, xk, Ur + c0, n, i);
 }
 
 // tY[p] = Y(c0:n, p)^T v (summed in column order) for p in [p0, p1) and tU[p] = U(p, c0:n) v for p in
@@ -236,8 +237,8 @@ void panel_x_rows(double* x, int64_t r0, int64_t r1, const double* partial, bool
       for (int64_t c = 0; c < kChunks; ++c) sum += partial[c * m + r];
       x[r] = sum;
     }
-  call_out_of_line<&axpys>(x + r0, len, -1.0, tY, V0 + r0, m, i + 1);
-  call_out_of_line<&axpys>(x + r0, len, -1.0, tU, X0 + r0, m, i);
+  call_out_of_line<&subtract_columns>(x + r0, len, tY, V0 + r0, m, i + 1);
+  call_out_of_line<&subtract_columns>(x + r0, len, tU, X0 + r0, m, i);
   for (int64_t r = r0; r < r1; ++r) x[r] *= tp;
 }
 
