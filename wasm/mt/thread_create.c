@@ -38,7 +38,9 @@ int __pthread_create(pthread_t* restrict res, const pthread_attr_t* restrict att
   if (!res || attrp) return EINVAL;  // (the core passes no attributes)
   if (!next_tid) next_tid = getpid() + 1;  // tids count up from the main thread's, as musl's
   libc.threaded = 1;
+  // Out of memory, no thread (libc's would write through a null pointer): the pool runs the parts itself.
   struct pthread* new = malloc(sizeof(struct pthread));
+  if (!new) return EAGAIN;
   memset(new, 0, sizeof(struct pthread));
   new->self = new;  // points to itself: the struct is alive
   new->tid = next_tid++;
@@ -47,7 +49,12 @@ int __pthread_create(pthread_t* restrict res, const pthread_attr_t* restrict att
   new->detach_state = DT_JOINABLE;
   new->stack_size = _emscripten_default_pthread_stack_size();
   // musl keeps the stack's top (it grows down) in pthread_t->stack.
-  new->stack = (char*)memalign(STACK_ALIGN, new->stack_size) + new->stack_size;
+  char* stack = memalign(STACK_ALIGN, new->stack_size);
+  if (!stack) {
+    free(new);
+    return EAGAIN;
+  }
+  new->stack = stack + new->stack_size;
   new->stack_owned = 1;
   // Set before the thread can run, as libc's: from its start it must take locks.
   if (!libc.threads_minus_1++) libc.need_locks = 1;
