@@ -502,6 +502,9 @@ const GOAL = 200_000;
 //   threads, model-threads, interrupt, model-interrupt 11/11. Then tp.eye's diagonal scalar too: web 195,298
 //   (-43; raw 492,177), web-mt 199,731 (-88; raw 499,870). Both cores meet the goal: web-mt with 269 to spare.
 //   Ceilings: both the goal.
+// - main with session 26 merged (mtsize3, eighlap, bidprof's fused corrections +146 on web-mt, panels of 16,
+//   thread_create.c's EAGAIN on a failed allocation +25; lead, 05:03): web 195,494 (raw 491,912), web-mt
+//   199,916 (raw 499,632): 84 to spare.
 const BUDGET = { web: 199_999, 'web-mt': 199_999 };
 
 for (const flavor of ['web', 'web-mt']) {
